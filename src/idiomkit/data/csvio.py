@@ -1,0 +1,73 @@
+"""Strict CSV reading shared by the loaders: header check, decoding errors with a row number."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from idiomkit.data.errors import DataError
+
+
+def _decode(path: Path) -> str:
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        row = raw[: exc.start].count(b"\n")  # header is row 0
+        raise DataError(
+            path, row, None, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    if not text.strip():
+        raise DataError(path, None, None, "file is empty")
+    return text
+
+
+def read_csv_rows(path: str | Path, required: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
+    """Yield ``(row_number, row_dict)`` for each data row of a UTF-8 CSV file.
+
+    Raises :class:`DataError` for a missing file, wrong encoding, missing columns or ragged rows.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(path, None, None, "file not found")
+    reader = csv.reader(io.StringIO(_decode(path), newline=""))
+    header = next(reader, None) or []
+    missing = [col for col in required if col not in header]
+    if missing:
+        raise DataError(path, 0, missing[0], f"missing column (header has: {', '.join(header)})")
+    for number, values in enumerate(reader, start=1):
+        if not values:
+            continue
+        if len(values) != len(header):
+            raise DataError(path, number, None, f"has {len(values)} values, header has {len(header)} columns")
+        yield number, dict(zip(header, values, strict=True))
+
+
+def require_text(path: Path, row: int, record: dict[str, str], field: str) -> str:
+    """Return a non-empty text field or raise a DataError."""
+    value = record[field]
+    if not value.strip():
+        raise DataError(path, row, field, "is empty")
+    return value
+
+
+def parse_score(path: Path, row: int, field: str, value: str, *, allow_missing: tuple[str, ...] = ()) -> float | None:
+    """Parse a similarity in [0, 1]; values in ``allow_missing`` (e.g. '' or 'None') give ``None``."""
+    if value in allow_missing:
+        return None
+    try:
+        score = float(value)
+    except ValueError:
+        raise DataError(path, row, field, f"'{value}' is not a number") from None
+    if not 0.0 <= score <= 1.0:  # also rejects NaN
+        raise DataError(path, row, field, f"{value} is outside [0, 1]")
+    return score
+
+
+def check_unique(path: Path, row: int, field: str, value: str, seen: dict[str, int]) -> None:
+    """Raise a DataError if ``value`` was already seen in ``field``; remember it otherwise."""
+    if value in seen:
+        raise DataError(path, row, field, f"duplicate '{value}' (first at row {seen[value]})")
+    seen[value] = row

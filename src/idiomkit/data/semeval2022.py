@@ -1,0 +1,277 @@
+"""SemEval-2022 Task 2 (Tayyar Madabushi et al.): typed records and strict loaders.
+
+Subtask B (idiomatic STS): ``train_data.csv`` (training pairs), ``dev.csv`` + ``dev.gold.csv`` (the only split
+with public gold), ``eval.csv`` and ``test.csv`` (no gold). Subtask A (idiomaticity detection): the
+``SubTaskA/Data`` files. Every loader raises :class:`~idiomkit.data.errors.DataError` with file, row and field
+on bad input; with ``strict=False`` bad rows are skipped and their count is logged instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from idiomkit.data.csvio import check_unique, parse_score, read_csv_rows, require_text
+from idiomkit.data.errors import DataError
+
+log = logging.getLogger(__name__)
+
+LANGUAGES = ("EN", "PT", "GL")
+ROOT = "semeval2022_task2"
+B_FILES = {
+    "train": "SubTaskB/TrainData/train_data.csv",
+    "dev": "SubTaskB/EvaluationData/dev.csv",
+    "dev_gold": "SubTaskB/EvaluationData/dev.gold.csv",
+    "eval": "SubTaskB/EvaluationData/eval.csv",
+    "test": "SubTaskB/TestData/test.csv",
+}
+A_FILES = {
+    "train_zero_shot": "SubTaskA/Data/train_zero_shot.csv",
+    "train_one_shot": "SubTaskA/Data/train_one_shot.csv",
+    "dev": "SubTaskA/Data/dev.csv",
+    "dev_gold": "SubTaskA/Data/dev_gold.csv",
+}
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class TrainPair:
+    """One row of subtask B ``train_data.csv``.
+
+    ``sim`` is 1.0 when ``sentence_2`` paraphrases the MWE correctly; ``None`` when the similarity is defined
+    by the pair (``alternative_1`` = correct paraphrase sentence, ``alternative_2`` = incorrect one).
+    """
+
+    id: str
+    mwe1: str
+    mwe2: str | None
+    language: str
+    sentence_1: str
+    sentence_2: str
+    sim: float | None
+    alternative_1: str | None
+    alternative_2: str | None
+
+    @property
+    def mwes(self) -> tuple[str, ...]:
+        return tuple(m for m in (self.mwe1, self.mwe2) if m)
+
+
+@dataclass(frozen=True)
+class EvalPair:
+    """One sentence pair of subtask B dev/eval/test (``sentence2`` usually paraphrases the MWE)."""
+
+    id: str
+    language: str
+    mwe1: str
+    mwe2: str | None
+    sentence1: str
+    sentence2: str
+
+    @property
+    def mwes(self) -> tuple[str, ...]:
+        return tuple(m for m in (self.mwe1, self.mwe2) if m)
+
+
+@dataclass(frozen=True)
+class GoldRow:
+    """One row of ``dev.gold.csv``. An empty ``sim`` means: gold = the system's prediction for ``other_id``."""
+
+    id: str
+    data_id: str
+    language: str
+    sim: float | None
+    other_id: str | None
+
+    @property
+    def is_sts(self) -> bool:
+        """The organisers' rule: the third dot-separated part of DataID is ``sts``."""
+        parts = self.data_id.split(".")
+        return len(parts) > 2 and parts[2] == "sts"
+
+
+@dataclass(frozen=True)
+class SubtaskBSplit:
+    """A subtask B evaluation split: its pairs and (dev only) gold rows."""
+
+    name: str
+    pairs: list[EvalPair]
+    gold: list[GoldRow] | None
+    files: tuple[Path, ...]
+
+    @property
+    def languages(self) -> list[str]:
+        return [lang for lang in LANGUAGES if any(p.language == lang for p in self.pairs)]
+
+
+@dataclass(frozen=True)
+class SubtaskAExample:
+    """One subtask A example; ``label`` 0 = idiomatic, 1 = non-idiomatic (None when unlabelled)."""
+
+    id: str
+    language: str
+    mwe: str
+    setting: str | None
+    previous: str
+    target: str
+    next: str
+    label: int | None
+
+
+def semeval_root(data_dir: str | Path) -> Path:
+    return Path(data_dir) / ROOT
+
+
+def _mwe(value: str) -> str | None:
+    return None if value in ("", "None") else value
+
+
+def _language(path: Path, row: int, value: str) -> str:
+    if value not in LANGUAGES:
+        raise DataError(path, row, "Language", f"unknown language '{value}' (expected one of {', '.join(LANGUAGES)})")
+    return value
+
+
+def _collect(
+    path: Path, rows: Iterable[tuple[int, dict[str, str]]], parse: Callable[[int, dict[str, str]], R], strict: bool
+) -> list[R]:
+    """Parse every row; re-raise the first DataError (strict) or skip bad rows and log how many."""
+    out: list[R] = []
+    skipped: list[str] = []
+    for number, record in rows:
+        try:
+            out.append(parse(number, record))
+        except DataError as err:
+            if strict:
+                raise
+            skipped.append(str(err))
+    if skipped:
+        log.warning("%s: skipped %d bad row(s); first: %s", path, len(skipped), skipped[0])
+    return out
+
+
+def load_train_pairs(data_dir: str | Path, *, path: str | Path | None = None, strict: bool = True) -> list[TrainPair]:
+    """Load subtask B ``train_data.csv`` (or another file of the same schema, e.g. ``train_one_shot.csv``)."""
+    path = Path(path) if path else semeval_root(data_dir) / B_FILES["train"]
+    cols = ["ID", "MWE1", "MWE2", "Language", "sentence_1", "sentence_2", "sim", "alternative_1", "alternative_2"]
+    seen: dict[str, int] = {}
+
+    def parse(row: int, rec: dict[str, str]) -> TrainPair:
+        check_unique(path, row, "ID", rec["ID"], seen)
+        sim = parse_score(path, row, "sim", rec["sim"], allow_missing=("None",))
+        alt1 = alt2 = None
+        if sim is None:
+            alt1 = require_text(path, row, rec, "alternative_1")
+            alt2 = require_text(path, row, rec, "alternative_2")
+        return TrainPair(
+            id=rec["ID"],
+            mwe1=require_text(path, row, rec, "MWE1"),
+            mwe2=_mwe(rec["MWE2"]),
+            language=_language(path, row, rec["Language"]),
+            sentence_1=require_text(path, row, rec, "sentence_1"),
+            sentence_2=require_text(path, row, rec, "sentence_2"),
+            sim=sim,
+            alternative_1=alt1,
+            alternative_2=alt2,
+        )
+
+    return _collect(path, read_csv_rows(path, cols), parse, strict)
+
+
+def load_eval_pairs(path: str | Path, *, strict: bool = True) -> list[EvalPair]:
+    """Load a subtask B dev/eval/test pair file (columns ID, Language, MWE1, MWE2, sentence1, sentence2)."""
+    path = Path(path)
+    seen: dict[str, int] = {}
+
+    def parse(row: int, rec: dict[str, str]) -> EvalPair:
+        check_unique(path, row, "ID", rec["ID"], seen)
+        return EvalPair(
+            id=rec["ID"],
+            language=_language(path, row, rec["Language"]),
+            mwe1=require_text(path, row, rec, "MWE1"),
+            mwe2=_mwe(rec["MWE2"]),
+            sentence1=require_text(path, row, rec, "sentence1"),
+            sentence2=require_text(path, row, rec, "sentence2"),
+        )
+
+    return _collect(
+        path, read_csv_rows(path, ["ID", "Language", "MWE1", "MWE2", "sentence1", "sentence2"]), parse, strict
+    )
+
+
+def load_gold(path: str | Path, *, pair_ids: set[str] | None = None, strict: bool = True) -> list[GoldRow]:
+    """Load ``dev.gold.csv``; with ``pair_ids``, check that every ID and otherID points to a pair."""
+    path = Path(path)
+    seen: dict[str, int] = {}
+
+    def parse(row: int, rec: dict[str, str]) -> GoldRow:
+        check_unique(path, row, "ID", rec["ID"], seen)
+        require_text(path, row, rec, "DataID")
+        sim = parse_score(path, row, "sim", rec["sim"], allow_missing=("",))
+        other = rec["otherID"] or None
+        if sim is None and other is None:
+            raise DataError(path, row, "sim", "is empty and otherID is empty: no gold similarity")
+        if pair_ids is not None:
+            if rec["ID"] not in pair_ids:
+                raise DataError(path, row, "ID", f"'{rec['ID']}' is not an ID of the pair file")
+            if sim is None and other not in pair_ids:
+                raise DataError(path, row, "otherID", f"'{other}' points to no pair")
+        return GoldRow(rec["ID"], rec["DataID"], _language(path, row, rec["Language"]), sim, other)
+
+    return _collect(path, read_csv_rows(path, ["ID", "DataID", "Language", "sim", "otherID"]), parse, strict)
+
+
+def load_subtask_b(data_dir: str | Path, split: str = "dev", *, strict: bool = True) -> SubtaskBSplit:
+    """Load a subtask B evaluation split (``dev`` with gold; ``eval``/``test`` without)."""
+    if split not in ("dev", "eval", "test"):
+        raise ValueError(f"unknown subtask B split '{split}' (expected dev, eval or test)")
+    root = semeval_root(data_dir)
+    pair_path = root / B_FILES[split]
+    pairs = load_eval_pairs(pair_path, strict=strict)
+    if split != "dev":
+        return SubtaskBSplit(split, pairs, None, (pair_path,))
+    gold_path = root / B_FILES["dev_gold"]
+    gold = load_gold(gold_path, pair_ids={p.id for p in pairs}, strict=strict)
+    return SubtaskBSplit(split, pairs, gold, (pair_path, gold_path))
+
+
+def load_subtask_a(data_dir: str | Path, name: str, *, strict: bool = True) -> list[SubtaskAExample]:
+    """Load a subtask A file: ``train_zero_shot``, ``train_one_shot`` or ``dev`` (labels from ``dev_gold``)."""
+    if name not in ("train_zero_shot", "train_one_shot", "dev"):
+        raise ValueError(f"unknown subtask A file '{name}'")
+    root = semeval_root(data_dir)
+    path = root / A_FILES[name]
+    labels: dict[str, int] = {}
+    if name == "dev":
+        gold_path = root / A_FILES["dev_gold"]
+        for row, rec in read_csv_rows(gold_path, ["ID", "Label"]):
+            labels[rec["ID"]] = _label(gold_path, row, rec["Label"])
+    id_col = "ID" if name == "dev" else "DataID"
+    seen: dict[str, int] = {}
+
+    def parse(row: int, rec: dict[str, str]) -> SubtaskAExample:
+        check_unique(path, row, id_col, rec[id_col], seen)
+        label = labels.get(rec[id_col]) if name == "dev" else _label(path, row, rec["Label"])
+        return SubtaskAExample(
+            id=rec[id_col],
+            language=_language(path, row, rec["Language"]),
+            mwe=require_text(path, row, rec, "MWE"),
+            setting=rec.get("Setting"),
+            previous=rec["Previous"],
+            target=require_text(path, row, rec, "Target"),
+            next=rec["Next"],
+            label=label,
+        )
+
+    cols = [id_col, "Language", "MWE", "Previous", "Target", "Next"] + ([] if name == "dev" else ["Label"])
+    return _collect(path, read_csv_rows(path, cols), parse, strict)
+
+
+def _label(path: Path, row: int, value: str) -> int:
+    if value not in ("0", "1"):
+        raise DataError(path, row, "Label", f"'{value}' is not 0 or 1")
+    return int(value)

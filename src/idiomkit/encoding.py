@@ -1,0 +1,46 @@
+"""Fast text encoding with a rich progress bar: one global length sort, then chunks through ``model.encode``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from idiomkit.progress import track
+
+CHUNK = 512
+
+
+def encode_texts(
+    model,
+    texts: Sequence[str],
+    *,
+    prompt_name: str | None = None,
+    batch_size: int = 64,
+    show_progress_bar: bool = False,
+    chunk_size: int = CHUNK,
+) -> np.ndarray:
+    """Embed ``texts`` (float32, model's own pooling), longest first so batches carry little padding.
+
+    Same numbers as ``model.encode``; the texts are sorted once globally and fed in chunks so a rich
+    progress bar can report progress on long inputs.
+    """
+    texts = list(texts)
+    if not texts:
+        return np.zeros((0, model.get_embedding_dimension()), dtype=np.float32)
+    if not show_progress_bar or len(texts) <= chunk_size:
+        return model.encode(
+            texts, prompt_name=prompt_name, batch_size=batch_size, convert_to_numpy=True, show_progress_bar=False
+        )
+    order = np.argsort([-len(t) for t in texts], kind="stable")
+    out = np.zeros((len(texts), model.get_embedding_dimension()), dtype=np.float32)
+    chunks = [order[i : i + chunk_size] for i in range(0, len(order), chunk_size)]
+    for idx in track(chunks, f"encoding {len(texts)} texts", enabled=True):
+        out[idx] = model.encode(
+            [texts[i] for i in idx],
+            prompt_name=prompt_name,
+            batch_size=batch_size,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+    return out

@@ -1,0 +1,176 @@
+"""Pooling: the model's own ``mean``, ``last2`` (He et al.) and ``span`` (late chunking).
+
+``last2`` is a sentence-transformers module (:class:`LayerAverage`) placed between the Transformer and a mean
+``Pooling`` module, so a saved model reloads with plain ``SentenceTransformer(path)`` (idiomkit installed) and
+pools the same way. ``span`` pooling needs a character span per text and is therefore a function
+(:func:`encode_spans`): it encodes the whole sentence and mean-pools only the tokens inside the span.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import torch
+from sentence_transformers import SentenceTransformer
+from sentence_transformers.base.modules.module import Module
+from sentence_transformers.sentence_transformer.modules import Normalize, Pooling
+from torch import Tensor
+
+from idiomkit.progress import track
+
+log = logging.getLogger(__name__)
+
+POOLINGS = ("mean", "last2")
+
+
+class LayerAverage(Module):
+    """Replace ``token_embeddings`` by the average of the last ``n_layers`` hidden layers.
+
+    Needs the Transformer module to return hidden states (``config.output_hidden_states = True``);
+    :func:`with_pooling` sets that. Followed by mean ``Pooling`` this is He et al.'s last-two-layer pooling.
+
+    Args:
+        n_layers: how many final hidden layers to average (2 = He et al.).
+    """
+
+    config_keys: list[str] = ["n_layers"]
+
+    def __init__(self, n_layers: int = 2):
+        super().__init__()
+        if n_layers < 1:
+            raise ValueError("n_layers must be >= 1")
+        self.n_layers = n_layers
+
+    def forward(self, features: dict[str, Any], **kwargs) -> dict[str, Any]:
+        layers = features.get("all_layer_embeddings")
+        if layers is None:
+            raise RuntimeError("LayerAverage needs hidden states: set output_hidden_states=True on the transformer")
+        features["token_embeddings"] = torch.stack(tuple(layers[-self.n_layers :])).mean(dim=0)
+        return features
+
+    def save(self, output_path: str, *args, safe_serialization: bool = True, **kwargs) -> None:
+        self.save_config(output_path)
+
+
+def _split_modules(model: SentenceTransformer) -> tuple[list[torch.nn.Module], int, list[torch.nn.Module]]:
+    """(modules before pooling, embedding dim, modules after pooling) of a pooled sentence-transformers model."""
+    modules = list(model)
+    for i, module in enumerate(modules):
+        if isinstance(module, Pooling):
+            before = [m for m in modules[:i] if not isinstance(m, LayerAverage)]
+            return before, module.get_embedding_dimension(), modules[i + 1 :]
+    raise ValueError("model has no Pooling module; cannot change its pooling")
+
+
+def with_pooling(model: SentenceTransformer, pooling: str) -> SentenceTransformer:
+    """A model that shares ``model``'s weights but pools with ``pooling`` (``mean`` or ``last2``).
+
+    ``mean`` returns ``model`` unchanged (its own pooling). ``last2`` enables hidden states on the shared
+    transformer and inserts :class:`LayerAverage` before a mean :class:`Pooling`.
+    """
+    if pooling not in POOLINGS:
+        raise ValueError(f"unknown pooling '{pooling}' (expected one of {', '.join(POOLINGS)}; span is a query mode)")
+    if pooling == "mean":
+        return model
+    before, dim, after = _split_modules(model)
+    before[0].model.config.output_hidden_states = True
+    modules = [*before, LayerAverage(2), Pooling(dim, pooling_mode="mean"), *after]
+    return SentenceTransformer(
+        modules=modules,
+        device=str(model.device),
+        prompts=dict(model.prompts),
+        default_prompt_name=model.default_prompt_name,
+    )
+
+
+def pooling_of(model: SentenceTransformer) -> str:
+    """Name the pooling a model uses: ``last2`` if it has a 2-layer LayerAverage, else ``mean``/its own mode."""
+    for module in model:
+        if isinstance(module, LayerAverage):
+            return "last2" if module.n_layers == 2 else f"last{module.n_layers}"
+        if isinstance(module, Pooling):
+            mode = module.pooling_mode
+            return mode if isinstance(mode, str) else "+".join(mode)
+    return "unknown"
+
+
+def span_token_mask(offsets: Tensor, spans: Sequence[tuple[int, int]]) -> Tensor:
+    """1 for tokens whose character offsets overlap ``[start, end)``; special tokens (empty offsets) are 0."""
+    starts = torch.tensor([s for s, _ in spans], dtype=offsets.dtype).unsqueeze(1)
+    ends = torch.tensor([e for _, e in spans], dtype=offsets.dtype).unsqueeze(1)
+    tok_start, tok_end = offsets[..., 0], offsets[..., 1]
+    return ((tok_start < ends) & (tok_end > starts) & (tok_end > tok_start)).long()
+
+
+def _masked_mean(tokens: Tensor, mask: Tensor) -> Tensor:
+    mask = mask.unsqueeze(-1).to(tokens.dtype)
+    return (tokens * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
+
+
+def span_features(model: SentenceTransformer, texts: Sequence[str], spans: Sequence[tuple[int, int]]):
+    """Tokenise ``texts`` for ``model`` and return (features, span mask); spans falling outside the
+    truncated input fall back to the whole sentence (counted in the log)."""
+    enc = model.tokenizer(
+        list(texts),
+        padding=True,
+        truncation=True,
+        max_length=model.max_seq_length,
+        return_offsets_mapping=True,
+        return_tensors="pt",
+    )
+    offsets = enc.pop("offset_mapping")
+    mask = span_token_mask(offsets, spans)
+    empty = mask.sum(dim=1) == 0
+    if empty.any():
+        log.warning("%d span(s) have no tokens after truncation; pooling their whole sentence", int(empty.sum()))
+        mask[empty] = enc["attention_mask"][empty]
+    return dict(enc), mask
+
+
+def forward_span_embeddings(
+    model: SentenceTransformer, texts: Sequence[str], spans: Sequence[tuple[int, int]]
+) -> Tensor:
+    """Differentiable span embeddings (for losses): one forward pass over the full texts, pooled over spans."""
+    features, mask = span_features(model, texts, spans)
+    features = {k: v.to(model.device) for k, v in features.items()}
+    out = model.forward(features)
+    emb = _masked_mean(out["token_embeddings"], mask.to(model.device))
+    if any(isinstance(m, Normalize) for m in model):
+        emb = torch.nn.functional.normalize(emb, dim=-1)
+    return emb
+
+
+def encode_spans(
+    model: SentenceTransformer,
+    texts: Sequence[str],
+    spans: Sequence[tuple[int, int]],
+    *,
+    prompt: str | None = None,
+    batch_size: int = 64,
+    show_progress_bar: bool = False,
+) -> np.ndarray:
+    """Late chunking: encode each whole text (with ``prompt`` prefixed) and mean-pool the span's tokens.
+
+    Texts are processed longest first in batches, so padding stays small. Returns float32 ``(n, dim)``.
+    """
+    if len(texts) != len(spans):
+        raise ValueError(f"{len(texts)} texts but {len(spans)} spans")
+    prefix = prompt or ""
+    full = [prefix + t for t in texts]
+    shifted = [(s + len(prefix), e + len(prefix)) for s, e in spans]
+    order = np.argsort([-len(t) for t in full], kind="stable")
+    out = np.zeros((len(texts), model.get_embedding_dimension()), dtype=np.float32)
+    was_training = model.training
+    model.eval()
+    try:
+        with torch.inference_mode():
+            batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
+            for idx in track(batches, "span embeddings", enabled=show_progress_bar):
+                emb = forward_span_embeddings(model, [full[i] for i in idx], [shifted[i] for i in idx])
+                out[idx] = emb.float().cpu().numpy()
+    finally:
+        model.train(was_training)
+    return out

@@ -1,0 +1,17 @@
+"""Benchmarks (tasks): one class per benchmark, registered by CLI name."""
+
+from __future__ import annotations
+
+from idiomkit.tasks.base import Task, TaskOutput
+from idiomkit.tasks.semeval2b_task import SemEval2BDev
+
+TASKS: dict[str, type[Task]] = {cls.name: cls for cls in [SemEval2BDev]}
+
+
+def get_task(name: str) -> Task:
+    if name not in TASKS:
+        raise KeyError(f"unknown task '{name}' (expected one of {', '.join(TASKS)})")
+    return TASKS[name]()
+
+
+__all__ = ["TASKS", "Task", "TaskOutput", "get_task"]

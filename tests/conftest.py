@@ -1,0 +1,30 @@
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+from helpers import TINY_DEV, TINY_GOLD, write_semeval_tree  # noqa: E402
+
+from idiomkit.config import default_data_dir  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    path = default_data_dir()
+    assert (path / "semeval2022_task2").is_dir(), f"benchmark data not found at {path}"
+    return path
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    from idiomkit.models import load_model
+
+    return load_model("minilm")
+
+
+@pytest.fixture
+def tiny_data(tmp_path) -> Path:
+    return write_semeval_tree(tmp_path, dev=TINY_DEV, gold=TINY_GOLD)

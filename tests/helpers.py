@@ -1,0 +1,46 @@
+"""Shared test helpers: miniature data trees."""
+
+from pathlib import Path
+
+B_TRAIN_HEADER = "ID,MWE1,MWE2,Language,sentence_1,sentence_2,sim,alternative_1,alternative_2\n"
+B_DEV_HEADER = "ID,Language,MWE1,MWE2,sentence1,sentence2\n"
+B_GOLD_HEADER = "ID,DataID,Language,sim,otherID\n"
+
+
+def write_semeval_tree(
+    root: Path, *, train: str | None = None, dev: str | None = None, gold: str | None = None
+) -> Path:
+    """A miniature SemEval-2022 Task 2 tree with the given file bodies (headers included by the caller)."""
+    base = root / "semeval2022_task2" / "SubTaskB"
+    files = {"TrainData/train_data.csv": train, "EvaluationData/dev.csv": dev, "EvaluationData/dev.gold.csv": gold}
+    for rel, body in files.items():
+        if body is not None:
+            (base / rel).parent.mkdir(parents=True, exist_ok=True)
+            (base / rel).write_text(body, encoding="utf-8")
+    return root
+
+
+TINY_DEV = B_DEV_HEADER + (
+    "1,EN,big fish,None,He is a big fish in town.,He is an important person in town.\n"
+    "2,EN,big fish,None,He is a big fish in town.,He is a large fish in town.\n"
+    "3,EN,big fish,None,He is an important person in town.,He is a large fish in town.\n"
+    "4,EN,night owl,None,She is a night owl.,She stays up late.\n"
+    "5,PT,pão duro,None,Ele é um pão duro.,Ele é avarento.\n"
+    "6,PT,pão duro,None,Ele é um pão duro.,Ele é um pão velho.\n"
+    "7,PT,pão duro,None,Ele é avarento.,Ele é um pão velho.\n"
+    "8,EN,sts,None,A man plays a guitar.,A person plays music.\n"
+    "9,EN,sts,None,A cat sleeps.,The stock market fell.\n"
+    "10,PT,sts,None,Um homem toca violão.,Uma pessoa toca música.\n"
+    "11,PT,sts,None,Um gato dorme.,A bolsa caiu.\n"
+)
+TINY_GOLD = B_GOLD_HEADER + (
+    "1,dev.EN.1.1,EN,1,\n"
+    "2,dev.EN.1.2,EN,,3\n"
+    "4,dev.EN.2.1,EN,1,\n"
+    "5,dev.PT.1.1,PT,1,\n"
+    "6,dev.PT.1.2,PT,,7\n"
+    "8,dev.EN.sts.1,EN,0.8,\n"
+    "9,dev.EN.sts.2,EN,0.0,\n"
+    "10,dev.PT.sts.1,PT,0.8,\n"
+    "11,dev.PT.sts.2,PT,0.05,\n"
+)

@@ -1,0 +1,25 @@
+"""Headline zero-shot numbers on the real 2B dev split (independent reference values, issue #4)."""
+
+import json
+
+import pytest
+
+from idiomkit.api import evaluate
+from idiomkit.data.semeval2022 import load_subtask_b
+from idiomkit.tasks.semeval2b import score_submission
+
+
+def test_minilm_zero_shot_dev(data_dir, tmp_path):
+    result = evaluate("semeval2b", "minilm", data_dir=data_dir, results_dir=tmp_path, show_progress_bar=False)
+    ALL = result.record.metrics["ALL"]
+    assert ALL["idiom"] == pytest.approx(0.110, abs=0.003)
+    assert ALL["sts"] == pytest.approx(0.818, abs=0.003)
+    assert ALL["all"] == pytest.approx(0.648, abs=0.003)
+    assert result.record.metrics["EN"]["idiom"] == pytest.approx(0.02, abs=0.01)
+    assert result.record.metrics["PT"]["idiom"] == pytest.approx(0.26, abs=0.01)
+    # the envelope and the raw predictions beside it: rescoring the submission gives the same numbers
+    saved = json.loads(result.path.read_text())
+    assert saved["task"] == "semeval2b-dev" and saved["recipe"] == "zero-shot" and saved["params"]["pooling"] == "mean"
+    assert result.path.name == "minilm__zero-shot__seed0.json"
+    gold = load_subtask_b(data_dir, "dev").gold
+    assert score_submission(result.path.with_suffix(".submission.csv"), gold) == saved["metrics"]
