@@ -191,5 +191,19 @@ def score(
     print_table(rows, f"{submission} ({setting})")
 
 
+@app.command()
+@user_errors
+def report(
+    results_dir: ResultsDir = None,
+    output: Annotated[Path, typer.Option(help="Markdown file to write.")] = Path("benchmarks/RESULTS.md"),
+) -> None:
+    """Regenerate benchmarks/RESULTS.md from the result JSON files."""
+    from idiomkit.config import default_results_dir
+    from idiomkit.report import write_report
+
+    path = write_report(results_dir or default_results_dir(), output)
+    console.print(f"wrote {path}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

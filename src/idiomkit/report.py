@@ -1,0 +1,152 @@
+"""Regenerate ``benchmarks/RESULTS.md`` from the result JSON files (nothing typed by hand).
+
+Runs of the same configuration (same file name but for ``__seed<N>``) are aggregated: mean ± std over seeds.
+Reference rows (papers, independent re-computations) come from :data:`REFERENCES`; prose that explains a table
+comes from ``benchmarks/notes/<task>.md`` when present.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from idiomkit.results import atomic_write_text, load_results
+
+TASK_TITLES = {
+    "semeval2b-dev": "SemEval-2022 Task 2B, dev split (Spearman's rho; organisers' rules)",
+    "idiolink-test": "IdioLink retrieval, test split (percent)",
+    "semeval2a-dev": "SemEval-2022 Task 2A, dev split (macro-F1)",
+    "admire": "AdMIRe subtask A, text side",
+    "xiao-pairs": "Idiom/definition pairs (Xiao et al.), held-out idioms",
+}
+
+# Reference rows shown beside ours: (label, {flattened metric: value}, source).
+REFERENCES: dict[str, list[tuple[str, dict[str, float], str]]] = {
+    "semeval2b-dev": [
+        (
+            "minilm zero-shot, mean (independent reference)",
+            {"ALL.idiom": 0.110, "ALL.sts": 0.818, "ALL.all": 0.648},
+            "plain sentence-transformers + organisers' rules (issue #4)",
+        ),
+        (
+            "me5-small zero-shot, mean, query: (independent reference)",
+            {"ALL.idiom": 0.065, "ALL.sts": 0.869, "ALL.all": 0.712},
+            "issue #4",
+        ),
+        (
+            "He et al. adaptive triplet, best (TEST split, not dev)",
+            {"ALL.idiom": 0.548, "ALL.sts": 0.716, "ALL.all": 0.690},
+            "He & Scarton, test split",
+        ),
+    ],
+    "idiolink-test": [
+        ("paper: all-MiniLM-L6-v2 zero-shot, sentence", {"r_precision": 18.34, "ndcg@10": 35.08}, "Hashiloni et al."),
+        ("paper: all-MiniLM-L6-v2 zero-shot, span", {"r_precision": 40.88, "ndcg@10": 58.86}, "Hashiloni et al."),
+        ("paper: BM25 sentence", {"r_precision": 36.04, "ndcg@10": 59.07}, "Hashiloni et al."),
+        ("paper: BM25 span", {"r_precision": 49.22, "ndcg@10": 49.87}, "Hashiloni et al."),
+        ("paper: e5-base-v2 fine-tuned, span", {"r_precision": 58.60, "ndcg@10": 85.50}, "Hashiloni et al."),
+    ],
+}
+
+PREFERRED = {
+    "semeval2b-dev": ["ALL.idiom", "ALL.sts", "ALL.all", "EN.idiom", "EN.sts", "PT.idiom", "PT.sts"],
+    "idiolink-test": [
+        "r_precision",
+        "ndcg@10",
+        "literal.r_precision",
+        "literal.ndcg@10",
+        "idiomatic.r_precision",
+        "idiomatic.ndcg@10",
+    ],
+}
+
+
+def flatten(metrics: dict[str, Any], prefix: str = "") -> dict[str, float]:
+    out: dict[str, float] = {}
+    for key, value in metrics.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(flatten(value, name + "."))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            out[name] = float(value)
+    return out
+
+
+def _fmt(values: list[float], percent: bool) -> str:
+    digits = 2 if percent else 3
+    mean = statistics.fmean(values)
+    if len(values) == 1:
+        return f"{mean:.{digits}f}"
+    return f"{mean:.{digits}f} ± {statistics.stdev(values):.{digits}f}"
+
+
+def _columns(task: str, runs: list[dict[str, Any]]) -> list[str]:
+    seen: list[str] = []
+    for run in runs:
+        for key in flatten(run["metrics"]):
+            if key not in seen:
+                seen.append(key)
+    preferred = [k for k in PREFERRED.get(task, []) if k in seen]
+    return preferred or seen[:8]
+
+
+def task_table(task: str, entries: list[tuple[Path, dict[str, Any]]]) -> str:
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for path, rec in entries:
+        groups[re.sub(r"__seed\d+$", "", path.stem)].append(rec)
+    runs = [r for _, r in entries]
+    cols = _columns(task, runs)
+    percent = task == "idiolink-test"
+    head = ["model", "recipe", "config", "seeds", *cols, "wall s", "command"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for key in sorted(groups):
+        recs = groups[key]
+        first = recs[0]
+        config = key.split("__")[2:] or [first["params"].get("pooling", "")]
+        cells = [first["model"], first["recipe"], " ".join(config), str(len(recs))]
+        for col in cols:
+            values = [flatten(r["metrics"])[col] for r in recs if col in flatten(r["metrics"])]
+            cells.append(_fmt(values, percent) if values else "")
+        cells.append(f"{statistics.fmean(r['wall_s'] for r in recs):.0f}")
+        command = first["params"].get("command")
+        cells.append(f"`{command}`" if command else "")
+        lines.append("| " + " | ".join(cells) + " |")
+    for label, values, source in REFERENCES.get(task, []):
+        cells = (
+            [label, "reference", source, ""]
+            + [f"{values[c]:.{2 if percent else 3}f}" if c in values else "" for c in cols]
+            + ["", ""]
+        )
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def render(results_dir: str | Path, notes_dir: str | Path | None = None) -> str:
+    results = load_results(results_dir)
+    by_task: dict[str, list[tuple[Path, dict[str, Any]]]] = defaultdict(list)
+    for path, rec in results:
+        by_task[rec["task"]].append((path, rec))
+    notes = Path(notes_dir) if notes_dir else Path(results_dir).parent / "notes"
+    parts = [
+        "# idiomkit results",
+        "",
+        "Generated by `idiomkit report` from `benchmarks/results/*/*.json`; do not edit by hand. "
+        "Each row aggregates the seeds of one configuration (mean ± std); `wall s` is the evaluation time; "
+        "raw predictions (submission CSVs, run files) lie beside each JSON.",
+        "",
+    ]
+    if (notes / "_intro.md").exists():
+        parts += [(notes / "_intro.md").read_text(encoding="utf-8").strip(), ""]
+    for task in sorted(by_task):
+        parts += [f"## {TASK_TITLES.get(task, task)}", "", task_table(task, by_task[task]), ""]
+        note = notes / f"{task}.md"
+        if note.exists():
+            parts += [note.read_text(encoding="utf-8").strip(), ""]
+    return "\n".join(parts)
+
+
+def write_report(results_dir: str | Path = "benchmarks/results", output: str | Path = "benchmarks/RESULTS.md") -> Path:
+    return atomic_write_text(output, render(results_dir))
