@@ -146,6 +146,9 @@ def evaluate(
     data_dir: DataDir = None,
     results_dir: ResultsDir = None,
     no_write: Annotated[bool, typer.Option("--no-write", help="Print only; write no result file.")] = False,
+    mwe_tokens: Annotated[
+        bool, typer.Option("--mwe-tokens", help="Rewrite MWEs as the model's ID<mwe>ID tokens.")
+    ] = False,
 ) -> None:
     """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions."""
     from idiomkit.api import evaluate as run_evaluation
@@ -161,6 +164,7 @@ def evaluate(
         results_dir=results_dir,
         write=not no_write,
         batch_size=batch_size,
+        **({"mwe_tokens": True} if mwe_tokens else {}),
     )
     rec = result.record
     print_table(
@@ -203,6 +207,53 @@ def report(
 
     path = write_report(results_dir or default_results_dir(), output)
     console.print(f"wrote {path}")
+
+
+@app.command()
+@user_errors
+def train(
+    recipe: Annotated[str, typer.Option(help="Training recipe: adaptive-triplet")] = "adaptive-triplet",
+    model: Annotated[str, typer.Option("--model", "-m", help="Base model: registry name or directory.")] = "minilm",
+    epochs: int = 10,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Run / model directory.")] = Path(
+        "runs/adaptive-triplet"
+    ),
+    resume: Annotated[bool, typer.Option("--resume/--no-resume", help="Continue from output's checkpoint.")] = True,
+    batch_size: int = 64,
+    lr: float = 2e-5,
+    warmup: Annotated[float, typer.Option(help="Warmup: fraction of steps (<1) or steps.")] = 0.1,
+    max_seq_length: int = 128,
+    seed: int = 0,
+    mwe_tokens: Annotated[bool, typer.Option("--mwe-tokens/--no-mwe-tokens")] = True,
+    eval_every: Annotated[int, typer.Option(help="Validate every N steps (0: each epoch).")] = 0,
+    checkpoint_every: Annotated[int, typer.Option(help="Checkpoint every N steps.")] = 50,
+    patience: Annotated[int | None, typer.Option(help="Stop after N validations without gain.")] = None,
+    max_steps: int | None = None,
+    limit_groups: Annotated[int | None, typer.Option(help="Use only the first N training groups.")] = None,
+) -> None:
+    """Train a model (e.g. He & Scarton's adaptive triplet loss) with checkpoints; resumes after a kill."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from idiomkit.training import train as run_training
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
+    ) as bar:
+        task = bar.add_task(f"{recipe} on {model}", total=None)
+
+        def progress(state, loss: float) -> None:
+            bar.update(task, completed=state.step, description=f"epoch {state.epoch} loss {loss:.4f}")
+
+        result = run_training(
+            recipe, model, epochs=epochs, batch_size=batch_size, lr=lr, warmup=warmup,
+            max_seq_length=max_seq_length, seed=seed, mwe_tokens=mwe_tokens, output_dir=output, resume=resume,
+            eval_every=eval_every, max_steps=max_steps, limit_groups=limit_groups, progress=progress,
+            checkpoint_every=checkpoint_every, patience=patience,
+        )  # fmt: skip
+    best = result.state
+    console.print(
+        f"model: {result.output_dir} (steps {best.step}, best val_idiom {best.best} at step {best.best_step})"
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -27,8 +27,14 @@ class SemEval2BDev(Task):
         setting: str = "pre_train",
         show_progress_bar: bool = True,
         transform=None,
+        mwe_tokens: bool = False,
         **_: Any,
     ) -> TaskOutput:
+        """``mwe_tokens``: write each MWE the model's tokenizer knows as its ``ID<mwe>ID`` token (trained models)."""
+        if mwe_tokens and transform is None:
+            from idiomkit.training.mwe import MweTransform
+
+            transform = MweTransform.for_model(model)
         split = load_subtask_b(data_dir, "dev")
         sims = pair_similarities(
             model,
@@ -42,7 +48,7 @@ class SemEval2BDev(Task):
         metrics = score_predictions(predictions, split.gold or [])
         return TaskOutput(
             metrics=metrics,
-            params={"split": "dev", "setting": setting, "prompt_name": prompt_name},
+            params={"split": "dev", "setting": setting, "prompt_name": prompt_name, "mwe_tokens": bool(transform)},
             data_files=list(split.files),
             predictions={"submission.csv": submission_csv(split.pairs, sims, setting)},
         )
