@@ -251,6 +251,14 @@ def run_epochs(model, loss_fn, data, optimizer, scheduler, state, cfg, out, *, o
                 state.epoch, state.batch = state.epoch + 1, 0
             if progress:
                 progress(state, float(loss.detach()))
+            if state.step % 10 == 0:
+                log.info(
+                    "step %d epoch %d loss %.4f lr %.2e",
+                    state.step,
+                    state.epoch,
+                    float(loss),
+                    scheduler.get_last_lr()[0],
+                )
             if (cfg.eval_every and state.step % cfg.eval_every == 0) or (end_of_epoch and not cfg.eval_every):
                 model.eval()
                 validate(model, data, state, cfg, out)
