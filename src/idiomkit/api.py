@@ -105,8 +105,9 @@ def evaluate(
     task_obj = get_task(task)
     data_dir = Path(data_dir) if data_dir else default_data_dir()
     start = time.perf_counter()
-    st = load_model(model, pooling=pooling)
-    name = auto_prompt_name(st, prompt_name)
+    lexical = model in getattr(task_obj, "lexical_models", ())  # e.g. bm25: no neural model to load
+    st = model if lexical else load_model(model, pooling=pooling)
+    name = None if lexical else auto_prompt_name(st, prompt_name)
     out = task_obj.evaluate(
         st, data_dir=data_dir, prompt_name=name, batch_size=batch_size, show_progress_bar=show_progress_bar, **options
     )
@@ -132,7 +133,9 @@ def evaluate(
     )
     path = None
     if write:
-        variant = variant or (pooling if pooling != "mean" else None)
+        # a task may name its own variant (e.g. idiolink's query mode); a non-default pooling is prefixed
+        parts = [pooling if pooling != "mean" and not lexical else None, out.params.get("variant")]
+        variant = variant or "-".join(p for p in parts if p) or None
         path = write_result(record, results_dir or default_results_dir(), variant=variant)
         for suffix, text in out.predictions.items():
             atomic_write_text(path.with_suffix("." + suffix), text)

@@ -136,7 +136,7 @@ def embed(
 @app.command()
 @user_errors
 def evaluate(
-    task: Annotated[str, typer.Argument(help="Benchmark: semeval2b")],
+    task: Annotated[str, typer.Argument(help="Benchmark: semeval2b | idiolink")],
     model: Annotated[str, typer.Option("--model", "-m", help="Registry name, model directory or hub id.")] = "minilm",
     pooling: Annotated[str, typer.Option(help="mean | last2")] = "mean",
     prompt_name: Annotated[str, typer.Option(help="Model prompt name, 'auto' (query for e5) or 'none'.")] = "auto",
@@ -149,6 +149,12 @@ def evaluate(
     mwe_tokens: Annotated[
         bool, typer.Option("--mwe-tokens", help="Rewrite MWEs as the model's ID<mwe>ID tokens.")
     ] = False,
+    query_mode: Annotated[
+        str | None,
+        typer.Option(
+            "--query-mode", help="idiolink: sentence | span | instruction | instruction+span (bm25: sentence | span)."
+        ),
+    ] = None,
 ) -> None:
     """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions."""
     from idiomkit.api import evaluate as run_evaluation
@@ -165,6 +171,7 @@ def evaluate(
         write=not no_write,
         batch_size=batch_size,
         **({"mwe_tokens": True} if mwe_tokens else {}),
+        **({"query_mode": query_mode} if query_mode else {}),
     )
     rec = result.record
     print_table(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from idiomkit.tasks.base import Task, TaskOutput
+from idiomkit.tasks.idiolink import IdioLinkTest
 from idiomkit.tasks.semeval2b_task import SemEval2BDev
 
-TASKS: dict[str, type[Task]] = {cls.name: cls for cls in [SemEval2BDev]}
+TASKS: dict[str, type[Task]] = {cls.name: cls for cls in [SemEval2BDev, IdioLinkTest]}
 
 
 def get_task(name: str) -> Task:

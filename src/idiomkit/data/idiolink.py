@@ -1,0 +1,266 @@
+"""IdioLink retrieval benchmark (Intellexus-DSI): documents, queries, relevance (qrels) and training triplets.
+
+Layout (``<data_dir>/idiolink/<split>/``): ``indexes.json`` (documents), ``queries.json`` (queries), both a JSON list
+of ``{id, sentence, idiom, span, subject, usage, is_gold}``; ``triplets_<split>_{full,span}.jsonl`` (one JSON object
+a line: ``{query, positive, negatives, query_idiom, query_usage, positive_usage[, query_span]}``).
+
+``span`` is the text of the PIE (or its paraphrase) inside ``sentence``; it may also be given as character offsets
+``[start, end]``. Records carry both the text and the offsets (first occurrence), validated against the sentence.
+
+Relevance (binary): a literal query -> every literal document of the same PIE (R=40 in the released data);
+an idiomatic query -> every idiomatic, simplification and sense document of the same PIE (R=60); retrieval is over
+the whole split's document index.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from idiomkit.data.errors import DataError
+
+SPLITS = ("train", "val", "test")
+DOC_USAGES = ("literal", "idiomatic", "simplification", "sense")
+QUERY_USAGES = ("literal", "idiomatic")
+FIELDS = ("id", "sentence", "idiom", "span", "subject", "usage", "is_gold")
+TRIPLET_FIELDS = ("query", "positive", "negatives", "query_idiom", "query_usage")
+# usages of the documents relevant to a query of each usage
+RELEVANT_USAGES = {"literal": ("literal",), "idiomatic": ("idiomatic", "simplification", "sense")}
+
+
+@dataclass(frozen=True)
+class IdioLinkRecord:
+    """One sentence of the benchmark; ``span`` is ``(start, end)`` character offsets of ``span_text``."""
+
+    id: str
+    sentence: str
+    idiom: str
+    span: tuple[int, int]
+    span_text: str
+    subject: str
+    usage: str
+    is_gold: bool
+
+
+@dataclass(frozen=True)
+class Document(IdioLinkRecord):
+    """An indexed document (usage: literal, idiomatic, simplification or sense)."""
+
+
+@dataclass(frozen=True)
+class Query(IdioLinkRecord):
+    """A query (usage: literal or idiomatic)."""
+
+
+@dataclass(frozen=True)
+class Triplet:
+    """A training triplet: query, one positive, negatives (soft + hard)."""
+
+    query: str
+    positive: str
+    negatives: tuple[str, ...]
+    query_idiom: str
+    query_usage: str
+    positive_usage: str | None = None
+    query_span: str | None = None
+
+
+@dataclass
+class IdioLinkSplit:
+    """One split: its documents (the index), queries and relevance judgements."""
+
+    name: str
+    documents: list[Document]
+    queries: list[Query]
+    files: list[Path] = field(default_factory=list)
+
+    def qrels(self) -> dict[str, dict[str, int]]:
+        return build_qrels(self.queries, self.documents)
+
+
+def _read_json(path: Path) -> Any:
+    if not path.is_file():
+        raise DataError(path, None, None, "file not found")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(path, None, None, f"not valid UTF-8 (offset {exc.start})") from None
+    if not text.strip():
+        raise DataError(path, None, None, "file is empty")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(
+            path, None, None, f"invalid or truncated JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+
+
+def _text(path: Path, row: int, record: dict, name: str) -> str:
+    value = record[name]
+    if not isinstance(value, str):
+        raise DataError(path, row, name, f"must be a string, got {type(value).__name__}")
+    if not value.strip():
+        raise DataError(path, row, name, "is empty")
+    return value
+
+
+def resolve_span(path: Path, row: int, sentence: str, span: Any) -> tuple[tuple[int, int], str]:
+    """``span`` (text, or ``[start, end]`` offsets) -> ((start, end), text); raises DataError if it is not in
+    ``sentence``. Text spans resolve to their first occurrence."""
+    if isinstance(span, str):
+        if not span.strip():
+            raise DataError(path, row, "span", "is empty")
+        start = sentence.find(span)
+        if start < 0:
+            raise DataError(path, row, "span", f"'{span}' does not occur in the sentence")
+        return (start, start + len(span)), span
+    if (
+        isinstance(span, list | tuple)
+        and len(span) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in span)
+    ):
+        start, end = span
+        if not 0 <= start < end <= len(sentence):
+            raise DataError(
+                path, row, "span", f"offsets {list(span)} are outside the sentence (length {len(sentence)})"
+            )
+        return (start, end), sentence[start:end]
+    raise DataError(path, row, "span", f"must be a string or [start, end] offsets, got {json.dumps(span)[:60]}")
+
+
+def _records(path: Path, cls: type[IdioLinkRecord], usages: Iterable[str]) -> list:
+    data = _read_json(path)
+    if not isinstance(data, list):
+        raise DataError(path, None, None, f"top level must be a JSON list of records, got {type(data).__name__}")
+    usages = tuple(usages)
+    seen: dict[str, int] = {}
+    out = []
+    for row, record in enumerate(data, start=1):
+        if not isinstance(record, dict):
+            raise DataError(path, row, None, f"must be a JSON object, got {type(record).__name__}")
+        missing = [f for f in FIELDS if f not in record]
+        if missing:
+            raise DataError(path, row, missing[0], "missing field")
+        rid = _text(path, row, record, "id")
+        if rid in seen:
+            raise DataError(path, row, "id", f"duplicate '{rid}' (first at row {seen[rid]})")
+        seen[rid] = row
+        sentence = _text(path, row, record, "sentence")
+        usage = record["usage"]
+        if usage not in usages:
+            raise DataError(
+                path, row, "usage", f"unknown usage {json.dumps(usage)} (expected one of {', '.join(usages)})"
+            )
+        is_gold = record["is_gold"]
+        if not isinstance(is_gold, bool):
+            raise DataError(path, row, "is_gold", f"must be true or false, got {json.dumps(is_gold)}")
+        offsets, span_text = resolve_span(path, row, sentence, record["span"])
+        out.append(
+            cls(
+                id=rid,
+                sentence=sentence,
+                idiom=_text(path, row, record, "idiom").strip(),
+                span=offsets,
+                span_text=span_text,
+                subject=str(record["subject"]),
+                usage=usage,
+                is_gold=is_gold,
+            )
+        )
+    if not out:
+        raise DataError(path, None, None, "has no records")
+    return out
+
+
+def load_documents(path: str | Path) -> list[Document]:
+    return _records(Path(path), Document, DOC_USAGES)
+
+
+def load_queries(path: str | Path) -> list[Query]:
+    return _records(Path(path), Query, QUERY_USAGES)
+
+
+def split_dir(data_dir: str | Path, split: str) -> Path:
+    if split not in SPLITS:
+        raise ValueError(f"unknown IdioLink split '{split}' (expected one of {', '.join(SPLITS)})")
+    return Path(data_dir) / "idiolink" / split
+
+
+def load_idiolink(data_dir: str | Path, split: str = "test") -> IdioLinkSplit:
+    """Load documents and queries of ``split`` (train, val or test) from ``<data_dir>/idiolink/<split>/``."""
+    base = split_dir(data_dir, split)
+    docs_path, queries_path = base / "indexes.json", base / "queries.json"
+    documents = load_documents(docs_path)
+    queries = load_queries(queries_path)
+    pies = {d.idiom for d in documents}
+    for row, q in enumerate(queries, start=1):
+        if q.idiom not in pies:
+            raise DataError(queries_path, row, "idiom", f"'{q.idiom}' has no documents in {docs_path.name}")
+    return IdioLinkSplit(split, documents, queries, [docs_path, queries_path])
+
+
+def build_qrels(queries: Iterable[Query], documents: Iterable[Document]) -> dict[str, dict[str, int]]:
+    """Binary relevance ``{query id: {doc id: 1}}``: literal query -> literal docs of its PIE; idiomatic query ->
+    idiomatic + simplification + sense docs of its PIE."""
+    by_key: dict[tuple[str, str], list[str]] = {}
+    for d in documents:
+        by_key.setdefault((d.idiom, d.usage), []).append(d.id)
+    qrels = {}
+    for q in queries:
+        ids = [i for usage in RELEVANT_USAGES[q.usage] for i in by_key.get((q.idiom, usage), [])]
+        qrels[q.id] = dict.fromkeys(ids, 1)
+    return qrels
+
+
+def load_triplets(path: str | Path) -> list[Triplet]:
+    """Read a ``triplets_*.jsonl`` file (one JSON object a line; row = line number)."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(path, None, None, "file not found")
+    out = []
+    with path.open(encoding="utf-8") as fh:
+        for row, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise DataError(path, row, None, f"invalid or truncated JSON (column {exc.colno}: {exc.msg})") from None
+            if not isinstance(record, dict):
+                raise DataError(path, row, None, f"must be a JSON object, got {type(record).__name__}")
+            missing = [f for f in TRIPLET_FIELDS if f not in record]
+            if missing:
+                raise DataError(path, row, missing[0], "missing field")
+            negatives = record["negatives"]
+            if not isinstance(negatives, list) or not negatives or not all(isinstance(n, str) for n in negatives):
+                raise DataError(path, row, "negatives", "must be a non-empty list of strings")
+            usage = record["query_usage"]
+            if usage not in QUERY_USAGES:
+                raise DataError(path, row, "query_usage", f"unknown usage {json.dumps(usage)}")
+            query = _text(path, row, record, "query")
+            span = record.get("query_span")
+            span_text = resolve_span(path, row, query, span)[1] if span is not None else None
+            out.append(
+                Triplet(
+                    query=query,
+                    positive=_text(path, row, record, "positive"),
+                    negatives=tuple(negatives),
+                    query_idiom=_text(path, row, record, "query_idiom"),
+                    query_usage=usage,
+                    positive_usage=record.get("positive_usage"),
+                    query_span=span_text,
+                )
+            )
+    if not out:
+        raise DataError(path, None, None, "has no records")
+    return out
+
+
+def triplets_path(data_dir: str | Path, split: str, kind: str = "span") -> Path:
+    """``<data_dir>/idiolink/<split>/triplets_<split>_<kind>.jsonl`` (kind: full or span)."""
+    if kind not in ("full", "span"):
+        raise ValueError(f"unknown triplet kind '{kind}' (expected full or span)")
+    return split_dir(data_dir, split) / f"triplets_{split}_{kind}.jsonl"

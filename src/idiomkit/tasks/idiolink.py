@@ -1,0 +1,406 @@
+"""IdioLink (Intellexus-DSI): retrieve documents conveying the same meaning as a query's idiom (literal or figurative).
+
+Dense retrieval: documents are always encoded as plain full text (with the model's ``passage`` prompt if it has one);
+queries in one of four modes (:data:`QUERY_MODES`):
+
+- ``sentence``: the query sentence (model's sentence embedding);
+- ``span``: late chunking -- the whole sentence is encoded and only the span's tokens are mean-pooled;
+- ``instruction``: ``Instruct: <the paper's instruction naming the span>\\nQuery: <sentence>`` (sentence embedding);
+- ``instruction+span``: the same text, pooled over the span inside the query part.
+
+Queries get the model's ``query`` prompt when it defines one. Similarity is cosine; ties are broken by index order.
+Lexical baseline: ``bm25`` (bm25s, k1=0.9, b=0.4 as selected on val in the paper; query = sentence or span text).
+
+Metrics (binary relevance, ranx): R-Precision and nDCG@10, macro over queries, overall and by query usage, in %.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import re
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from idiomkit.data.idiolink import Document, IdioLinkSplit, Query, load_idiolink
+from idiomkit.tasks.base import Task, TaskOutput
+
+log = logging.getLogger(__name__)
+
+QUERY_MODES = ("sentence", "span", "instruction", "instruction+span")
+LEXICAL_MODELS = ("bm25",)
+BM25_QUERY_MODES = ("sentence", "span")
+TOP_K = 100
+BM25_K1, BM25_B = 0.9, 0.4
+# Appendix B of the paper; the span is quoted as in the authors' code.
+INSTRUCTION = (
+    "Based on the literal/idiomatic usage of the span '{span}' in the query, "
+    "retrieve documents that contain a span conveying the same conceptual meaning."
+)
+INSTRUCT_FORMAT = "Instruct: {instruction}\nQuery: "  # generic format for models without their own (paper, B.iii)
+TOKEN_RE = re.compile(r"\b\w+(?:'\w+)?\b")  # the paper's BM25 tokenizer (lowercased words, contractions kept)
+METRICS = ("r_precision", "ndcg@10")
+_RANX_NAMES = {"r_precision": "r-precision", "ndcg@10": "ndcg@10"}
+
+Run = dict[str, list[tuple[str, float]]]  # query id -> ranked (doc id, score), best first
+
+
+# ---------------------------------------------------------------- metrics
+
+
+def retrieval_metrics(
+    qrels: dict[str, dict[str, int]], run: Run, usage_of: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """R-Precision and nDCG@10 (binary gains) in percent, macro over the queries of ``qrels``, computed with ranx.
+
+    The ranking order of ``run`` is authoritative (ties already broken): ranx gets rank-derived scores. With
+    ``usage_of`` (query id -> usage), the metrics are also given per usage (``{"literal": {...}, ...}``).
+    """
+    from ranx import Qrels, evaluate
+    from ranx import Run as RanxRun
+
+    missing = [q for q in qrels if not qrels[q]]
+    if missing:
+        raise ValueError(f"query '{missing[0]}' has no relevant documents")
+    ranked = {q: {doc: float(len(docs) - i) for i, (doc, _) in enumerate(docs)} for q, docs in run.items()}
+    for q in qrels:  # a query with nothing retrieved scores 0 (ranx needs an entry)
+        if not ranked.get(q):
+            ranked[q] = {"__none__": 1.0}
+    ranx_run = RanxRun({q: ranked[q] for q in qrels})
+    evaluate(Qrels(qrels), ranx_run, list(_RANX_NAMES.values()), return_mean=False, make_comparable=True)
+    per_query = {m: {q: float(v) for q, v in ranx_run.scores[r].items()} for m, r in _RANX_NAMES.items()}
+
+    def block(ids: Sequence[str]) -> dict[str, float]:
+        return {m: round(100.0 * float(np.mean([per_query[m][q] for q in ids])), 4) for m in METRICS}
+
+    out: dict[str, Any] = block(list(qrels))
+    if usage_of is not None:
+        for usage in ("literal", "idiomatic"):
+            ids = [q for q in qrels if usage_of.get(q) == usage]
+            if ids:
+                out[usage] = block(ids)
+    return out
+
+
+def rank_top_k(scores: np.ndarray, k: int = TOP_K) -> np.ndarray:
+    """Indices of the ``k`` best columns per row, best first; ties keep index order (stable)."""
+    k = min(k, scores.shape[1])
+    return np.argsort(-scores, axis=1, kind="stable")[:, :k]
+
+
+def make_run(queries: Sequence[Query], documents: Sequence[Document], scores: np.ndarray, k: int = TOP_K) -> Run:
+    top = rank_top_k(scores, k)
+    return {q.id: [(documents[j].id, float(scores[i, j])) for j in top[i]] for i, q in enumerate(queries)}
+
+
+def trec_run(run: Run, tag: str = "idiomkit") -> str:
+    """A TREC run file: ``qid Q0 docid rank score tag`` (rank from 1)."""
+    lines = [
+        f"{qid} Q0 {doc} {rank} {score:.6f} {tag}"
+        for qid, docs in run.items()
+        for rank, (doc, score) in enumerate(docs, start=1)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def read_trec_run(text: str) -> Run:
+    """Parse :func:`trec_run` output back (order by rank)."""
+    rows: dict[str, list[tuple[int, str, float]]] = {}
+    for line in text.splitlines():
+        if line.strip():
+            qid, _, doc, rank, score, *_ = line.split()
+            rows.setdefault(qid, []).append((int(rank), doc, float(score)))
+    return {q: [(d, s) for _, d, s in sorted(r)] for q, r in rows.items()}
+
+
+# ---------------------------------------------------------------- queries
+
+
+def instruction_prefix(span_text: str) -> str:
+    return INSTRUCT_FORMAT.format(instruction=INSTRUCTION.format(span=span_text))
+
+
+def query_inputs(queries: Sequence[Query], mode: str) -> tuple[list[str], list[tuple[int, int]] | None]:
+    """Texts to encode for ``mode`` and, for span modes, the span's character offsets inside each text."""
+    if mode not in QUERY_MODES:
+        raise ValueError(f"unknown query mode '{mode}' (expected one of {', '.join(QUERY_MODES)})")
+    if mode in ("sentence", "span"):
+        texts = [q.sentence for q in queries]
+        spans = [q.span for q in queries]
+    else:
+        prefixes = [instruction_prefix(q.span_text) for q in queries]
+        texts = [p + q.sentence for p, q in zip(prefixes, queries, strict=True)]
+        spans = [(s + len(p), e + len(p)) for p, (s, e) in zip(prefixes, (q.span for q in queries), strict=True)]
+    return texts, spans if mode.endswith("span") else None
+
+
+# ---------------------------------------------------------------- dense retrieval
+
+_MEMORY_CACHE: dict[str, np.ndarray] = {}
+
+
+def model_fingerprint(model) -> str:
+    """sha256 over the model's source path, module layout and weights (changes when the model is trained)."""
+    digest = hashlib.sha256()
+    with contextlib.suppress(AttributeError, IndexError, TypeError):
+        digest.update(str(model[0].auto_model.config._name_or_path).encode())
+    digest.update(repr(model).encode())
+    for name, tensor in model.state_dict().items():
+        digest.update(name.encode())
+        digest.update(tensor.detach().float().cpu().contiguous().numpy().tobytes())
+    return digest.hexdigest()
+
+
+def default_cache_dir() -> Path:
+    from idiomkit.models import cache_dir
+
+    return cache_dir() / "embeddings" / "idiolink"
+
+
+def document_embeddings(
+    model,
+    documents: Sequence[Document],
+    *,
+    data_file: Path | None = None,
+    batch_size: int = 64,
+    show_progress_bar: bool = False,
+    cache_dir: str | Path | None = None,
+    use_cache: bool = True,
+) -> np.ndarray:
+    """Unit-normalised embeddings of the documents' full text (``passage`` prompt if the model has one).
+
+    Cached in memory (per process) and, unless ``cache_dir`` is False-y with ``use_cache`` off, as ``.npy`` under
+    ``cache_dir`` (default ``<idiomkit cache>/embeddings/idiolink``), keyed by model fingerprint + document file sha.
+    """
+    from idiomkit.encoding import encode_texts
+
+    doc_prompt = "passage" if model.prompts.get("passage") else None
+    key = None
+    if use_cache:
+        digest = hashlib.sha256(model_fingerprint(model).encode())
+        digest.update(str(doc_prompt).encode())
+        if data_file is not None:
+            digest.update(Path(data_file).read_bytes())
+        else:
+            digest.update("\n".join(d.id + "\t" + d.sentence for d in documents).encode())
+        key = digest.hexdigest()[:32]
+        if key in _MEMORY_CACHE:
+            return _MEMORY_CACHE[key]
+        path = Path(cache_dir or default_cache_dir()) / f"{key}.npy"
+        if path.is_file():
+            emb = np.load(path)
+            if emb.shape[0] == len(documents):
+                _MEMORY_CACHE[key] = emb
+                return emb
+    emb = encode_texts(
+        model,
+        [d.sentence for d in documents],
+        prompt_name=doc_prompt,
+        batch_size=batch_size,
+        show_progress_bar=show_progress_bar,
+    )
+    emb = _normalise(emb)
+    if key is not None:
+        _MEMORY_CACHE[key] = emb
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{time.time_ns()}.tmp.npy")
+        np.save(tmp, emb)
+        tmp.replace(path)
+    return emb
+
+
+def _normalise(emb: np.ndarray) -> np.ndarray:
+    emb = np.asarray(emb, dtype=np.float32)
+    return emb / np.clip(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12, None)
+
+
+def query_embeddings(
+    model,
+    queries: Sequence[Query],
+    mode: str,
+    *,
+    prompt_name: str | None = None,
+    batch_size: int = 64,
+    show_progress_bar: bool = False,
+) -> np.ndarray:
+    """Unit-normalised query embeddings for ``mode`` (see :data:`QUERY_MODES`)."""
+    from idiomkit.encoding import encode_texts
+    from idiomkit.pooling import encode_spans
+
+    texts, spans = query_inputs(queries, mode)
+    if spans is not None:
+        prompt = model.prompts.get(prompt_name) if prompt_name else None
+        emb = encode_spans(
+            model, texts, spans, prompt=prompt, batch_size=batch_size, show_progress_bar=show_progress_bar
+        )
+    else:
+        emb = encode_texts(
+            model, texts, prompt_name=prompt_name, batch_size=batch_size, show_progress_bar=show_progress_bar
+        )
+    return _normalise(emb)
+
+
+def dense_search(
+    model,
+    split: IdioLinkSplit,
+    query_mode: str = "sentence",
+    *,
+    prompt_name: str | None = None,
+    batch_size: int = 64,
+    show_progress_bar: bool = False,
+    top_k: int = TOP_K,
+    cache_dir: str | Path | None = None,
+    use_cache: bool = True,
+) -> Run:
+    """Rank the whole index for every query by cosine similarity; top ``top_k`` per query."""
+    q_emb = query_embeddings(
+        model,
+        split.queries,
+        query_mode,
+        prompt_name=prompt_name,
+        batch_size=batch_size,
+        show_progress_bar=show_progress_bar,
+    )
+    d_emb = document_embeddings(
+        model,
+        split.documents,
+        data_file=split.files[0] if split.files else None,
+        batch_size=batch_size,
+        show_progress_bar=show_progress_bar,
+        cache_dir=cache_dir,
+        use_cache=use_cache,
+    )
+    return make_run(split.queries, split.documents, q_emb @ d_emb.T, top_k)
+
+
+# ---------------------------------------------------------------- BM25
+
+
+def tokenize(text: str) -> list[str]:
+    """The paper's BM25 tokenizer: lowercase words (``\\b\\w+(?:'\\w+)?\\b``)."""
+    return TOKEN_RE.findall(text.lower())
+
+
+def bm25_scores(
+    documents: Sequence[str], queries: Sequence[str], *, k1: float = BM25_K1, b: float = BM25_B, method: str = "lucene"
+) -> np.ndarray:
+    """BM25 scores ``(n_queries, n_documents)`` with bm25s over :func:`tokenize` tokens."""
+    import bm25s
+
+    retriever = bm25s.BM25(k1=k1, b=b, method=method)
+    retriever.index([tokenize(d) for d in documents], show_progress=False)
+    vocab = retriever.vocab_dict
+    out = np.zeros((len(queries), len(documents)), dtype=np.float32)
+    for i, text in enumerate(queries):
+        tokens = [t for t in tokenize(text) if t in vocab]  # unknown tokens score 0 (bm25s would map them)
+        if tokens:
+            out[i] = retriever.get_scores(tokens)
+    return out
+
+
+def bm25_search(
+    split: IdioLinkSplit,
+    query_mode: str = "sentence",
+    *,
+    k1: float = BM25_K1,
+    b: float = BM25_B,
+    method: str = "lucene",
+    top_k: int = TOP_K,
+) -> Run:
+    """BM25 over the documents' sentences; the query is the sentence (``sentence``) or the span text (``span``)."""
+    if query_mode not in BM25_QUERY_MODES:
+        raise ValueError(f"bm25 supports query modes {', '.join(BM25_QUERY_MODES)}, not '{query_mode}'")
+    texts = [q.sentence if query_mode == "sentence" else q.span_text for q in split.queries]
+    scores = bm25_scores([d.sentence for d in split.documents], texts, k1=k1, b=b, method=method)
+    return make_run(split.queries, split.documents, scores, top_k)
+
+
+# ---------------------------------------------------------------- task
+
+
+class IdioLinkTest(Task):
+    name = "idiolink"
+    result_task = "idiolink-test"
+    description = "IdioLink retrieval (75 PIEs, 7,500 docs, 1,500 queries); R-Precision and nDCG@10 in %"
+    main_score = "ndcg@10"
+    reference = "IdioLink (Intellexus-DSI); relevance by PIE and usage; ranx metrics"
+    lexical_models = LEXICAL_MODELS
+
+    def evaluate(
+        self,
+        model,
+        *,
+        data_dir: str | Path,
+        prompt_name: str | None = None,
+        batch_size: int = 64,
+        show_progress_bar: bool = True,
+        split: str = "test",
+        query_mode: str = "sentence",
+        top_k: int = TOP_K,
+        cache_dir: str | Path | None = None,
+        use_cache: bool = True,
+        **_: Any,
+    ) -> TaskOutput:
+        data = load_idiolink(data_dir, split)
+        start = time.perf_counter()
+        params: dict[str, Any] = {"split": split, "query_mode": query_mode, "top_k": top_k, "variant": query_mode}
+        if isinstance(model, str):
+            if model not in LEXICAL_MODELS:
+                raise ValueError(f"unknown lexical model '{model}' (expected one of {', '.join(LEXICAL_MODELS)})")
+            run = bm25_search(data, query_mode, top_k=top_k)
+            params.update(
+                pooling=None,
+                prompt_name=None,
+                batch_size=None,
+                bm25={
+                    "k1": BM25_K1,
+                    "b": BM25_B,
+                    "method": "lucene",
+                    "library": "bm25s",
+                    "tokenizer": TOKEN_RE.pattern,
+                },
+            )
+        else:
+            if query_mode not in QUERY_MODES:
+                raise ValueError(f"unknown query mode '{query_mode}' (expected one of {', '.join(QUERY_MODES)})")
+            run = dense_search(
+                model,
+                data,
+                query_mode,
+                prompt_name=prompt_name,
+                batch_size=batch_size,
+                show_progress_bar=show_progress_bar,
+                top_k=top_k,
+                cache_dir=cache_dir,
+                use_cache=use_cache,
+            )
+            params.update(
+                document_prompt="passage" if model.prompts.get("passage") else None,
+                similarity="cosine",
+            )
+            if query_mode.startswith("instruction"):
+                params["instruction"] = INSTRUCT_FORMAT.format(instruction=INSTRUCTION) + "{sentence}"
+        params["search_s"] = round(time.perf_counter() - start, 3)
+        metrics = retrieval_metrics(data.qrels(), run, {q.id: q.usage for q in data.queries})
+        return TaskOutput(
+            metrics=metrics,
+            params=params,
+            data_files=list(data.files),
+            predictions={"run.trec": trec_run(run)},
+        )
+
+    def summary_table(self, metrics: dict[str, Any]) -> list[list[str]]:
+        rows = [["queries", "R-Precision", "nDCG@10"]]
+        for label, block in (
+            ("all", metrics),
+            ("literal", metrics.get("literal")),
+            ("idiomatic", metrics.get("idiomatic")),
+        ):
+            if block:
+                rows.append([label, f"{block['r_precision']:.2f}", f"{block['ndcg@10']:.2f}"])
+        return rows
