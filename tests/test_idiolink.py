@@ -1,0 +1,285 @@
+"""IdioLink: loader validation, relevance rule, metrics (hand values and ranx), query modes, BM25, task files."""
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from idiomkit.data.errors import DataError
+from idiomkit.data.idiolink import build_qrels, load_idiolink, load_triplets
+from idiomkit.tasks.idiolink import (
+    bm25_search,
+    query_inputs,
+    read_trec_run,
+    retrieval_metrics,
+    trec_run,
+)
+
+
+def rec(id, sentence, idiom, span, usage, subject="Food", is_gold=False):
+    return {
+        "id": id,
+        "sentence": sentence,
+        "idiom": idiom,
+        "span": span,
+        "subject": subject,
+        "usage": usage,
+        "is_gold": is_gold,
+    }
+
+
+DOCS = [
+    rec(
+        "01_lit_1",
+        "He had to spill the beans all over the kitchen floor.",
+        "spill the beans",
+        "spill the beans",
+        "literal",
+    ),
+    rec("01_lit_2", "Do not spill the beans when you carry the pot.", "spill the beans", "spill the beans", "literal"),
+    rec(
+        "01_idiom_1",
+        "She finally decided to spill the beans about the merger.",
+        "spill the beans",
+        "spill the beans",
+        "idiomatic",
+    ),
+    rec(
+        "01_sim_1",
+        "She finally decided to reveal the secret about the merger.",
+        "spill the beans",
+        "reveal the secret",
+        "simplification",
+    ),
+    rec("01_sense_1", "The clerk disclosed the confidential plan to reporters.", "spill the beans", [10, 19], "sense"),
+    rec("02_lit_1", "The sailors had to break the ice around the hull.", "break the ice", "break the ice", "literal"),
+    rec("02_lit_2", "A hammer can break the ice on the pond.", "break the ice", "break the ice", "literal"),
+    rec("02_idiom_1", "A joke helped break the ice at the meeting.", "break the ice", "break the ice", "idiomatic"),
+    rec(
+        "02_sim_1",
+        "A joke helped ease the tension at the meeting.",
+        "break the ice",
+        "ease the tension",
+        "simplification",
+    ),
+    rec(
+        "02_sense_1", "Games help strangers feel comfortable at parties.", "break the ice", "feel comfortable", "sense"
+    ),
+]
+QUERIES = [
+    rec("q_01_lit", "Careful, you will spill the beans on the table.", "spill the beans", "spill the beans", "literal"),
+    rec(
+        "q_01_idiom",
+        "Nobody expected the intern to spill the beans.",
+        "spill the beans",
+        "spill the beans",
+        "idiomatic",
+    ),
+    rec(
+        "q_02_lit", "The icebreaker ship can break the ice in the harbour.", "break the ice", "break the ice", "literal"
+    ),
+    rec(
+        "q_02_idiom",
+        "He told a story to break the ice with the new team.",
+        "break the ice",
+        "break the ice",
+        "idiomatic",
+    ),
+]
+
+
+def write_split(root: Path, split="test", docs=None, queries=None, raw_docs=None) -> Path:
+    base = root / "idiolink" / split
+    base.mkdir(parents=True, exist_ok=True)
+    (base / "indexes.json").write_text(raw_docs if raw_docs is not None else json.dumps(docs or DOCS), "utf-8")
+    (base / "queries.json").write_text(json.dumps(queries or QUERIES), "utf-8")
+    return base
+
+
+# ---------------------------------------------------------------- loader
+
+
+def test_loader_offsets_and_qrels(tmp_path):
+    write_split(tmp_path)
+    split = load_idiolink(tmp_path, "test")
+    assert len(split.documents) == 10 and len(split.queries) == 4
+    sim = split.documents[3]
+    assert sim.span_text == "reveal the secret" and sim.sentence[sim.span[0] : sim.span[1]] == "reveal the secret"
+    sense = split.documents[4]  # span given as offsets
+    assert sense.span == (10, 19) and sense.span_text == "disclosed"
+    qrels = build_qrels(split.queries, split.documents)
+    assert qrels["q_01_lit"] == {"01_lit_1": 1, "01_lit_2": 1}
+    assert qrels["q_01_idiom"] == {"01_idiom_1": 1, "01_sim_1": 1, "01_sense_1": 1}
+    assert set(qrels["q_02_idiom"]) == {"02_idiom_1", "02_sim_1", "02_sense_1"}
+
+
+def _bad(index, **changes):
+    docs = [dict(d) for d in DOCS]
+    docs[index].update(changes)
+    return docs
+
+
+@pytest.mark.parametrize(
+    "docs, raw, expected",
+    [
+        (_bad(1, span="spill the peas"), None, "row 2: field 'span': 'spill the peas' does not occur in the sentence"),
+        (
+            _bad(2, usage="figurative"),
+            None,
+            "row 3: field 'usage': unknown usage \"figurative\" (expected one of literal, idiomatic, simplification,"
+            " sense)",
+        ),
+        (_bad(4, id="01_lit_1"), None, "row 5: field 'id': duplicate '01_lit_1' (first at row 1)"),
+        (_bad(0, span=[5, 400]), None, "row 1: field 'span': offsets [5, 400] are outside the sentence (length 53)"),
+        ([{k: v for k, v in d.items() if k != "subject"} for d in DOCS], None, "row 1: field 'subject': missing field"),
+        (None, json.dumps(DOCS)[:200], "invalid or truncated JSON at line 1 column 201"),
+    ],
+    ids=["span-not-in-sentence", "unknown-usage", "duplicate-id", "bad-offsets", "missing-field", "truncated"],
+)
+def test_loader_errors(tmp_path, docs, raw, expected):
+    base = write_split(tmp_path, docs=docs, raw_docs=raw)
+    with pytest.raises(DataError) as err:
+        load_idiolink(tmp_path, "test")
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith(f"{base / 'indexes.json'}: {expected}")
+
+
+def test_query_usage_and_missing_file(tmp_path):
+    queries = [dict(q) for q in QUERIES]
+    queries[1]["usage"] = "sense"  # documents only
+    base = write_split(tmp_path, queries=queries)
+    with pytest.raises(DataError, match=r"queries\.json: row 2: field 'usage': unknown usage \"sense\""):
+        load_idiolink(tmp_path, "test")
+    with pytest.raises(DataError, match=r"idiolink/val/indexes\.json: file not found"):
+        load_idiolink(tmp_path, "val")
+    assert base.is_dir()
+
+
+def test_triplets(tmp_path):
+    path = tmp_path / "triplets_train_span.jsonl"
+    good = {
+        "query": "Nobody expected the intern to spill the beans.",
+        "positive": "She finally decided to reveal the secret.",
+        "negatives": ["A", "B"],
+        "query_idiom": "spill the beans",
+        "query_usage": "idiomatic",
+        "positive_usage": "simplification",
+        "query_span": "spill the beans",
+    }
+    path.write_text(json.dumps(good) + "\n" + json.dumps(good)[:-5] + "\n", "utf-8")
+    with pytest.raises(DataError, match=r"triplets_train_span\.jsonl: row 2: invalid or truncated JSON"):
+        load_triplets(path)
+    path.write_text(json.dumps(good) + "\n", "utf-8")
+    (t,) = load_triplets(path)
+    assert t.negatives == ("A", "B") and t.query_span == "spill the beans"
+
+
+def test_real_test_split_counts(data_dir):
+    split = load_idiolink(data_dir, "test")
+    assert (len(split.documents), len(split.queries)) == (7500, 1500)
+    sizes = {q.usage: len(r) for q, r in zip(split.queries, split.qrels().values(), strict=True)}
+    assert sizes == {"literal": 40, "idiomatic": 60}
+
+
+# ---------------------------------------------------------------- metrics
+
+
+def test_metrics_match_hand_values_and_ranx():
+    from ranx import Qrels, Run, evaluate
+
+    qrels = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}, "q3": {"d": 1, "e": 1, "f": 1}}
+    run = {
+        "q1": [("a", 0.9), ("x", 0.8), ("b", 0.7), ("y", 0.6)],  # R=2: 1/2; DCG 1 + 1/log2(4)
+        "q2": [("x", 0.9), ("c", 0.5)],  # R=1: 0; DCG 1/log2(3)
+        "q3": [("d", 0.9), ("e", 0.8), ("f", 0.7)],  # perfect
+    }
+    usage = {"q1": "literal", "q2": "idiomatic", "q3": "idiomatic"}
+    ndcg1 = (1 + 1 / math.log2(4)) / (1 + 1 / math.log2(3))
+    ndcg2 = 1 / math.log2(3)
+    m = retrieval_metrics(qrels, run, usage)
+    assert m["r_precision"] == pytest.approx(100 * 1.5 / 3, abs=1e-4)
+    assert m["ndcg@10"] == pytest.approx(100 * (ndcg1 + ndcg2 + 1) / 3, abs=1e-4)
+    assert m["literal"] == pytest.approx({"r_precision": 50.0, "ndcg@10": 100 * ndcg1}, abs=1e-4)
+    assert m["idiomatic"] == pytest.approx({"r_precision": 50.0, "ndcg@10": 100 * (ndcg2 + 1) / 2}, abs=1e-4)
+    ref = evaluate(Qrels(qrels), Run({q: dict(d) for q, d in run.items()}), ["r-precision", "ndcg@10"])
+    assert m["r_precision"] == pytest.approx(100 * ref["r-precision"], abs=1e-4)
+    assert m["ndcg@10"] == pytest.approx(100 * ref["ndcg@10"], abs=1e-4)
+    assert set(m) == {"r_precision", "ndcg@10", "literal", "idiomatic"}
+    # the TREC file round-trips the ranking
+    assert read_trec_run(trec_run(run)) == run
+
+
+def test_metrics_follow_given_order_on_ties():
+    qrels = {"q": {"b": 1}}
+    assert retrieval_metrics(qrels, {"q": [("b", 1.0), ("a", 1.0)]})["ndcg@10"] == 100.0
+    assert retrieval_metrics(qrels, {"q": [("a", 1.0), ("b", 1.0)]})["ndcg@10"] < 100.0
+
+
+# ---------------------------------------------------------------- queries, BM25, task
+
+
+def test_query_modes_offsets(tmp_path):
+    write_split(tmp_path)
+    queries = load_idiolink(tmp_path, "test").queries
+    for mode in ("span", "instruction+span"):
+        texts, spans = query_inputs(queries, mode)
+        assert all(t[s:e] == q.span_text for t, (s, e), q in zip(texts, spans, queries, strict=True))
+    texts, spans = query_inputs(queries, "instruction")
+    assert spans is None
+    assert texts[0].startswith(
+        "Instruct: Based on the literal/idiomatic usage of the span 'spill the beans' in the query"
+    )
+    assert texts[0].endswith("\nQuery: " + queries[0].sentence)
+    with pytest.raises(ValueError, match="unknown query mode"):
+        query_inputs(queries, "tokens")
+
+
+def test_bm25_ranks_exact_match_first(tmp_path):
+    docs = DOCS + [
+        rec(
+            "03_lit_1",
+            "Nobody expected the intern to spill the beans.",
+            "spill the beans",
+            "spill the beans",
+            "literal",
+        )
+    ]
+    write_split(tmp_path, docs=docs)
+    split = load_idiolink(tmp_path, "test")
+    run = bm25_search(split, "sentence")
+    assert run["q_01_idiom"][0][0] == "03_lit_1"  # the document identical to the query
+    span_run = bm25_search(split, "span")
+    top5 = {d for d, _ in span_run["q_02_lit"][:3]}
+    assert top5 == {"02_lit_1", "02_lit_2", "02_idiom_1"}  # the three documents containing "break the ice"
+
+
+def test_evaluate_bm25_writes_named_result_and_run(tmp_path):
+    from idiomkit.api import evaluate
+
+    write_split(tmp_path / "data")
+    ev = evaluate("idiolink", "bm25", data_dir=tmp_path / "data", results_dir=tmp_path / "res", query_mode="span")
+    assert ev.path == tmp_path / "res" / "idiolink-test" / "bm25__zero-shot__span__seed0.json"
+    record = json.loads(ev.path.read_text())
+    assert record["params"]["query_mode"] == "span" and record["params"]["split"] == "test"
+    assert set(record["metrics"]) == {"r_precision", "ndcg@10", "literal", "idiomatic"}
+    run = read_trec_run(ev.path.with_suffix(".run.trec").read_text())
+    assert set(run) == {q["id"] for q in QUERIES} and all(len(r) == 10 for r in run.values())
+
+
+def test_evaluate_minilm_span_with_disk_cache(tmp_path, minilm):
+    from idiomkit.tasks.idiolink import _MEMORY_CACHE, IdioLinkTest
+
+    write_split(tmp_path)
+    task = IdioLinkTest()
+    out = task.evaluate(
+        minilm, data_dir=tmp_path, query_mode="span", cache_dir=tmp_path / "cache", show_progress_bar=False
+    )
+    assert len(list((tmp_path / "cache").glob("*.npy"))) == 1
+    _MEMORY_CACHE.clear()
+    again = task.evaluate(
+        minilm, data_dir=tmp_path, query_mode="span", cache_dir=tmp_path / "cache", show_progress_bar=False
+    )
+    assert again.metrics == out.metrics and out.params["variant"] == "span"
+    assert out.metrics["ndcg@10"] > 50  # the idiom's own documents come first for this toy index
