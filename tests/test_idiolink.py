@@ -248,8 +248,9 @@ def test_bm25_ranks_exact_match_first(tmp_path):
     ]
     write_split(tmp_path, docs=docs)
     split = load_idiolink(tmp_path, "test")
-    run = bm25_search(split, "sentence")
-    assert run["q_01_idiom"][0][0] == "03_lit_1"  # the document identical to the query
+    for method in ("lucene", "okapi"):
+        run = bm25_search(split, "sentence", method=method)
+        assert run["q_01_idiom"][0][0] == "03_lit_1", method  # the document identical to the query
     span_run = bm25_search(split, "span")
     top5 = {d for d, _ in span_run["q_02_lit"][:3]}
     assert top5 == {"02_lit_1", "02_lit_2", "02_idiom_1"}  # the three documents containing "break the ice"

@@ -286,12 +286,55 @@ def tokenize(text: str) -> list[str]:
     return TOKEN_RE.findall(text.lower())
 
 
+def okapi_scores(
+    documents: Sequence[str], queries: Sequence[str], *, k1: float = BM25_K1, b: float = BM25_B, epsilon: float = 0.25
+) -> np.ndarray:
+    """BM25 as rank-bm25's ``BM25Okapi`` computes it (the paper's implementation), for reproducing its numbers.
+
+    idf = ln(N - n + 0.5) - ln(n + 0.5); negative idfs become ``epsilon`` x the mean idf; term weight
+    idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avg_len)); a query token counts once per occurrence.
+    """
+    from collections import Counter
+
+    from scipy import sparse
+
+    vocab: dict[str, int] = {}
+    rows, cols, vals = [], [], []
+    lengths = np.zeros(len(documents))
+    for j, text in enumerate(documents):
+        tokens = tokenize(text)
+        lengths[j] = len(tokens)
+        for token, count in Counter(tokens).items():
+            rows.append(vocab.setdefault(token, len(vocab)))
+            cols.append(j)
+            vals.append(count)
+    rows_a, cols_a, tf = np.array(rows), np.array(cols), np.array(vals, dtype=np.float64)
+    n_docs, df = len(documents), np.bincount(rows_a, minlength=len(vocab))
+    idf = np.log(n_docs - df + 0.5) - np.log(df + 0.5)
+    idf[idf < 0] = epsilon * idf.mean()
+    norm = k1 * (1 - b + b * lengths / lengths.mean())
+    weights = idf[rows_a] * tf * (k1 + 1) / (tf + norm[cols_a])
+    matrix = sparse.csr_matrix((weights, (rows_a, cols_a)), shape=(len(vocab), n_docs))
+    q_rows, q_cols, q_vals = [], [], []
+    for i, text in enumerate(queries):
+        for token, count in Counter(t for t in tokenize(text) if t in vocab).items():
+            q_rows.append(i)
+            q_cols.append(vocab[token])
+            q_vals.append(count)
+    query_matrix = sparse.csr_matrix((q_vals, (q_rows, q_cols)), shape=(len(queries), len(vocab)))
+    return np.asarray((query_matrix @ matrix).todense(), dtype=np.float64)
+
+
 def bm25_scores(
     documents: Sequence[str], queries: Sequence[str], *, k1: float = BM25_K1, b: float = BM25_B, method: str = "lucene"
 ) -> np.ndarray:
-    """BM25 scores ``(n_queries, n_documents)`` with bm25s over :func:`tokenize` tokens."""
+    """BM25 scores ``(n_queries, n_documents)`` over :func:`tokenize` tokens: bm25s with ``method`` (lucene,
+    robertson, ...), or ``okapi`` for rank-bm25's BM25Okapi formula (:func:`okapi_scores`)."""
+    if method == "okapi":
+        return okapi_scores(documents, queries, k1=k1, b=b)
     import bm25s
 
+    logging.getLogger("bm25s").setLevel(max(logging.INFO, logging.getLogger().getEffectiveLevel()))
     retriever = bm25s.BM25(k1=k1, b=b, method=method)
     retriever.index([tokenize(d) for d in documents], show_progress=False)
     vocab = retriever.vocab_dict
@@ -344,6 +387,7 @@ class IdioLinkTest(Task):
         top_k: int = TOP_K,
         cache_dir: str | Path | None = None,
         use_cache: bool = True,
+        bm25_method: str = "lucene",
         **_: Any,
     ) -> TaskOutput:
         data = load_idiolink(data_dir, split)
@@ -352,7 +396,9 @@ class IdioLinkTest(Task):
         if isinstance(model, str):
             if model not in LEXICAL_MODELS:
                 raise ValueError(f"unknown lexical model '{model}' (expected one of {', '.join(LEXICAL_MODELS)})")
-            run = bm25_search(data, query_mode, top_k=top_k)
+            run = bm25_search(data, query_mode, top_k=top_k, method=bm25_method)
+            if bm25_method != "lucene":
+                params["variant"] = f"{query_mode}-{bm25_method}"
             params.update(
                 pooling=None,
                 prompt_name=None,
@@ -360,8 +406,8 @@ class IdioLinkTest(Task):
                 bm25={
                     "k1": BM25_K1,
                     "b": BM25_B,
-                    "method": "lucene",
-                    "library": "bm25s",
+                    "method": bm25_method,
+                    "library": "idiomkit (rank-bm25 BM25Okapi formula)" if bm25_method == "okapi" else "bm25s",
                     "tokenizer": TOKEN_RE.pattern,
                 },
             )
