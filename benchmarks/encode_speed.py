@@ -10,6 +10,7 @@ import argparse
 import os
 import statistics
 import time
+from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -51,15 +52,18 @@ def main() -> None:
             seconds, outputs[name] = timed(fn)
             times[name].append(seconds)
     base = statistics.median(times["plain SentenceTransformer.encode"])
-    print(f"\n{len(texts)} unique 2B dev sentences, model {args.model}, batch {args.batch_size}, "
-          f"torch threads {torch.get_num_threads()}, median of {args.repeats}\n")
-    print("| encoder | median s | sentences/s | ratio vs plain | max abs diff |")
-    print("|---|---|---|---|---|")
+    lines = [f"{len(texts)} unique 2B dev sentences, model {args.model}, batch {args.batch_size}, "
+             f"torch threads {torch.get_num_threads()}, median of {args.repeats}", "",
+             "| encoder | median s | sentences/s | ratio vs plain | max abs diff |", "|---|---|---|---|---|"]
     ref = outputs["plain SentenceTransformer.encode"]
     for name, ts in times.items():
         med = statistics.median(ts)
         diff = float(np.abs(outputs[name] - ref).max())
-        print(f"| {name} | {med:.2f} | {len(texts) / med:.1f} | {base / med:.3f} | {diff:.1e} |")
+        lines.append(f"| {name} | {med:.2f} | {len(texts) / med:.1f} | {base / med:.3f} | {diff:.1e} |")
+    text = "\n".join(lines)
+    print("\n" + text)
+    command = f"python benchmarks/encode_speed.py --model {args.model} --repeats {args.repeats}"
+    Path(__file__).with_name("encode_speed.md").write_text(f"`{command}`\n\n{text}\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

