@@ -1,21 +1,23 @@
-"""Strict CSV reading shared by the loaders: header check, decoding errors with a row number."""
+"""Strict CSV / JSON-lines reading shared by the loaders: header check, decoding errors with a row number."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from idiomkit.data.errors import DataError
 
 
-def _decode(path: Path) -> str:
+def _decode(path: Path, first_row: int = 0) -> str:
+    """The file's text; ``first_row`` is the row number of the first line (CSV: header = 0; JSON lines: 1)."""
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        row = raw[: exc.start].count(b"\n")  # header is row 0
+        row = raw[: exc.start].count(b"\n") + first_row
         raise DataError(
             path, row, None, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
         ) from None
@@ -43,6 +45,32 @@ def read_csv_rows(path: str | Path, required: Sequence[str]) -> Iterator[tuple[i
         if len(values) != len(header):
             raise DataError(path, number, None, f"has {len(values)} values, header has {len(header)} columns")
         yield number, dict(zip(header, values, strict=True))
+
+
+def read_text_lines(path: str | Path) -> list[str]:
+    """The lines of a non-empty UTF-8 text file (DataError for a missing or empty file or a bad byte)."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(path, None, None, "file not found")
+    return _decode(path, first_row=1).splitlines()
+
+
+def read_jsonl_records(path: str | Path) -> Iterator[tuple[int, dict]]:
+    """Yield ``(line_number, object)`` for each non-blank line of a UTF-8 JSON-lines file.
+
+    Raises :class:`DataError` for a missing or empty file, wrong encoding, invalid/truncated JSON or a non-object line.
+    """
+    path = Path(path)
+    for row, line in enumerate(read_text_lines(path), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(path, row, None, f"invalid or truncated JSON (column {exc.colno}: {exc.msg})") from None
+        if not isinstance(record, dict):
+            raise DataError(path, row, None, f"must be a JSON object, got {type(record).__name__}")
+        yield row, record
 
 
 def require_text(path: Path, row: int, record: dict[str, str], field: str) -> str:

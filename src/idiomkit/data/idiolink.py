@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from idiomkit.data.csvio import read_jsonl_records
 from idiomkit.data.errors import DataError
 
 SPLITS = ("train", "val", "test")
@@ -218,42 +219,31 @@ def build_qrels(queries: Iterable[Query], documents: Iterable[Document]) -> dict
 def load_triplets(path: str | Path) -> list[Triplet]:
     """Read a ``triplets_*.jsonl`` file (one JSON object a line; row = line number)."""
     path = Path(path)
-    if not path.is_file():
-        raise DataError(path, None, None, "file not found")
     out = []
-    with path.open(encoding="utf-8") as fh:
-        for row, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(path, row, None, f"invalid or truncated JSON (column {exc.colno}: {exc.msg})") from None
-            if not isinstance(record, dict):
-                raise DataError(path, row, None, f"must be a JSON object, got {type(record).__name__}")
-            missing = [f for f in TRIPLET_FIELDS if f not in record]
-            if missing:
-                raise DataError(path, row, missing[0], "missing field")
-            negatives = record["negatives"]
-            if not isinstance(negatives, list) or not negatives or not all(isinstance(n, str) for n in negatives):
-                raise DataError(path, row, "negatives", "must be a non-empty list of strings")
-            usage = record["query_usage"]
-            if usage not in QUERY_USAGES:
-                raise DataError(path, row, "query_usage", f"unknown usage {json.dumps(usage)}")
-            query = _text(path, row, record, "query")
-            span = record.get("query_span")
-            span_text = resolve_span(path, row, query, span)[1] if span is not None else None
-            out.append(
-                Triplet(
-                    query=query,
-                    positive=_text(path, row, record, "positive"),
-                    negatives=tuple(negatives),
-                    query_idiom=_text(path, row, record, "query_idiom"),
-                    query_usage=usage,
-                    positive_usage=record.get("positive_usage"),
-                    query_span=span_text,
-                )
+    for row, record in read_jsonl_records(path):
+        missing = [f for f in TRIPLET_FIELDS if f not in record]
+        if missing:
+            raise DataError(path, row, missing[0], "missing field")
+        negatives = record["negatives"]
+        if not isinstance(negatives, list) or not negatives or not all(isinstance(n, str) for n in negatives):
+            raise DataError(path, row, "negatives", "must be a non-empty list of strings")
+        usage = record["query_usage"]
+        if usage not in QUERY_USAGES:
+            raise DataError(path, row, "query_usage", f"unknown usage {json.dumps(usage)}")
+        query = _text(path, row, record, "query")
+        span = record.get("query_span")
+        span_text = resolve_span(path, row, query, span)[1] if span is not None else None
+        out.append(
+            Triplet(
+                query=query,
+                positive=_text(path, row, record, "positive"),
+                negatives=tuple(negatives),
+                query_idiom=_text(path, row, record, "query_idiom"),
+                query_usage=usage,
+                positive_usage=record.get("positive_usage"),
+                query_span=span_text,
             )
+        )
     if not out:
         raise DataError(path, None, None, "has no records")
     return out
