@@ -192,7 +192,10 @@ def test_resume_after_interruption_matches_uninterrupted_run(tmp_path):
     assert resumed.state.step == full.state.step == 4
     a = torch.load(tmp_path / "full" / "checkpoint.pt", weights_only=False)
     b = torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=False)
-    assert a["state"] == b["state"]
+    timing = ("train_s",)
+    assert {k: v for k, v in a["state"].items() if k not in timing} == {
+        k: v for k, v in b["state"].items() if k not in timing
+    }
     for key, value in a["model"].items():
         assert torch.equal(value, b["model"][key]), key
     assert torch.equal(a["rng"]["torch"], b["rng"]["torch"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 import time
@@ -74,6 +75,32 @@ def embed(
     return encode_texts(st, list(texts), prompt_name=name, batch_size=batch_size, show_progress_bar=show_progress_bar)
 
 
+def current_command() -> str | None:
+    """The ``idiomkit ...`` command line being run, if any."""
+    if Path(sys.argv[0]).name != "idiomkit":
+        return None
+    return "idiomkit " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+def training_summary(model) -> dict[str, Any] | None:
+    """Recipe, epochs, steps, training seconds and validation best of a model directory made by ``train``."""
+    path = Path(model) / "training.json" if isinstance(model, str | Path) else None
+    if path is None or not path.is_file():
+        return None
+    info = json.loads(path.read_text(encoding="utf-8"))
+    cfg = info.get("config", {})
+    keys = ("model", "epochs", "batch_size", "lr", "max_seq_length", "mwe_tokens", "lora_rank", "pooling", "seed")
+    return {
+        "label": info.get("label", info.get("recipe")),
+        "config": {k: cfg.get(k) for k in keys},
+        "steps": info.get("steps"),
+        "epochs_done": info.get("epochs_done"),
+        "train_s": info.get("train_s"),
+        "best": info.get("best"),
+        "data_sha256": info.get("data_sha256"),
+    }
+
+
 def evaluate(
     task: str,
     model: str = DEFAULT_MODEL,
@@ -89,6 +116,7 @@ def evaluate(
     show_progress_bar: bool = True,
     batch_size: int = 64,
     variant: str | None = None,
+    command: str | None = None,
     **options: Any,
 ) -> Evaluation:
     """Evaluate ``model`` on ``task`` and (by default) write the result JSON + raw predictions.
@@ -100,6 +128,11 @@ def evaluate(
         prompt_name: a prompt of the model, ``auto`` (``query`` for e5-style models) or None.
         recipe: how the model was made (``zero-shot`` for untrained models).
         model_name: name used in the result file (default: registry name or directory name).
+        command: the command line that produced the result (default: the ``idiomkit`` command being run).
+
+    A model directory made by ``idiomkit train`` adds its training summary (recipe, epochs, steps, training
+    seconds, validation best) to ``params.training``; its pooling is part of the model, so the result file name
+    carries no pooling prefix.
     """
     seed_everything(seed)
     task_obj = get_task(task)
@@ -117,10 +150,11 @@ def evaluate(
         "prompt_name": name,
         "batch_size": batch_size,
         **out.params,
-        "command": "idiomkit " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-        if Path(sys.argv[0]).name == "idiomkit"
-        else None,
+        "command": command or current_command(),
     }
+    training = None if lexical else training_summary(model)
+    if training:
+        params["training"] = training
     record = ResultRecord(
         task=task_obj.result_task,
         model=model_name or resolve_name(model),
@@ -134,7 +168,7 @@ def evaluate(
     path = None
     if write:
         # a task may name its own variant (e.g. idiolink's query mode); a non-default pooling is prefixed
-        parts = [pooling if pooling != "mean" and not lexical else None, out.params.get("variant")]
+        parts = [pooling if pooling != "mean" and not lexical and not training else None, out.params.get("variant")]
         variant = variant or "-".join(p for p in parts if p) or None
         path = write_result(record, results_dir or default_results_dir(), variant=variant)
         for suffix, text in out.predictions.items():

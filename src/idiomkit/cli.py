@@ -219,7 +219,12 @@ def report(
 @app.command()
 @user_errors
 def train(
-    recipe: Annotated[str, typer.Option(help="Training recipe: adaptive-triplet")] = "adaptive-triplet",
+    recipe: Annotated[
+        str,
+        typer.Option(
+            help="Recipe: adaptive-triplet, adaptive-triplet-sts, triplet, mnrl, cosent, contrastive, cosine, ynu."
+        ),
+    ] = "adaptive-triplet",
     model: Annotated[str, typer.Option("--model", "-m", help="Base model: registry name or directory.")] = "minilm",
     epochs: int = 10,
     output: Annotated[Path, typer.Option("--output", "-o", help="Run / model directory.")] = Path(
@@ -237,6 +242,15 @@ def train(
     patience: Annotated[int | None, typer.Option(help="Stop after N validations without gain.")] = None,
     max_steps: int | None = None,
     limit_groups: Annotated[int | None, typer.Option(help="Use only the first N training groups.")] = None,
+    keep_epochs: Annotated[bool, typer.Option(help="Also save the model after every epoch (epoch-N/).")] = False,
+    lora_rank: Annotated[int | None, typer.Option(help="Train LoRA adapters of this rank (merged on save).")] = None,
+    sts_epochs: Annotated[int, typer.Option(help="ynu recipe: epochs of STS pre-training.")] = 1,
+    val_sts: Annotated[bool, typer.Option("--val-sts/--no-val-sts", help="Report STS dev at validation.")] = True,
+    data_dir: DataDir = None,
+    evaluate_on: Annotated[
+        list[str] | None,
+        typer.Option("--evaluate", help="After training, evaluate the model on this task (repeatable): semeval2b."),
+    ] = None,
 ) -> None:
     """Train a model (e.g. He & Scarton's adaptive triplet loss) with checkpoints; resumes after a kill."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -255,12 +269,25 @@ def train(
             recipe, model, epochs=epochs, batch_size=batch_size, lr=lr, warmup=warmup,
             max_seq_length=max_seq_length, seed=seed, mwe_tokens=mwe_tokens, output_dir=output, resume=resume,
             eval_every=eval_every, max_steps=max_steps, limit_groups=limit_groups, progress=progress,
-            checkpoint_every=checkpoint_every, patience=patience,
+            checkpoint_every=checkpoint_every, patience=patience, keep_epochs=keep_epochs, lora_rank=lora_rank,
+            sts_epochs=sts_epochs, val_sts=val_sts, data_dir=str(data_dir) if data_dir else None,
         )  # fmt: skip
     best = result.state
     console.print(
-        f"model: {result.output_dir} (steps {best.step}, best val_idiom {best.best} at step {best.best_step})"
+        f"model: {result.output_dir} (steps {best.step}, best val_idiom {best.best} at step {best.best_step}, "
+        f"{best.train_s:.0f} s of training steps)"
     )
+    from idiomkit.api import evaluate as run_evaluation
+    from idiomkit.training import run_label
+
+    for task_name in evaluate_on or []:
+        options = {"mwe_tokens": mwe_tokens} if task_name == "semeval2b" else {}
+        evaluation = run_evaluation(
+            task_name, str(output), pooling="last2", recipe=run_label(recipe, mwe_tokens, lora_rank), seed=seed,
+            model_name=Path(model).name, data_dir=data_dir, show_progress_bar=False, **options,
+        )  # fmt: skip
+        print_table(evaluation.table, f"{task_name}: {evaluation.record.model} {evaluation.record.recipe}")
+        console.print(f"result: {evaluation.path}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,7 +1,6 @@
-"""Training recipes: ``train(recipe="adaptive-triplet", ...)``."""
+"""Training: ``train(recipe, model, ...)`` with the recipes of :mod:`idiomkit.training.recipes`."""
 
-from idiomkit.training.adaptive_triplet import TrainConfig, TrainResult, TrainState, train
+from idiomkit.training.recipes import RECIPES, run_label
+from idiomkit.training.trainer import TrainConfig, TrainResult, TrainState, train
 
-RECIPES = ("adaptive-triplet",)
-
-__all__ = ["RECIPES", "TrainConfig", "TrainResult", "TrainState", "train"]
+__all__ = ["RECIPES", "TrainConfig", "TrainResult", "TrainState", "run_label", "train"]

@@ -3,6 +3,9 @@
 Each epoch (seeded by ``seed`` and ``epoch``) the groups are shuffled, cut into windows of ``bucket`` batches'
 worth, sorted by token length inside a window and packed into batches of at most ``batch_size`` rows without
 splitting a group; the batch order is then shuffled. Padding stays small and every row is used once per epoch.
+
+With ``spread=True`` the opposite holds: no two rows of one group share a batch (for losses with in-batch
+negatives, where a second row of the same group would be a false negative); rows are still length-sorted per window.
 """
 
 from __future__ import annotations
@@ -35,6 +38,22 @@ def pack(members: Sequence[list[int]], batch_size: int) -> list[list[int]]:
     return batches
 
 
+def spread_pack(rows: Sequence[int], groups: Sequence[int], batch_size: int) -> list[list[int]]:
+    """Pack rows, in order, into batches of at most ``batch_size`` with no group twice in a batch."""
+    batches: list[list[int]] = []
+    seen: list[set[int]] = []
+    for i in rows:
+        for batch, used in zip(batches, seen, strict=True):
+            if len(batch) < batch_size and groups[i] not in used:
+                batch.append(i)
+                used.add(groups[i])
+                break
+        else:
+            batches.append([i])
+            seen.append({groups[i]})
+    return batches
+
+
 def grouped_length_batches(
     groups: Sequence[int],
     lengths: Sequence[int],
@@ -43,9 +62,20 @@ def grouped_length_batches(
     seed: int = 0,
     epoch: int = 0,
     bucket: int = 32,
+    spread: bool = False,
 ) -> list[list[int]]:
     """The batches (row indices) of one epoch; deterministic given ``seed`` and ``epoch``."""
     rng = random.Random(seed * 1_000_003 + epoch)
+    if spread:
+        rows = list(range(len(groups)))
+        rng.shuffle(rows)
+        window = max(1, bucket * batch_size)
+        batches = []
+        for start in range(0, len(rows), window):
+            chunk = sorted(rows[start : start + window], key=lambda i: lengths[i])
+            batches += spread_pack(chunk, groups, batch_size)
+        rng.shuffle(batches)
+        return batches
     members = group_rows(groups)
     rng.shuffle(members)
     window = max(1, bucket * batch_size)

@@ -1,0 +1,97 @@
+"""Tokenised training examples: one or more text columns per row, a label and a group, tokenised once.
+
+A recipe turns records into :class:`Examples`; the trainer batches them with the group-aware length sampler
+and pads cached token ids per batch (no re-tokenisation per step).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+
+from idiomkit.training.sampler import grouped_length_batches
+
+log = logging.getLogger("idiomkit.training")
+
+
+@dataclass
+class Examples:
+    """Rows of ``columns`` (token ids per column), ``labels`` and ``groups``.
+
+    ``spread_groups``: no two rows of a group in one batch (losses with in-batch negatives); otherwise a group's
+    rows stay together in one batch (losses that mine within the batch, e.g. the adaptive triplet loss).
+    """
+
+    name: str
+    columns: list[list[list[int]]]
+    labels: list[float]
+    groups: list[int]
+    label_dtype: torch.dtype = torch.float
+    spread_groups: bool = False
+    truncated: int = 0
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    @property
+    def n_columns(self) -> int:
+        return len(self.columns)
+
+    def lengths(self) -> list[int]:
+        """Tokens per row (all columns): the cost of a row, for length bucketing."""
+        if getattr(self, "_lengths", None) is None:
+            self._lengths = [sum(len(col[i]) for col in self.columns) for i in range(len(self))]
+        return self._lengths
+
+    def batches(self, sentences_per_batch: int, *, seed: int, epoch: int) -> list[list[int]]:
+        """One epoch's batches; a batch holds ``sentences_per_batch // n_columns`` rows (same texts per step)."""
+        rows = max(1, sentences_per_batch // self.n_columns)
+        return grouped_length_batches(
+            self.groups, self.lengths(), rows, seed=seed, epoch=epoch, spread=self.spread_groups
+        )
+
+
+def tokenize(model, texts: Sequence[str], max_seq_length: int) -> tuple[list[list[int]], int]:
+    """Token ids of ``texts`` cut to ``max_seq_length`` (keeping the final special token); and how many were cut."""
+    enc = model.tokenizer(list(texts), truncation=False, add_special_tokens=True)["input_ids"]
+    cut = sum(len(ids) > max_seq_length for ids in enc)
+    ids = [x[: max_seq_length - 1] + [x[-1]] if len(x) > max_seq_length else x for x in enc]
+    return ids, cut
+
+
+def make_examples(
+    model,
+    name: str,
+    rows: Sequence[Sequence[str]],
+    labels: Sequence[float],
+    groups: Sequence[int],
+    max_seq_length: int,
+    *,
+    label_dtype: torch.dtype = torch.float,
+    spread_groups: bool = False,
+) -> Examples:
+    """Tokenise ``rows`` (tuples of texts, one per column) once; log how many texts were truncated."""
+    if not rows:
+        raise ValueError(f"{name}: no training rows")
+    n = len(rows[0])
+    columns, truncated = [], 0
+    for c in range(n):
+        ids, cut = tokenize(model, [r[c] for r in rows], max_seq_length)
+        columns.append(ids)
+        truncated += cut
+    if truncated:
+        log.info("%s: %d of %d texts truncated to %d tokens", name, truncated, n * len(rows), max_seq_length)
+    return Examples(name, columns, list(labels), list(groups), label_dtype, spread_groups, truncated)
+
+
+def collate(model, examples: Examples, batch: Sequence[int]) -> tuple[list[dict[str, torch.Tensor]], torch.Tensor]:
+    """Pad the cached token ids of ``batch`` into one feature dict per column, plus the labels tensor."""
+    features = []
+    for column in examples.columns:
+        padded = model.tokenizer.pad([{"input_ids": column[i]} for i in batch], return_tensors="pt")
+        features.append({k: v.to(model.device) for k, v in padded.items()})
+    labels = torch.tensor([examples.labels[i] for i in batch], dtype=examples.label_dtype, device=model.device)
+    return features, labels

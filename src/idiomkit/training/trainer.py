@@ -1,0 +1,458 @@
+"""The training loop shared by all recipes: cached tokenisation, group-aware length-bucketed batches, phases of
+round-robin streams, validation on a split carved from train by MWE, and exactly resumable checkpoints.
+
+A small loop of our own (rather than ``SentenceTransformerTrainer``) keeps tokenisation cached, batches bucketed
+by length and the checkpoint complete: model, optimizer, scheduler, phase/epoch/batch position and RNG states.
+``benchmarks/train_speed.py`` measures it against a plain ``SentenceTransformerTrainer`` run.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import os
+import random
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from idiomkit.config import default_data_dir, seed_everything
+from idiomkit.data.semeval2022 import B_FILES, load_train_pairs, semeval_root
+from idiomkit.data.sts import load_sts, sts_files
+from idiomkit.models import load_model
+from idiomkit.results import atomic_write_text, sha256_files
+from idiomkit.tasks.semeval2b import SemEval2BEvaluator
+from idiomkit.tasks.sts import StsEvaluator
+from idiomkit.training.examples import collate
+from idiomkit.training.mwe import MweTransform, add_mwe_tokens
+from idiomkit.training.recipes import RECIPES, Phase, build_phases, run_label
+from idiomkit.training.relabel import Group, group_pairs, split_by_mwe, validation_pairs
+
+log = logging.getLogger("idiomkit.training")
+
+CHECKPOINT = "checkpoint.pt"
+PRIMARY = "val_idiom"
+
+
+@dataclass
+class TrainConfig:
+    """Everything that defines a run (stored in checkpoints and the model card)."""
+
+    recipe: str = "adaptive-triplet"
+    model: str = "minilm"
+    epochs: int = 10
+    batch_size: int = 64  # sentences per step (a pair loss sees batch_size // 2 pairs)
+    lr: float = 2e-5
+    warmup: float = 0.1  # fraction of a phase's steps (< 1) or a number of steps
+    weight_decay: float = 0.01
+    max_grad_norm: float = 1.0
+    max_seq_length: int = 128
+    seed: int = 0
+    mwe_tokens: bool = True
+    miner_margin: float = 0.4
+    margin: float = 0.3
+    miner_distance: str = "cosine"
+    pooling: str = "last2"
+    sts_epochs: int = 1  # the ynu recipe's STS pre-training phase
+    lora_rank: int | None = None  # LoRA adapters (peft) instead of full fine-tuning; merged into the saved model
+    output_dir: str = "runs/adaptive-triplet"
+    eval_every: int = 0  # steps; 0 = once per epoch
+    checkpoint_every: int = 50
+    patience: int | None = None  # evaluations without improvement before stopping; None = never stop early
+    keep_epochs: bool = False  # also save a model directory ``epoch-<N>`` after every epoch (learning curves)
+    val_sts: bool = True  # also report STS-B/ASSIN 2 dev Spearman at each validation (not used for selection)
+    max_steps: int | None = None
+    limit_groups: int | None = None
+    val_fraction: float = 0.1
+    threads: int | None = 2
+    data_dir: str | None = None
+
+
+@dataclass
+class TrainState:
+    """Where training stands: resumable position and model-selection bookkeeping."""
+
+    step: int = 0
+    phase: int = 0
+    epoch: int = 0  # epoch within the phase
+    batch: int = 0  # next batch index within ``epoch``
+    epochs_done: int = 0  # over all phases
+    best: float | None = None
+    best_step: int | None = None
+    bad_evals: int = 0
+    stopped: bool = False
+    train_s: float = 0.0  # seconds spent in training steps, summed over resumed sessions
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class Setup:
+    """The model, its training phases and the validation evaluators."""
+
+    model: Any
+    phases: list[Phase]
+    evaluators: list[Any]
+    data_files: list[Path]
+    counts: dict[str, int]
+
+
+# --- data ---------------------------------------------------------------------------------------------------
+
+
+def load_groups(cfg: TrainConfig) -> tuple[list[Group], list[Group], list[Path]]:
+    """(train groups, validation groups, data files) for the config (validation carved by MWE, seeded)."""
+    data_dir = Path(cfg.data_dir) if cfg.data_dir else default_data_dir()
+    path = semeval_root(data_dir) / B_FILES["train"]
+    train, val = split_by_mwe(group_pairs(load_train_pairs(data_dir)), cfg.val_fraction, cfg.seed)
+    if cfg.limit_groups:
+        train, val = train[: cfg.limit_groups], val[: max(2, cfg.limit_groups // 5)]
+    return train, val, [path]
+
+
+def sts_dev_pairs(cfg: TrainConfig):
+    data_dir = Path(cfg.data_dir) if cfg.data_dir else default_data_dir()
+    pairs = load_sts(data_dir, "dev")
+    return pairs[: cfg.limit_groups * 4] if cfg.limit_groups else pairs
+
+
+def setup(cfg: TrainConfig) -> Setup:
+    """Load the model, add MWE tokens (when on), build the recipe's phases (tokenised once) and evaluators."""
+    model = load_model(cfg.model, pooling=cfg.pooling, device="cpu" if not torch.cuda.is_available() else None)
+    model.max_seq_length = cfg.max_seq_length
+    train, val, files = load_groups(cfg)
+    new_ids: list[int] = []
+    if cfg.mwe_tokens:
+        added = add_mwe_tokens(model, [m for g in train + val for m in g.mwes])
+        new_ids = model.tokenizer.convert_tokens_to_ids(added)
+        log.info("added %d MWE tokens", len(added))
+    phases = build_phases(cfg.recipe, model, train, cfg)
+    evaluators = []
+    if val:
+        pairs, gold = validation_pairs(val)
+        transform = MweTransform.for_model(model) if cfg.mwe_tokens else None
+        evaluators.append(SemEval2BEvaluator(pairs, gold, name="val", transform=transform))
+    if cfg.val_sts:
+        evaluators.append(StsEvaluator(sts_dev_pairs(cfg), name="val"))
+    if any(s.examples.name == "sts" for p in phases for s in p.streams):
+        files += list(sts_files(Path(cfg.data_dir) if cfg.data_dir else default_data_dir(), "train").values())
+    if cfg.val_sts:
+        files += list(sts_files(Path(cfg.data_dir) if cfg.data_dir else default_data_dir(), "dev").values())
+    if cfg.lora_rank:
+        add_lora(model, cfg.lora_rank, new_ids)
+    counts = {"train_groups": len(train), "val_groups": len(val)}
+    for p in phases:
+        for s in p.streams:
+            counts[f"{p.name}/{s.examples.name}_rows"] = len(s.examples)
+            counts[f"{p.name}/{s.examples.name}_truncated"] = s.examples.truncated
+    log.info("data: %s", counts)
+    return Setup(model, phases, evaluators, files, counts)
+
+
+def add_lora(model, rank: int, trainable_token_ids: list[int]) -> None:
+    """Wrap the transformer in LoRA adapters (attention + feed-forward); new MWE token rows stay trainable."""
+    from peft import LoraConfig, get_peft_model
+
+    config = LoraConfig(
+        r=rank, lora_alpha=2 * rank, lora_dropout=0.1,
+        target_modules=["query", "key", "value", "dense"],
+        trainable_token_indices={"word_embeddings": trainable_token_ids} if trainable_token_ids else None,
+    )  # fmt: skip
+    model[0].model = get_peft_model(model[0].model, config)  # ST 6: `auto_model` is a read-only alias of `model`
+    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    log.info("LoRA rank %d: %d trainable parameters", rank, trainable)
+
+
+def plain_copy(model):
+    """The model itself, or for a LoRA run a copy with the adapters merged into the weights."""
+    inner = model[0].model
+    if not hasattr(inner, "merge_and_unload"):
+        return model
+    merged = copy.deepcopy(model)
+    merged[0].model = merged[0].model.merge_and_unload()
+    return merged
+
+
+# --- checkpoints --------------------------------------------------------------------------------------------
+
+
+def rng_states() -> dict[str, Any]:
+    return {"torch": torch.get_rng_state(), "python": random.getstate(), "numpy": np.random.get_state()}
+
+
+def set_rng_states(states: dict[str, Any]) -> None:
+    torch.set_rng_state(states["torch"])
+    random.setstate(states["python"])
+    np.random.set_state(states["numpy"])
+
+
+def save_checkpoint(out: Path, model, optimizer, scheduler, state: TrainState, cfg: TrainConfig) -> Path:
+    """Write model + optimizer + scheduler + position + RNG states atomically to ``out/checkpoint.pt``."""
+    path = out / CHECKPOINT
+    tmp = out / (CHECKPOINT + ".tmp")
+    blob = {
+        "model": model.state_dict(),
+        "optimizer": optimizer.state_dict(),
+        "scheduler": scheduler.state_dict(),
+        "state": asdict(state),
+        "rng": rng_states(),
+        "config": asdict(cfg),
+    }
+    torch.save(blob, tmp)
+    os.replace(tmp, path)
+    return path
+
+
+def read_checkpoint(out: Path, model) -> dict[str, Any] | None:
+    """The checkpoint blob in ``out`` (if any), with the model weights and RNG states restored."""
+    path = out / CHECKPOINT
+    if not path.exists():
+        return None
+    blob = torch.load(path, map_location=model.device, weights_only=False)
+    model.load_state_dict(blob["model"])
+    set_rng_states(blob["rng"])
+    return blob
+
+
+def save_model_dir(model, path: Path) -> None:
+    """Save a sentence-transformers directory atomically (write beside, then swap); LoRA adapters merged."""
+    tmp = path.with_name(path.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    plain_copy(model).save(str(tmp))
+    shutil.rmtree(path, ignore_errors=True)
+    os.replace(tmp, path)
+
+
+# --- loop ---------------------------------------------------------------------------------------------------
+
+
+def validate(model, evaluators, state: TrainState, cfg: TrainConfig, out: Path) -> None:
+    """Run the evaluators, keep the best model (``val_idiom``) in ``out/best``, count evaluations without gain."""
+    if not evaluators:
+        return
+    metrics: dict[str, float] = {}
+    for evaluator in evaluators:
+        metrics.update(evaluator(model))
+    score = metrics.get(PRIMARY, float("nan"))
+    state.history.append({"step": state.step, "epoch": state.epochs_done, "phase": state.phase, **metrics})
+    log.info("step %d: validation %s", state.step, json.dumps(metrics))
+    if PRIMARY not in metrics:
+        return
+    if state.best is None or score > state.best:
+        state.best, state.best_step, state.bad_evals = score, state.step, 0
+        save_model_dir(model, out / "best")
+    else:
+        state.bad_evals += 1
+        if cfg.patience is not None and state.bad_evals >= cfg.patience:
+            state.stopped = True
+            log.info("early stop: %d evaluations without improvement", state.bad_evals)
+
+
+def make_optimizer(model, cfg: TrainConfig, total: int):
+    from transformers import get_linear_schedule_with_warmup
+
+    params = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
+    warmup = int(cfg.warmup * total) if cfg.warmup < 1 else int(cfg.warmup)
+    return optimizer, get_linear_schedule_with_warmup(optimizer, warmup, total)
+
+
+class BatchPlan:
+    """Each stream's batches per epoch (deterministic from seed, phase, stream and epoch), computed once."""
+
+    def __init__(self, phase: Phase, cfg: TrainConfig, p_index: int):
+        self.phase, self.cfg, self.p_index = phase, cfg, p_index
+        self._cache: dict[tuple[int, int], list[list[int]]] = {}
+
+    def stream_epoch(self, k: int, epoch: int) -> list[list[int]]:
+        if (k, epoch) not in self._cache:
+            if len(self._cache) > 8:
+                self._cache.clear()
+            seed = self.cfg.seed + 7919 * self.p_index + 104729 * k
+            examples = self.phase.streams[k].examples
+            self._cache[k, epoch] = examples.batches(self.cfg.batch_size, seed=seed, epoch=epoch)
+        return self._cache[k, epoch]
+
+    @property
+    def steps_per_epoch(self) -> int:
+        return len(self.stream_epoch(0, 0))
+
+    def step(self, epoch: int, batch: int) -> list[list[int]]:
+        """The batch of every stream for step ``batch`` of ``epoch``: the first stream in order, others cycling."""
+        out = [self.stream_epoch(0, epoch)[batch]]
+        for k in range(1, len(self.phase.streams)):
+            n = len(self.stream_epoch(k, 0))
+            g = epoch * self.steps_per_epoch + batch
+            out.append(self.stream_epoch(k, g // n)[g % n])
+        return out
+
+
+def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out: Path, blob, on_step, progress):
+    """Train one phase from ``state`` (restoring optimizer/scheduler from ``blob`` when resuming into it)."""
+    model, phase = run.model, run.phases[p_index]
+    plan = BatchPlan(phase, cfg, p_index)
+    n_primary = plan.steps_per_epoch
+    total = cfg.max_steps if cfg.max_steps else n_primary * phase.epochs
+    optimizer, scheduler = make_optimizer(model, cfg, total)
+    if blob is not None:
+        optimizer.load_state_dict(blob["optimizer"])
+        scheduler.load_state_dict(blob["scheduler"])
+    model.train()
+    while state.epoch < phase.epochs and not state.stopped:
+        while state.batch < n_primary:
+            if cfg.max_steps and state.step >= cfg.max_steps:
+                return
+            tick = time.perf_counter()
+            loss = 0.0
+            for stream, batch in zip(phase.streams, plan.step(state.epoch, state.batch), strict=True):
+                features, labels = collate(model, stream.examples, batch)
+                loss = loss + stream.loss(features, labels)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
+            optimizer.step()
+            scheduler.step()
+            state.train_s += time.perf_counter() - tick
+            state.step, state.batch = state.step + 1, state.batch + 1
+            end_of_epoch = state.batch == n_primary
+            if end_of_epoch:
+                state.epoch, state.batch, state.epochs_done = state.epoch + 1, 0, state.epochs_done + 1
+            if progress:
+                progress(state, float(loss.detach()))
+            if state.step % 10 == 0:
+                log.info("step %d phase %s epoch %d loss %.4f lr %.2e", state.step, phase.name, state.epoch,
+                         float(loss), scheduler.get_last_lr()[0])  # fmt: skip
+            if end_of_epoch and cfg.keep_epochs:
+                save_model_dir(model, out / f"epoch-{state.epochs_done}")
+            if (cfg.eval_every and state.step % cfg.eval_every == 0) or (end_of_epoch and not cfg.eval_every):
+                model.eval()
+                validate(model, run.evaluators, state, cfg, out)
+                model.train()
+            if state.step % cfg.checkpoint_every == 0 or end_of_epoch or state.stopped or state.step == cfg.max_steps:
+                save_checkpoint(out, model, optimizer, scheduler, state, cfg)
+            if on_step:
+                on_step(state)
+            if state.stopped or end_of_epoch:
+                break
+
+
+@dataclass
+class TrainResult:
+    """The trained model directory, validation history and counts."""
+
+    output_dir: Path
+    state: TrainState
+    counts: dict[str, int]
+    wall_s: float
+
+
+def train(
+    recipe: str = "adaptive-triplet",
+    model: str = "minilm",
+    *,
+    epochs: int = 10,
+    output_dir: str | Path = "runs/adaptive-triplet",
+    resume: bool = True,
+    on_step: Callable[[TrainState], None] | None = None,
+    progress: Callable[[TrainState, float], None] | None = None,
+    **options: Any,
+) -> TrainResult:
+    """Train ``model`` with ``recipe`` (see :data:`idiomkit.training.recipes.RECIPES`) and save a
+    sentence-transformers directory (+ model card, ``training.json``) in ``output_dir``.
+
+    Checkpoints (``output_dir/checkpoint.pt``) are written every ``checkpoint_every`` steps and at each epoch end;
+    with ``resume`` a run continues exactly where the last checkpoint left off. The best model on the validation
+    split (10% of train MWEs, never dev) becomes the final model. Other :class:`TrainConfig` fields go in
+    ``options``.
+    """
+    if recipe not in RECIPES:
+        raise ValueError(f"unknown recipe '{recipe}' (expected one of {', '.join(RECIPES)})")
+    cfg = TrainConfig(recipe=recipe, model=model, epochs=epochs, output_dir=str(output_dir), **options)
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(out / "train.log", encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    try:
+        return _train(cfg, out, resume, on_step, progress)
+    finally:
+        log.removeHandler(handler)
+        handler.close()
+
+
+def _train(cfg: TrainConfig, out: Path, resume: bool, on_step, progress) -> TrainResult:
+    start = time.perf_counter()
+    if cfg.threads:
+        torch.set_num_threads(cfg.threads)
+    seed_everything(cfg.seed)
+    run = setup(cfg)
+    blob = read_checkpoint(out, run.model) if resume else None
+    state = TrainState(**blob["state"]) if blob else TrainState()
+    log.info("start at step %d (phase %d, epoch %d, batch %d); config %s", state.step, state.phase, state.epoch,
+             state.batch, json.dumps(asdict(cfg)))  # fmt: skip
+    while state.phase < len(run.phases) and not state.stopped:
+        run_phase(run, state.phase, state, cfg, out, blob, on_step, progress)
+        blob = None
+        if cfg.max_steps and state.step >= cfg.max_steps:
+            break
+        if state.epoch >= run.phases[state.phase].epochs:
+            state.phase, state.epoch, state.batch = state.phase + 1, 0, 0
+    finish(run, state, cfg, out)
+    wall = time.perf_counter() - start
+    log.info("done at step %d in %.1f s; best %s at step %s", state.step, wall, state.best, state.best_step)
+    return TrainResult(out, state, run.counts, wall)
+
+
+def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
+    """Put the final model (best on validation, else last) in ``out`` with a model card and ``training.json``."""
+    best = out / "best"
+    if best.is_dir():
+        shutil.copytree(best, out, dirs_exist_ok=True)
+    else:
+        plain_copy(run.model).save(str(out))
+    info = {
+        "recipe": cfg.recipe,
+        "label": run_label(cfg.recipe, cfg.mwe_tokens, cfg.lora_rank),
+        "config": asdict(cfg),
+        "data_sha256": sha256_files(run.data_files),
+        "data_files": [str(p) for p in run.data_files],
+        "counts": run.counts,
+        "steps": state.step,
+        "epochs_done": state.epochs_done,
+        "train_s": round(state.train_s, 1),
+        "best": {"metric": PRIMARY, "value": state.best, "step": state.best_step},
+        "validation": state.history,
+    }
+    atomic_write_text(out / "training.json", json.dumps(info, indent=2) + "\n")
+    card = out / "README.md"
+    text = card.read_text(encoding="utf-8") if card.exists() else "# idiomkit model\n"
+    atomic_write_text(card, text.split("\n## idiomkit training\n")[0].rstrip() + "\n\n" + model_card_section(info))
+
+
+def model_card_section(info: dict[str, Any]) -> str:
+    """The idiomkit part of the model card: recipe, data hashes and validation metrics."""
+    cfg = info["config"]
+    last = info["validation"][-1] if info["validation"] else {}
+    lines = [
+        "## idiomkit training",
+        "",
+        f"- Recipe: `{info['label']}` (see `idiomkit.training.recipes`; miner margin {cfg['miner_margin']}, "
+        f"loss margin {cfg['margin']}, miner distance {cfg['miner_distance']} for the adaptive triplet loss; "
+        f"pooling {cfg['pooling']}; MWE tokens {'on' if cfg['mwe_tokens'] else 'off'}; "
+        f"LoRA rank {cfg['lora_rank'] or 'none (full fine-tuning)'})",
+        f"- Base model: `{cfg['model']}`; epochs {cfg['epochs']}, batch size {cfg['batch_size']} sentences, "
+        f"lr {cfg['lr']}, warmup {cfg['warmup']}, max_seq_length {cfg['max_seq_length']}, seed {cfg['seed']}; "
+        f"steps {info['steps']}",
+        f"- Data sha256: {info['data_sha256']}; counts {info['counts']}",
+        f"- Validation (10% of train MWEs, pseudo-gold with the otherID rule; SemEval 2B dev never used): best "
+        f"{info['best']['metric']} = {info['best']['value']} at step {info['best']['step']}; last {last}",
+        "",
+    ]
+    return "\n".join(lines)

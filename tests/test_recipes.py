@@ -1,0 +1,177 @@
+"""Comparison recipes: examples built from hand-made groups, spread batching, STS data, multi-stream phases,
+LoRA (merged on save), result labels."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from scipy.stats import spearmanr
+from test_training import HAND
+
+from idiomkit.data.errors import DataError
+from idiomkit.data.sts import StsPair, load_assin2, load_sts, load_stsb
+from idiomkit.tasks.sts import StsEvaluator
+from idiomkit.training import run_label
+from idiomkit.training.recipes import RECIPES, labelled_pair_examples, positive_examples, triplet_examples
+from idiomkit.training.relabel import group_pairs
+from idiomkit.training.sampler import grouped_length_batches
+
+
+class Cfg:
+    mwe_tokens = False
+    max_seq_length = 128
+
+
+@pytest.fixture(scope="module")
+def tokenizer_model():
+    from idiomkit.models import load_model
+
+    return load_model("minilm")
+
+
+def decoded(model, examples):
+    tok = model.tokenizer
+    return [
+        tuple(tok.decode(col[i], skip_special_tokens=True).replace(" ' ", "'") for col in examples.columns)
+        for i in range(len(examples))
+    ]
+
+
+def test_triplets_positives_and_labelled_pairs_from_hand_groups(tokenizer_model):
+    groups = group_pairs(HAND)
+    trip = triplet_examples(tokenizer_model, groups, Cfg)
+    assert decoded(tokenizer_model, trip) == [
+        ("ruth's home run record.", "ruth's baseball run record.", "ruth's house run record."),
+        ("the small fry win.", "the insignificant win.", "the little fry win."),
+        ("the small fry win.", "the insignificant win.", "the little kid win."),
+    ]
+    assert trip.groups == [0, 1, 1] and not trip.spread_groups
+    pos = positive_examples(tokenizer_model, groups, Cfg)
+    assert decoded(tokenizer_model, pos) == [
+        ("ruth's home run record.", "ruth's baseball run record."),
+        ("the small fry win.", "the insignificant win."),
+    ]
+    assert pos.spread_groups
+    pairs = labelled_pair_examples(tokenizer_model, groups, Cfg)
+    assert pairs.labels == [1.0, 0.0, 1.0, 0.0, 0.0]
+    assert decoded(tokenizer_model, pairs)[1] == ("ruth's home run record.", "ruth's house run record.")
+
+
+def test_spread_batches_never_put_a_group_twice_in_a_batch():
+    rng = np.random.default_rng(0)
+    groups = [int(g) for g in rng.integers(0, 12, size=200)]
+    lengths = [int(x) for x in rng.integers(5, 60, size=200)]
+    batches = grouped_length_batches(groups, lengths, 8, seed=3, epoch=1, spread=True)
+    assert sorted(i for b in batches for i in b) == list(range(200))
+    assert all(len(b) <= 8 and len({groups[i] for i in b}) == len(b) for b in batches)
+    assert batches == grouped_length_batches(groups, lengths, 8, seed=3, epoch=1, spread=True)
+
+
+def test_run_labels():
+    assert run_label("adaptive-triplet", True) == "adaptive-triplet-mwe"
+    assert run_label("adaptive-triplet", False) == "adaptive-triplet"
+    assert run_label("adaptive-triplet-sts", True) == "adaptive-triplet-mwe-sts"
+    assert run_label("adaptive-triplet", True, lora_rank=16) == "adaptive-triplet-mwe-lora"
+    assert run_label("mnrl", True) == "mnrl" and run_label("mnrl", False) == "mnrl-nomwe"
+    assert {"adaptive-triplet", "triplet", "mnrl", "cosent", "contrastive", "cosine", "ynu"} <= set(RECIPES)
+
+
+# --- STS data ---------------------------------------------------------------------------------------------
+
+
+def test_sts_loaders_normalise_scores(data_dir):
+    train = load_sts(data_dir, "train")
+    assert len(train) == 5749 + 6500
+    assert {p.source for p in train} == {"stsb-en", "assin2"}
+    assert min(p.score for p in train) == 0.0 and max(p.score for p in train) == 1.0
+
+
+def test_stsb_and_assin2_row_errors(tmp_path):
+    bad = tmp_path / "stsb-en-train.csv"
+    bad.write_text('a,b,5.0\n"x, y",z,7\n', encoding="utf-8")
+    with pytest.raises(DataError, match=r"stsb-en-train.csv.*row 2.*similarity.*outside \[0, 5\]"):
+        load_stsb(bad)
+    bad.write_text("a,b,5.0\n,z,1\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"row 2.*sentence1.*empty"):
+        load_stsb(bad)
+    bad.write_text("a,b\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"row 1.*2 values"):
+        load_stsb(bad)
+    xml = tmp_path / "assin2-train-only.xml"
+    xml.write_text('<c><pair similarity="3"><t>a</t><h>b</h></pair><pair similarity="x"><t>a</t><h>b</h></pair></c>')
+    with pytest.raises(DataError, match=r"assin2-train-only.xml.*row 2.*similarity.*not a number"):
+        load_assin2(xml)
+    xml.write_text('<c><pair similarity="5"><t>a</t><h>b</h></pair></c>')
+    assert load_assin2(xml) == [StsPair("a", "b", 1.0, "assin2", "PT")]
+
+
+class FixedModel:
+    """Stub encoder: a fixed vector per text."""
+
+    def __init__(self, vectors):
+        self.vectors = vectors
+
+    def get_embedding_dimension(self):
+        return 2
+
+    def encode(self, texts, **_):
+        return np.array([self.vectors[t] for t in texts], dtype=np.float32)
+
+
+def test_sts_evaluator_equals_hand_spearman():
+    vec = {"a": [1, 0], "b": [1, 1], "c": [0, 1], "d": [1, -1]}
+    pairs = [StsPair("a", "b", 0.9, "x", "EN"), StsPair("a", "c", 0.1, "x", "EN"), StsPair("a", "d", 0.5, "x", "EN"),
+             StsPair("b", "c", 0.2, "y", "PT"), StsPair("b", "d", 0.0, "y", "PT")]  # fmt: skip
+    out = StsEvaluator(pairs, name="v")(FixedModel(vec))
+    # cosines: ab .707, ac 0, ad .707, bc .707, bd 0 -> ranks vs gold by hand
+    expected = spearmanr([0.7071, 0.0, 0.7071, 0.7071, 0.0], [0.9, 0.1, 0.5, 0.2, 0.0]).statistic
+    assert out["v_sts"] == pytest.approx(expected, abs=1e-6)
+    assert out["v_sts_y"] == pytest.approx(1.0)  # bc (0.707) > bd (0): same order as gold
+
+
+# --- training with several streams, LoRA --------------------------------------------------------------------
+
+SMALL = {"model": "minilm", "epochs": 1, "batch_size": 8, "limit_groups": 12, "checkpoint_every": 2}
+
+
+class Interrupt(Exception):
+    pass
+
+
+def test_two_stream_recipe_resumes_exactly(tmp_path):
+    from idiomkit.training import train
+
+    def stop_at_3(state):
+        if state.step == 3:
+            raise Interrupt
+
+    full = train("adaptive-triplet-sts", **SMALL, max_steps=5, output_dir=tmp_path / "full")
+    with pytest.raises(Interrupt):
+        train("adaptive-triplet-sts", **SMALL, max_steps=5, output_dir=tmp_path / "cut", on_step=stop_at_3)
+    resumed = train("adaptive-triplet-sts", **SMALL, max_steps=5, output_dir=tmp_path / "cut")
+    assert resumed.state.step == full.state.step == 5
+    assert full.counts["2b+sts/sts_rows"] == 48
+    a = torch.load(tmp_path / "full" / "checkpoint.pt", weights_only=False)["model"]
+    b = torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=False)["model"]
+    assert all(torch.equal(v, b[k]) for k, v in a.items())
+
+
+def test_lora_trains_adapters_only_and_saves_a_plain_model(tmp_path):
+    from sentence_transformers import SentenceTransformer
+
+    from idiomkit.models import load_model
+    from idiomkit.training import train
+
+    losses = []
+    train("cosine", **SMALL, max_steps=4, lr=5e-3, lora_rank=4, output_dir=tmp_path / "lora",
+          progress=lambda s, v: losses.append(v))  # fmt: skip
+    assert all(math.isfinite(v) for v in losses)
+    base = load_model("minilm").state_dict()
+    saved = SentenceTransformer(str(tmp_path / "lora"), device="cpu")
+    weights = saved.state_dict()
+    assert not any("lora" in k for k in weights)
+    changed = [k for k in base if "attention.self.query.weight" in k and not torch.equal(base[k], weights[k])]
+    assert changed  # adapters were merged into the attention weights
+    layer_norm = [k for k in base if "LayerNorm.weight" in k]
+    assert all(torch.equal(base[k], weights[k]) for k in layer_norm)  # frozen base parameters did not move
