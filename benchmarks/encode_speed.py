@@ -39,10 +39,12 @@ def main() -> None:
     texts = list(dict.fromkeys([p.sentence1 for p in split.pairs] + [p.sentence2 for p in split.pairs]))
     model = load_model(args.model)
     runners = {
-        "plain SentenceTransformer.encode": lambda: model.encode(texts, batch_size=args.batch_size,
-                                                                 convert_to_numpy=True, show_progress_bar=False),
-        "idiomkit encode_texts (progress on)": lambda: encode_texts(model, texts, batch_size=args.batch_size,
-                                                                    show_progress_bar=True),
+        "plain SentenceTransformer.encode": lambda: model.encode(
+            texts, batch_size=args.batch_size, convert_to_numpy=True, show_progress_bar=False
+        ),
+        "idiomkit encode_texts (progress on)": lambda: encode_texts(
+            model, texts, batch_size=args.batch_size, show_progress_bar=True
+        ),
     }
     timed(lambda: model.encode(texts[:64]))  # warm-up
     times: dict[str, list[float]] = {k: [] for k in runners}
@@ -52,9 +54,13 @@ def main() -> None:
             seconds, outputs[name] = timed(fn)
             times[name].append(seconds)
     base = statistics.median(times["plain SentenceTransformer.encode"])
-    lines = [f"{len(texts)} unique 2B dev sentences, model {args.model}, batch {args.batch_size}, "
-             f"torch threads {torch.get_num_threads()}, median of {args.repeats}", "",
-             "| encoder | median s | sentences/s | ratio vs plain | max abs diff |", "|---|---|---|---|---|"]
+    lines = [
+        f"{len(texts)} unique 2B dev sentences, model {args.model}, batch {args.batch_size}, "
+        f"torch threads {torch.get_num_threads()}, median of {args.repeats}",
+        "",
+        "| encoder | median s | sentences/s | ratio vs plain | max abs diff |",
+        "|---|---|---|---|---|",
+    ]
     ref = outputs["plain SentenceTransformer.encode"]
     for name, ts in times.items():
         med = statistics.median(ts)

@@ -175,3 +175,27 @@ def test_lora_trains_adapters_only_and_saves_a_plain_model(tmp_path):
     assert changed  # adapters were merged into the attention weights
     layer_norm = [k for k in base if "LayerNorm.weight" in k]
     assert all(torch.equal(base[k], weights[k]) for k in layer_norm)  # frozen base parameters did not move
+
+
+# --- weight interpolation -----------------------------------------------------------------------------------
+
+
+def test_mix_weights_is_a_linear_interpolation():
+    from idiomkit.training.interpolate import mix_weights
+
+    a, b = torch.nn.Linear(3, 2), torch.nn.Linear(3, 2)
+    mixed = mix_weights(a, b, 0.25)
+    assert torch.allclose(mixed["weight"], 0.75 * a.weight + 0.25 * b.weight)
+    assert torch.equal(mix_weights(a, b, 0.0)["bias"], a.bias) and torch.equal(mix_weights(a, b, 1.0)["bias"], b.bias)
+    with pytest.raises(ValueError, match="differ in architecture"):
+        mix_weights(a, torch.nn.Linear(4, 2), 0.5)
+
+
+def test_choose_alpha_keeps_sts_within_the_allowed_drop():
+    from idiomkit.training.interpolate import InterpolationPoint, choose_alpha
+
+    pts = [InterpolationPoint(a, {"val_idiom": i, "val_sts": s})
+           for a, i, s in [(0.0, 0.1, 0.85), (0.5, 0.4, 0.83), (0.8, 0.5, 0.81), (1.0, 0.6, 0.75)]]  # fmt: skip
+    assert choose_alpha(pts, max_sts_drop=0.03).alpha == 0.5
+    assert choose_alpha(pts, max_sts_drop=0.05).alpha == 0.8
+    assert choose_alpha(pts, max_sts_drop=1.0).alpha == 1.0

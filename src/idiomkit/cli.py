@@ -290,5 +290,62 @@ def train(
         console.print(f"result: {evaluation.path}")
 
 
+@app.command()
+@user_errors
+def interpolate(
+    run: Annotated[Path, typer.Argument(help="A model directory made by `idiomkit train`.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to save the interpolated model.")],
+    alphas: Annotated[str, typer.Option(help="Comma-separated ratios to try (0 = start, 1 = tuned).")] = ",".join(
+        str(a) for a in (0.0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+    ),
+    max_sts_drop: Annotated[float, typer.Option(help="Allowed STS dev drop vs the start model.")] = 0.03,
+    curve: Annotated[
+        Path | None, typer.Option(help="Also score 2B dev at every ratio (report only) and write the curve JSON.")
+    ] = None,
+    evaluate_on: Annotated[
+        list[str] | None, typer.Option("--evaluate", help="Evaluate the chosen model on this task: semeval2b.")
+    ] = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Interpolate start and fine-tuned weights; choose the ratio on validation (train-carved idiom + STS dev)."""
+    from idiomkit.training.interpolate import interpolate_run
+
+    ratios = tuple(float(a) for a in alphas.split(","))
+    points: list[dict] = []
+    on_point = None
+    if curve:
+        from idiomkit.config import default_data_dir
+        from idiomkit.tasks import get_task
+
+        def on_point(alpha: float, model) -> None:
+            out = get_task("semeval2b").evaluate(
+                model, data_dir=data_dir or default_data_dir(), show_progress_bar=False, mwe_tokens=True
+            )
+            points.append({"x": alpha, "dev": out.metrics["ALL"]})
+
+    info = interpolate_run(run, output, ratios, max_sts_drop, on_point=on_point)
+    sweep = info["interpolation"]["sweep"]
+    rows = [[f"{p['alpha']:.2f}", f"{p['val_idiom']:.4f}", f"{p['val_sts']:.4f}"] for p in sweep]
+    print_table([["alpha", "val idiom", "val STS"], *rows], "interpolation sweep (validation)")
+    console.print(f"chosen alpha {info['interpolation']['alpha']} -> {output}")
+    if curve:
+        for point, p in zip(points, sweep, strict=True):
+            point["val"] = {k: v for k, v in p.items() if k != "alpha"}
+        curve.parent.mkdir(parents=True, exist_ok=True)
+        payload = {"name": info["label"], "kind": "interpolation", "run": str(run), "points": points}
+        curve.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    from idiomkit.api import evaluate as run_evaluation
+
+    for task_name in evaluate_on or []:
+        options = {"mwe_tokens": True} if task_name == "semeval2b" else {}
+        evaluation = run_evaluation(
+            task_name, str(output), pooling=info["config"]["pooling"], recipe=info["label"],
+            seed=info["config"]["seed"], model_name=Path(info["config"]["model"]).name, data_dir=data_dir,
+            show_progress_bar=False, **options,
+        )  # fmt: skip
+        print_table(evaluation.table, f"{task_name}: {evaluation.record.model} {evaluation.record.recipe}")
+        console.print(f"result: {evaluation.path}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

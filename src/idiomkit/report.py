@@ -93,6 +93,26 @@ def _columns(task: str, runs: list[dict[str, Any]]) -> list[str]:
     return preferred or seen[:8]
 
 
+def training_cells(recs: list[dict[str, Any]]) -> list[str]:
+    """Epochs run and seconds of training steps (mean over seeds) of trained models; blank for zero-shot."""
+    info = [r["params"].get("training") for r in recs]
+    if not all(info):
+        return ["", ""]
+    epochs = sorted({i.get("epochs_done") or i["config"].get("epochs") for i in info})
+    seconds = [i["train_s"] for i in info if i.get("train_s") is not None]
+    return ["/".join(str(e) for e in epochs), f"{statistics.fmean(seconds):.0f}" if seconds else ""]
+
+
+def json_section(path: Path, title: str, intro: str) -> list[str]:
+    """A report section from a benchmark's JSON that carries a ``markdown`` table (if the file exists)."""
+    if not path.exists():
+        return []
+    import json
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [f"## {title}", "", intro, "", data.get("markdown", "```\n" + json.dumps(data, indent=2) + "\n```"), ""]
+
+
 def task_table(task: str, entries: list[tuple[Path, dict[str, Any]]]) -> str:
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for path, rec in entries:
@@ -100,7 +120,7 @@ def task_table(task: str, entries: list[tuple[Path, dict[str, Any]]]) -> str:
     runs = [r for _, r in entries]
     cols = _columns(task, runs)
     percent = task == "idiolink-test"
-    head = ["model", "recipe", "config", "seeds", *cols, "wall s", "command"]
+    head = ["model", "recipe", "config", "seeds", *cols, "epochs", "train s", "wall s", "command"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for key in sorted(groups):
         recs = groups[key]
@@ -110,6 +130,7 @@ def task_table(task: str, entries: list[tuple[Path, dict[str, Any]]]) -> str:
         for col in cols:
             values = [flatten(r["metrics"])[col] for r in recs if col in flatten(r["metrics"])]
             cells.append(_fmt(values, percent) if values else "")
+        cells += training_cells(recs)
         cells.append(f"{statistics.fmean(r['wall_s'] for r in recs):.0f}")
         command = first["params"].get("command")
         cells.append(f"`{command}`" if command else "")
@@ -118,7 +139,7 @@ def task_table(task: str, entries: list[tuple[Path, dict[str, Any]]]) -> str:
         cells = (
             [label, "reference", source, ""]
             + [f"{values[c]:.{2 if percent else 3}f}" if c in values else "" for c in cols]
-            + ["", ""]
+            + ["", "", "", ""]
         )
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -161,6 +182,26 @@ def render(results_dir: str | Path, notes_dir: str | Path | None = None) -> str:
             "## Encoding speed (idiomkit vs plain sentence-transformers)",
             "",
             speed.read_text("utf-8").strip(),
+            "",
+        ]
+    bench = Path(results_dir).parent
+    parts += json_section(
+        bench / "train_speed.json",
+        "Training speed (idiomkit loop vs plain SentenceTransformerTrainer)",
+        "From `python benchmarks/train_speed.py` (see its docstring for the configurations).",
+    )
+    parts += json_section(
+        bench / "kill_resume.json",
+        "SIGKILL mid-epoch and resume vs an uninterrupted run",
+        "From `python benchmarks/kill_resume.py`: 2B dev Spearman of both final models.",
+    )
+    if (bench / "tradeoff.png").exists():
+        parts += [
+            "## Idiom vs STS trade-off (2B dev)",
+            "",
+            "![trade-off](tradeoff.png)",
+            "",
+            "From `python benchmarks/tradeoff.py plot` (curves in `benchmarks/tradeoff/*.json`).",
             "",
         ]
     for task in sorted(by_task):

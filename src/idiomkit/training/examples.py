@@ -46,9 +46,15 @@ class Examples:
             self._lengths = [sum(len(col[i]) for col in self.columns) for i in range(len(self))]
         return self._lengths
 
-    def batches(self, sentences_per_batch: int, *, seed: int, epoch: int) -> list[list[int]]:
-        """One epoch's batches; a batch holds ``sentences_per_batch // n_columns`` rows (same texts per step)."""
+    def batches(self, sentences_per_batch: int, *, seed: int, epoch: int, in_order: bool = False) -> list[list[int]]:
+        """One epoch's batches; a batch holds ``sentences_per_batch // n_columns`` rows (same texts per step).
+
+        ``in_order``: consecutive rows in data order, like an unshuffled ``DataLoader`` (the paper's setup and the
+        speed baseline); otherwise group-aware length-bucketed batches.
+        """
         rows = max(1, sentences_per_batch // self.n_columns)
+        if in_order:
+            return [list(range(i, min(i + rows, len(self)))) for i in range(0, len(self), rows)]
         return grouped_length_batches(
             self.groups, self.lengths(), rows, seed=seed, epoch=epoch, spread=self.spread_groups
         )

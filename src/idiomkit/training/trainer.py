@@ -60,6 +60,7 @@ class TrainConfig:
     margin: float = 0.3
     miner_distance: str = "cosine"
     pooling: str = "last2"
+    batching: str = "length"  # "length": group-aware length buckets; "in-order": consecutive rows (baseline)
     sts_epochs: int = 1  # the ynu recipe's STS pre-training phase
     lora_rank: int | None = None  # LoRA adapters (peft) instead of full fine-tuning; merged into the saved model
     output_dir: str = "runs/adaptive-triplet"
@@ -276,7 +277,8 @@ class BatchPlan:
                 self._cache.clear()
             seed = self.cfg.seed + 7919 * self.p_index + 104729 * k
             examples = self.phase.streams[k].examples
-            self._cache[k, epoch] = examples.batches(self.cfg.batch_size, seed=seed, epoch=epoch)
+            in_order = self.cfg.batching == "in-order"
+            self._cache[k, epoch] = examples.batches(self.cfg.batch_size, seed=seed, epoch=epoch, in_order=in_order)
         return self._cache[k, epoch]
 
     @property

@@ -1,0 +1,119 @@
+"""Weight interpolation between the starting model and a fine-tuned one (keep STS while learning idioms).
+
+``θ(α) = (1 − α)·θ_start + α·θ_tuned``. The start model gets the same MWE tokens as the run added (same order,
+same mean-of-sub-token initial rows), so both have the same shapes. The ratio is chosen on held-in data only:
+the train-carved validation split (idiom) and STS-B / ASSIN 2 dev (STS) — never 2B dev.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from idiomkit.results import atomic_write_text
+from idiomkit.tasks.semeval2b import SemEval2BEvaluator
+from idiomkit.tasks.sts import StsEvaluator
+from idiomkit.training.mwe import MweTransform, add_mwe_tokens
+from idiomkit.training.relabel import validation_pairs
+
+log = logging.getLogger("idiomkit.training")
+
+DEFAULT_ALPHAS = (0.0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+@dataclass
+class InterpolationPoint:
+    alpha: float
+    metrics: dict[str, float]
+
+
+def start_model(tuned_dir: Path):
+    """The run's starting model with the run's MWE tokens added exactly as training added them."""
+    from idiomkit.models import load_model
+    from idiomkit.training.trainer import TrainConfig, load_groups
+
+    info = json.loads((tuned_dir / "training.json").read_text(encoding="utf-8"))
+    cfg = TrainConfig(**info["config"])
+    model = load_model(cfg.model, pooling=cfg.pooling, device="cpu")
+    model.max_seq_length = cfg.max_seq_length
+    if cfg.mwe_tokens:
+        train, val, _ = load_groups(cfg)
+        add_mwe_tokens(model, [m for g in train + val for m in g.mwes])
+    return model, cfg
+
+
+def mix_weights(start, tuned, alpha: float) -> dict[str, torch.Tensor]:
+    """``(1 − α)·start + α·tuned`` for every floating-point tensor (others taken from ``tuned``)."""
+    a, b = start.state_dict(), tuned.state_dict()
+    if a.keys() != b.keys() or any(a[k].shape != b[k].shape for k in a):
+        raise ValueError("start and tuned models differ in architecture; cannot interpolate")
+    return {k: torch.lerp(a[k], b[k], alpha) if a[k].is_floating_point() else b[k] for k in a}
+
+
+def interpolation_sweep(tuned_dir: str | Path, alphas=DEFAULT_ALPHAS, *, on_point=None) -> list[InterpolationPoint]:
+    """Validation metrics (train-carved idiom validation + STS dev) at each ratio; ``on_point(alpha, model)``."""
+    from sentence_transformers import SentenceTransformer
+
+    from idiomkit.training.trainer import load_groups, sts_dev_pairs
+
+    tuned_dir = Path(tuned_dir)
+    start, cfg = start_model(tuned_dir)
+    tuned = SentenceTransformer(str(tuned_dir), device="cpu")
+    if start.tokenizer.get_added_vocab() != tuned.tokenizer.get_added_vocab():
+        raise ValueError(f"{tuned_dir}: its MWE tokens differ from the ones its training config adds")
+    _, val, _ = load_groups(cfg)
+    pairs, gold = validation_pairs(val)
+    transform = MweTransform.for_model(tuned) if cfg.mwe_tokens else None
+    evaluators = [SemEval2BEvaluator(pairs, gold, name="val", transform=transform), StsEvaluator(sts_dev_pairs(cfg))]
+    start_weights = {k: v.clone() for k, v in start.state_dict().items()}
+    points = []
+    for alpha in alphas:
+        start.load_state_dict(start_weights)
+        start.load_state_dict(mix_weights(start, tuned, alpha))
+        metrics: dict[str, float] = {}
+        for evaluator in evaluators:
+            metrics.update(evaluator(start))
+        log.info("alpha %.2f: %s", alpha, json.dumps(metrics))
+        points.append(InterpolationPoint(alpha, metrics))
+        if on_point:
+            on_point(alpha, start)
+    start.load_state_dict(start_weights)
+    return points
+
+
+def choose_alpha(points: list[InterpolationPoint], max_sts_drop: float = 0.03) -> InterpolationPoint:
+    """The ratio with the best validation idiom score whose STS dev stays within ``max_sts_drop`` of α = 0."""
+    base = min(points, key=lambda p: p.alpha).metrics["val_sts"]
+    ok = [p for p in points if p.metrics["val_sts"] >= base - max_sts_drop] or [min(points, key=lambda p: p.alpha)]
+    return max(ok, key=lambda p: p.metrics["val_idiom"])
+
+
+def interpolate_run(
+    tuned_dir: str | Path, output_dir: str | Path, alphas=DEFAULT_ALPHAS, max_sts_drop: float = 0.03, on_point=None
+) -> dict[str, Any]:
+    """Sweep, choose the ratio on validation, save the interpolated model (+ ``training.json``) to ``output_dir``."""
+    from sentence_transformers import SentenceTransformer
+
+    tuned_dir, output_dir = Path(tuned_dir), Path(output_dir)
+    points = interpolation_sweep(tuned_dir, alphas, on_point=on_point)
+    best = choose_alpha(points, max_sts_drop)
+    start, _ = start_model(tuned_dir)
+    tuned = SentenceTransformer(str(tuned_dir), device="cpu")
+    start.load_state_dict(mix_weights(start, tuned, best.alpha))
+    start.save(str(output_dir))
+    info = json.loads((tuned_dir / "training.json").read_text(encoding="utf-8"))
+    info["label"] = info.get("label", info["recipe"]) + "-interp"
+    info["interpolation"] = {
+        "from": str(tuned_dir),
+        "alpha": best.alpha,
+        "rule": f"max val_idiom with val_sts >= val_sts(alpha=0) - {max_sts_drop}",
+        "sweep": [{"alpha": p.alpha, **p.metrics} for p in points],
+    }
+    info["best"] = {"metric": "val_idiom", "value": best.metrics["val_idiom"], "alpha": best.alpha}
+    atomic_write_text(output_dir / "training.json", json.dumps(info, indent=2) + "\n")
+    return info
