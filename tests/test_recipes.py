@@ -199,3 +199,54 @@ def test_choose_alpha_keeps_sts_within_the_allowed_drop():
     assert choose_alpha(pts, max_sts_drop=0.03).alpha == 0.5
     assert choose_alpha(pts, max_sts_drop=0.05).alpha == 0.8
     assert choose_alpha(pts, max_sts_drop=1.0).alpha == 1.0
+
+
+# --- IdioLink recipes ---------------------------------------------------------------------------------------
+
+
+class IdioCfg:
+    data_dir = None
+    limit_groups = 6
+    max_seq_length = 128
+    span_queries = True
+
+
+def test_span_aware_training_embeddings_equal_late_chunking(tokenizer_model):
+    """The query column pooled through the span mask equals encode_spans (inference-time late chunking)."""
+    from idiomkit.models import load_model
+    from idiomkit.pooling import encode_spans, install_span_pooling
+    from idiomkit.training.examples import collate
+    from idiomkit.training.recipes import idiolink_infonce_examples, idiolink_triplets
+
+    model = load_model("minilm", pooling="last2")
+    examples = idiolink_infonce_examples(model, None, IdioCfg)
+    assert examples.n_columns == 7 and examples.spread_groups
+    triplets = idiolink_triplets(IdioCfg)
+    spans = [(t.query.find(t.query_span), t.query.find(t.query_span) + len(t.query_span)) for t in triplets]
+    handle = install_span_pooling(model)
+    features, _ = collate(model, examples, list(range(len(examples))))
+    with torch.no_grad():
+        trained_view = model(features[0])["sentence_embedding"].numpy()
+        doc_view = model(features[1])["sentence_embedding"].numpy()  # no span mask: whole sentence
+    handle.remove()
+    reference = encode_spans(model, [t.query for t in triplets], spans)
+    assert np.allclose(trained_view, reference, atol=1e-5)
+    assert np.allclose(doc_view, model.encode([t.positive for t in triplets]), atol=1e-5)
+
+
+def test_idiolink_labels_follow_relevance_classes(tokenizer_model):
+    from idiomkit.config import default_data_dir
+    from idiomkit.data.idiolink import load_idiolink
+    from idiomkit.training.recipes import idiolink_labelled_examples, idiolink_triplets
+
+    examples = idiolink_labelled_examples(tokenizer_model, None, IdioCfg)
+    triplets = idiolink_triplets(IdioCfg)
+    docs = {d.sentence: d for d in load_idiolink(default_data_dir(), "train").documents}
+    assert len(examples) == 7 * len(triplets) and examples.groups[:7] == [0] * 7
+    for k, t in enumerate(triplets):
+        labels = examples.labels[7 * k : 7 * k + 7]
+        assert labels[0] == labels[1]  # query and its positive share the relevance class
+        for n, label in zip(t.negatives, labels[2:], strict=True):
+            d = docs[n]
+            same = d.idiom == t.query_idiom and (d.usage == "literal") == (t.query_usage == "literal")
+            assert (label == labels[0]) == same

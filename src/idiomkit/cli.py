@@ -244,12 +244,20 @@ def train(
     limit_groups: Annotated[int | None, typer.Option(help="Use only the first N training groups.")] = None,
     keep_epochs: Annotated[bool, typer.Option(help="Also save the model after every epoch (epoch-N/).")] = False,
     lora_rank: Annotated[int | None, typer.Option(help="Train LoRA adapters of this rank (merged on save).")] = None,
+    query_mode: Annotated[str, typer.Option(help="IdioLink recipes: query mode of the validation search.")] = "span",
+    span_queries: Annotated[
+        bool, typer.Option("--span-queries/--sentence-queries", help="IdioLink recipes: train on span embeddings.")
+    ] = False,
     sts_epochs: Annotated[int, typer.Option(help="ynu recipe: epochs of STS pre-training.")] = 1,
     val_sts: Annotated[bool, typer.Option("--val-sts/--no-val-sts", help="Report STS dev at validation.")] = True,
     data_dir: DataDir = None,
     evaluate_on: Annotated[
         list[str] | None,
-        typer.Option("--evaluate", help="After training, evaluate the model on this task (repeatable): semeval2b."),
+        typer.Option(
+            "--evaluate",
+            help="After training, evaluate on this task (repeatable): semeval2b (dev), idiolink (test, sentence "
+            "and span queries).",
+        ),
     ] = None,
 ) -> None:
     """Train a model (e.g. He & Scarton's adaptive triplet loss) with checkpoints; resumes after a kill."""
@@ -271,20 +279,36 @@ def train(
             eval_every=eval_every, max_steps=max_steps, limit_groups=limit_groups, progress=progress,
             checkpoint_every=checkpoint_every, patience=patience, keep_epochs=keep_epochs, lora_rank=lora_rank,
             sts_epochs=sts_epochs, val_sts=val_sts, data_dir=str(data_dir) if data_dir else None,
+            query_mode=query_mode, span_queries=span_queries,
         )  # fmt: skip
     best = result.state
     console.print(
         f"model: {result.output_dir} (steps {best.step}, best val_idiom {best.best} at step {best.best_step}, "
         f"{best.train_s:.0f} s of training steps)"
     )
-    from idiomkit.api import evaluate as run_evaluation
-    from idiomkit.training import run_label
 
-    for task_name in evaluate_on or []:
-        options = {"mwe_tokens": mwe_tokens} if task_name == "semeval2b" else {}
+    label = json.loads((Path(output) / "training.json").read_text(encoding="utf-8"))["label"]
+    evaluate_trained(output, label, seed, Path(model).name, evaluate_on or [], data_dir)
+
+
+def evaluate_trained(output: Path, label: str, seed: int, model_name: str, tasks: list[str], data_dir) -> None:
+    """Evaluate a trained model directory: 2B dev (MWE tokens the model knows) and/or IdioLink test (sentence and
+    span queries); result files carry the recipe label."""
+    from idiomkit.api import evaluate as run_evaluation
+
+    config = json.loads((Path(output) / "training.json").read_text(encoding="utf-8"))["config"]
+    jobs = []
+    for task_name in tasks:
+        if task_name == "semeval2b":
+            jobs.append((task_name, {"mwe_tokens": bool(config.get("mwe_tokens"))}))
+        elif task_name == "idiolink":
+            jobs += [(task_name, {"query_mode": mode}) for mode in ("sentence", "span")]
+        else:
+            raise ValueError(f"--evaluate: unknown task '{task_name}' (expected semeval2b or idiolink)")
+    for task_name, options in jobs:
         evaluation = run_evaluation(
-            task_name, str(output), pooling="last2", recipe=run_label(recipe, mwe_tokens, lora_rank), seed=seed,
-            model_name=Path(model).name, data_dir=data_dir, show_progress_bar=False, **options,
+            task_name, str(output), pooling="last2", recipe=label, seed=seed, model_name=model_name,
+            data_dir=data_dir, show_progress_bar=False, **options,
         )  # fmt: skip
         print_table(evaluation.table, f"{task_name}: {evaluation.record.model} {evaluation.record.recipe}")
         console.print(f"result: {evaluation.path}")
@@ -334,17 +358,8 @@ def interpolate(
         curve.parent.mkdir(parents=True, exist_ok=True)
         payload = {"name": info["label"], "kind": "interpolation", "run": str(run), "points": points}
         curve.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-    from idiomkit.api import evaluate as run_evaluation
-
-    for task_name in evaluate_on or []:
-        options = {"mwe_tokens": True} if task_name == "semeval2b" else {}
-        evaluation = run_evaluation(
-            task_name, str(output), pooling=info["config"]["pooling"], recipe=info["label"],
-            seed=info["config"]["seed"], model_name=Path(info["config"]["model"]).name, data_dir=data_dir,
-            show_progress_bar=False, **options,
-        )  # fmt: skip
-        print_table(evaluation.table, f"{task_name}: {evaluation.record.model} {evaluation.record.recipe}")
-        console.print(f"result: {evaluation.path}")
+    cfg = info["config"]
+    evaluate_trained(output, info["label"], cfg["seed"], Path(cfg["model"]).name, evaluate_on or [], data_dir)
 
 
 if __name__ == "__main__":  # pragma: no cover

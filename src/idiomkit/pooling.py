@@ -162,3 +162,21 @@ def encode_spans(
     finally:
         model.train(was_training)
     return out
+
+
+def install_span_pooling(model: SentenceTransformer):
+    """Make the model's ``Pooling`` use ``features["span_mask"]`` (when present) instead of the attention mask:
+    span-aware training with the same numbers as :func:`encode_spans`. Returns the hook handle."""
+    from sentence_transformers.sentence_transformer.modules import Pooling
+
+    pool = next(m for m in model if isinstance(m, Pooling))
+
+    def use_span_mask(module, args):
+        features = args[0]
+        if "span_mask" not in features:
+            return None
+        features = dict(features)
+        features["attention_mask"] = features.pop("span_mask")
+        return (features,)
+
+    return pool.register_forward_pre_hook(use_span_mask)

@@ -450,3 +450,24 @@ class IdioLinkTest(Task):
             if block:
                 rows.append([label, f"{block['r_precision']:.2f}", f"{block['ndcg@10']:.2f}"])
         return rows
+
+
+class IdioLinkEvaluator:
+    """Training-time evaluator (sentence-transformers protocol) on an IdioLink split — ``val`` for model
+    selection; test stays held out. Returns ``{<name>_ndcg@10, <name>_r_precision, ...}`` in percent."""
+
+    def __init__(self, data_dir: str | Path, *, split: str = "val", query_mode: str = "span", name: str = "val"):
+        self.data_dir, self.split, self.query_mode, self.name = data_dir, split, query_mode, name
+        self.greater_is_better = True
+        self.primary_metric = f"{name}_ndcg@10"
+
+    def __call__(self, model, output_path: str | None = None, epoch: int = -1, steps: int = -1) -> dict[str, float]:
+        out = IdioLinkTest().evaluate(
+            model, data_dir=self.data_dir, split=self.split, query_mode=self.query_mode, show_progress_bar=False,
+            use_cache=False,
+        )  # fmt: skip
+        m = out.metrics
+        flat = {"ndcg@10": m["ndcg@10"], "r_precision": m["r_precision"]}
+        for usage in ("literal", "idiomatic"):
+            flat.update({f"{usage}_{k}": v for k, v in m[usage].items()})
+        return {f"{self.name}_{k}": float(v) for k, v in flat.items()}

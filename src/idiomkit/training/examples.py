@@ -32,6 +32,7 @@ class Examples:
     label_dtype: torch.dtype = torch.float
     spread_groups: bool = False
     truncated: int = 0
+    span_masks: list[list[int]] | None = None  # column 0: 1 on the tokens of a marked span (late-chunking pooling)
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -78,8 +79,13 @@ def make_examples(
     *,
     label_dtype: torch.dtype = torch.float,
     spread_groups: bool = False,
+    spans: Sequence[tuple[int, int] | None] | None = None,
 ) -> Examples:
-    """Tokenise ``rows`` (tuples of texts, one per column) once; log how many texts were truncated."""
+    """Tokenise ``rows`` (tuples of texts, one per column) once; log how many texts were truncated.
+
+    ``spans``: character offsets in column 0 per row (or None for a row without one); the trainer then pools
+    those rows over the span's tokens only (span-aware training, as late chunking does at inference).
+    """
     if not rows:
         raise ValueError(f"{name}: no training rows")
     n = len(rows[0])
@@ -90,7 +96,24 @@ def make_examples(
         truncated += cut
     if truncated:
         log.info("%s: %d of %d texts truncated to %d tokens", name, truncated, n * len(rows), max_seq_length)
-    return Examples(name, columns, list(labels), list(groups), label_dtype, spread_groups, truncated)
+    masks = span_token_masks(model, [r[0] for r in rows], spans, columns[0]) if spans is not None else None
+    return Examples(name, columns, list(labels), list(groups), label_dtype, spread_groups, truncated, masks)
+
+
+def span_token_masks(model, texts, spans, ids: list[list[int]]) -> list[list[int]]:
+    """Per row, 1 for tokens overlapping the character span (all ones for rows without a span or when the
+    span was cut off by truncation)."""
+    enc = model.tokenizer(list(texts), truncation=False, add_special_tokens=True, return_offsets_mapping=True)
+    masks = []
+    for offsets, span, row_ids in zip(enc["offset_mapping"], spans, ids, strict=True):
+        n = len(row_ids)
+        if span is None:
+            masks.append([1] * n)
+            continue
+        start, end = span
+        mask = [int(a < end and b > start and b > a) for a, b in offsets[:n]]
+        masks.append(mask if any(mask) else [1] * n)
+    return masks
 
 
 def collate(model, examples: Examples, batch: Sequence[int]) -> tuple[list[dict[str, torch.Tensor]], torch.Tensor]:
@@ -99,5 +122,13 @@ def collate(model, examples: Examples, batch: Sequence[int]) -> tuple[list[dict[
     for column in examples.columns:
         padded = model.tokenizer.pad([{"input_ids": column[i]} for i in batch], return_tensors="pt")
         features.append({k: v.to(model.device) for k, v in padded.items()})
+    if examples.span_masks is not None:
+        width = features[0]["input_ids"].shape[1]
+        mask = torch.zeros((len(batch), width), dtype=torch.long)
+        for row, i in enumerate(batch):
+            mask[row, : len(examples.span_masks[i])] = torch.tensor(examples.span_masks[i])
+        if model.tokenizer.padding_side == "left":
+            raise ValueError("span-aware training needs right padding")
+        features[0]["span_mask"] = mask.to(model.device)
     labels = torch.tensor([examples.labels[i] for i in batch], dtype=examples.label_dtype, device=model.device)
     return features, labels

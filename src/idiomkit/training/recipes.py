@@ -12,6 +12,15 @@ examples, the same optimizer, pooling (``last2``) and validation. STS data (``da
 - ``cosent`` / ``contrastive`` / ``cosine``: (MWE sentence, paraphrase, 1 correct / 0 incorrect) with
   ``CoSENTLoss`` / ``ContrastiveLoss`` / ``CosineSimilarityLoss``.
 - ``ynu`` (Liu et al.): phase 1 ``CoSENTLoss`` on STS pairs; phase 2 ``TripletLoss`` + MNRL on 2B, round-robin.
+
+IdioLink recipes (source ``idiolink``: train triplets, selection on IdioLink val; ``span_queries`` pools the
+query over its PIE span, as late chunking does at search time):
+
+- ``idiolink-infonce``: (query, positive, 3 soft + 2 hard negatives); InfoNCE with in-batch + explicit negatives
+  at temperature 0.05 = ``MultipleNegativesRankingLoss(scale=20)`` (Hashiloni et al.); no (PIE, sense) twice a batch.
+- ``idiolink-mnrl``: (query, positive) with in-batch negatives only.
+- ``idiolink-adaptive-triplet``: every sentence of a triplet labelled by (PIE, literal | figurative) — the
+  relevance classes — with :class:`AdaptiveTripletLoss`; a triplet's sentences stay in one batch.
 """
 
 from __future__ import annotations
@@ -106,9 +115,78 @@ def sts_examples(model, cfg) -> Examples:
     return make_examples(model, "sts", rows, [p.score for p in pairs], list(range(len(rows))), cfg.max_seq_length)
 
 
-def _single(name: str, build: Callable, make_loss: Callable) -> Callable:
+# --- IdioLink ------------------------------------------------------------------------------------------------
+
+INFONCE_SCALE = 20.0  # 1 / temperature 0.05
+
+
+def _relevance_class(usage: str | None) -> str:
+    return "literal" if usage == "literal" else "figurative"
+
+
+def idiolink_triplets(cfg):
+    from idiomkit.config import default_data_dir
+    from idiomkit.data.idiolink import load_triplets, triplets_path
+
+    triplets = load_triplets(triplets_path(cfg.data_dir or default_data_dir(), "train", "span"))
+    return triplets[: cfg.limit_groups] if cfg.limit_groups else triplets
+
+
+def _query_span(cfg, t) -> tuple[int, int] | None:
+    if not cfg.span_queries or not t.query_span:
+        return None
+    start = t.query.find(t.query_span)
+    return (start, start + len(t.query_span)) if start >= 0 else None
+
+
+def _class_ids(triplets) -> dict[tuple[str, str], int]:
+    keys = dict.fromkeys((t.query_idiom, _relevance_class(t.query_usage)) for t in triplets)
+    return {k: i for i, k in enumerate(keys)}
+
+
+def idiolink_infonce_examples(model, _groups, cfg, negatives: bool = True) -> Examples:
+    triplets = idiolink_triplets(cfg)
+    classes = _class_ids(triplets)
+    rows = [(t.query, t.positive, *(t.negatives if negatives else ())) for t in triplets]
+    groups = [classes[t.query_idiom, _relevance_class(t.query_usage)] for t in triplets]
+    return make_examples(
+        model, "idiolink-triplets" if negatives else "idiolink-pairs", rows, [0.0] * len(rows), groups,
+        cfg.max_seq_length, spread_groups=True, spans=[_query_span(cfg, t) for t in triplets],
+    )  # fmt: skip
+
+
+def idiolink_labelled_examples(model, _groups, cfg) -> Examples:
+    """Each sentence of each triplet, labelled by its (PIE, literal | figurative) relevance class."""
+    from idiomkit.config import default_data_dir
+    from idiomkit.data.idiolink import load_idiolink
+
+    docs = {d.sentence: d for d in load_idiolink(cfg.data_dir or default_data_dir(), "train").documents}
+    triplets = idiolink_triplets(cfg)
+    labels: dict[tuple[str, str], int] = {}
+    rows, row_labels, groups, spans = [], [], [], []
+
+    def add(text: str, key: tuple[str, str], group: int, span=None) -> None:
+        rows.append((text,))
+        row_labels.append(labels.setdefault(key, len(labels)))
+        groups.append(group)
+        spans.append(span)
+
+    for g, t in enumerate(triplets):
+        query_key = (t.query_idiom, _relevance_class(t.query_usage))
+        add(t.query, query_key, g, _query_span(cfg, t))
+        add(t.positive, query_key, g)
+        for n in t.negatives:
+            doc = docs.get(n)
+            add(n, (doc.idiom, _relevance_class(doc.usage)) if doc else ("unknown", n), g)
+    return make_examples(
+        model, "idiolink-labelled", rows, row_labels, groups, cfg.max_seq_length, label_dtype=torch.long,
+        spans=spans if cfg.span_queries else None,
+    )  # fmt: skip
+
+
+def _single(name: str, build: Callable, make_loss: Callable, phase: str = "2b") -> Callable:
     def phases(model, groups, cfg) -> list[Phase]:
-        return [Phase("2b", [Stream(build(model, groups, cfg), make_loss(model, cfg))], cfg.epochs)]
+        return [Phase(phase, [Stream(build(model, groups, cfg), make_loss(model, cfg))], cfg.epochs)]
 
     phases.__name__ = name
     return phases
@@ -139,7 +217,15 @@ def ynu_phases(model, groups, cfg) -> list[Phase]:
     return [pretrain, Phase("2b", finetune, cfg.epochs)]
 
 
-RECIPES: dict[str, Callable[[Any, Sequence[Group], Any], list[Phase]]] = {
+@dataclass(frozen=True)
+class Recipe:
+    """A registered recipe: its data source (``semeval2b`` or ``idiolink``) and how it builds its phases."""
+
+    source: str
+    phases: Callable[[Any, Sequence[Group] | None, Any], list[Phase]]
+
+
+RECIPES_2B: dict[str, Callable[[Any, Sequence[Group], Any], list[Phase]]] = {
     "adaptive-triplet": _single("adaptive-triplet", adaptive_examples, _adaptive_loss),
     "adaptive-triplet-sts": adaptive_sts_phases,
     "triplet": _single("triplet", triplet_examples, _triplet_loss),
@@ -150,16 +236,38 @@ RECIPES: dict[str, Callable[[Any, Sequence[Group], Any], list[Phase]]] = {
     "ynu": ynu_phases,
 }
 
+RECIPES_IDIOLINK = {
+    "idiolink-infonce": _single(
+        "idiolink-infonce", idiolink_infonce_examples,
+        lambda m, c: st_losses.MultipleNegativesRankingLoss(m, scale=INFONCE_SCALE), "idiolink",
+    ),
+    "idiolink-mnrl": _single(
+        "idiolink-mnrl", lambda m, g, c: idiolink_infonce_examples(m, g, c, negatives=False),
+        lambda m, c: st_losses.MultipleNegativesRankingLoss(m, scale=INFONCE_SCALE), "idiolink",
+    ),
+    "idiolink-adaptive-triplet": _single(
+        "idiolink-adaptive-triplet", idiolink_labelled_examples, _adaptive_loss, "idiolink"
+    ),
+}  # fmt: skip
 
-def build_phases(recipe: str, model, groups: Sequence[Group], cfg) -> list[Phase]:
+RECIPES: dict[str, Recipe] = {
+    **{name: Recipe("semeval2b", fn) for name, fn in RECIPES_2B.items()},
+    **{name: Recipe("idiolink", fn) for name, fn in RECIPES_IDIOLINK.items()},
+}
+
+
+def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> list[Phase]:
     if recipe not in RECIPES:
         raise ValueError(f"unknown recipe '{recipe}' (expected one of {', '.join(RECIPES)})")
-    return RECIPES[recipe](model, groups, cfg)
+    return RECIPES[recipe].phases(model, groups, cfg)
 
 
-def run_label(recipe: str, mwe_tokens: bool, lora_rank: int | None = None) -> str:
-    """The recipe name used in result files: ``adaptive-triplet`` vs ``adaptive-triplet-mwe``; ``-lora`` suffix."""
+def run_label(recipe: str, mwe_tokens: bool, lora_rank: int | None = None, span_queries: bool = False) -> str:
+    """The recipe name used in result files: ``adaptive-triplet`` vs ``adaptive-triplet-mwe``; ``-lora`` suffix;
+    IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries."""
     label = recipe
+    if recipe.startswith("idiolink-"):
+        return label + ("-span" if span_queries else "") + ("-lora" if lora_rank else "")
     if recipe.startswith("adaptive-triplet") and mwe_tokens:
         label = recipe.replace("adaptive-triplet", "adaptive-triplet-mwe", 1)
     elif not recipe.startswith("adaptive-triplet") and not mwe_tokens:

@@ -27,6 +27,7 @@ from idiomkit.config import default_data_dir, seed_everything
 from idiomkit.data.semeval2022 import B_FILES, load_train_pairs, semeval_root
 from idiomkit.data.sts import load_sts, sts_files
 from idiomkit.models import load_model
+from idiomkit.pooling import install_span_pooling
 from idiomkit.results import atomic_write_text, sha256_files
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
@@ -38,6 +39,10 @@ from idiomkit.training.relabel import Group, group_pairs, split_by_mwe, validati
 log = logging.getLogger("idiomkit.training")
 
 CHECKPOINT = "checkpoint.pt"
+VALIDATION_TEXT = {
+    "semeval2b": "10% of train MWEs, pseudo-gold with the otherID rule; SemEval 2B dev never used",
+    "idiolink": "IdioLink val split (10 PIEs disjoint from train and test); IdioLink test never used",
+}
 PRIMARY = "val_idiom"
 
 
@@ -61,6 +66,8 @@ class TrainConfig:
     miner_distance: str = "cosine"
     pooling: str = "last2"
     batching: str = "length"  # "length": group-aware length buckets; "in-order": consecutive rows (baseline)
+    query_mode: str = "span"  # IdioLink recipes: query mode of the validation search
+    span_queries: bool = False  # IdioLink recipes: the loss sees span (late-chunking) embeddings of the queries
     sts_epochs: int = 1  # the ynu recipe's STS pre-training phase
     lora_rank: int | None = None  # LoRA adapters (peft) instead of full fine-tuning; merged into the saved model
     output_dir: str = "runs/adaptive-triplet"
@@ -102,6 +109,7 @@ class Setup:
     evaluators: list[Any]
     data_files: list[Path]
     counts: dict[str, int]
+    primary: str = PRIMARY  # the validation metric that selects the best model
 
 
 # --- data ---------------------------------------------------------------------------------------------------
@@ -123,37 +131,58 @@ def sts_dev_pairs(cfg: TrainConfig):
     return pairs[: cfg.limit_groups * 4] if cfg.limit_groups else pairs
 
 
+def data_root(cfg: TrainConfig) -> Path:
+    return Path(cfg.data_dir) if cfg.data_dir else default_data_dir()
+
+
 def setup(cfg: TrainConfig) -> Setup:
-    """Load the model, add MWE tokens (when on), build the recipe's phases (tokenised once) and evaluators."""
+    """Load the model, add MWE tokens (2B recipes, when on), build the recipe's phases (tokenised once) and the
+    validation evaluators (train-carved 2B validation, or IdioLink val)."""
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu" if not torch.cuda.is_available() else None)
     model.max_seq_length = cfg.max_seq_length
-    train, val, files = load_groups(cfg)
+    source = RECIPES[cfg.recipe].source
     new_ids: list[int] = []
-    if cfg.mwe_tokens:
-        added = add_mwe_tokens(model, [m for g in train + val for m in g.mwes])
-        new_ids = model.tokenizer.convert_tokens_to_ids(added)
-        log.info("added %d MWE tokens", len(added))
-    phases = build_phases(cfg.recipe, model, train, cfg)
-    evaluators = []
-    if val:
-        pairs, gold = validation_pairs(val)
-        transform = MweTransform.for_model(model) if cfg.mwe_tokens else None
-        evaluators.append(SemEval2BEvaluator(pairs, gold, name="val", transform=transform))
+    evaluators: list[Any] = []
+    counts: dict[str, int] = {}
+    primary = PRIMARY
+    if source == "idiolink":
+        from idiomkit.data.idiolink import load_idiolink, triplets_path
+        from idiomkit.tasks.idiolink import IdioLinkEvaluator
+
+        cfg.mwe_tokens = False  # IdioLink sentences carry no MWE columns
+        phases = build_phases(cfg.recipe, model, None, cfg)
+        files = [triplets_path(data_root(cfg), "train", "span")]
+        if not cfg.limit_groups or cfg.limit_groups >= 50:
+            evaluators.append(IdioLinkEvaluator(data_root(cfg), split="val", query_mode=cfg.query_mode))
+            files += list(load_idiolink(data_root(cfg), "val").files)
+            primary = "val_ndcg@10"
+    else:
+        train, val, files = load_groups(cfg)
+        if cfg.mwe_tokens:
+            added = add_mwe_tokens(model, [m for g in train + val for m in g.mwes])
+            new_ids = model.tokenizer.convert_tokens_to_ids(added)
+            log.info("added %d MWE tokens", len(added))
+        phases = build_phases(cfg.recipe, model, train, cfg)
+        if val:
+            pairs, gold = validation_pairs(val)
+            transform = MweTransform.for_model(model) if cfg.mwe_tokens else None
+            evaluators.append(SemEval2BEvaluator(pairs, gold, name="val", transform=transform))
+        counts.update(train_groups=len(train), val_groups=len(val))
     if cfg.val_sts:
         evaluators.append(StsEvaluator(sts_dev_pairs(cfg), name="val"))
+        files += list(sts_files(data_root(cfg), "dev").values())
     if any(s.examples.name == "sts" for p in phases for s in p.streams):
-        files += list(sts_files(Path(cfg.data_dir) if cfg.data_dir else default_data_dir(), "train").values())
-    if cfg.val_sts:
-        files += list(sts_files(Path(cfg.data_dir) if cfg.data_dir else default_data_dir(), "dev").values())
+        files += list(sts_files(data_root(cfg), "train").values())
+    if any(s.examples.span_masks is not None for p in phases for s in p.streams):
+        install_span_pooling(model)
     if cfg.lora_rank:
         add_lora(model, cfg.lora_rank, new_ids)
-    counts = {"train_groups": len(train), "val_groups": len(val)}
     for p in phases:
         for s in p.streams:
             counts[f"{p.name}/{s.examples.name}_rows"] = len(s.examples)
             counts[f"{p.name}/{s.examples.name}_truncated"] = s.examples.truncated
     log.info("data: %s", counts)
-    return Setup(model, phases, evaluators, files, counts)
+    return Setup(model, phases, evaluators, files, counts, primary)
 
 
 def add_lora(model, rank: int, trainable_token_ids: list[int]) -> None:
@@ -233,17 +262,17 @@ def save_model_dir(model, path: Path) -> None:
 # --- loop ---------------------------------------------------------------------------------------------------
 
 
-def validate(model, evaluators, state: TrainState, cfg: TrainConfig, out: Path) -> None:
-    """Run the evaluators, keep the best model (``val_idiom``) in ``out/best``, count evaluations without gain."""
+def validate(model, evaluators, state: TrainState, cfg: TrainConfig, out: Path, primary: str = PRIMARY) -> None:
+    """Run the evaluators, keep the best model (by ``primary``) in ``out/best``, count evaluations without gain."""
     if not evaluators:
         return
     metrics: dict[str, float] = {}
     for evaluator in evaluators:
         metrics.update(evaluator(model))
-    score = metrics.get(PRIMARY, float("nan"))
+    score = metrics.get(primary, float("nan"))
     state.history.append({"step": state.step, "epoch": state.epochs_done, "phase": state.phase, **metrics})
     log.info("step %d: validation %s", state.step, json.dumps(metrics))
-    if PRIMARY not in metrics:
+    if primary not in metrics:
         return
     if state.best is None or score > state.best:
         state.best, state.best_step, state.bad_evals = score, state.step, 0
@@ -334,7 +363,7 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
                 save_model_dir(model, out / f"epoch-{state.epochs_done}")
             if (cfg.eval_every and state.step % cfg.eval_every == 0) or (end_of_epoch and not cfg.eval_every):
                 model.eval()
-                validate(model, run.evaluators, state, cfg, out)
+                validate(model, run.evaluators, state, cfg, out, run.primary)
                 model.train()
             if state.step % cfg.checkpoint_every == 0 or end_of_epoch or state.stopped or state.step == cfg.max_steps:
                 save_checkpoint(out, model, optimizer, scheduler, state, cfg)
@@ -421,7 +450,7 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
         plain_copy(run.model).save(str(out))
     info = {
         "recipe": cfg.recipe,
-        "label": run_label(cfg.recipe, cfg.mwe_tokens, cfg.lora_rank),
+        "label": run_label(cfg.recipe, cfg.mwe_tokens, cfg.lora_rank, cfg.span_queries),
         "config": asdict(cfg),
         "data_sha256": sha256_files(run.data_files),
         "data_files": [str(p) for p in run.data_files],
@@ -429,7 +458,7 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
         "steps": state.step,
         "epochs_done": state.epochs_done,
         "train_s": round(state.train_s, 1),
-        "best": {"metric": PRIMARY, "value": state.best, "step": state.best_step},
+        "best": {"metric": run.primary, "value": state.best, "step": state.best_step},
         "validation": state.history,
     }
     atomic_write_text(out / "training.json", json.dumps(info, indent=2) + "\n")
@@ -453,7 +482,7 @@ def model_card_section(info: dict[str, Any]) -> str:
         f"lr {cfg['lr']}, warmup {cfg['warmup']}, max_seq_length {cfg['max_seq_length']}, seed {cfg['seed']}; "
         f"steps {info['steps']}",
         f"- Data sha256: {info['data_sha256']}; counts {info['counts']}",
-        f"- Validation (10% of train MWEs, pseudo-gold with the otherID rule; SemEval 2B dev never used): best "
+        f"- Validation ({VALIDATION_TEXT[RECIPES[info['recipe']].source]}): best "
         f"{info['best']['metric']} = {info['best']['value']} at step {info['best']['step']}; last {last}",
         "",
     ]
