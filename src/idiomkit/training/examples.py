@@ -61,6 +61,11 @@ class Examples:
         )
 
 
+def prompt_prefix(model, kind: str) -> str:
+    """The model's prompt text for ``kind`` (e5: ``query: ``/``passage: ``); empty for models without prompts."""
+    return (getattr(model, "prompts", None) or {}).get(kind, "") if kind else ""
+
+
 def tokenize(model, texts: Sequence[str], max_seq_length: int) -> tuple[list[list[int]], int]:
     """Token ids of ``texts`` cut to ``max_seq_length`` (keeping the final special token); and how many were cut."""
     enc = model.tokenizer(list(texts), truncation=False, add_special_tokens=True)["input_ids"]
@@ -80,15 +85,23 @@ def make_examples(
     label_dtype: torch.dtype = torch.float,
     spread_groups: bool = False,
     spans: Sequence[tuple[int, int] | None] | None = None,
+    prompts: Sequence[str] | None = None,
 ) -> Examples:
     """Tokenise ``rows`` (tuples of texts, one per column) once; log how many texts were truncated.
 
     ``spans``: character offsets in column 0 per row (or None for a row without one); the trainer then pools
     those rows over the span's tokens only (span-aware training, as late chunking does at inference).
+    ``prompts``: the prompt kind per column (``query``/``passage``, ``""`` for none); default ``query`` for every
+    column — what evaluation prepends for models with prompts (e5), so training sees the same inputs.
     """
     if not rows:
         raise ValueError(f"{name}: no training rows")
     n = len(rows[0])
+    prefixes = [prompt_prefix(model, kind) for kind in (prompts or ["query"] * n)]
+    if spans is not None and prefixes[0]:
+        k = len(prefixes[0])
+        spans = [(sp[0] + k, sp[1] + k) if sp is not None else None for sp in spans]
+    rows = [tuple(p + t for p, t in zip(prefixes, r, strict=True)) for r in rows] if any(prefixes) else rows
     columns, truncated = [], 0
     for c in range(n):
         ids, cut = tokenize(model, [r[c] for r in rows], max_seq_length)

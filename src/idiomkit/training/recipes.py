@@ -34,7 +34,7 @@ from sentence_transformers.sentence_transformer import losses as st_losses
 
 from idiomkit.data.sts import load_sts
 from idiomkit.losses import AdaptiveTripletLoss
-from idiomkit.training.examples import Examples, make_examples
+from idiomkit.training.examples import Examples, make_examples, prompt_prefix
 from idiomkit.training.mwe import replace_mwes
 from idiomkit.training.relabel import Group, relabel
 
@@ -152,6 +152,7 @@ def idiolink_infonce_examples(model, _groups, cfg, negatives: bool = True) -> Ex
     return make_examples(
         model, "idiolink-triplets" if negatives else "idiolink-pairs", rows, [0.0] * len(rows), groups,
         cfg.max_seq_length, spread_groups=True, spans=[_query_span(cfg, t) for t in triplets],
+        prompts=["query"] + ["passage"] * (len(rows[0]) - 1),
     )  # fmt: skip
 
 
@@ -165,22 +166,24 @@ def idiolink_labelled_examples(model, _groups, cfg) -> Examples:
     labels: dict[tuple[str, str], int] = {}
     rows, row_labels, groups, spans = [], [], [], []
 
-    def add(text: str, key: tuple[str, str], group: int, span=None) -> None:
-        rows.append((text,))
+    query, passage = prompt_prefix(model, "query"), prompt_prefix(model, "passage")
+
+    def add(text: str, key: tuple[str, str], group: int, span=None, prefix: str = passage) -> None:
+        rows.append((prefix + text,))
         row_labels.append(labels.setdefault(key, len(labels)))
         groups.append(group)
-        spans.append(span)
+        spans.append((span[0] + len(prefix), span[1] + len(prefix)) if span else None)
 
     for g, t in enumerate(triplets):
         query_key = (t.query_idiom, _relevance_class(t.query_usage))
-        add(t.query, query_key, g, _query_span(cfg, t))
+        add(t.query, query_key, g, _query_span(cfg, t), prefix=query)
         add(t.positive, query_key, g)
         for n in t.negatives:
             doc = docs.get(n)
             add(n, (doc.idiom, _relevance_class(doc.usage)) if doc else ("unknown", n), g)
     return make_examples(
         model, "idiolink-labelled", rows, row_labels, groups, cfg.max_seq_length, label_dtype=torch.long,
-        spans=spans if cfg.span_queries else None,
+        spans=spans if cfg.span_queries else None, prompts=[""],
     )  # fmt: skip
 
 

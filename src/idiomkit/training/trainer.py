@@ -358,7 +358,7 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
                 progress(state, float(loss.detach()))
             if state.step % 10 == 0:
                 log.info("step %d phase %s epoch %d loss %.4f lr %.2e", state.step, phase.name, state.epoch,
-                         float(loss), scheduler.get_last_lr()[0])  # fmt: skip
+                         float(loss.detach()), scheduler.get_last_lr()[0])  # fmt: skip
             if end_of_epoch and cfg.keep_epochs:
                 save_model_dir(model, out / f"epoch-{state.epochs_done}")
             if (cfg.eval_every and state.step % cfg.eval_every == 0) or (end_of_epoch and not cfg.eval_every):
