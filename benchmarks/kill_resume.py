@@ -89,12 +89,27 @@ def main() -> None:
     report = {"groups": args.groups, "epochs": args.epochs, "killed_after_checkpoint_step": killed_at,
               "uninterrupted": sa, "killed_and_resumed": sb, "abs_diff": diff, "weights_identical": identical,
               "pass": max(diff.values()) <= 0.005}  # fmt: skip
-    print("| run | dev idiom | dev STS | dev all |\n|---|---|---|---|")
-    print(f"| uninterrupted | {sa['idiom']:.4f} | {sa['sts']:.4f} | {sa['all']:.4f} |")
-    label = f"SIGKILL after checkpoint step {killed_at} + resume"
-    print(f"| {label} | {sb['idiom']:.4f} | {sb['sts']:.4f} | {sb['all']:.4f} |")
-    print(f"max |diff| {max(diff.values()):.6f}; weights identical: {identical}; pass: {report['pass']}")
+    report["markdown"] = markdown(report)
+    print(report["markdown"])
     args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
+def markdown(report: dict) -> str:
+    sa, sb = report["uninterrupted"], report["killed_and_resumed"]
+    label = f"SIGKILL after checkpoint step {report['killed_after_checkpoint_step']} + resume"
+    return "\n".join(
+        [
+            f"{report['groups']} train groups, {report['epochs']} epochs, minilm, seed 0.",
+            "",
+            "| run | dev idiom | dev STS | dev all |",
+            "|---|---|---|---|",
+            f"| uninterrupted | {sa['idiom']:.4f} | {sa['sts']:.4f} | {sa['all']:.4f} |",
+            f"| {label} | {sb['idiom']:.4f} | {sb['sts']:.4f} | {sb['all']:.4f} |",
+            "",
+            f"max |diff| {max(report['abs_diff'].values()):.6f}; weights bit-identical: {report['weights_identical']}; "
+            f"pass (≤ 0.005): {report['pass']}",
+        ]
+    )
 
 
 if __name__ == "__main__":
