@@ -133,3 +133,28 @@ def test_write_result_envelope(tmp_path):
         "wall_s",
         "created",
     }
+
+
+def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
+    monkeypatch.setenv("IDIOMKIT_RESULTS_DIR", str(tmp_path / "results"))
+    run = tmp_path / "run"
+    args = ["train", "--recipe", "cosine", "--model", "minilm", "--epochs", "1", "--limit-groups", "12",
+            "--batch-size", "8", "--max-steps", "2", "--no-val-sts", "--output", str(run)]  # fmt: skip
+    args += ["--evaluate", "semeval2b"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "results" / "semeval2b-dev" / "minilm__cosine__seed0.json"
+    rec = json.loads(path.read_text())
+    assert rec["recipe"] == "cosine" and rec["params"]["training"]["steps"] == 2
+    assert rec["params"]["training"]["config"]["mwe_tokens"] is True and rec["params"]["mwe_tokens"] is True
+    assert path.with_suffix(".submission.csv").exists()
+    checked = subprocess.run([sys.executable, str(CHECKER), str(tmp_path / "results")], capture_output=True, text=True)
+    assert checked.returncode == 0 and "0 problems" in checked.stdout, checked.stdout
+
+    result = runner.invoke(app, ["interpolate", str(run), "-o", str(tmp_path / "mix"), "--alphas", "0,0.5,1"])
+    assert result.exit_code == 0, result.output
+    info = json.loads((tmp_path / "mix" / "training.json").read_text())
+    assert info["label"] == "cosine-interp" and [p["alpha"] for p in info["interpolation"]["sweep"]] == [0, 0.5, 1]
+
+    result = runner.invoke(app, ["train", "--recipe", "nope", "--output", str(tmp_path / "x")])
+    assert result.exit_code == 2 and "unknown recipe 'nope'" in result.output
