@@ -18,6 +18,8 @@ query over its PIE span, as late chunking does at search time):
 
 - ``idiolink-infonce``: (query, positive, 3 soft + 2 hard negatives); InfoNCE with in-batch + explicit negatives
   at temperature 0.05 = ``MultipleNegativesRankingLoss(scale=20)`` (Hashiloni et al.); no (PIE, sense) twice a batch.
+- ``idiolink-infonce-index``: the same loss on the 440 tuples plus ~1,300 more mined from the train index
+  (each literal/idiomatic train document as a span-marked query; :func:`index_tuples`).
 - ``idiolink-mnrl``: (query, positive) with in-batch negatives only.
 - ``idiolink-adaptive-triplet``: every sentence of a triplet labelled by (PIE, literal | figurative) — the
   relevance classes — with :class:`AdaptiveTripletLoss`; a triplet's sentences stay in one batch.
@@ -144,8 +146,8 @@ def _class_ids(triplets) -> dict[tuple[str, str], int]:
     return {k: i for i, k in enumerate(keys)}
 
 
-def idiolink_infonce_examples(model, _groups, cfg, negatives: bool = True) -> Examples:
-    triplets = idiolink_triplets(cfg)
+def idiolink_infonce_examples(model, _groups, cfg, negatives: bool = True, extra: Sequence = ()) -> Examples:
+    triplets = idiolink_triplets(cfg) + list(extra)
     classes = _class_ids(triplets)
     rows = [(t.query, t.positive, *(t.negatives if negatives else ())) for t in triplets]
     groups = [classes[t.query_idiom, _relevance_class(t.query_usage)] for t in triplets]
@@ -154,6 +156,43 @@ def idiolink_infonce_examples(model, _groups, cfg, negatives: bool = True) -> Ex
         cfg.max_seq_length, spread_groups=True, spans=[_query_span(cfg, t) for t in triplets],
         prompts=["query"] + ["passage"] * (len(rows[0]) - 1),
     )  # fmt: skip
+
+
+def index_tuples(cfg, n_soft: int = 3, n_hard: int = 2) -> list:
+    """Extra training tuples mined from the IdioLink *train* index (seeded): every literal or idiomatic document
+    becomes a query (its PIE span marked) with a positive of the same PIE and relevance class, ``n_soft`` soft
+    negatives (other PIEs) and ``n_hard`` hard negatives (same PIE, other class) — the paper's tuple recipe."""
+    import random
+
+    from idiomkit.config import default_data_dir
+    from idiomkit.data.idiolink import Triplet, load_idiolink
+
+    docs = load_idiolink(cfg.data_dir or default_data_dir(), "train").documents
+    by_class: dict[tuple[str, str], list] = {}
+    for d in docs:
+        by_class.setdefault((d.idiom, _relevance_class(d.usage)), []).append(d)
+    rng = random.Random(cfg.seed)
+    out = []
+    for d in docs:
+        if d.usage not in ("literal", "idiomatic"):
+            continue
+        cls = _relevance_class(d.usage)
+        other = "literal" if cls == "figurative" else "figurative"
+        positives = [p for p in by_class[d.idiom, cls] if p.sentence != d.sentence]
+        hard = by_class.get((d.idiom, other), [])
+        soft = [x for x in docs if x.idiom != d.idiom]
+        if not positives or len(hard) < n_hard:
+            continue
+        positive = rng.choice(positives)
+        negatives = [x.sentence for x in rng.sample(soft, n_soft) + rng.sample(hard, n_hard)]
+        out.append(Triplet(d.sentence, positive.sentence, tuple(negatives), d.idiom, d.usage, positive.usage,
+                           d.span_text))  # fmt: skip
+    return out[: cfg.limit_groups] if cfg.limit_groups else out
+
+
+def idiolink_index_examples(model, _groups, cfg) -> Examples:
+    """The 440 train tuples plus tuples mined from the train index (:func:`index_tuples`)."""
+    return idiolink_infonce_examples(model, _groups, cfg, extra=index_tuples(cfg))
 
 
 def idiolink_labelled_examples(model, _groups, cfg) -> Examples:
@@ -246,6 +285,10 @@ RECIPES_IDIOLINK = {
     ),
     "idiolink-mnrl": _single(
         "idiolink-mnrl", lambda m, g, c: idiolink_infonce_examples(m, g, c, negatives=False),
+        lambda m, c: st_losses.MultipleNegativesRankingLoss(m, scale=INFONCE_SCALE), "idiolink",
+    ),
+    "idiolink-infonce-index": _single(
+        "idiolink-infonce-index", idiolink_index_examples,
         lambda m, c: st_losses.MultipleNegativesRankingLoss(m, scale=INFONCE_SCALE), "idiolink",
     ),
     "idiolink-adaptive-triplet": _single(
