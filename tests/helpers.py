@@ -44,3 +44,22 @@ TINY_GOLD = B_GOLD_HEADER + (
     "10,dev.PT.sts.1,PT,0.8,\n"
     "11,dev.PT.sts.2,PT,0.05,\n"
 )
+
+
+class Interrupt(Exception):
+    """Raised from ``on_step`` to simulate a crash mid-training."""
+
+
+def full_and_resumed(train, tmp_path, stop_at: int, *args, **kwargs):
+    """Train once uninterrupted (``tmp_path/full``) and once crashed after step ``stop_at`` then resumed
+    (``tmp_path/cut``); returns both results."""
+    import pytest
+
+    def crash(state):
+        if state.step == stop_at:
+            raise Interrupt
+
+    full = train(*args, **kwargs, output_dir=tmp_path / "full")
+    with pytest.raises(Interrupt):
+        train(*args, **kwargs, output_dir=tmp_path / "cut", on_step=crash)
+    return full, train(*args, **kwargs, output_dir=tmp_path / "cut", resume=True)

@@ -135,21 +135,12 @@ def test_sts_evaluator_equals_hand_spearman():
 SMALL = {"model": "minilm", "epochs": 1, "batch_size": 8, "limit_groups": 12, "checkpoint_every": 2}
 
 
-class Interrupt(Exception):
-    pass
-
-
 def test_two_stream_recipe_resumes_exactly(tmp_path):
+    from helpers import full_and_resumed
+
     from idiomkit.training import train
 
-    def stop_at_3(state):
-        if state.step == 3:
-            raise Interrupt
-
-    full = train("adaptive-triplet-sts", **SMALL, max_steps=5, output_dir=tmp_path / "full")
-    with pytest.raises(Interrupt):
-        train("adaptive-triplet-sts", **SMALL, max_steps=5, output_dir=tmp_path / "cut", on_step=stop_at_3)
-    resumed = train("adaptive-triplet-sts", **SMALL, max_steps=5, output_dir=tmp_path / "cut")
+    full, resumed = full_and_resumed(train, tmp_path, 3, "adaptive-triplet-sts", **SMALL, max_steps=5)
     assert resumed.state.step == full.state.step == 5
     assert full.counts["2b+sts/sts_rows"] == 48
     a = torch.load(tmp_path / "full" / "checkpoint.pt", weights_only=False)["model"]

@@ -174,21 +174,12 @@ def test_short_training_runs_checkpoints_and_saves(tmp_path):
     assert MweTransform.for_model(model).known  # MWE tokens came back with the saved model
 
 
-class Interrupt(Exception):
-    pass
-
-
 def test_resume_after_interruption_matches_uninterrupted_run(tmp_path):
+    from helpers import full_and_resumed
+
     from idiomkit.training import train
 
-    def stop_at_2(state):
-        if state.step == 2:
-            raise Interrupt
-
-    full = train(**SMALL, max_steps=4, output_dir=tmp_path / "full")
-    with pytest.raises(Interrupt):
-        train(**SMALL, max_steps=4, output_dir=tmp_path / "cut", on_step=stop_at_2)
-    resumed = train(**SMALL, max_steps=4, output_dir=tmp_path / "cut", resume=True)
+    full, resumed = full_and_resumed(train, tmp_path, 2, **SMALL, max_steps=4)
     assert resumed.state.step == full.state.step == 4
     a = torch.load(tmp_path / "full" / "checkpoint.pt", weights_only=False)
     b = torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=False)
