@@ -16,6 +16,7 @@ import numpy as np
 from idiomkit.config import default_data_dir, default_results_dir, seed_everything
 from idiomkit.encoding import encode_texts
 from idiomkit.models import DEFAULT_MODEL, REGISTRY, load_model, resolve_name
+from idiomkit.pooling import pooling_of
 from idiomkit.results import ResultRecord, atomic_write_text, sha256_files, write_result
 from idiomkit.tasks import get_task
 
@@ -136,6 +137,11 @@ def evaluate(
     """
     seed_everything(seed)
     task_obj = get_task(task)
+    training = training_summary(model)
+    if training and recipe == "zero-shot":  # a directory made by `idiomkit train`: name it by its recipe
+        recipe = training["label"]
+    if training and model_name is None:
+        model_name = Path(training["config"]["model"]).name
     data_dir = Path(data_dir) if data_dir else default_data_dir()
     start = time.perf_counter()
     lexical = model in getattr(task_obj, "lexical_models", ())  # e.g. bm25: no neural model to load
@@ -146,13 +152,12 @@ def evaluate(
     )
     wall = time.perf_counter() - start
     params = {
-        "pooling": pooling,
+        "pooling": pooling if lexical else pooling_of(st),
         "prompt_name": name,
         "batch_size": batch_size,
         **out.params,
         "command": command or current_command(),
     }
-    training = None if lexical else training_summary(model)
     if training:
         params["training"] = training
     record = ResultRecord(
