@@ -102,6 +102,17 @@ def training_summary(model) -> dict[str, Any] | None:
     }
 
 
+BUDGET_EPOCHS = 2  # the epoch budget of the 2B recipe comparison; other budgets are tagged in result names
+
+
+def epoch_tag(training: dict[str, Any] | None) -> str | None:
+    """``<E>ep`` for a 2B-trained model whose epoch budget differs from the comparison's (else None)."""
+    if not training or str(training.get("label", "")).startswith("idiolink-"):
+        return None
+    epochs = training["config"].get("epochs")
+    return f"{epochs}ep" if epochs and epochs != BUDGET_EPOCHS else None
+
+
 def evaluate(
     task: str,
     model: str = DEFAULT_MODEL,
@@ -173,7 +184,11 @@ def evaluate(
     path = None
     if write:
         # a task may name its own variant (e.g. idiolink's query mode); a non-default pooling is prefixed
-        parts = [pooling if pooling != "mean" and not lexical and not training else None, out.params.get("variant")]
+        parts = [
+            pooling if pooling != "mean" and not lexical and not training else None,
+            epoch_tag(training),
+            out.params.get("variant"),
+        ]
         variant = variant or "-".join(p for p in parts if p) or None
         path = write_result(record, results_dir or default_results_dir(), variant=variant)
         for suffix, text in out.predictions.items():
