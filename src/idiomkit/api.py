@@ -88,11 +88,14 @@ def training_summary(model) -> dict[str, Any] | None:
     path = Path(model) / "training.json" if isinstance(model, str | Path) else None
     if path is None or not path.is_file():
         return None
+    from idiomkit.training.recipes import run_label
+
     info = json.loads(path.read_text(encoding="utf-8"))
     cfg = info.get("config", {})
     keys = ("model", "epochs", "batch_size", "lr", "max_seq_length", "mwe_tokens", "lora_rank", "pooling", "seed")
     return {
-        "label": info.get("label", info.get("recipe")),
+        "label": info.get("label")
+        or run_label(info.get("recipe", "?"), bool(cfg.get("mwe_tokens")), cfg.get("lora_rank")),
         "config": {k: cfg.get(k) for k in keys},
         "steps": info.get("steps"),
         "epochs_done": info.get("epochs_done"),

@@ -19,6 +19,7 @@ from idiomkit.results import atomic_write_text
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.mwe import MweTransform, add_mwe_tokens
+from idiomkit.training.recipes import run_label
 from idiomkit.training.relabel import validation_pairs
 
 log = logging.getLogger("idiomkit.training")
@@ -107,7 +108,9 @@ def interpolate_run(
     start.load_state_dict(mix_weights(start, tuned, best.alpha))
     start.save(str(output_dir))
     info = json.loads((tuned_dir / "training.json").read_text(encoding="utf-8"))
-    info["label"] = info.get("label", info["recipe"]) + "-interp"
+    cfg = info["config"]
+    base_label = info.get("label") or run_label(info["recipe"], cfg["mwe_tokens"], cfg.get("lora_rank"))
+    info["label"] = base_label + "-interp"
     info["interpolation"] = {
         "from": str(tuned_dir),
         "alpha": best.alpha,
