@@ -241,3 +241,24 @@ def test_idiolink_labels_follow_relevance_classes(tokenizer_model):
             d = docs[n]
             same = d.idiom == t.query_idiom and (d.usage == "literal") == (t.query_usage == "literal")
             assert (label == labels[0]) == same
+
+
+def test_index_tuples_follow_the_paper_recipe_on_train_documents_only():
+    from idiomkit.config import default_data_dir
+    from idiomkit.data.idiolink import load_idiolink
+    from idiomkit.training.recipes import index_tuples
+
+    class Cfg:
+        data_dir, limit_groups, seed = None, None, 0
+
+    docs = {d.sentence: d for d in load_idiolink(default_data_dir(), "train").documents}
+    tuples = index_tuples(Cfg)
+    assert len(tuples) == sum(d.usage in ("literal", "idiomatic") for d in docs.values())
+    literal = lambda usage: usage == "literal"  # noqa: E731
+    for t in tuples[::37]:
+        q, p = docs[t.query], docs[t.positive]
+        assert p.idiom == q.idiom and literal(p.usage) == literal(q.usage) and t.positive != t.query
+        soft, hard = [docs[n] for n in t.negatives[:3]], [docs[n] for n in t.negatives[3:]]
+        assert all(n.idiom != q.idiom for n in soft)
+        assert all(n.idiom == q.idiom and literal(n.usage) != literal(q.usage) for n in hard)
+    assert index_tuples(Cfg) == tuples  # seeded
