@@ -141,6 +141,29 @@ def dev_idiom(model_dir: Path) -> float:
     return out.metrics["ALL"]["idiom"]
 
 
+def markdown(report: dict) -> str:
+    """The speed table (+ the full-epoch comparison when present) as markdown."""
+    rows = report["configs"]
+    base = next((r["s_per_step"] for r in rows if r["config"] == "plain-st"), None)
+    lines = [f"Mean over {report['steps']} timed steps per configuration (first step not timed).", "",
+             "| configuration | s/step | steps/s | sentences/s | speed-up vs plain-st |",
+             "|---|---|---|---|---|"]  # fmt: skip
+    for r in rows:
+        up = f"{base / r['s_per_step']:.2f}×" if base else "–"
+        lines.append(f"| {r['config']} | {r['s_per_step']:.2f} | {r['steps_per_s']:.3f} | "
+                     f"{r['sentences_per_s']:.1f} | {up} |")  # fmt: skip
+    if "quality" in report:
+        q = report["quality"]
+        p, o = q["plain_st"], q["ours"]
+        per_step = (f"; {p['s_per_step']:.2f} vs {o['s_per_step']:.2f} s/step over the epoch, "
+                    f"{p['s_per_step'] / o['s_per_step']:.2f}×") if "s_per_step" in p else ""  # fmt: skip
+        lines += ["", f"{q['epochs']} full epoch(s), wall time including model loading, tokenisation and (ours) "
+                  f"validation: plain-st {p['wall_s']:.0f} s → 2B dev idiom {p['dev_idiom']:.4f}; ours "
+                  f"{o['wall_s']:.0f} s → {o['dev_idiom']:.4f} "
+                  f"({p['wall_s'] / o['wall_s']:.2f}× faster{per_step})."]  # fmt: skip
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20, help="timed steps per configuration")
@@ -162,13 +185,6 @@ def main() -> None:
     for name in wanted:
         rows.append(summarise(name, configs[name]()))
         print(json.dumps(rows[-1]), flush=True)
-    base = next((r["s_per_step"] for r in rows if r["config"] == "plain-st"), None)
-    lines = ["| configuration | s/step | steps/s | sentences/s | speed-up vs plain-st |", "|---|---|---|---|---|"]
-    for r in rows:
-        up = f"{base / r['s_per_step']:.2f}×" if base else "–"
-        lines.append(f"| {r['config']} | {r['s_per_step']:.2f} | {r['steps_per_s']:.3f} | "
-                     f"{r['sentences_per_s']:.1f} | {up} |")  # fmt: skip
-    print("\n" + "\n".join(lines))
     report = {"steps": args.steps, "configs": rows, "cpu_count": os.cpu_count()}
     previous = json.loads(args.json.read_text(encoding="utf-8")) if args.json.exists() else {}
     if args.epochs:
@@ -187,17 +203,8 @@ def main() -> None:
         }  # fmt: skip
     elif "quality" in previous:
         report["quality"] = previous["quality"]  # a timing-only run keeps the last full-epoch comparison
-    if "quality" in report:
-        q = report["quality"]
-        p, o = q["plain_st"], q["ours"]
-        per_step = (f"; {p['s_per_step']:.2f} vs {o['s_per_step']:.2f} s/step over the epoch, "
-                    f"{p['s_per_step'] / o['s_per_step']:.2f}×") if "s_per_step" in p else ""  # fmt: skip
-        lines += ["", f"{q['epochs']} full epoch(s), wall time including model loading, tokenisation and (ours) "
-                  f"validation: plain-st {p['wall_s']:.0f} s → 2B dev idiom {p['dev_idiom']:.4f}; ours "
-                  f"{o['wall_s']:.0f} s → {o['dev_idiom']:.4f} "
-                  f"({p['wall_s'] / o['wall_s']:.2f}× faster{per_step})."]  # fmt: skip
-        print(lines[-1])
-    report["markdown"] = "\n".join(lines)
+    report["markdown"] = markdown(report)
+    print(report["markdown"])
     args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     shutil.rmtree(out, ignore_errors=True)
 
