@@ -143,7 +143,7 @@ def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
     args += ["--evaluate", "semeval2b"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    path = tmp_path / "results" / "semeval2b-dev" / "minilm__cosine__seed0.json"
+    path = tmp_path / "results" / "semeval2b-dev" / "minilm__cosine__1ep__seed0.json"  # budget ≠ 2 epochs: tagged
     rec = json.loads(path.read_text())
     assert rec["recipe"] == "cosine" and rec["params"]["training"]["steps"] == 2
     assert rec["params"]["training"]["config"]["mwe_tokens"] is True and rec["params"]["mwe_tokens"] is True
