@@ -281,14 +281,13 @@ def train(
             sts_epochs=sts_epochs, val_sts=val_sts, data_dir=str(data_dir) if data_dir else None,
             query_mode=query_mode, span_queries=span_queries,
         )  # fmt: skip
-    best = result.state
+    info = json.loads((Path(output) / "training.json").read_text(encoding="utf-8"))
+    state = result.state
     console.print(
-        f"model: {result.output_dir} (steps {best.step}, best val_idiom {best.best} at step {best.best_step}, "
-        f"{best.train_s:.0f} s of training steps)"
+        f"model: {result.output_dir} (steps {state.step}, best {info['best']['metric']} {state.best} at step "
+        f"{state.best_step}, {state.train_s:.0f} s of training steps)"
     )
-
-    label = json.loads((Path(output) / "training.json").read_text(encoding="utf-8"))["label"]
-    evaluate_trained(output, label, seed, Path(model).name, evaluate_on or [], data_dir)
+    evaluate_trained(output, info["label"], seed, Path(model).name, evaluate_on or [], data_dir)
 
 
 def evaluate_trained(output: Path, label: str, seed: int, model_name: str, tasks: list[str], data_dir) -> None:
