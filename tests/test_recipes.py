@@ -262,3 +262,29 @@ def test_index_tuples_follow_the_paper_recipe_on_train_documents_only():
         assert all(n.idiom != q.idiom for n in soft)
         assert all(n.idiom == q.idiom and literal(n.usage) != literal(q.usage) for n in hard)
     assert index_tuples(Cfg) == tuples  # seeded
+
+
+def test_batch_plan_handles_epochs_with_different_batch_counts():
+    """Packing whole groups gives a different number of batches per epoch; every step must still resolve and
+    every row be used once an epoch (a stream beside the first one cycles through all its rows in order)."""
+    from idiomkit.training.examples import Examples
+    from idiomkit.training.recipes import Phase, Stream
+    from idiomkit.training.trainer import BatchPlan, TrainConfig
+
+    rng = np.random.default_rng(0)
+    groups = [g for g in range(300) for _ in range(int(rng.integers(1, 8)))]
+    first = Examples("a", [[[1] * int(rng.integers(3, 40)) for _ in groups]], [0.0] * len(groups), groups)
+    second = Examples("b", [[[1] * 5 for _ in range(50)]], [0.0] * 50, list(range(50)), spread_groups=True)
+    plan = BatchPlan(Phase("p", [Stream(first, None), Stream(second, None)], 4), TrainConfig(batch_size=8), 0)
+    counts = [plan.steps(e) for e in range(4)]
+    assert len(set(counts)) > 1  # the case that broke a fixed steps-per-epoch loop
+    seen_second = []
+    for epoch in range(4):
+        rows = []
+        for b in range(plan.steps(epoch)):
+            a, c = plan.step(epoch, b)
+            rows += a
+            seen_second += c
+        assert sorted(rows) == list(range(len(groups)))
+    assert plan.total_steps(4) == sum(counts)
+    assert sorted(seen_second[:50]) == list(range(50))  # first cycle of the second stream: every row once

@@ -297,11 +297,15 @@ def make_optimizer(model, cfg: TrainConfig, total: int):
 
 
 class BatchPlan:
-    """Each stream's batches per epoch (deterministic from seed, phase, stream and epoch), computed once."""
+    """Each stream's batches per epoch (deterministic from seed, phase, stream and epoch), computed once.
+
+    Packing whole groups makes the number of batches vary a little from epoch to epoch, so every count is
+    looked up per epoch (and per cycle for the streams that cycle beside the first one)."""
 
     def __init__(self, phase: Phase, cfg: TrainConfig, p_index: int):
         self.phase, self.cfg, self.p_index = phase, cfg, p_index
         self._cache: dict[tuple[int, int], list[list[int]]] = {}
+        self._counts: dict[tuple[int, int], int] = {}
 
     def stream_epoch(self, k: int, epoch: int) -> list[list[int]]:
         if (k, epoch) not in self._cache:
@@ -311,19 +315,32 @@ class BatchPlan:
             examples = self.phase.streams[k].examples
             in_order = self.cfg.batching == "in-order"
             self._cache[k, epoch] = examples.batches(self.cfg.batch_size, seed=seed, epoch=epoch, in_order=in_order)
+            self._counts[k, epoch] = len(self._cache[k, epoch])
         return self._cache[k, epoch]
 
-    @property
-    def steps_per_epoch(self) -> int:
-        return len(self.stream_epoch(0, 0))
+    def count(self, k: int, epoch: int) -> int:
+        if (k, epoch) not in self._counts:
+            self.stream_epoch(k, epoch)
+        return self._counts[k, epoch]
+
+    def steps(self, epoch: int) -> int:
+        """Steps in ``epoch`` of the phase (= batches of the first stream)."""
+        return self.count(0, epoch)
+
+    def total_steps(self, epochs: int) -> int:
+        return sum(self.steps(e) for e in range(epochs))
 
     def step(self, epoch: int, batch: int) -> list[list[int]]:
         """The batch of every stream for step ``batch`` of ``epoch``: the first stream in order, others cycling."""
         out = [self.stream_epoch(0, epoch)[batch]]
-        for k in range(1, len(self.phase.streams)):
-            n = len(self.stream_epoch(k, 0))
-            g = epoch * self.steps_per_epoch + batch
-            out.append(self.stream_epoch(k, g // n)[g % n])
+        if len(self.phase.streams) > 1:
+            g = sum(self.steps(e) for e in range(epoch)) + batch  # step index within the phase
+            for k in range(1, len(self.phase.streams)):
+                cycle, rest = 0, g
+                while rest >= self.count(k, cycle):
+                    rest -= self.count(k, cycle)
+                    cycle += 1
+                out.append(self.stream_epoch(k, cycle)[rest])
         return out
 
 
@@ -331,15 +348,15 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
     """Train one phase from ``state`` (restoring optimizer/scheduler from ``blob`` when resuming into it)."""
     model, phase = run.model, run.phases[p_index]
     plan = BatchPlan(phase, cfg, p_index)
-    n_primary = plan.steps_per_epoch
-    total = cfg.max_steps if cfg.max_steps else n_primary * phase.epochs
+    total = cfg.max_steps if cfg.max_steps else plan.total_steps(phase.epochs)
     optimizer, scheduler = make_optimizer(model, cfg, total)
     if blob is not None:
         optimizer.load_state_dict(blob["optimizer"])
         scheduler.load_state_dict(blob["scheduler"])
     model.train()
     while state.epoch < phase.epochs and not state.stopped:
-        while state.batch < n_primary:
+        n_batches = plan.steps(state.epoch)
+        while state.batch < n_batches:
             if cfg.max_steps and state.step >= cfg.max_steps:
                 return
             tick = time.perf_counter()
@@ -354,7 +371,7 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             scheduler.step()
             state.train_s += time.perf_counter() - tick
             state.step, state.batch = state.step + 1, state.batch + 1
-            end_of_epoch = state.batch == n_primary
+            end_of_epoch = state.batch == n_batches
             if end_of_epoch:
                 state.epoch, state.batch, state.epochs_done = state.epoch + 1, 0, state.epochs_done + 1
             if progress:
