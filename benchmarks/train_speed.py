@@ -15,7 +15,7 @@ Configurations (ablations of idiomkit's loop, each a step away from the next):
                   different objective; shown because it is what a default run costs)
   ours-in-order   our loop (cached tokenisation), in-order batches, max_seq_length 256
   ours-len256     + group-aware length-bucketed batches
-  ours            + max_seq_length 128 (the default: 0.1% of rows are longer) + fused AdamW
+  ours            + max_seq_length 128 (the default: 65 of 9,108 training texts, 0.7%, are longer) + fused AdamW
 
 Measured and not adopted: torch.compile (dynamic shapes) gave no speed-up after a ~55 s compile; bf16 autocast
 is far slower on this CPU. Optimizer step alone: 61 ms default AdamW, 53 ms foreach, 16 ms fused (of ~1.1-1.4 s).
