@@ -158,3 +158,6 @@ def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
 
     result = runner.invoke(app, ["train", "--recipe", "nope", "--output", str(tmp_path / "x")])
     assert result.exit_code == 2 and "unknown recipe 'nope'" in result.output
+    result = runner.invoke(app, ["train", "--evaluate", "semeval2", "--output", str(tmp_path / "y")])
+    assert result.exit_code == 2 and "--evaluate: unknown task 'semeval2'" in result.output
+    assert not (tmp_path / "y").exists()  # rejected before any training

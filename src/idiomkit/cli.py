@@ -261,6 +261,7 @@ def train(
     ] = None,
 ) -> None:
     """Train a model (e.g. He & Scarton's adaptive triplet loss) with checkpoints; resumes after a kill."""
+    check_evaluate_tasks(evaluate_on or [])
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from idiomkit.training import train as run_training
@@ -287,27 +288,35 @@ def train(
         f"model: {result.output_dir} (steps {state.step}, best {info['best']['metric']} {state.best} at step "
         f"{state.best_step}, {state.train_s:.0f} s of training steps)"
     )
-    evaluate_trained(output, info["label"], seed, Path(model).name, evaluate_on or [], data_dir)
+    evaluate_trained(output, info, evaluate_on or [], data_dir)
 
 
-def evaluate_trained(output: Path, label: str, seed: int, model_name: str, tasks: list[str], data_dir) -> None:
-    """Evaluate a trained model directory: 2B dev (MWE tokens the model knows) and/or IdioLink test (sentence and
-    span queries); result files carry the recipe label."""
+EVALUATE_TASKS = ("semeval2b", "idiolink")
+
+
+def check_evaluate_tasks(tasks: list[str]) -> None:
+    """Reject an unknown ``--evaluate`` task before any training starts."""
+    for task_name in tasks:
+        if task_name not in EVALUATE_TASKS:
+            raise ValueError(f"--evaluate: unknown task '{task_name}' (expected {' or '.join(EVALUATE_TASKS)})")
+
+
+def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir) -> None:
+    """Evaluate a trained model directory (its ``training.json`` is ``info``): 2B dev (MWE tokens the model knows)
+    and/or IdioLink test (sentence and span queries); result files carry the recipe label and base model."""
     from idiomkit.api import evaluate as run_evaluation
 
-    config = json.loads((Path(output) / "training.json").read_text(encoding="utf-8"))["config"]
+    config = info["config"]
     jobs = []
     for task_name in tasks:
         if task_name == "semeval2b":
             jobs.append((task_name, {"mwe_tokens": bool(config.get("mwe_tokens"))}))
-        elif task_name == "idiolink":
-            jobs += [(task_name, {"query_mode": mode}) for mode in ("sentence", "span")]
         else:
-            raise ValueError(f"--evaluate: unknown task '{task_name}' (expected semeval2b or idiolink)")
+            jobs += [(task_name, {"query_mode": mode}) for mode in ("sentence", "span")]
     for task_name, options in jobs:
         evaluation = run_evaluation(
-            task_name, str(output), pooling="last2", recipe=label, seed=seed, model_name=model_name,
-            data_dir=data_dir, show_progress_bar=False, **options,
+            task_name, str(output), pooling="last2", recipe=info["label"], seed=config["seed"],
+            model_name=Path(config["model"]).name, data_dir=data_dir, show_progress_bar=False, **options,
         )  # fmt: skip
         print_table(evaluation.table, f"{task_name}: {evaluation.record.model} {evaluation.record.recipe}")
         console.print(f"result: {evaluation.path}")
@@ -331,6 +340,7 @@ def interpolate(
     data_dir: DataDir = None,
 ) -> None:
     """Interpolate start and fine-tuned weights; choose the ratio on validation (train-carved idiom + STS dev)."""
+    check_evaluate_tasks(evaluate_on or [])
     from idiomkit.training.interpolate import interpolate_run
 
     ratios = tuple(float(a) for a in alphas.split(","))
@@ -357,8 +367,7 @@ def interpolate(
         curve.parent.mkdir(parents=True, exist_ok=True)
         payload = {"name": info["label"], "kind": "interpolation", "run": str(run), "points": points}
         curve.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-    cfg = info["config"]
-    evaluate_trained(output, info["label"], cfg["seed"], Path(cfg["model"]).name, evaluate_on or [], data_dir)
+    evaluate_trained(output, info, evaluate_on or [], data_dir)
 
 
 if __name__ == "__main__":  # pragma: no cover
