@@ -19,6 +19,11 @@ def default_data_dir() -> Path:
     return (Path.cwd() / ".." / "shared" / "data").resolve()
 
 
+def run_data_dir(data_dir: str | Path | None) -> Path:
+    """A configured data directory, or the default one."""
+    return Path(data_dir) if data_dir else default_data_dir()
+
+
 def default_results_dir() -> Path:
     return Path(os.environ.get("IDIOMKIT_RESULTS_DIR", "benchmarks/results"))
 

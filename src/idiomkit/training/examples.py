@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import torch
 
@@ -41,11 +42,10 @@ class Examples:
     def n_columns(self) -> int:
         return len(self.columns)
 
+    @cached_property
     def lengths(self) -> list[int]:
         """Tokens per row (all columns): the cost of a row, for length bucketing."""
-        if getattr(self, "_lengths", None) is None:
-            self._lengths = [sum(len(col[i]) for col in self.columns) for i in range(len(self))]
-        return self._lengths
+        return [sum(len(col[i]) for col in self.columns) for i in range(len(self))]
 
     def batches(self, sentences_per_batch: int, *, seed: int, epoch: int, in_order: bool = False) -> list[list[int]]:
         """One epoch's batches; a batch holds ``sentences_per_batch // n_columns`` rows (same texts per step).
@@ -57,7 +57,7 @@ class Examples:
         if in_order:
             return [list(range(i, min(i + rows, len(self)))) for i in range(0, len(self), rows)]
         return grouped_length_batches(
-            self.groups, self.lengths(), rows, seed=seed, epoch=epoch, spread=self.spread_groups
+            self.groups, self.lengths, rows, seed=seed, epoch=epoch, spread=self.spread_groups
         )
 
 

@@ -56,17 +56,23 @@ def mix_weights(start, tuned, alpha: float) -> dict[str, torch.Tensor]:
     return {k: torch.lerp(a[k], b[k], alpha) if a[k].is_floating_point() else b[k] for k in a}
 
 
-def interpolation_sweep(tuned_dir: str | Path, alphas=DEFAULT_ALPHAS, *, on_point=None) -> list[InterpolationPoint]:
-    """Validation metrics (train-carved idiom validation + STS dev) at each ratio; ``on_point(alpha, model)``."""
+def load_pair(tuned_dir: str | Path):
+    """(start model with the run's MWE tokens, fine-tuned model, the run's config)."""
     from sentence_transformers import SentenceTransformer
-
-    from idiomkit.training.trainer import load_groups, sts_dev_pairs
 
     tuned_dir = Path(tuned_dir)
     start, cfg = start_model(tuned_dir)
     tuned = SentenceTransformer(str(tuned_dir), device="cpu")
     if start.tokenizer.get_added_vocab() != tuned.tokenizer.get_added_vocab():
         raise ValueError(f"{tuned_dir}: its MWE tokens differ from the ones its training config adds")
+    return start, tuned, cfg
+
+
+def interpolation_sweep(start, tuned, cfg, alphas=DEFAULT_ALPHAS, *, on_point=None) -> list[InterpolationPoint]:
+    """Validation metrics (train-carved idiom validation + STS dev) at each ratio; ``on_point(alpha, model)``.
+    ``start`` holds its own weights again when the sweep returns."""
+    from idiomkit.training.trainer import load_groups, sts_dev_pairs
+
     _, val, _ = load_groups(cfg)
     pairs, gold = validation_pairs(val)
     transform = MweTransform.for_model(tuned) if cfg.mwe_tokens else None
@@ -98,13 +104,10 @@ def interpolate_run(
     tuned_dir: str | Path, output_dir: str | Path, alphas=DEFAULT_ALPHAS, max_sts_drop: float = 0.03, on_point=None
 ) -> dict[str, Any]:
     """Sweep, choose the ratio on validation, save the interpolated model (+ ``training.json``) to ``output_dir``."""
-    from sentence_transformers import SentenceTransformer
-
     tuned_dir, output_dir = Path(tuned_dir), Path(output_dir)
-    points = interpolation_sweep(tuned_dir, alphas, on_point=on_point)
+    start, tuned, cfg = load_pair(tuned_dir)
+    points = interpolation_sweep(start, tuned, cfg, alphas, on_point=on_point)
     best = choose_alpha(points, max_sts_drop)
-    start, _ = start_model(tuned_dir)
-    tuned = SentenceTransformer(str(tuned_dir), device="cpu")
     start.load_state_dict(mix_weights(start, tuned, best.alpha))
     start.save(str(output_dir))
     info = json.loads((tuned_dir / "training.json").read_text(encoding="utf-8"))

@@ -34,6 +34,7 @@ from typing import Any
 import torch
 from sentence_transformers.sentence_transformer import losses as st_losses
 
+from idiomkit.config import run_data_dir
 from idiomkit.data.sts import load_sts
 from idiomkit.losses import AdaptiveTripletLoss
 from idiomkit.training.examples import Examples, make_examples, prompt_prefix
@@ -108,9 +109,7 @@ def labelled_pair_examples(model, groups: Sequence[Group], cfg) -> Examples:
 
 def sts_examples(model, cfg) -> Examples:
     """STS-B (EN) + ASSIN 2 (PT) train pairs, scores normalised to [0, 1]; each pair its own group."""
-    from idiomkit.config import default_data_dir
-
-    pairs = load_sts(cfg.data_dir or default_data_dir(), "train")
+    pairs = load_sts(run_data_dir(cfg.data_dir), "train")
     if cfg.limit_groups:
         pairs = pairs[: cfg.limit_groups * 4]
     rows = [(p.sentence_1, p.sentence_2) for p in pairs]
@@ -127,10 +126,9 @@ def _relevance_class(usage: str | None) -> str:
 
 
 def idiolink_triplets(cfg):
-    from idiomkit.config import default_data_dir
     from idiomkit.data.idiolink import load_triplets, triplets_path
 
-    triplets = load_triplets(triplets_path(cfg.data_dir or default_data_dir(), "train", "span"))
+    triplets = load_triplets(triplets_path(run_data_dir(cfg.data_dir), "train", "span"))
     return triplets[: cfg.limit_groups] if cfg.limit_groups else triplets
 
 
@@ -164,10 +162,9 @@ def index_tuples(cfg, n_soft: int = 3, n_hard: int = 2) -> list:
     negatives (other PIEs) and ``n_hard`` hard negatives (same PIE, other class) — the paper's tuple recipe."""
     import random
 
-    from idiomkit.config import default_data_dir
     from idiomkit.data.idiolink import Triplet, load_idiolink
 
-    docs = load_idiolink(cfg.data_dir or default_data_dir(), "train").documents
+    docs = load_idiolink(run_data_dir(cfg.data_dir), "train").documents
     by_class: dict[tuple[str, str], list] = {}
     for d in docs:
         by_class.setdefault((d.idiom, _relevance_class(d.usage)), []).append(d)
@@ -197,10 +194,9 @@ def idiolink_index_examples(model, _groups, cfg) -> Examples:
 
 def idiolink_labelled_examples(model, _groups, cfg) -> Examples:
     """Each sentence of each triplet, labelled by its (PIE, literal | figurative) relevance class."""
-    from idiomkit.config import default_data_dir
     from idiomkit.data.idiolink import load_idiolink
 
-    docs = {d.sentence: d for d in load_idiolink(cfg.data_dir or default_data_dir(), "train").documents}
+    docs = {d.sentence: d for d in load_idiolink(run_data_dir(cfg.data_dir), "train").documents}
     triplets = idiolink_triplets(cfg)
     labels: dict[tuple[str, str], int] = {}
     rows, row_labels, groups, spans = [], [], [], []

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from idiomkit.config import default_data_dir, seed_everything
+from idiomkit.config import run_data_dir, seed_everything
 from idiomkit.data.semeval2022 import B_FILES, load_train_pairs, semeval_root
 from idiomkit.data.sts import load_sts, sts_files
 from idiomkit.models import load_model
@@ -117,7 +117,7 @@ class Setup:
 
 def load_groups(cfg: TrainConfig) -> tuple[list[Group], list[Group], list[Path]]:
     """(train groups, validation groups, data files) for the config (validation carved by MWE, seeded)."""
-    data_dir = Path(cfg.data_dir) if cfg.data_dir else default_data_dir()
+    data_dir = run_data_dir(cfg.data_dir)
     path = semeval_root(data_dir) / B_FILES["train"]
     train, val = split_by_mwe(group_pairs(load_train_pairs(data_dir)), cfg.val_fraction, cfg.seed)
     if cfg.limit_groups:
@@ -126,13 +126,8 @@ def load_groups(cfg: TrainConfig) -> tuple[list[Group], list[Group], list[Path]]
 
 
 def sts_dev_pairs(cfg: TrainConfig):
-    data_dir = Path(cfg.data_dir) if cfg.data_dir else default_data_dir()
-    pairs = load_sts(data_dir, "dev")
+    pairs = load_sts(run_data_dir(cfg.data_dir), "dev")
     return pairs[: cfg.limit_groups * 4] if cfg.limit_groups else pairs
-
-
-def data_root(cfg: TrainConfig) -> Path:
-    return Path(cfg.data_dir) if cfg.data_dir else default_data_dir()
 
 
 def setup(cfg: TrainConfig) -> Setup:
@@ -141,6 +136,7 @@ def setup(cfg: TrainConfig) -> Setup:
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu" if not torch.cuda.is_available() else None)
     model.max_seq_length = cfg.max_seq_length
     source = RECIPES[cfg.recipe].source
+    data_dir = run_data_dir(cfg.data_dir)
     new_ids: list[int] = []
     evaluators: list[Any] = []
     counts: dict[str, int] = {}
@@ -151,10 +147,10 @@ def setup(cfg: TrainConfig) -> Setup:
 
         cfg.mwe_tokens = False  # IdioLink sentences carry no MWE columns
         phases = build_phases(cfg.recipe, model, None, cfg)
-        files = [triplets_path(data_root(cfg), "train", "span")]
+        files = [triplets_path(data_dir, "train", "span")]
         if not cfg.limit_groups or cfg.limit_groups >= 50:
-            evaluators.append(IdioLinkEvaluator(data_root(cfg), split="val", query_mode=cfg.query_mode))
-            files += list(load_idiolink(data_root(cfg), "val").files)
+            evaluators.append(IdioLinkEvaluator(data_dir, split="val", query_mode=cfg.query_mode))
+            files += list(load_idiolink(data_dir, "val").files)
             primary = "val_ndcg@10"
     else:
         train, val, files = load_groups(cfg)
@@ -170,9 +166,9 @@ def setup(cfg: TrainConfig) -> Setup:
         counts.update(train_groups=len(train), val_groups=len(val))
     if cfg.val_sts:
         evaluators.append(StsEvaluator(sts_dev_pairs(cfg), name="val"))
-        files += list(sts_files(data_root(cfg), "dev").values())
+        files += list(sts_files(data_dir, "dev").values())
     if any(s.examples.name == "sts" for p in phases for s in p.streams):
-        files += list(sts_files(data_root(cfg), "train").values())
+        files += list(sts_files(data_dir, "train").values())
     if any(s.examples.span_masks is not None for p in phases for s in p.streams):
         install_span_pooling(model)
     if cfg.lora_rank:
