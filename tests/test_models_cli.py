@@ -161,3 +161,6 @@ def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
     result = runner.invoke(app, ["train", "--evaluate", "semeval2", "--output", str(tmp_path / "y")])
     assert result.exit_code == 2 and "--evaluate: unknown task 'semeval2'" in result.output
     assert not (tmp_path / "y").exists()  # rejected before any training
+    result = runner.invoke(app, ["interpolate", str(tmp_path / "no-run"), "-o", str(tmp_path / "z")])
+    assert result.exit_code == 2 and "training.json" in result.output
+    assert len(result.output.strip().splitlines()) == 1
