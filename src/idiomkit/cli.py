@@ -136,7 +136,7 @@ def embed(
 @app.command()
 @user_errors
 def evaluate(
-    task: Annotated[str, typer.Argument(help="Benchmark: semeval2b | idiolink")],
+    task: Annotated[str, typer.Argument(help="Benchmark: semeval2b | idiolink | semeval2a")],
     model: Annotated[str, typer.Option("--model", "-m", help="Registry name, model directory or hub id.")] = "minilm",
     pooling: Annotated[str, typer.Option(help="mean | last2")] = "mean",
     prompt_name: Annotated[str, typer.Option(help="Model prompt name, 'auto' (query for e5) or 'none'.")] = "auto",
@@ -155,6 +155,12 @@ def evaluate(
             "--query-mode", help="idiolink: sentence | span | instruction | instruction+span (bm25: sentence | span)."
         ),
     ] = None,
+    setting: Annotated[
+        str | None, typer.Option("--setting", help="semeval2a: zero_shot | one_shot; semeval2b: pre_train | fine_tune.")
+    ] = None,
+    features: Annotated[
+        str | None, typer.Option("--features", help="semeval2a probe: span | sentence | span+sentence.")
+    ] = None,
 ) -> None:
     """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions."""
     from idiomkit.api import evaluate as run_evaluation
@@ -172,6 +178,8 @@ def evaluate(
         batch_size=batch_size,
         **({"mwe_tokens": True} if mwe_tokens else {}),
         **({"query_mode": query_mode} if query_mode else {}),
+        **({"setting": setting} if setting else {}),
+        **({"features": features} if features else {}),
     )
     rec = result.record
     print_table(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from idiomkit.tasks.admire import AdmireTask
 from idiomkit.tasks.base import Task, TaskOutput
 from idiomkit.tasks.idiolink import IdioLinkTest
+from idiomkit.tasks.semeval2a import SemEval2ADev
 from idiomkit.tasks.semeval2b_task import SemEval2BDev
 
-TASKS: dict[str, type[Task]] = {cls.name: cls for cls in [SemEval2BDev, IdioLinkTest]}
+TASKS: dict[str, type[Task]] = {cls.name: cls for cls in [SemEval2BDev, IdioLinkTest, SemEval2ADev, AdmireTask]}
 
 
 def get_task(name: str) -> Task:

@@ -1,0 +1,150 @@
+"""SemEval-2022 Task 2A dev grid: fine-tuned classifiers and frozen-encoder probes -> result JSONs.
+
+Resumable: a configuration whose result file exists is skipped. Dev is held out (selection on a by-MWE split
+of train). Examples::
+
+    .venv/bin/python benchmarks/semeval2a.py classifier -m me5-small-enpt --setting zero_shot --epochs 2 --seeds 0
+    .venv/bin/python benchmarks/semeval2a.py probe -m minilm runs/adaptive-triplet-mwe-minilm-6ep-seed0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def command_line() -> str:
+    return " ".join(shlex.quote(a) for a in [".venv/bin/python", *sys.argv])
+
+
+def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | None:
+    """Fine-tune one classifier and write its result JSON + submission CSV (skip if the result exists)."""
+    from idiomkit.config import default_data_dir, default_results_dir
+    from idiomkit.data.semeval2a import load_dev_split, load_setting
+    from idiomkit.models import load_model, resolve_name
+    from idiomkit.results import ResultRecord, atomic_write_text, result_path, sha256_files, write_result
+    from idiomkit.tasks.semeval2a import score, submission_csv
+    from idiomkit.training.classifier import ClassifierConfig, classify, train_classifier
+
+    cfg = ClassifierConfig(
+        model=model_name,
+        setting=setting,
+        input=args.input,
+        context=args.context,
+        pool=args.pool,
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        lr=args.lr,
+        max_seq_length=args.max_seq_length,
+        one_shot_repeat=args.one_shot_repeat,
+        seed=seed,
+    )
+    name = Path(model_name).name if Path(model_name).is_dir() else resolve_name(model_name)
+    variant = f"{setting}-{cfg.epochs}ep" + (f"-rep{cfg.one_shot_repeat}" if cfg.one_shot_repeat != 1 else "")
+    results_dir = args.results_dir or default_results_dir()
+    target = result_path(results_dir, "semeval2a-dev", name, cfg.recipe, seed, variant)
+    if target.exists() and not args.force:
+        print(f"skip (exists): {target}")
+        return None
+    data_dir = args.data_dir or default_data_dir()
+    start = time.perf_counter()
+    train, train_files = load_setting(data_dir, setting)
+    dev, dev_files = load_dev_split(data_dir)
+    st = load_model(model_name)
+    model, info = train_classifier(st, train, cfg, on_epoch=lambda row: print(json.dumps(row), flush=True))
+    labels, _ = classify(model, dev, cfg, info["best"]["threshold"])
+    metrics = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
+    params = {
+        "split": "dev",
+        "setting": setting,
+        "classifier": "fine-tuned encoder + linear head",
+        "threshold": info["best"]["threshold"],
+        "selected_epoch": info["best"]["epoch"],
+        "training": info,
+        "threads": os.environ.get("OMP_NUM_THREADS"),
+        "command": command_line(),
+    }
+    record = ResultRecord(
+        task="semeval2a-dev",
+        model=name,
+        recipe=cfg.recipe,
+        seed=seed,
+        metrics=metrics,
+        params=params,
+        data_sha256=sha256_files(train_files + dev_files),
+        wall_s=time.perf_counter() - start,
+    )
+    path = write_result(record, results_dir, variant=variant)
+    atomic_write_text(path.with_suffix(".submission.csv"), submission_csv(dev, labels, setting))
+    print(f"{path}: ALL {metrics['ALL']['macro_f1']:.4f} EN {metrics['EN']['macro_f1']:.4f} "
+          f"PT {metrics['PT']['macro_f1']:.4f}", flush=True)
+    return path
+
+
+def run_probe(args, model_name: str, setting: str) -> None:
+    """Frozen-encoder logistic-regression probe through ``idiomkit.evaluate`` (skip if the result exists)."""
+    from idiomkit.api import evaluate
+    from idiomkit.config import default_results_dir
+
+    evaluation = evaluate(
+        "semeval2a",
+        model_name,
+        setting=setting,
+        features=args.features,
+        data_dir=args.data_dir,
+        results_dir=args.results_dir or default_results_dir(),
+        show_progress_bar=False,
+        command=command_line(),
+    )
+    scores = {k: round(v["macro_f1"], 4) for k, v in evaluation.record.metrics.items()}
+    print(f"{evaluation.path}: {json.dumps(scores)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("kind", choices=["classifier", "probe"])
+    parser.add_argument("models", nargs="*", default=["minilm"])
+    parser.add_argument("-m", "--model", action="append", default=[])
+    parser.add_argument("--setting", action="append", choices=["zero_shot", "one_shot"])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0])
+    parser.add_argument("--epochs", type=int, default=2)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=5e-5)
+    parser.add_argument("--max-seq-length", type=int, default=128)
+    parser.add_argument("--input", default="sep", choices=["sep", "none"])
+    parser.add_argument("--context", action="store_true")
+    parser.add_argument("--pool", default="span+mean")
+    parser.add_argument("--one-shot-repeat", type=int, default=1)
+    parser.add_argument("--features", default="span")
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2")))
+    parser.add_argument("--data-dir")
+    parser.add_argument("--results-dir")
+    parser.add_argument("--force", action="store_true")
+    args = parser.parse_args()
+    import logging
+
+    import torch
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+
+    torch.set_num_threads(args.threads)
+    models = args.model + [m for m in args.models if m not in args.model] if args.model else args.models
+    for model_name in models:
+        for setting in args.setting or ["zero_shot", "one_shot"]:
+            if args.kind == "probe":
+                run_probe(args, model_name, setting)
+                continue
+            for seed in args.seeds:
+                run_classifier(args, model_name, setting, seed)
+
+
+if __name__ == "__main__":
+    main()

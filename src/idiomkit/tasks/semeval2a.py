@@ -1,0 +1,187 @@
+"""SemEval-2022 Task 2A (is this MWE used idiomatically here?): official macro-F1, submission CSV, and the
+cheap classifier — a logistic-regression probe on frozen span (late-chunking) embeddings of the MWE.
+
+Scoring follows the organisers' SubTask1Evaluator: macro-F1 over the two labels (0 idiomatic, 1 literal),
+separately per setting (zero_shot / one_shot), for EN, PT and both languages pooled (``ALL``).
+Dev is held out: the probe's regularisation is chosen on a split of train carved by MWE.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from idiomkit.data.errors import DataError
+from idiomkit.data.semeval2a import SETTINGS, Example2A, load_dev_split, load_setting
+from idiomkit.tasks.base import Task, TaskOutput
+
+SUBMISSION_COLUMNS = ["ID", "Language", "Setting", "Label"]
+PROBE_C = (0.01, 0.1, 1.0, 10.0)
+
+# Published 2A dev macro-F1 (ALL) beside ours: YNU-HPCC Table 1 (dev column; selected on dev) and the task baseline.
+PAPER_ROWS: list[tuple[str, dict[str, float], str]] = [
+    ("task baseline (mBERT), zero-shot", {"ALL.macro_f1": 0.6482}, "Tayyar Madabushi et al. 2022, via YNU-HPCC Tab. 1"),
+    ("YNU-HPCC xlm-R base (CLS of 12 layers), zero-shot", {"ALL.macro_f1": 0.7293}, "Liu et al. 2022, Tab. 1, dev"),
+    ("task baseline (mBERT), one-shot", {"ALL.macro_f1": 0.8691}, "Tayyar Madabushi et al. 2022, via YNU-HPCC Tab. 1"),
+    ("YNU-HPCC xlm-R base (CLS), one-shot", {"ALL.macro_f1": 0.9002}, "Liu et al. 2022, Tab. 1, dev"),
+]
+
+
+def macro_f1(gold: Sequence[int], pred: Sequence[int]) -> float:
+    """Unweighted mean of the per-label F1 over the labels in gold or pred (scikit-learn's ``average='macro'``)."""
+    if len(gold) != len(pred):
+        raise ValueError(f"{len(gold)} gold labels but {len(pred)} predictions")
+    if not gold:
+        raise ValueError("no labels to score")
+    scores = []
+    for label in sorted(set(gold) | set(pred)):
+        tp = sum(g == label and p == label for g, p in zip(gold, pred, strict=True))
+        fp = sum(g != label and p == label for g, p in zip(gold, pred, strict=True))
+        fn = sum(g == label and p != label for g, p in zip(gold, pred, strict=True))
+        scores.append(2 * tp / (2 * tp + fp + fn) if tp else 0.0)
+    return sum(scores) / len(scores)
+
+
+def score(predictions: Mapping[str, int], gold: Sequence[Example2A]) -> dict[str, dict[str, float]]:
+    """``{"ALL": {"macro_f1", "n"}, "EN": ..., "PT": ...}`` for one setting; every gold ID needs a prediction."""
+    missing = [ex.id for ex in gold if ex.id not in predictions]
+    if missing:
+        raise ValueError(f"{len(missing)} gold example(s) have no prediction, e.g. ID '{missing[0]}'")
+    out = {}
+    languages = ["ALL"] + [lang for lang in ("EN", "PT", "GL") if any(ex.language == lang for ex in gold)]
+    for lang in languages:
+        rows = [ex for ex in gold if lang == "ALL" or ex.language == lang]
+        f1 = macro_f1([ex.label for ex in rows], [predictions[ex.id] for ex in rows])
+        out[lang] = {"macro_f1": f1, "n": len(rows)}
+    return out
+
+
+def submission_csv(examples: Sequence[Example2A], labels: Sequence[int], setting: str) -> str:
+    """The task's submission format: ``ID,Language,Setting,Label`` (one row per example)."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(SUBMISSION_COLUMNS)
+    for ex, label in zip(examples, labels, strict=True):
+        writer.writerow([ex.id, ex.language, setting, int(label)])
+    return buf.getvalue()
+
+
+def read_submission(path: str | Path) -> dict[str, dict[str, int]]:
+    """``{setting: {ID: label}}`` from a submission CSV; blank labels (unfilled settings) are skipped."""
+    from idiomkit.data.csvio import read_csv_rows
+
+    path = Path(path)
+    out: dict[str, dict[str, int]] = {}
+    for row, rec in read_csv_rows(path, SUBMISSION_COLUMNS):
+        if rec["Setting"] not in SETTINGS:
+            raise DataError(path, row, "Setting", f"'{rec['Setting']}' (expected {' or '.join(SETTINGS)})")
+        if rec["Label"] == "":
+            continue
+        if rec["Label"] not in ("0", "1"):
+            raise DataError(path, row, "Label", f"'{rec['Label']}' is not 0 or 1")
+        block = out.setdefault(rec["Setting"], {})
+        if rec["ID"] in block:
+            raise DataError(path, row, "ID", f"duplicate '{rec['ID']}' in setting {rec['Setting']}")
+        block[rec["ID"]] = int(rec["Label"])
+    return out
+
+
+def split_by_mwe(
+    examples: Sequence[Example2A], fraction: float = 0.1, seed: int = 0
+) -> tuple[list[Example2A], list[Example2A]]:
+    """(train, validation): ``fraction`` of the distinct MWEs (seeded) and all their examples go to validation."""
+    mwes = sorted({ex.mwe for ex in examples})
+    held = set(random.Random(seed).sample(mwes, max(1, round(fraction * len(mwes)))))
+    return [ex for ex in examples if ex.mwe not in held], [ex for ex in examples if ex.mwe in held]
+
+
+def probe_features(model, examples: Sequence[Example2A], features: str, prompt: str | None, batch_size: int):
+    """Frozen embeddings: ``span`` (MWE tokens, late chunking), ``sentence`` (whole target) or ``span+sentence``."""
+    from idiomkit.pooling import encode_spans
+
+    texts = [ex.target for ex in examples]
+    parts = []
+    if "span" in features:
+        parts.append(encode_spans(model, texts, [ex.span for ex in examples], prompt=prompt, batch_size=batch_size))
+    if "sentence" in features:
+        parts.append(encode_spans(model, texts, [(0, len(t)) for t in texts], prompt=prompt, batch_size=batch_size))
+    if not parts:
+        raise ValueError(f"unknown probe features '{features}' (expected span, sentence or span+sentence)")
+    return np.concatenate(parts, axis=1)
+
+
+def fit_probe(x_train, y_train, x_val, y_val, seed: int = 0) -> tuple[float, dict[str, float]]:
+    """Choose the logistic-regression C on validation (macro-F1); returns (C, {C: val macro-F1})."""
+    from sklearn.linear_model import LogisticRegression
+
+    curve = {}
+    for c in PROBE_C:
+        clf = LogisticRegression(C=c, max_iter=2000, random_state=seed).fit(x_train, y_train)
+        curve[str(c)] = macro_f1(list(y_val), [int(v) for v in clf.predict(x_val)])
+    best = max(PROBE_C, key=lambda c: curve[str(c)])
+    return best, curve
+
+
+class SemEval2ADev(Task):
+    name = "semeval2a"
+    result_task = "semeval2a-dev"
+    description = "SemEval-2022 Task 2 subtask A (idiomaticity detection), dev split; macro-F1"
+    main_score = "ALL.macro_f1"
+    reference = "Tayyar Madabushi et al. (2022); organisers' SubTask1Evaluator rules"
+
+    def evaluate(
+        self,
+        model,
+        *,
+        data_dir: str | Path,
+        prompt_name: str | None = None,
+        batch_size: int = 64,
+        setting: str = "zero_shot",
+        features: str = "span",
+        seed: int = 0,
+        **_: Any,
+    ) -> TaskOutput:
+        """Logistic-regression probe on frozen embeddings; C chosen on a by-MWE split of train, then refit on all."""
+        from sklearn.linear_model import LogisticRegression
+
+        train, train_files = load_setting(data_dir, setting)
+        dev, dev_files = load_dev_split(data_dir)
+        fit_part, val_part = split_by_mwe(train, seed=seed)
+        prompt = model.prompts.get(prompt_name, "") if prompt_name else None
+        x_all = probe_features(model, train + dev, features, prompt, batch_size)
+        x_train, x_dev = x_all[: len(train)], x_all[len(train) :]
+        index = {ex.id: i for i, ex in enumerate(train)}
+        y = np.array([ex.label for ex in train])
+        fit_idx = [index[ex.id] for ex in fit_part]
+        val_idx = [index[ex.id] for ex in val_part]
+        c, curve = fit_probe(x_train[fit_idx], y[fit_idx], x_train[val_idx], y[val_idx], seed)
+        clf = LogisticRegression(C=c, max_iter=2000, random_state=seed).fit(x_train, y)
+        labels = [int(v) for v in clf.predict(x_dev)]
+        metrics = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
+        return TaskOutput(
+            metrics=metrics,
+            params={
+                "split": "dev",
+                "setting": setting,
+                "classifier": "logistic-regression probe (frozen encoder)",
+                "features": features,
+                "C": c,
+                "validation_macro_f1": curve,
+                "validation": f"{len(val_part)} train examples of {len({e.mwe for e in val_part})} MWEs (seed {seed})",
+                "variant": f"{setting}-probe-{features.replace('+', '-')}",
+            },
+            data_files=train_files + dev_files,
+            predictions={"submission.csv": submission_csv(dev, labels, setting)},
+        )
+
+    def summary_table(self, metrics: dict[str, Any]) -> list[list[str]]:
+        rows = [["language", "macro-F1", "n"]]
+        for lang, block in metrics.items():
+            rows.append([lang, f"{block['macro_f1']:.4f}", str(block["n"])])
+        return rows

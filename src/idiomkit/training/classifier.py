@@ -1,0 +1,281 @@
+"""Fine-tuned SemEval-2022 Task 2A classifier: a sentence-transformers encoder + a linear head.
+
+Input: the target sentence (optionally with the previous/next sentences) and, ``[SEP]``-style, the MWE as the
+second segment (``input="sep"``) — the task baseline's and YNU-HPCC's input. The MWE is also *marked* by pooling:
+the head sees ``[mean of all tokens ; mean of the MWE's tokens]`` (late-chunking span, ``pool="span+mean"``) or
+only one of them. Epoch and decision threshold are chosen on a split of train carved by MWE (dev is held out);
+in the one-shot setting the validation MWEs give one example per label to training, as the one-shot data do.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+from torch import Tensor, nn
+
+from idiomkit.data.semeval2a import Example2A, find_mwe
+from idiomkit.pooling import _masked_mean, span_token_mask
+from idiomkit.tasks.semeval2a import macro_f1, split_by_mwe
+
+log = logging.getLogger(__name__)
+
+INPUTS = ("sep", "none")
+POOLS = ("span+mean", "span", "mean", "cls")
+THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(2, 19))
+
+
+@dataclass
+class ClassifierConfig:
+    """One fine-tuning run (defaults sized for a shared 2-core CPU)."""
+
+    model: str = "minilm"
+    setting: str = "zero_shot"
+    input: str = "sep"
+    context: bool = False
+    pool: str = "span+mean"
+    epochs: int = 2
+    batch_size: int = 32
+    lr: float = 5e-5
+    head_lr: float = 1e-3
+    warmup: float = 0.1
+    max_seq_length: int = 128
+    val_fraction: float = 0.1
+    one_shot_repeat: int = 1
+    tune_threshold: bool = True
+    freeze_embeddings: bool = True
+    seed: int = 0
+
+    def __post_init__(self):
+        if self.input not in INPUTS:
+            raise ValueError(f"unknown input '{self.input}' (expected {' or '.join(INPUTS)})")
+        if self.pool not in POOLS:
+            raise ValueError(f"unknown pool '{self.pool}' (expected one of {', '.join(POOLS)})")
+
+    @property
+    def recipe(self) -> str:
+        """Result label, e.g. ``classifier-sep-span+mean`` / ``classifier-sep-ctx-span+mean``."""
+        return "-".join(["classifier", self.input] + (["ctx"] if self.context else []) + [self.pool])
+
+
+@dataclass
+class Encoded:
+    """Texts and MWE spans as the model reads them."""
+
+    first: list[str]
+    second: list[str] | None
+    spans: list[tuple[int, int]]
+    labels: list[int] = field(default_factory=list)
+
+
+def build_inputs(examples: Sequence[Example2A], cfg: ClassifierConfig) -> Encoded:
+    """First segment = (previous +) target (+ next) with the MWE's span in it; second segment = the MWE."""
+    first, spans = [], []
+    for ex in examples:
+        start, end = find_mwe(ex.target, ex.mwe)
+        if cfg.context and ex.previous.strip():
+            prefix = ex.previous.strip() + " "
+            text = prefix + ex.target + (" " + ex.next.strip() if ex.next.strip() else "")
+            start, end = start + len(prefix), end + len(prefix)
+        elif cfg.context:
+            text = ex.target + (" " + ex.next.strip() if ex.next.strip() else "")
+        else:
+            text = ex.target
+        first.append(text)
+        spans.append((start, end))
+    second = [ex.mwe for ex in examples] if cfg.input == "sep" else None
+    labels = [ex.label if ex.label is not None else -1 for ex in examples]
+    return Encoded(first, second, spans, labels)
+
+
+class SpanClassifier(nn.Module):
+    """Transformer (from a SentenceTransformer) + dropout + linear head over the pooled features."""
+
+    def __init__(self, st, pool: str = "span+mean", num_labels: int = 2):
+        super().__init__()
+        self.encoder = st[0].auto_model
+        self.tokenizer = st.tokenizer
+        self.pool = pool
+        dim = self.encoder.config.hidden_size
+        self.dropout = nn.Dropout(0.1)
+        self.head = nn.Linear(dim * (2 if pool == "span+mean" else 1), num_labels)
+
+    def features(self, batch: Encoded, max_length: int) -> dict[str, Tensor]:
+        args = (batch.first, batch.second) if batch.second is not None else (batch.first,)
+        enc = self.tokenizer(
+            *args,
+            padding=True,
+            truncation="only_first" if batch.second is not None else True,
+            max_length=max_length,
+            return_offsets_mapping=True,
+            return_tensors="pt",
+        )
+        offsets = enc.pop("offset_mapping")
+        first_seq = torch.tensor(
+            [[s == 0 for s in enc.sequence_ids(i)] for i in range(len(batch.first))], dtype=torch.long
+        )
+        span = span_token_mask(offsets, batch.spans) * first_seq
+        empty = span.sum(dim=1) == 0
+        span[empty] = enc["attention_mask"][empty]  # span truncated away: pool the whole input
+        features = dict(enc)
+        features["span_mask"] = span
+        return features
+
+    def forward(self, features: dict[str, Tensor]) -> Tensor:
+        inputs = {k: v for k, v in features.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
+        tokens = self.encoder(**inputs).last_hidden_state
+        parts = []
+        if "span" in self.pool:
+            parts.append(_masked_mean(tokens, features["span_mask"]))
+        if "mean" in self.pool:
+            parts.append(_masked_mean(tokens, features["attention_mask"]))
+        if self.pool == "cls":
+            parts.append(tokens[:, 0])
+        return self.head(self.dropout(torch.cat(parts, dim=-1)))
+
+
+def bucketed_order(lengths: Sequence[int], batch_size: int, rng: random.Random) -> list[int]:
+    """Batches of similar length (little padding) in random order: sort by length with random tie-breaks."""
+    keys = [(n // 8, rng.random(), i) for i, n in enumerate(lengths)]
+    order = [i for *_, i in sorted(keys)]
+    batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
+    rng.shuffle(batches)
+    return [i for batch in batches for i in batch]
+
+
+def _batches(data: Encoded, order: Sequence[int], size: int):
+    for i in range(0, len(order), size):
+        idx = order[i : i + size]
+        yield (
+            Encoded(
+                [data.first[j] for j in idx],
+                [data.second[j] for j in idx] if data.second is not None else None,
+                [data.spans[j] for j in idx],
+                [data.labels[j] for j in idx],
+            ),
+            idx,
+        )
+
+
+@torch.inference_mode()
+def predict_proba(model: SpanClassifier, data: Encoded, max_length: int, batch_size: int = 64) -> np.ndarray:
+    """P(label = 1, non-idiomatic) for each input; longest inputs first to keep padding small."""
+    model.eval()
+    order = list(np.argsort([-len(t) for t in data.first], kind="stable"))
+    out = np.zeros(len(data.first), dtype=np.float64)
+    for batch, idx in _batches(data, order, batch_size):
+        logits = model(model.features(batch, max_length))
+        out[idx] = torch.softmax(logits.float(), dim=-1)[:, 1].numpy()
+    return out
+
+
+def best_threshold(labels: Sequence[int], proba: np.ndarray, tune: bool = True) -> tuple[float, float]:
+    """(threshold, macro-F1) maximising macro-F1 of ``proba >= threshold`` (0.5 only, when not tuning)."""
+    grid = THRESHOLDS if tune else (0.5,)
+    scored = [(macro_f1(list(labels), [int(p >= t) for p in proba]), -abs(t - 0.5), t) for t in grid]
+    f1, _, t = max(scored)
+    return t, f1
+
+
+def carve_validation(
+    train: Sequence[Example2A], cfg: ClassifierConfig
+) -> tuple[list[Example2A], list[Example2A]]:
+    """By-MWE validation split of train; one-shot: each validation MWE lends one example per label to training."""
+    fit, val = split_by_mwe([ex for ex in train if ex.setting != "one_shot"], cfg.val_fraction, cfg.seed)
+    fit += [ex for ex in train if ex.setting == "one_shot"] * cfg.one_shot_repeat
+    if cfg.setting == "one_shot":
+        shots: dict[tuple[str, int], Example2A] = {}
+        for ex in val:
+            shots.setdefault((ex.mwe, ex.label), ex)
+        fit += list(shots.values()) * cfg.one_shot_repeat
+        val = [ex for ex in val if ex not in shots.values()]
+    return fit, val
+
+
+def train_classifier(
+    st, train: Sequence[Example2A], cfg: ClassifierConfig, on_epoch=None
+) -> tuple[SpanClassifier, dict[str, Any]]:
+    """Fine-tune; keep the epoch (and threshold) with the best validation macro-F1. Returns (model, info)."""
+    random.seed(cfg.seed)
+    np.random.seed(cfg.seed)
+    torch.manual_seed(cfg.seed)
+    fit, val = carve_validation(train, cfg)
+    model = SpanClassifier(st, cfg.pool)
+    embeddings = model.encoder.get_input_embeddings().weight
+    trainable = embeddings.requires_grad
+    if cfg.freeze_embeddings:  # the vocabulary matrix dominates the optimiser's cost on CPU
+        embeddings.requires_grad_(False)
+    try:
+        return _train(model, fit, val, cfg, on_epoch)
+    finally:
+        embeddings.requires_grad_(trainable)
+
+
+def _train(model: SpanClassifier, fit, val, cfg: ClassifierConfig, on_epoch) -> tuple[SpanClassifier, dict[str, Any]]:
+    fit_data, val_data = build_inputs(fit, cfg), build_inputs(val, cfg)
+    enc_params = [p for p in model.encoder.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(
+        [{"params": enc_params, "lr": cfg.lr}, {"params": model.head.parameters(), "lr": cfg.head_lr}],
+        weight_decay=0.01,
+    )
+    steps_per_epoch = math.ceil(len(fit) / cfg.batch_size)
+    total = steps_per_epoch * cfg.epochs
+    warm = max(1, int(cfg.warmup * total))
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm)))
+    )
+    loss_fn = nn.CrossEntropyLoss()
+    rng = random.Random(cfg.seed)
+    history, best, best_state = [], None, None
+    start = time.perf_counter()
+    for epoch in range(1, cfg.epochs + 1):
+        model.train()
+        order = bucketed_order([len(t) for t in fit_data.first], cfg.batch_size, rng)
+        losses = []
+        for batch, _ in _batches(fit_data, order, cfg.batch_size):
+            logits = model(model.features(batch, cfg.max_seq_length))
+            loss = loss_fn(logits, torch.tensor(batch.labels))
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            losses.append(float(loss.detach()))
+            if len(losses) % 20 == 0:
+                log.info("epoch %d step %d: loss %.4f, %.1f s", epoch, len(losses), np.mean(losses[-20:]),
+                         time.perf_counter() - start)
+        proba = predict_proba(model, val_data, cfg.max_seq_length)
+        threshold, f1 = best_threshold(val_data.labels, proba, cfg.tune_threshold)
+        row = {"epoch": epoch, "loss": float(np.mean(losses)), "val_macro_f1": f1, "threshold": threshold}
+        row["elapsed_s"] = round(time.perf_counter() - start, 1)
+        history.append(row)
+        log.info("epoch %d: %s", epoch, row)
+        if on_epoch:
+            on_epoch(row)
+        if best is None or f1 > best["val_macro_f1"]:
+            best, best_state = row, copy.deepcopy(model.state_dict())
+    model.load_state_dict(best_state)
+    info = {
+        "config": asdict(cfg),
+        "fit_examples": len(fit),
+        "validation_examples": len(val),
+        "validation_mwes": len({ex.mwe for ex in val}),
+        "history": history,
+        "best": best,
+        "train_s": round(time.perf_counter() - start, 1),
+    }
+    return model, info
+
+
+def classify(model: SpanClassifier, examples: Sequence[Example2A], cfg: ClassifierConfig, threshold: float):
+    """Labels (0 idiomatic / 1 literal) for ``examples`` at ``threshold`` on P(literal)."""
+    proba = predict_proba(model, build_inputs(examples, cfg), cfg.max_seq_length)
+    return [int(p >= threshold) for p in proba], proba

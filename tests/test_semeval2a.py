@@ -1,0 +1,179 @@
+"""SemEval-2022 Task 2A: strict loaders, official macro-F1, submission format, by-MWE selection, classifier."""
+
+import pytest
+import torch
+from sklearn.metrics import f1_score
+
+from idiomkit.data.errors import DataError
+from idiomkit.data.semeval2a import Example2A, find_mwe, load_dev, load_dev_split, load_setting, load_train
+from idiomkit.tasks.semeval2a import macro_f1, read_submission, score, split_by_mwe, submission_csv
+from idiomkit.training.classifier import (
+    ClassifierConfig,
+    SpanClassifier,
+    best_threshold,
+    build_inputs,
+    carve_validation,
+    train_classifier,
+)
+
+TRAIN_HEADER = "DataID,Language,MWE,Setting,Previous,Target,Next,Label\n"
+GOOD_ROW = "t.1,EN,big fish,zero_shot,Before.,He is a big fish in town.,After.,0\n"
+DEV_HEADER = "ID,Language,MWE,Previous,Target,Next\n"
+GOLD_HEADER = "ID,DataID,Language,Label\n"
+
+
+def _ex(i, mwe="big fish", label=0, lang="EN", setting="zero_shot", target=None):
+    return Example2A(str(i), lang, mwe, "", target or f"A {mwe} here {i}.", "", label, setting)
+
+
+def _write(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def test_macro_f1_matches_hand_value_and_sklearn():
+    gold = [0, 0, 0, 1, 1, 0, 1, 0]
+    pred = [0, 1, 0, 1, 0, 0, 1, 1]
+    # label 0: tp 3, fp 1, fn 2 -> 6/9; label 1: tp 2, fp 2, fn 1 -> 4/7
+    assert macro_f1(gold, pred) == pytest.approx((6 / 9 + 4 / 7) / 2)
+    assert macro_f1(gold, pred) == pytest.approx(f1_score(gold, pred, average="macro"))
+    assert macro_f1([0, 0, 1], [0, 0, 0]) == pytest.approx(f1_score([0, 0, 1], [0, 0, 0], average="macro"))
+    with pytest.raises(ValueError):
+        macro_f1([0, 1], [0])
+
+
+def test_score_per_language_pools_all():
+    gold = [_ex(1, label=0), _ex(2, label=1), _ex(3, label=0, lang="PT"), _ex(4, label=1, lang="PT")]
+    preds = {"1": 0, "2": 1, "3": 1, "4": 1}
+    metrics = score(preds, gold)
+    assert metrics["EN"] == {"macro_f1": 1.0, "n": 2}
+    assert metrics["PT"]["macro_f1"] == pytest.approx((0 + 2 / 3) / 2)
+    assert metrics["ALL"]["macro_f1"] == pytest.approx(f1_score([0, 1, 0, 1], [0, 1, 1, 1], average="macro"))
+    with pytest.raises(ValueError, match="no prediction"):
+        score({"1": 0}, gold)
+
+
+def test_submission_roundtrip_and_bad_submission(tmp_path):
+    dev = [_ex(7), _ex(8, lang="PT")]
+    text = submission_csv(dev, [1, 0], "one_shot")
+    assert text.splitlines() == ["ID,Language,Setting,Label", "7,EN,one_shot,1", "8,PT,one_shot,0"]
+    assert read_submission(_write(tmp_path, "sub.csv", text)) == {"one_shot": {"7": 1, "8": 0}}
+    bad = _write(tmp_path, "bad.csv", "ID,Language,Setting,Label\n7,EN,one_shot,idiom\n")
+    with pytest.raises(DataError, match=r"bad.csv: row 1: field 'Label'"):
+        read_submission(bad)
+
+
+@pytest.mark.parametrize(
+    ("row", "field", "problem"),
+    [
+        ("t.1,EN,big fish,zero_shot,Before.,He is a big fish.,After.,2\n", "Label", "is not 0"),
+        ("t.1,FR,big fish,zero_shot,Before.,He is a big fish.,After.,0\n", "Language", "unknown language 'FR'"),
+        ("t.1,EN,big fish,one_shot,Before.,He is a big fish.,After.,0\n", "Setting", "expected 'zero_shot'"),
+        ("t.1,EN,big fish,zero_shot,Before.,  ,After.,0\n", "Target", "is empty"),
+        ("t.1,EN,,zero_shot,Before.,He is a big fish.,After.,1\n", "MWE", "is empty"),
+    ],
+)
+def test_malformed_train_row_is_one_line_error(tmp_path, row, field, problem):
+    path = _write(tmp_path, "train_zero_shot.csv", TRAIN_HEADER + GOOD_ROW.replace("t.1", "t.0") + row)
+    with pytest.raises(DataError) as info:
+        load_train(path, "zero_shot")
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(f"{path}: row 2: field '{field}': ")
+    assert problem in message
+
+
+def test_dev_gold_join_errors(tmp_path):
+    rows = "11,EN,big fish,P,He is a big fish.,N\n12,PT,pão duro,P,Ele é pão duro.,N\n"
+    dev = _write(tmp_path, "dev.csv", DEV_HEADER + rows)
+    gold = _write(tmp_path, "dev_gold.csv", GOLD_HEADER + "11,dev.EN.1.1,EN,1\n12,dev.PT.1.1,PT,0\n")
+    loaded = load_dev(dev, gold)
+    assert [(e.id, e.label) for e in loaded] == [("11", 1), ("12", 0)]
+    missing = _write(tmp_path, "g1.csv", GOLD_HEADER + "11,dev.EN.1.1,EN,1\n")
+    with pytest.raises(DataError, match=r"dev.csv: row 2: field 'ID': '12' has no row in g1.csv"):
+        load_dev(dev, missing)
+    extra = _write(tmp_path, "g2.csv", GOLD_HEADER + "11,dev.EN.1.1,EN,1\n12,d,PT,0\n99,d,EN,0\n")
+    with pytest.raises(DataError, match=r"g2.csv: row 3: field 'ID': '99' is not an ID of dev.csv"):
+        load_dev(dev, extra)
+    wrong_lang = _write(tmp_path, "g3.csv", GOLD_HEADER + "11,dev.EN.1.1,PT,1\n12,d,PT,0\n")
+    with pytest.raises(DataError, match=r"g3.csv: row 1: field 'Language'"):
+        load_dev(dev, wrong_lang)
+    bad_label = _write(tmp_path, "g4.csv", GOLD_HEADER + "11,dev.EN.1.1,EN,yes\n12,d,PT,0\n")
+    with pytest.raises(DataError, match=r"g4.csv: row 1: field 'Label'"):
+        load_dev(dev, bad_label)
+
+
+def test_real_files_counts(data_dir):
+    train, files = load_setting(data_dir, "one_shot")
+    dev, _ = load_dev_split(data_dir)
+    assert (len(train), len(files), len(dev)) == (4491 + 140, 2, 739)
+    assert {ex.language for ex in dev} == {"EN", "PT"} and all(ex.label in (0, 1) for ex in dev)
+    # zero-shot: train MWEs are disjoint from dev MWEs; one-shot data covers every dev MWE
+    zero = {ex.mwe for ex in train if ex.setting == "zero_shot"}
+    one = {ex.mwe for ex in train if ex.setting == "one_shot"}
+    assert not zero & {ex.mwe for ex in dev} and {ex.mwe for ex in dev} <= one
+
+
+def test_find_mwe_exact_inflected_hyphen_and_fallback():
+    assert find_mwe("He is a Big Fish here.", "big fish") == (8, 16)
+    text = "Os efeitos especiais são bons."
+    assert text[slice(*find_mwe(text, "efeito especial"))] == "efeitos especiais"
+    text = "Um gelo seco no copo."
+    assert text[slice(*find_mwe(text, "gelo-seco"))] == "gelo seco"
+    assert find_mwe("Nothing here.", "big fish") == (0, 13)
+
+
+def test_split_by_mwe_and_one_shot_carving():
+    train = [_ex(i, mwe=f"m{i % 10}", label=(i // 10) % 2) for i in range(40)]
+    train.append(_ex(99, "dev mwe", 1, setting="one_shot"))
+    fit, val = split_by_mwe(train, 0.2, seed=0)
+    assert len({e.mwe for e in val}) == 2 and not {e.mwe for e in fit} & {e.mwe for e in val}
+    cfg = ClassifierConfig(setting="zero_shot", val_fraction=0.2)
+    fit0, val0 = carve_validation(train, cfg)
+    assert not {e.mwe for e in fit0} & {e.mwe for e in val0} and train[-1] in fit0
+    fit1, val1 = carve_validation(train, ClassifierConfig(setting="one_shot", val_fraction=0.2))
+    shots = [e for e in fit1 if e.mwe in {v.mwe for v in val1}]
+    # each validation MWE (4 examples, 2 per label) lends one example per label to training
+    assert len(shots) == 4 and len(val1) == len(val0) - 4 and not set(shots) & set(val1)
+
+
+def test_best_threshold_prefers_point_five_on_ties():
+    labels = [0, 0, 1, 1]
+    assert best_threshold(labels, [0.1, 0.2, 0.8, 0.9]) == (0.5, 1.0)
+    assert best_threshold(labels, [0.1, 0.2, 0.3, 0.35]) == (0.3, 1.0)  # 0.25 and 0.3 tie: the one closer to 0.5
+    assert best_threshold(labels, [0.1, 0.2, 0.3, 0.35], tune=False)[0] == 0.5
+
+
+def test_span_mask_covers_only_the_mwe_in_the_first_segment(minilm):
+    cfg = ClassifierConfig(input="sep")
+    data = build_inputs([_ex(1, target="He is a big fish in town.")], cfg)
+    model = SpanClassifier(minilm, cfg.pool)
+    feats = model.features(data, 32)
+    tokens = minilm.tokenizer.convert_ids_to_tokens(feats["input_ids"][0])
+    assert [t for t, m in zip(tokens, feats["span_mask"][0], strict=True) if m] == ["big", "fish"]
+    assert tokens.count("big") == 2  # the MWE is appended as the second segment, but not pooled there
+    assert model(feats).shape == (1, 2)
+
+
+def test_context_shifts_the_span():
+    ex = Example2A("1", "EN", "big fish", "Before it.", "He is a big fish.", "After.", 0)
+    data = build_inputs([ex], ClassifierConfig(context=True))
+    assert data.first[0] == "Before it. He is a big fish. After."
+    assert data.first[0][slice(*data.spans[0])] == "big fish"
+
+
+def test_tiny_training_run_selects_an_epoch(minilm):
+    torch.manual_seed(0)
+    train = [_ex(i, mwe=f"m{i % 6}", label=i % 2, target=("literal" if i % 2 else "figure") + f" m{i % 6}")
+             for i in range(12)]
+    cfg = ClassifierConfig(epochs=2, batch_size=8, val_fraction=0.34, max_seq_length=12, lr=1e-4)
+    state = {k: v.clone() for k, v in minilm[0].auto_model.state_dict().items()}
+    try:
+        model, info = train_classifier(minilm, train, cfg)
+    finally:
+        minilm[0].auto_model.load_state_dict(state)  # the session fixture is shared
+        minilm.eval()
+    assert [row["epoch"] for row in info["history"]] == [1, 2]
+    assert info["best"]["val_macro_f1"] == max(row["val_macro_f1"] for row in info["history"])
+    assert info["validation_mwes"] == 2 and info["fit_examples"] + info["validation_examples"] == 12
