@@ -31,6 +31,14 @@ from idiomkit.pooling import install_span_pooling
 from idiomkit.results import atomic_write_text, sha256_files
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
+from idiomkit.training.distributed import (
+    DistInfo,
+    average_gradients,
+    gather_labels,
+    gathered_embeddings,
+    init_from_env,
+    shard_batch,
+)
 from idiomkit.training.examples import collate
 from idiomkit.training.mwe import MweTransform, add_mwe_tokens
 from idiomkit.training.recipes import RECIPES, Phase, build_phases, run_label
@@ -42,6 +50,7 @@ CHECKPOINT = "checkpoint.pt"
 VALIDATION_TEXT = {
     "semeval2b": "10% of train MWEs, pseudo-gold with the otherID rule; SemEval 2B dev never used",
     "idiolink": "IdioLink val split (10 PIEs disjoint from train and test); IdioLink test never used",
+    "pairs": "validation idioms (10% of idiom keys by hash); held-out idioms never used",
 }
 PRIMARY = "val_idiom"
 
@@ -110,6 +119,7 @@ class Setup:
     data_files: list[Path]
     counts: dict[str, int]
     primary: str = PRIMARY  # the validation metric that selects the best model
+    dist: DistInfo = field(default_factory=DistInfo)  # data-parallel processes (torchrun / accelerate launch)
 
 
 # --- data ---------------------------------------------------------------------------------------------------
@@ -133,6 +143,10 @@ def sts_dev_pairs(cfg: TrainConfig):
 def setup(cfg: TrainConfig) -> Setup:
     """Load the model, add MWE tokens (2B recipes, when on), build the recipe's phases (tokenised once) and the
     validation evaluators (train-carved 2B validation, or IdioLink val)."""
+    if RECIPES[cfg.recipe].source == "pairs":  # idiom/definition pairs (Xiao et al.): own data, pooling, evaluator
+        from idiomkit.training.pair_recipes import pairs_setup
+
+        return pairs_setup(cfg)
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu" if not torch.cuda.is_available() else None)
     model.max_seq_length = cfg.max_seq_length
     source = RECIPES[cfg.recipe].source
@@ -258,8 +272,12 @@ def save_model_dir(model, path: Path) -> None:
 # --- loop ---------------------------------------------------------------------------------------------------
 
 
-def validate(model, evaluators, state: TrainState, cfg: TrainConfig, out: Path, primary: str = PRIMARY) -> None:
-    """Run the evaluators, keep the best model (by ``primary``) in ``out/best``, count evaluations without gain."""
+def validate(
+    model, evaluators, state: TrainState, cfg: TrainConfig, out: Path, primary: str = PRIMARY, save: bool = True
+) -> None:
+    """Run the evaluators, keep the best model (by ``primary``) in ``out/best``, count evaluations without gain.
+
+    Every process of a distributed run validates (same weights, same decisions); only the main one saves."""
     if not evaluators:
         return
     metrics: dict[str, float] = {}
@@ -272,7 +290,8 @@ def validate(model, evaluators, state: TrainState, cfg: TrainConfig, out: Path, 
         return
     if state.best is None or score > state.best:
         state.best, state.best_step, state.bad_evals = score, state.step, 0
-        save_model_dir(model, out / "best")
+        if save:
+            save_model_dir(model, out / "best")
     else:
         state.bad_evals += 1
         if cfg.patience is not None and state.bad_evals >= cfg.patience:
@@ -358,10 +377,11 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             tick = time.perf_counter()
             loss = 0.0
             for stream, batch in zip(phase.streams, plan.step(state.epoch, state.batch), strict=True):
-                features, labels = collate(model, stream.examples, batch)
-                loss = loss + stream.loss(features, labels)
+                loss = loss + stream_loss(model, stream, batch, run.dist)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
+            if run.dist.enabled:
+                average_gradients(model.parameters())
             torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
             optimizer.step()
             scheduler.step()
@@ -375,18 +395,32 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             if state.step % 10 == 0:
                 log.info("step %d phase %s epoch %d loss %.4f lr %.2e", state.step, phase.name, state.epoch,
                          float(loss.detach()), scheduler.get_last_lr()[0])  # fmt: skip
-            if end_of_epoch and cfg.keep_epochs:
+            main = run.dist.is_main
+            if end_of_epoch and cfg.keep_epochs and main:
                 save_model_dir(model, out / f"epoch-{state.epochs_done}")
             if (cfg.eval_every and state.step % cfg.eval_every == 0) or (end_of_epoch and not cfg.eval_every):
                 model.eval()
-                validate(model, run.evaluators, state, cfg, out, run.primary)
+                validate(model, run.evaluators, state, cfg, out, run.primary, save=main)
                 model.train()
-            if state.step % cfg.checkpoint_every == 0 or end_of_epoch or state.stopped or state.step == cfg.max_steps:
+            checkpoint_due = state.step % cfg.checkpoint_every == 0 or end_of_epoch or state.stopped
+            if main and (checkpoint_due or state.step == cfg.max_steps):
                 save_checkpoint(out, model, optimizer, scheduler, state, cfg)
             if on_step:
                 on_step(state)
             if state.stopped or end_of_epoch:
                 break
+
+
+def stream_loss(model, stream, batch: list[int], dist_info: DistInfo):
+    """The stream's loss on ``batch``; in a distributed run each process encodes its shard of whole groups and the
+    loss sees every process's embeddings and labels (the full global batch)."""
+    if not dist_info.enabled:
+        features, labels = collate(model, stream.examples, batch)
+        return stream.loss(features, labels)
+    shard = shard_batch(batch, stream.examples.groups, dist_info.world_size)[dist_info.rank]
+    features, labels = collate(model, stream.examples, shard)
+    with gathered_embeddings(model):
+        return stream.loss(features, gather_labels(labels))
 
 
 @dataclass
@@ -423,7 +457,8 @@ def train(
     cfg = TrainConfig(recipe=recipe, model=model, epochs=epochs, output_dir=str(output_dir), **options)
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    handler = logging.FileHandler(out / "train.log", encoding="utf-8")
+    rank = int(os.environ.get("RANK", "0"))  # set by torchrun / accelerate launch
+    handler = logging.FileHandler(out / ("train.log" if rank == 0 else f"train.rank{rank}.log"), encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.INFO)
@@ -439,7 +474,9 @@ def _train(cfg: TrainConfig, out: Path, resume: bool, on_step, progress) -> Trai
     if cfg.threads:
         torch.set_num_threads(cfg.threads)
     seed_everything(cfg.seed)
+    dist_info = init_from_env()
     run = setup(cfg)
+    run.dist = dist_info
     blob = read_checkpoint(out, run.model) if resume else None
     state = TrainState(**blob["state"]) if blob else TrainState()
     log.info("start at step %d (phase %d, epoch %d, batch %d); config %s", state.step, state.phase, state.epoch,
@@ -451,7 +488,8 @@ def _train(cfg: TrainConfig, out: Path, resume: bool, on_step, progress) -> Trai
             break
         if state.epoch >= run.phases[state.phase].epochs:
             state.phase, state.epoch, state.batch = state.phase + 1, 0, 0
-    finish(run, state, cfg, out)
+    if run.dist.is_main:
+        finish(run, state, cfg, out)
     wall = time.perf_counter() - start
     log.info("done at step %d in %.1f s; best %s at step %s", state.step, wall, state.best, state.best_step)
     return TrainResult(out, state, run.counts, wall)
