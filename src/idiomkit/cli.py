@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1") if os.environ.get("IDIOMKIT_ONLINE") != "1" else None
@@ -38,7 +39,8 @@ def user_errors(func):
             return func(*args, **kwargs)
         except (DataError, ModelNotAvailable, SubmissionError, KeyError, ValueError, FileNotFoundError) as exc:
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            err_console.print(f"[bold red]error:[/] {' '.join(str(message).split())}", highlight=False, soft_wrap=True)
+            text = escape(" ".join(str(message).split()))  # messages hold brackets ("[start, end]"): not markup
+            err_console.print(f"[bold red]error:[/] {text}", highlight=False, soft_wrap=True)
             raise typer.Exit(2) from None
 
     return wrapper
@@ -275,7 +277,8 @@ def train(
     from idiomkit.training import train as run_training
 
     with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+        transient=True,  # an error ends the run with its one line, not a stale progress bar
     ) as bar:
         task = bar.add_task(f"{recipe} on {model}", total=None)
 
@@ -290,6 +293,8 @@ def train(
             sts_epochs=sts_epochs, val_sts=val_sts, data_dir=str(data_dir) if data_dir else None,
             query_mode=query_mode, span_queries=span_queries,
         )  # fmt: skip
+    if int(os.environ.get("RANK", "0")) != 0:  # torchrun / accelerate launch: process 0 saves and evaluates
+        return
     info = json.loads((Path(output) / "training.json").read_text(encoding="utf-8"))
     state = result.state
     console.print(
