@@ -71,7 +71,10 @@ def _train_error(tmp_path, body: str) -> str:
             B_TRAIN_HEADER + "t1,big fish,None,EN,He is a big fish.,He is tall.,None,He is important.,\n",
             "row 1: field 'alternative_2': is empty",
         ),
-        (B_TRAIN_HEADER + "t1,big fish,None,EN,He is a big fish.\n", "row 1: has 5 values, header has 9 columns"),
+        (
+            B_TRAIN_HEADER + "t1,big fish,None,EN,He is a big fish.\n",
+            "row 1: field 'sentence_2': missing value (5 values, 9 columns)",
+        ),
         ("", "file is empty"),
     ],
     ids=[
@@ -95,7 +98,7 @@ def test_wrong_encoding_names_the_row(tmp_path):
     root = write_semeval_tree(tmp_path, train="")
     path = root / "semeval2022_task2/SubTaskB/TrainData/train_data.csv"
     path.write_bytes((B_TRAIN_HEADER + GOOD_TRAIN_ROW).encode() + "t2,caf\xe9,None,EN,a,b,1,,\n".encode("latin-1"))
-    with pytest.raises(DataError, match=r"train_data.csv: row 2: not valid UTF-8 \(byte 0xe9"):
+    with pytest.raises(DataError, match=r"train_data.csv: row 2: field 'MWE1': not valid UTF-8 \(byte 0xe9"):
         load_train_pairs(root)
 
 

@@ -5,18 +5,24 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from idiomkit.data.errors import DataError
 
 
-def _decode(path: Path, first_row: int = 0) -> str:
-    """The file's text; ``first_row`` is the row number of the first line (CSV: header = 0; JSON lines: 1)."""
+def _decode(path: Path, first_row: int = 0, *, lenient: bool = False) -> str:
+    """The file's text; ``first_row`` is the row number of the first line (CSV: header = 0; JSON lines: 1).
+
+    ``lenient``: undecodable bytes become lone surrogates (``surrogateescape``) so the caller can name the row
+    and field that holds them (see :func:`bad_byte`)."""
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        if lenient:
+            return raw.decode("utf-8-sig", errors="surrogateescape")
         row = raw[: exc.start].count(b"\n") + first_row
         raise DataError(
             path, row, None, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
@@ -34,17 +40,39 @@ def read_csv_rows(path: str | Path, required: Sequence[str]) -> Iterator[tuple[i
     path = Path(path)
     if not path.is_file():
         raise DataError(path, None, None, "file not found")
-    reader = csv.reader(io.StringIO(_decode(path), newline=""))
+    text = _decode(path, lenient=True)
+    check_bytes = _BAD_BYTE.search(text) is not None
+    reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader, None) or []
+    if check_bytes:
+        bad_byte(path, 0, dict(zip(header, header, strict=True)))
     missing = [col for col in required if col not in header]
     if missing:
         raise DataError(path, 0, missing[0], f"missing column (header has: {', '.join(header)})")
     for number, values in enumerate(reader, start=1):
         if not values:
             continue
-        if len(values) != len(header):
+        if len(values) < len(header):
+            raise DataError(
+                path, number, header[len(values)], f"missing value ({len(values)} values, {len(header)} columns)"
+            )
+        if len(values) > len(header):
             raise DataError(path, number, None, f"has {len(values)} values, header has {len(header)} columns")
-        yield number, dict(zip(header, values, strict=True))
+        record = dict(zip(header, values, strict=True))
+        if check_bytes:
+            bad_byte(path, number, record)
+        yield number, record
+
+
+_BAD_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def bad_byte(path: Path, row: int, record: dict[str, str]) -> None:
+    """Raise a DataError naming the first field of ``record`` that holds an undecodable (non-UTF-8) byte."""
+    for name, value in record.items():
+        if found := _BAD_BYTE.search(value):
+            byte = ord(found.group()) - 0xDC00
+            raise DataError(path, row, name, f"not valid UTF-8 (byte 0x{byte:02x} in {value[:40]!r})")
 
 
 def read_text_lines(path: str | Path) -> list[str]:

@@ -108,15 +108,17 @@ def _text(path: Path, row: int, record: dict, name: str) -> str:
     return value
 
 
-def resolve_span(path: Path, row: int, sentence: str, span: Any) -> tuple[tuple[int, int], str]:
-    """``span`` (text, or ``[start, end]`` offsets) -> ((start, end), text); raises DataError if it is not in
-    ``sentence``. Text spans resolve to their first occurrence."""
+def resolve_span(
+    path: Path, row: int, sentence: str, span: Any, field: str = "span"
+) -> tuple[tuple[int, int], str]:
+    """``span`` (text, or ``[start, end]`` offsets) -> ((start, end), text); raises DataError (naming ``field``)
+    if it is not in ``sentence``. Text spans resolve to their first occurrence."""
     if isinstance(span, str):
         if not span.strip():
-            raise DataError(path, row, "span", "is empty")
+            raise DataError(path, row, field, "is empty")
         start = sentence.find(span)
         if start < 0:
-            raise DataError(path, row, "span", f"'{span}' does not occur in the sentence")
+            raise DataError(path, row, field, f"'{span}' does not occur in the sentence")
         return (start, start + len(span)), span
     if (
         isinstance(span, list | tuple)
@@ -126,10 +128,10 @@ def resolve_span(path: Path, row: int, sentence: str, span: Any) -> tuple[tuple[
         start, end = span
         if not 0 <= start < end <= len(sentence):
             raise DataError(
-                path, row, "span", f"offsets {list(span)} are outside the sentence (length {len(sentence)})"
+                path, row, field, f"offsets {list(span)} are outside the sentence (length {len(sentence)})"
             )
         return (start, end), sentence[start:end]
-    raise DataError(path, row, "span", f"must be a string or [start, end] offsets, got {json.dumps(span)[:60]}")
+    raise DataError(path, row, field, f"must be a string or [start, end] offsets, got {json.dumps(span)[:60]}")
 
 
 def _records(path: Path, cls: type[IdioLinkRecord], usages: Iterable[str]) -> list:
@@ -232,7 +234,7 @@ def load_triplets(path: str | Path) -> list[Triplet]:
             raise DataError(path, row, "query_usage", f"unknown usage {json.dumps(usage)}")
         query = _text(path, row, record, "query")
         span = record.get("query_span")
-        span_text = resolve_span(path, row, query, span)[1] if span is not None else None
+        span_text = resolve_span(path, row, query, span, "query_span")[1] if span is not None else None
         out.append(
             Triplet(
                 query=query,

@@ -13,11 +13,12 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from idiomkit.data.csvio import _decode
+from idiomkit.data.csvio import _decode, bad_byte
 from idiomkit.data.errors import DataError
 
 STS_SOURCES = ("stsb-en", "assin2")
 SPLITS = ("train", "dev", "test")
+STSB_COLUMNS = ("sentence1", "sentence2", "similarity")  # the STS-B CSV has no header
 
 
 @dataclass(frozen=True)
@@ -64,11 +65,15 @@ def load_stsb(path: Path) -> list[StsPair]:
     if not path.is_file():
         raise DataError(path, None, None, "file not found")
     out = []
-    for row, values in enumerate(csv.reader(io.StringIO(_decode(path, first_row=1), newline="")), start=1):
+    text = _decode(path, first_row=1, lenient=True)
+    for row, values in enumerate(csv.reader(io.StringIO(text, newline="")), start=1):
         if not values:
             continue
-        if len(values) != 3:
-            raise DataError(path, row, None, f"has {len(values)} values, expected 3 (sentence1, sentence2, score)")
+        if len(values) < 3:
+            raise DataError(path, row, STSB_COLUMNS[len(values)], f"missing value (row has {len(values)} of 3 columns)")
+        if len(values) > 3:
+            raise DataError(path, row, None, f"has {len(values)} values, expected 3 ({', '.join(STSB_COLUMNS)})")
+        bad_byte(path, row, dict(zip(STSB_COLUMNS, values, strict=True)))
         s1, s2 = _text(path, row, "sentence1", values[0]), _text(path, row, "sentence2", values[1])
         out.append(StsPair(s1, s2, _score(path, row, values[2], 0.0, 5.0), "stsb-en", "EN"))
     return out
@@ -78,10 +83,16 @@ def load_assin2(path: Path) -> list[StsPair]:
     """ASSIN 2 XML: ``<pair id similarity="1–5"><t>…</t><h>…</h></pair>``; rows are numbered by pair order."""
     if not path.is_file():
         raise DataError(path, None, None, "file not found")
+    text = _decode(path)
     try:
-        root = ET.fromstring(_decode(path))
+        root = ET.fromstring(text)
     except ET.ParseError as exc:
-        raise DataError(path, exc.position[0], None, f"not well-formed XML ({exc})") from None
+        line, column = exc.position
+        lines = text.splitlines()
+        before = "\n".join(lines[: line - 1]) + "\n" + (lines[line - 1][:column] if line <= len(lines) else "")
+        pair = before.count("<pair") or None  # the <pair> being parsed (rows are numbered by pair order)
+        reason = str(exc).split(":")[0]
+        raise DataError(path, pair, None, f"not well-formed XML at line {line}, column {column} ({reason})") from None
     out = []
     for row, pair in enumerate(root.iter("pair"), start=1):
         t, h = _text(path, row, "t", pair.findtext("t")), _text(path, row, "h", pair.findtext("h"))
