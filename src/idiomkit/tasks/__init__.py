@@ -7,8 +7,11 @@ from idiomkit.tasks.base import Task, TaskOutput
 from idiomkit.tasks.idiolink import IdioLinkTest
 from idiomkit.tasks.semeval2a import SemEval2ADev
 from idiomkit.tasks.semeval2b_task import SemEval2BDev
+from idiomkit.tasks.xiao_pairs import XiaoPairs
 
 TASKS: dict[str, type[Task]] = {cls.name: cls for cls in [SemEval2BDev, IdioLinkTest, SemEval2ADev, AdmireTask]}
+
+TASKS[XiaoPairs.name] = XiaoPairs  # idiom/definition pairs on held-out idioms (Xiao et al.)
 
 
 def get_task(name: str) -> Task:

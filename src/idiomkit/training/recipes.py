@@ -297,6 +297,10 @@ RECIPES: dict[str, Recipe] = {
     **{name: Recipe("idiolink", fn) for name, fn in RECIPES_IDIOLINK.items()},
 }
 
+from idiomkit.training.pair_recipes import RECIPES_PAIRS  # noqa: E402  (idiom/definition pairs, Xiao et al.)
+
+RECIPES.update({name: Recipe("pairs", fn) for name, fn in RECIPES_PAIRS.items()})
+
 
 def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> list[Phase]:
     if recipe not in RECIPES:
@@ -308,6 +312,8 @@ def run_label(recipe: str, mwe_tokens: bool, lora_rank: int | None = None, span_
     """The recipe name used in result files: ``adaptive-triplet`` vs ``adaptive-triplet-mwe``; ``-lora`` suffix;
     IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries."""
     label = recipe
+    if recipe.startswith("pairs-"):
+        return label + ("-lora" if lora_rank else "")
     if recipe.startswith("idiolink-"):
         return label + ("-span" if span_queries else "") + ("-lora" if lora_rank else "")
     if recipe.startswith("adaptive-triplet") and mwe_tokens:

@@ -1,0 +1,182 @@
+"""Idiom/definition + sentence/paraphrase pairs (Xiao et al.): keys, split by idiom, loaders, metrics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from idiomkit.data.definitions import (
+    Definition,
+    Idiom,
+    SentencePair,
+    clean_meaning,
+    id_pairs,
+    idiom_key,
+    load_baiango,
+    load_idiom_data,
+    merge,
+    sp_pairs,
+    split_of,
+    substitute_phrase,
+)
+from idiomkit.data.errors import DataError
+from idiomkit.tasks.xiao_pairs import ranks_of_truth, retrieval_metrics, score_pairs, train_pairs_of
+
+MEANING = (
+    '[<div class="ds-single">In the event that something happens. <span class="illustration">Take it, just in '
+    'case.</span></div>, <div class="ds-single">second sense</div>]'
+)
+
+
+def write_tree(root: Path, baiango: str | None = None, static_tags: str = "O O B-IDIOM I-IDIOM I-IDIOM O") -> Path:
+    """A tiny data tree: 2 static + 2 formal EPIE idioms, one baiango and one Wiktionary definition."""
+    epie = root / "epie"
+    (epie / "Static_Idioms_Corpus").mkdir(parents=True)
+    (epie / "Formal_Idioms_Corpus").mkdir(parents=True)
+    (epie / "Static_idioms.txt").write_text("just in case\nrule of thumb\n")
+    (epie / "Static_idioms_meanings.txt").write_text(
+        MEANING + '\n[<div class="ds-list">1. <i>slang</i> A rough guide. <span class="illustration">x</span></div>]\n'
+    )
+    (epie / "Formal_idioms.txt").write_text("keep [pron] eye on\nbring (somebody) to ([pron]) knees\n")
+    (epie / "Formal_idioms_meanings_final.txt").write_text(
+        '[<div class="ds-single">To watch closely.</div>]\n[<div class="ds-single">To defeat.</div>]\n'
+    )
+    s = epie / "Static_Idioms_Corpus" / "Static_Idioms"
+    Path(f"{s}_Words.txt").write_text("Bring it just in case .\nA rule of thumb helps .\n")
+    Path(f"{s}_Candidates.txt").write_text("just in case\nrule of thumb\n")
+    Path(f"{s}_Tags.txt").write_text(f"{static_tags}\nO B-IDIOM I-IDIOM I-IDIOM O O\n")
+    f = epie / "Formal_Idioms_Corpus" / "Formal_Idioms"
+    Path(f"{f}_Words.txt").write_text("I keep an eye on him .\nThey brought us to our knees .\nKeep an eye out .\n")
+    Path(f"{f}_Candidates.txt").write_text("keep [pron] eye on\nbring to knees\nkeep [pron] eye on\n")
+    Path(f"{f}_Labels.txt").write_text("1\n0\n1\n")
+    Path(f"{f}_Tags.txt").write_text("O O O O O O O\nO O O O O O\nO O O O\n")
+    (epie / "Formal_Idioms_Corpus" / "translated_sentences.txt").write_text(
+        "I watch him closely .\nThey defeated us .\n"
+    )
+    d = root / "definitions"
+    (d / "baiango_english_idioms").mkdir(parents=True)
+    (d / "wiktionary_idiom_dataset").mkdir(parents=True)
+    (d / "baiango_english_idioms" / "idioms.csv").write_text(
+        baiango or '"{Break a leg}>>{Good luck!}"\n"{Keep an eye on}>>{Watch.}"\n'
+    )
+    (d / "wiktionary_idiom_dataset" / "wiktionary.csv").write_text(
+        "idiom,definition\nthe early bird catches the worm,Success comes to those who prepare.\n"
+    )
+    return root
+
+
+def test_keys_merge_slots_articles_and_case():
+    assert idiom_key("keep [pron] eye on") == idiom_key("Keep an eye on") == "keep eye on"
+    assert idiom_key("bring (somebody) to ([pron]) knees") == "bring to knees"
+    assert idiom_key("Mad as a hatter!") == "mad as hatter"
+
+
+def test_split_is_a_fixed_function_of_the_key():
+    keys = [f"idiom {i}" for i in range(2000)]
+    splits = [split_of(k) for k in keys]
+    assert splits == [split_of(k) for k in keys]
+    share = {s: splits.count(s) / len(keys) for s in ("train", "val", "heldout")}
+    assert 0.65 < share["train"] < 0.75 and 0.07 < share["val"] < 0.13 and 0.16 < share["heldout"] < 0.24
+
+
+def test_clean_meaning_and_substitution():
+    assert clean_meaning(MEANING) == "In the event that something happens."
+    assert clean_meaning('[<div class="ds-list">1. <i>slang</i> A rough guide.</div>]') == "A rough guide."
+    assert clean_meaning("[]") is None
+    assert substitute_phrase("In the event that something happens. More.") == "in the event that something happens"
+
+
+def test_toy_tree_loads_merges_and_builds_paraphrases(tmp_path):
+    data = load_idiom_data(write_tree(tmp_path))
+    keep = data.idioms["keep eye on"]
+    assert keep.text == "keep one's eye on"
+    assert [d.source for d in keep.definitions] == ["epie", "baiango"] and keep.definition == "To watch closely."
+    # formal: literal sentence (label 0) dropped, last sentence has no translation
+    assert [(p.sentence, p.paraphrase) for p in keep.pairs] == [("I keep an eye on him .", "I watch him closely .")]
+    assert data.idioms["bring to knees"].pairs == []
+    (case,) = data.idioms["just in case"].pairs
+    assert case.paraphrase == "Bring it in the event that something happens ."
+    assert data.idioms["rule of thumb"].definition == "A rough guide."
+
+
+def test_bad_rows_name_file_row_and_field(tmp_path):
+    with pytest.raises(DataError, match=r"idioms\.csv: row 2: field 'idiom'"):
+        load_baiango(write_tree(tmp_path / "a", baiango='"{A}>>{b}"\n"no braces here"\n'))
+    with pytest.raises(DataError, match=r"Static_Idioms_Tags\.txt: row 1: field 'tags': 3 tags for 6 tokens"):
+        load_idiom_data(write_tree(tmp_path / "b", static_tags="O B-IDIOM O"))
+
+
+def _idiom(key: str, definition: str, sentences: int = 0) -> Idiom:
+    pairs = [SentencePair(key, f"{key} sentence {i}", f"{key} paraphrase {i}", "epie-static") for i in range(sentences)]
+    return merge([Definition(key, key, definition, "epie")], pairs)[key]
+
+
+def test_negatives_come_from_other_idioms():
+    idioms = [_idiom(k, f"meaning of {k}", 3) for k in ("a1", "b2", "c3")]
+    for p in id_pairs(idioms, seed=1) + sp_pairs(idioms, seed=1, per_idiom=2):
+        assert p.key not in p.negative
+    assert len(sp_pairs(idioms, per_idiom=2)) == 6
+    with pytest.raises(ValueError, match="at least two idioms"):
+        id_pairs(idioms[:1])
+
+
+def test_training_pairs_never_touch_held_out_or_validation_idioms(data_dir):
+    from idiomkit.training.pair_recipes import idiom_data, train_pairs
+
+    data = idiom_data(str(data_dir))
+    cfg = SimpleNamespace(data_dir=str(data_dir), limit_groups=None, seed=0)
+    pairs = train_pairs(cfg, "idsp")
+    assert {p.kind for p in pairs} == {"id", "sp"}
+    assert {split_of(p.key) for p in pairs} == {"train"}
+    held = [i for i in data.idioms.values() if i.split != "train"]
+    assert len(data.split("heldout")) > 500 and len(data.split("val")) > 200
+    train_texts = {t for p in pairs for t in (p.anchor, p.positive, p.negative)}
+    held_texts = {i.text for i in held} | {d.text for i in held for d in i.definitions}
+    held_texts |= {x for i in held for q in i.pairs for x in (q.sentence, q.paraphrase)}
+    train_defs = {d.text for i in data.split("train") for d in i.definitions}
+    # a held-out text can only show up in training if a train idiom has the very same text (shared wording)
+    leaked = (train_texts & held_texts) - train_defs - {i.text for i in data.split("train")}
+    leaked -= {x for i in data.split("train") for q in i.pairs for x in (q.sentence, q.paraphrase)}
+    assert not leaked
+
+
+def test_retrieval_ranks_by_hand():
+    q = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])
+    d = np.array([[1.0, 0.0], [1.0, 0.0], [0.6, 0.8]])
+    ranks = ranks_of_truth(q, d)
+    assert ranks.tolist() == [2, 3, 1]  # ties count against the truth; query 2 scores 0, 0, .8
+    m = retrieval_metrics(ranks)
+    assert m["mrr"] == pytest.approx((1 / 2 + 1 / 3 + 1) / 3) and m["recall@1"] == pytest.approx(1 / 3)
+
+
+class FakeModel:
+    """Encodes by a lookup table (unit vectors chosen by hand)."""
+
+    def __init__(self, table: dict[str, list[float]]):
+        self.table = table
+
+    def encode(self, texts, **_):
+        return np.array([self.table[t] for t in texts], dtype=np.float32)
+
+    def get_embedding_dimension(self) -> int:
+        return 2
+
+
+def test_score_pairs_by_hand():
+    idioms = [_idiom("a1", "def a"), _idiom("b2", "def b")]
+    table = {"a1": [1, 0], "def a": [1, 0], "b2": [0, 1], "def b": [0.6, 0.8]}
+    metrics, raw = score_pairs(FakeModel(table), idioms)
+    # I/D: cos(a1, def a) = 1, cos(b2, def b) = .8; incorrect: cos(a1, def b) = .6, cos(b2, def a) = 0
+    assert metrics["id"] == pytest.approx(0.9) and metrics["id_incorrect"] == pytest.approx(0.3)
+    assert metrics["id_margin"] == pytest.approx(0.6)
+    assert raw["ranks"].tolist() == [1, 1] and metrics["mrr"] == 1.0
+    assert np.isnan(metrics["sp"])  # no sentences
+
+
+def test_train_pairs_of_reads_training_json(tmp_path):
+    (tmp_path / "training.json").write_text('{"recipe": "pairs-triplet-idsp"}')
+    assert train_pairs_of(SimpleNamespace(tokenizer=SimpleNamespace(name_or_path=str(tmp_path)))) == "id+sp"
+    assert train_pairs_of(SimpleNamespace(tokenizer=SimpleNamespace(name_or_path="minilm"))) == "none"
