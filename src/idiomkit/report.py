@@ -76,6 +76,28 @@ PREFERRED = {
 }
 
 
+from idiomkit.tasks.xiao_pairs import METRIC_KEYS as XIAO_KEYS  # noqa: E402
+from idiomkit.tasks.xiao_pairs import PAPER_ROWS as XIAO_ROWS  # noqa: E402
+
+REFERENCES["xiao-pairs"] = [(label, row, "Xiao et al.: split over pairs, not idioms") for label, row in XIAO_ROWS]
+PREFERRED["xiao-pairs"] = list(XIAO_KEYS)
+
+
+def xiao_maps_section(bench: Path) -> list[str]:
+    """Links to the held-out idiom maps listed in ``benchmarks/xiao/maps.json`` (``benchmarks/xiao_maps.py``)."""
+    info_path = bench / "xiao" / "maps.json"
+    if not info_path.exists():
+        return []
+    import json
+
+    info = json.loads(info_path.read_text(encoding="utf-8"))
+    lines = [f"Maps (`{info['command'].strip()}`; {info['points']} points; models {info['models']}):", ""]
+    for file in info["files"]:
+        rel = Path(file).relative_to("benchmarks") if file.startswith("benchmarks/") else Path(file)
+        lines.append(f"- {rel.stem}: ![{rel.stem}]({rel.as_posix()})")
+    return lines + [""]
+
+
 def flatten(metrics: dict[str, Any], prefix: str = "") -> dict[str, float]:
     out: dict[str, float] = {}
     for key, value in metrics.items():
@@ -218,6 +240,8 @@ def render(results_dir: str | Path, notes_dir: str | Path | None = None) -> str:
         ]
     for task in sorted(by_task):
         parts += [f"## {TASK_TITLES.get(task, task)}", "", task_table(task, by_task[task]), ""]
+        if task == "xiao-pairs":
+            parts += xiao_maps_section(Path(results_dir).parent)
         note = notes / f"{task}.md"
         if note.exists():
             parts += [note.read_text(encoding="utf-8").strip(), ""]
