@@ -180,3 +180,49 @@ def test_train_pairs_of_reads_training_json(tmp_path):
     (tmp_path / "training.json").write_text('{"recipe": "pairs-triplet-idsp"}')
     assert train_pairs_of(SimpleNamespace(tokenizer=SimpleNamespace(name_or_path=str(tmp_path)))) == "id+sp"
     assert train_pairs_of(SimpleNamespace(tokenizer=SimpleNamespace(name_or_path="minilm"))) == "none"
+
+
+def test_pair_examples_labels_and_classes(minilm):
+    from idiomkit.training.pair_recipes import class_examples, labelled_examples, triplet_examples
+
+    idioms = [_idiom(k, f"meaning of {k}", 2) for k in ("a1", "b2", "c3")]
+    pairs = id_pairs(idioms) + sp_pairs(idioms)
+    cfg = SimpleNamespace(seed=0, max_seq_length=32)
+    labelled = labelled_examples(minilm, pairs, cfg)
+    assert len(labelled) == len(pairs) and set(labelled.labels) == {0.0, 1.0}
+    assert triplet_examples(minilm, pairs, cfg).n_columns == 3
+    classes = class_examples(minilm, pairs, cfg)
+    # 3 idiom classes (idiom + definition) and 6 sentence classes (sentence + paraphrase), two texts each
+    assert len(classes) == 18 and sorted(set(classes.labels)) == list(range(9))
+    assert all(classes.labels.count(c) == 2 for c in range(9))
+
+
+def test_pairs_recipe_trains_and_records_its_pair_set(data_dir, tmp_path):
+    from idiomkit.training import train
+
+    out = tmp_path / "run"
+    result = train("pairs-mnrl-id", "minilm", epochs=1, output_dir=out, limit_groups=8, max_steps=2, batch_size=8,
+                   max_seq_length=32, val_sts=False, threads=1, data_dir=str(data_dir))  # fmt: skip
+    assert result.state.step == 2 and result.counts["pairs-id/pairs-positives_rows"] >= 8
+    info = (out / "training.json").read_text()
+    assert '"label": "pairs-mnrl-id"' in info and '"pooling": "mean"' in info
+    assert train_pairs_of(SimpleNamespace(tokenizer=SimpleNamespace(name_or_path=str(out)))) == "id"
+
+
+def test_report_puts_paper_rows_and_margins_beside_ours(tmp_path):
+    import json
+
+    from idiomkit.report import render
+
+    metrics = {"id": 0.5, "sp": 0.9, "id_incorrect": 0.1, "sp_incorrect": 0.2, "id_margin": 0.4, "sp_margin": 0.7,
+               "mrr": 0.6, "recall@1": 0.5, "recall@10": 0.9}  # fmt: skip
+    rec = {"task": "xiao-pairs", "model": "minilm", "recipe": "zero-shot", "seed": 0, "metrics": metrics,
+           "params": {"train_pairs": "none"}, "wall_s": 1.0}  # fmt: skip
+    (tmp_path / "results" / "xiao-pairs").mkdir(parents=True)
+    (tmp_path / "results" / "xiao-pairs" / "minilm__zero-shot__seed0.json").write_text(json.dumps(rec))
+    text = render(tmp_path / "results")
+    header = next(line for line in text.splitlines() if line.startswith("| model") and "id_margin" in line)
+    assert header.split(" | ")[4:13] == ["id", "sp", "id_incorrect", "sp_incorrect", "id_margin", "sp_margin", "mrr",
+                                         "recall@1", "recall@10"]  # fmt: skip
+    paper = next(line for line in text.splitlines() if "paper Table 1: zero-shot" in line)
+    assert "| 0.164 |" in paper  # .272 - .108
