@@ -1,0 +1,221 @@
+"""AdMIRe (SemEval-2025 Task 1) subtask A, text side: rank five image captions by how well they depict the
+compound's meaning in the sentence.
+
+Zero-shot ranking = cosine(query, caption), captions embedded as full texts (``passage`` prompt if the model has one),
+queries in one of :data:`QUERY_MODES`:
+
+- ``sentence``: sentence embedding of the query sentence;
+- ``span``: late chunking -- the whole sentence is encoded, only the compound's tokens are mean-pooled;
+- ``marked``: the compound wrapped in the tokenizer's separator token (``[SEP] bad apple [SEP]``, as the seed does),
+  sentence embedding;
+- ``marked+span``: the marked sentence, pooled over the compound's tokens (markers excluded).
+
+Metrics per item, averaged over items, overall and by ``sentence_type``:
+
+- ``top1``: predicted best image == gold best image;
+- ``dcg``: the organisers' ``task_a_scoring.py``: weights ``[3, 1, 0, 0, 0]`` for the gold first and second image,
+  ``sum_k w_k / log2(2 + predicted position of gold[k])`` (positions from 0; maximum 3 + 1/log2 3 = 3.631);
+- ``spearman`` / ``kendall``: rank correlation between each image's predicted and gold rank (five distinct ranks).
+  (The organisers' script applies ``spearmanr`` to the two lists of file names, i.e. correlates the names' alphabetical
+  ranks position by position -- not a rank correlation of the orders; we do not reproduce that.)
+
+Submission format (official): TSV ``compound, subset, sentence_type, sentence, expected_order`` with the predicted
+order as a Python-list string.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from idiomkit.data.admire import AdmireItem, load_admire
+from idiomkit.tasks.base import Task, TaskOutput
+
+QUERY_MODES = ("sentence", "span", "marked", "marked+span")
+METRICS = ("top1", "dcg", "spearman", "kendall")
+DCG_WEIGHTS = (3, 1, 0, 0, 0)
+# The seed (slides "Enhancing Idiomaticity Representations in LLM's", Table 1): split of 15 items, no std.
+REFERENCE_ROWS = [
+    {"system": "all-MiniLM-L6-v2 zero-shot (seed baseline)", "spearman": 0.116, "kendall": 0.083, "params": "-"},
+    {"system": "BERT full fine-tune, ranked triplet (seed)", "spearman": 0.537, "kendall": 0.426, "params": "109M"},
+    {"system": "BERT frozen + LoRA (seed)", "spearman": 0.291, "kendall": 0.229, "params": "147K"},
+    {"system": "BERT frozen + CNN (seed)", "spearman": 0.518, "kendall": 0.434, "params": "590K"},
+    {"system": "BERT frozen + BiLSTM (seed)", "spearman": -0.233, "kendall": -0.159, "params": "526K"},
+]
+TARGET = {"spearman": 0.60, "top1": 0.60}
+
+
+# ---------------------------------------------------------------- metrics
+
+
+def dcg(predicted: Sequence[str], gold: Sequence[str]) -> float:
+    """The organisers' DCG: ``sum_k w_k / log2(2 + predicted.index(gold[k]))`` with ``w = (3, 1, 0, 0, 0)``."""
+    return float(sum(w / math.log2(2 + list(predicted).index(gold[k])) for k, w in enumerate(DCG_WEIGHTS) if w))
+
+
+def rank_correlations(predicted: Sequence[str], gold: Sequence[str]) -> tuple[float, float]:
+    """(Spearman rho, Kendall tau) between predicted and gold ranks of the same distinct items (no ties)."""
+    if sorted(predicted) != sorted(gold) or len(set(gold)) != len(gold):
+        raise ValueError(f"predicted order {list(predicted)} is not a permutation of {list(gold)}")
+    n = len(gold)
+    pred_rank = {name: i for i, name in enumerate(predicted)}
+    r = [pred_rank[name] for name in gold]  # predicted rank of the gold 0, 1, ... item
+    rho = 1.0 - 6.0 * sum((ri - i) ** 2 for i, ri in enumerate(r)) / (n * (n * n - 1))
+    concordant = sum(1 if r[j] > r[i] else -1 for i in range(n) for j in range(i + 1, n))
+    return rho, concordant / (n * (n - 1) / 2)
+
+
+def item_metrics(predicted: Sequence[str], gold: Sequence[str]) -> dict[str, float]:
+    rho, tau = rank_correlations(predicted, gold)
+    return {"top1": float(predicted[0] == gold[0]), "dcg": dcg(predicted, gold), "spearman": rho, "kendall": tau}
+
+
+def ranking_metrics(
+    predicted: Sequence[Sequence[str]], gold: Sequence[Sequence[str]], types: Sequence[str | None] | None = None
+) -> dict[str, Any]:
+    """Item metrics averaged over items; with ``types`` also per sentence type (``idiomatic``/``literal``)."""
+    if len(predicted) != len(gold) or not gold:
+        raise ValueError(f"{len(predicted)} predicted orders for {len(gold)} gold orders")
+    per_item = [item_metrics(p, g) for p, g in zip(predicted, gold, strict=True)]
+
+    def block(rows: list[dict[str, float]]) -> dict[str, float]:
+        return {m: round(float(np.mean([r[m] for r in rows])), 6) for m in METRICS}
+
+    out: dict[str, Any] = block(per_item) | {"n": len(per_item)}
+    for kind in ("idiomatic", "literal"):
+        rows = [r for r, t in zip(per_item, types or [], strict=False) if t == kind]
+        if rows:
+            out[kind] = block(rows) | {"n": len(rows)}
+    return out
+
+
+# ---------------------------------------------------------------- ranking
+
+
+def marked_sentence(item: AdmireItem, marker: str) -> tuple[str, tuple[int, int]]:
+    """``item.sentence`` with ``marker`` around the compound, and the compound's span in the new text."""
+    s, e = item.span
+    text = f"{item.sentence[:s]}{marker} {item.sentence[s:e]} {marker}{item.sentence[e:]}"
+    start = s + len(marker) + 1
+    return text, (start, start + e - s)
+
+
+def query_inputs(items: Sequence[AdmireItem], mode: str, marker: str = "[SEP]"):
+    """(texts, spans or None) to embed the queries in ``mode``."""
+    if mode not in QUERY_MODES:
+        raise ValueError(f"unknown query mode '{mode}' (expected one of {', '.join(QUERY_MODES)})")
+    if mode.startswith("marked"):
+        pairs = [marked_sentence(it, marker) for it in items]
+        texts, spans = [t for t, _ in pairs], [s for _, s in pairs]
+    else:
+        texts, spans = [it.sentence for it in items], [it.span for it in items]
+    return texts, spans if mode.endswith("span") else None
+
+
+def marker_of(model) -> str:
+    """The tokenizer's separator token (``[SEP]`` for BERT, ``</s>`` for XLM-R), used as the compound marker."""
+    return getattr(model.tokenizer, "sep_token", None) or "[SEP]"
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    return x / np.clip(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12, None)
+
+
+def caption_scores(model, items: Sequence[AdmireItem], query_mode: str = "span", *, batch_size: int = 32) -> np.ndarray:
+    """Cosine(query, caption) as an ``(n_items, 5)`` array, captions in file order."""
+    from idiomkit.encoding import encode_texts
+    from idiomkit.pooling import encode_spans
+
+    q_prompt = model.prompts.get("query") or None
+    texts, spans = query_inputs(items, query_mode, marker_of(model))
+    if spans is not None:
+        q = encode_spans(model, texts, spans, prompt=q_prompt, batch_size=batch_size)
+    else:
+        q = encode_texts(model, texts, prompt_name="query" if q_prompt else None, batch_size=batch_size)
+    captions = [c for it in items for c in it.captions]
+    c_prompt = "passage" if model.prompts.get("passage") else None
+    c = encode_texts(model, captions, prompt_name=c_prompt, batch_size=batch_size).reshape(len(items), 5, -1)
+    return np.einsum("nd,nkd->nk", _unit(q), _unit(c))
+
+
+def predicted_orders(items: Sequence[AdmireItem], scores: np.ndarray) -> list[list[str]]:
+    """Image names by decreasing score (ties keep file order)."""
+    return [[it.images[j] for j in np.argsort(-s, kind="stable")] for it, s in zip(items, scores, strict=True)]
+
+
+def predictions_tsv(items: Sequence[AdmireItem], scores: np.ndarray, extra: Sequence[str] | None = None) -> str:
+    """Raw predictions: compound, type, gold and predicted order, the five scores (file order), [fold]."""
+    header = ["compound", "sentence_type", "gold_order", "predicted_order", "scores"] + (["fold"] if extra else [])
+    lines = ["\t".join(header)]
+    for i, (it, order) in enumerate(zip(items, predicted_orders(items, scores), strict=True)):
+        cells = [it.compound, it.sentence_type or "", repr(it.gold or []), repr(order)]
+        cells.append(" ".join(f"{x:.6f}" for x in scores[i]))
+        lines.append("\t".join(cells + ([extra[i]] if extra else [])))
+    return "\n".join(lines) + "\n"
+
+
+def submission_tsv(items: Sequence[AdmireItem], scores: np.ndarray) -> str:
+    """The task's submission format: ``compound subset sentence_type sentence expected_order`` (predicted)."""
+    lines = ["compound\tsubset\tsentence_type\tsentence\texpected_order"]
+    for it, order in zip(items, predicted_orders(items, scores), strict=True):
+        lines.append("\t".join([it.compound, it.subset, it.sentence_type or "", it.sentence, repr(order)]))
+    return "\n".join(lines) + "\n"
+
+
+def score_items(items: Sequence[AdmireItem], scores: np.ndarray) -> dict[str, Any]:
+    gold, types = [it.gold for it in items], [it.sentence_type for it in items]
+    return ranking_metrics(predicted_orders(items, scores), gold, types)
+
+
+# ---------------------------------------------------------------- task
+
+
+class AdmireTask(Task):
+    name = "admire"
+    result_task = "admire"
+    description = "AdMIRe (SemEval-2025 Task 1A, text captions, EN): rank 5 captions; top-1, DCG, Spearman, Kendall"
+    main_score = "spearman"
+    reference = "Pickard et al. (2025); organisers' task_a_scoring.py (DCG weights 3,1,0,0,0)"
+
+    def evaluate(
+        self,
+        model,
+        *,
+        data_dir: str | Path,
+        split: str = "test",
+        query_mode: str = "span",
+        batch_size: int = 32,
+        extended: bool = True,
+        **_: Any,
+    ) -> TaskOutput:
+        """Score ``split`` (train/dev/test); with ``extended`` also rank the extended set (``submission_xe.tsv``)."""
+        if split not in ("train", "dev", "test"):
+            raise ValueError(f"AdMIRe split must be train, dev or test (xe has no gold), not '{split}'")
+        start = time.perf_counter()
+        data = load_admire(data_dir, split)
+        scores = caption_scores(model, data.items, query_mode, batch_size=batch_size)
+        predictions = {"predictions.tsv": predictions_tsv(data.items, scores)}
+        files = list(data.files)
+        if extended:
+            xe = load_admire(data_dir, "xe")
+            predictions["submission_xe.tsv"] = submission_tsv(xe.items, caption_scores(model, xe.items, query_mode))
+            files += xe.files
+        params = {"split": split, "query_mode": query_mode, "variant": query_mode, "similarity": "cosine",
+                  "marker": marker_of(model) if query_mode.startswith("marked") else None,
+                  "search_s": round(time.perf_counter() - start, 3)}  # fmt: skip
+        return TaskOutput(metrics=score_items(data.items, scores), params=params, data_files=files,
+                          predictions=predictions)  # fmt: skip
+
+    def summary_table(self, metrics: dict[str, Any]) -> list[list[str]]:
+        rows = [["items", "n", "top-1", "DCG", "Spearman", "Kendall"]]
+        for label, block in (("all", metrics), ("idiomatic", metrics.get("idiomatic")),
+                             ("literal", metrics.get("literal"))):  # fmt: skip
+            if block:
+                rows.append([label, str(block["n"])] + [f"{block[m]:.3f}" for m in METRICS])
+        return rows
