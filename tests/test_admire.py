@@ -1,0 +1,158 @@
+"""AdMIRe subtask A: metrics, ranked triplet loss, loader quirks and errors, query inputs, folds."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from scipy.stats import kendalltau, spearmanr
+
+from idiomkit.data.admire import COLUMNS, find_compound, load_admire, load_admire_file
+from idiomkit.data.errors import DataError
+from idiomkit.losses import RankedTripletLoss, ranked_triplet_loss
+from idiomkit.tasks.admire import (
+    dcg,
+    item_metrics,
+    marked_sentence,
+    predicted_orders,
+    ranking_metrics,
+    submission_tsv,
+)
+
+GOLD = ["a", "b", "c", "d", "e"]
+PRED_A = ["b", "a", "c", "d", "e"]  # best two swapped
+PRED_B = ["a", "c", "b", "e", "d"]  # top-1 right, two adjacent swaps
+
+
+def test_metrics_two_items_hand_computed():
+    # A: gold a at predicted position 1, gold b at 0 -> 3/log2(3) + 1/log2(2); sum d^2 = 2; 1 discordant pair of 10
+    # B: gold a at 0, gold b at 2 -> 3/log2(2) + 1/log2(4) = 3.5; sum d^2 = 4; 2 discordant pairs
+    m = ranking_metrics([PRED_A, PRED_B], [GOLD, GOLD], ["idiomatic", "literal"])
+    dcg_a = 3 / math.log2(3) + 1.0
+    assert m["top1"] == pytest.approx(0.5)
+    assert m["dcg"] == pytest.approx((dcg_a + 3.5) / 2, abs=1e-6)
+    assert m["spearman"] == pytest.approx((0.9 + 0.8) / 2)
+    assert m["kendall"] == pytest.approx((0.8 + 0.6) / 2)
+    assert m["idiomatic"]["dcg"] == pytest.approx(dcg_a, abs=1e-6) and m["literal"]["top1"] == 1.0
+    assert m["n"] == 2 and m["idiomatic"]["n"] == 1
+    for pred in (PRED_A, PRED_B):  # same as scipy on the images' (gold rank, predicted rank)
+        gold_rank, pred_rank = list(range(5)), [pred.index(x) for x in GOLD]
+        item = item_metrics(pred, GOLD)
+        assert item["spearman"] == pytest.approx(spearmanr(gold_rank, pred_rank)[0])
+        assert item["kendall"] == pytest.approx(kendalltau(gold_rank, pred_rank)[0])
+
+
+def test_dcg_maximum_and_bad_orders():
+    assert dcg(GOLD, GOLD) == pytest.approx(3 + 1 / math.log2(3))
+    with pytest.raises(ValueError, match="permutation"):
+        item_metrics(["a", "b", "c", "d", "x"], GOLD)
+    with pytest.raises(ValueError):
+        ranking_metrics([], [])
+
+
+def test_ranked_triplet_loss_hand_computed():
+    q = torch.tensor([[1.0, 0.0]])
+    captions = torch.tensor([[[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]])  # gold order; cos with q: 0, 1, 1/sqrt2
+    # pairs (0,1): 1.2 / 1; (0,2): (0.7071 + 0.2) / 2; (1,2): relu(0.7071 - 1 + 0.2) = 0 -> mean of 3
+    expected = (1.2 + (1 / math.sqrt(2) + 0.2) / 2 + 0.0) / 3
+    assert float(ranked_triplet_loss(q, captions, margin=0.2)) == pytest.approx(expected, abs=1e-6)
+    perfect = torch.tensor([[[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]])  # cos 1, .707, 0: margins 0.29 / 0.71 / 1 > 0.2
+    assert float(ranked_triplet_loss(q, perfect, margin=0.2)) == 0.0
+    with pytest.raises(ValueError):
+        ranked_triplet_loss(q, captions[0], margin=0.2)
+
+
+def test_ranked_triplet_module_matches_function(minilm):
+    loss = RankedTripletLoss(minilm, margin=0.3)
+    texts = ["a bad apple ruined the team", "a rotten person", "a rotten fruit", "a shiny car"]
+    features = [minilm.preprocess([t]) for t in texts]
+    value = loss(features, None).detach()
+    emb = torch.tensor(minilm.encode(texts))
+    assert float(value) == pytest.approx(float(ranked_triplet_loss(emb[:1], emb[1:].unsqueeze(0), 0.3)), abs=1e-5)
+
+
+def test_real_files_survive_crlf_and_escaped_newlines(data_dir):
+    raw = (data_dir / "admire" / "en" / "subtask_a_train.tsv").read_bytes()
+    assert b"\r\n" in raw and b"\\n" in raw  # the quirks are really there
+    split = load_admire(data_dir, "train")
+    assert len(split.items) == 70
+    captions = [c for it in split.items for c in it.captions]
+    assert not any("\\n" in c or "\r" in c or "\n" in c for c in captions)
+    assert sum(it.sentence_type == "idiomatic" for it in split.items) == 39
+    for it in split.items:
+        assert sorted(it.gold) == sorted(it.images) and it.images[it.gold_indices[0]] == it.gold[0]
+        assert it.sentence[it.span[0] : it.span[1]].lower().split()[0] == it.compound.lower().split()[0]
+    xe = load_admire(data_dir, "xe")
+    assert len(xe.items) == 100 and all(it.gold is None for it in xe.items)
+
+
+def test_compound_matching_variants():
+    assert find_compound("You can spot the hen parties easily", "hen party") == (17, 28)
+    assert find_compound("Wet blankets draped over cabins", "wet blanket") == (0, 12)
+    assert find_compound("flower children placing daisies", "flower child") == (0, 15)
+    assert find_compound("a redhead", "red head") is None
+
+
+def _write(tmp_path, **overrides):
+    row = {"compound": "bad apple", "subset": "Test", "sentence_type": "idiomatic",
+           "sentence": "He is the bad apple of the team.", "expected_order": str([f"{i}.png" for i in range(5)])}
+    for i in range(5):
+        row[f"image{i + 1}_name"] = f"{i}.png"
+        row[f"image{i + 1}_caption"] = f"caption {i}\\nmore"
+    row.update(overrides)
+    path = tmp_path / "a.tsv"
+    path.write_bytes(("\t".join(COLUMNS) + "\r\n" + "\t".join(row[c] for c in COLUMNS) + "\r\n").encode())
+    return path
+
+
+def test_loader_errors_name_file_row_field(tmp_path):
+    items = load_admire_file(_write(tmp_path))
+    assert items[0].captions[0] == "caption 0 more" and items[0].gold[0] == "0.png"
+    cases = [
+        ({"sentence": "He is rotten."}, "field 'sentence': compound 'bad apple' not found"),
+        ({"expected_order": "['0.png', '1.png', '2.png', '3.png', '9.png']"}, "field 'expected_order'"),
+        ({"expected_order": "__import__('os').getcwd()"}, "field 'expected_order': not a Python list literal"),
+        ({"image3_caption": "  "}, "field 'image3_caption': missing caption"),
+        ({"sentence_type": "metaphor"}, "field 'sentence_type'"),
+    ]
+    for override, message in cases:
+        with pytest.raises(DataError) as err:
+            load_admire_file(_write(tmp_path, **override))
+        text = str(err.value)
+        assert "a.tsv: row 1: " in text and message in text and "\n" not in text
+    assert load_admire_file(_write(tmp_path, sentence="no compound"), strict=False) == []
+
+
+def test_marked_sentence_and_submission(tmp_path):
+    item = load_admire_file(_write(tmp_path))[0]
+    text, (s, e) = marked_sentence(item, "[SEP]")
+    assert text == "He is the [SEP] bad apple [SEP] of the team." and text[s:e] == "bad apple"
+    scores = np.array([[0.1, 0.5, 0.3, 0.5, -1.0]])
+    assert predicted_orders([item], scores) == [["1.png", "3.png", "2.png", "0.png", "4.png"]]  # ties: file order
+    lines = submission_tsv([item], scores).splitlines()
+    assert lines[0] == "compound\tsubset\tsentence_type\tsentence\texpected_order"
+    assert lines[1].endswith("['1.png', '3.png', '2.png', '0.png', '4.png']")
+
+
+def test_compound_folds_group_by_compound(tmp_path):
+    from idiomkit.training.admire import compound_folds
+
+    item = load_admire_file(_write(tmp_path))[0]
+    items = [item.__class__(**{**item.__dict__, "compound": f"c{i % 7}"}) for i in range(20)]
+    folds = compound_folds(items, k=5)
+    assert set(folds) == {0, 1, 2, 3, 4}
+    for i, a in enumerate(items):
+        assert all(folds[i] == folds[j] for j, b in enumerate(items) if b.compound == a.compound)
+
+
+def test_cnn_head_starts_at_zero_shot_span_embedding(minilm, tmp_path):
+    from idiomkit.pooling import encode_spans
+    from idiomkit.training.admire import QueryEncoder, RankConfig
+
+    item = load_admire_file(_write(tmp_path))[0]
+    encoder = QueryEncoder(minilm, RankConfig(mode="cnn", query_mode="span"))
+    with torch.no_grad():
+        got = encoder([item]).numpy()
+    want = encode_spans(minilm, [item.sentence], [item.span])
+    want = want / np.linalg.norm(want, axis=1, keepdims=True)
+    np.testing.assert_allclose(got, want, atol=1e-5)
