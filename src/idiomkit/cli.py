@@ -228,6 +228,60 @@ def report(
 
 @app.command()
 @user_errors
+def reproduce(
+    quick: Annotated[
+        bool, typer.Option("--quick/--full", help="--quick: tiny slices (minutes); --full: the real runs (days).")
+    ] = True,
+    only: Annotated[
+        list[str] | None, typer.Option("--only", help="Only this benchmark (e.g. semeval2b-dev) or experiment.")
+    ] = None,
+    experiments: Annotated[Path, typer.Option(help="Folder of experiment files.")] = Path("benchmarks/experiments"),
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="List the jobs and whether they would run.")] = False,
+    data_dir: DataDir = None,
+) -> None:
+    """Run the experiments behind every table (skipping jobs whose command + code + data are unchanged), then
+    regenerate the report: --quick → runs/reproduce-quick/RESULTS.md, --full → benchmarks/RESULTS.md."""
+    import time
+
+    from idiomkit.config import default_data_dir
+    from idiomkit.report import write_report
+    from idiomkit.reproduce import load_experiments, plan, run_job
+
+    root = Path("runs/reproduce-quick" if quick else "runs/reproduce")
+    results_dir = root / "results" if quick else Path("benchmarks/results")
+    data = Path(data_dir or os.environ.get("IDIOMKIT_DATA_DIR") or default_data_dir()).resolve()
+    jobs = plan(
+        load_experiments(experiments), quick=quick, run_root=root, results_dir=results_dir,
+        data_dir=data, only=only,
+    )  # fmt: skip
+    if not jobs:
+        raise ValueError(f"--only {' '.join(only or [])}: no experiment in {experiments} matches")
+    rows = [["experiment", "seed", "benchmark", "status", "s"]]
+    failed = 0
+    for i, job in enumerate(jobs, 1):
+        status, seconds = ("up to date", "") if job.done() else ("to run", "")
+        if not dry_run and status == "to run":
+            console.print(f"[{i}/{len(jobs)}] {job.experiment.name} seed {job.seed}: {job.command}", highlight=False)
+            tick = time.perf_counter()
+            code = run_job(job, results_dir=results_dir, data_dir=data, log_dir=root / "logs")
+            status, seconds = ("ran" if code == 0 else f"FAILED ({code})"), f"{time.perf_counter() - tick:.0f}"
+            failed += code != 0
+        rows.append([job.experiment.name, str(job.seed), job.experiment.benchmark, status, seconds])
+    print_table(rows, f"reproduce ({'quick' if quick else 'full'}): {len(jobs)} jobs")
+    if dry_run:
+        for job in jobs:
+            console.print(job.command, highlight=False, soft_wrap=True)
+        return
+    if results_dir.exists():
+        output = root / "RESULTS.md" if quick else Path("benchmarks/RESULTS.md")
+        console.print(f"wrote {write_report(results_dir, output)}")
+    if failed:
+        console.print(f"{failed} job(s) failed: logs in {root / 'logs'}")
+        raise typer.Exit(1)
+
+
+@app.command()
+@user_errors
 def train(
     recipe: Annotated[
         str,
@@ -377,9 +431,10 @@ def interpolate(
     if curve:
         for point, p in zip(points, sweep, strict=True):
             point["val"] = {k: v for k, v in p.items() if k != "alpha"}
-        curve.parent.mkdir(parents=True, exist_ok=True)
+        from idiomkit.results import atomic_write_text
+
         payload = {"name": info["label"], "kind": "interpolation", "run": str(run), "points": points}
-        curve.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        atomic_write_text(curve, json.dumps(payload, indent=2) + "\n")
     evaluate_trained(output, info, evaluate_on or [], data_dir)
 
 

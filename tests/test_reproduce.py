@@ -1,0 +1,101 @@
+"""`idiomkit reproduce`: experiment files, the commands they become, skip-when-unchanged, the generated report."""
+
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from idiomkit.cli import app
+from idiomkit.data.errors import DataError
+from idiomkit.report import render
+from idiomkit.reproduce import cli_flags, load_experiment, load_experiments
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+
+
+def test_cli_flags_follow_typer_spelling():
+    options = {"max_steps": 20, "val_sts": False, "keep_epochs": True, "evaluate": ["semeval2b", "idiolink"],
+               "lora_rank": None}  # fmt: skip
+    assert cli_flags(options) == [
+        "--max-steps", "20", "--no-val-sts", "--keep-epochs", "--evaluate", "semeval2b", "--evaluate", "idiolink",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ('seeds = [0]\n[train]\nrecipe = "mnrl"\nmodel = "minilm"\n', "'benchmark'"),
+        ('benchmark = "x"\n[train]\nrecipe = "mnrl"\n', "'train.model'"),
+        ('benchmark = "x"\nseeds = ["a"]\n[command]\nrun = "true"\n', "'seeds'"),
+        ('benchmark = "x"\n[command]\nrun = "true"\n[evaluate]\ntask = "t"\nmodel = "m"\n', "exactly one run table"),
+        ('benchmark = "x\n', "not valid TOML"),
+    ],
+)
+def test_bad_experiment_file_names_file_and_field(tmp_path, text, field):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(DataError, match=field) as info:
+        load_experiment(path)
+    assert str(path) in str(info.value) and "\n" not in str(info.value).strip()
+
+
+def test_every_experiment_is_a_valid_idiomkit_command():
+    """Each train/evaluate experiment's flags parse with the real CLI (no unknown option, no bad value)."""
+    group = typer.main.get_command(app)
+    experiments = load_experiments(ROOT / "benchmarks/experiments")
+    assert {e.benchmark for e in experiments} >= {"semeval2b-dev", "idiolink-test"}
+    assert any(e.in_quick for e in experiments)
+    from idiomkit.reproduce import job_argv
+
+    for exp in experiments:
+        for quick in (False, True):
+            argv = job_argv(exp, 0, quick, Path("runs/x"), Path("results"))
+            if Path(argv[0]).name != "idiomkit":
+                continue
+            command = group.commands[argv[1]]
+            command.make_context(argv[1], argv[2:])  # raises click.UsageError on a bad flag
+
+
+def test_reproduce_runs_then_skips_until_the_command_changes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    experiments = tmp_path / "experiments"
+    experiments.mkdir()
+    (tmp_path / "hit.py").write_text(
+        "import sys, pathlib\np = pathlib.Path('hits.txt')\n"
+        "p.write_text((p.read_text() if p.exists() else '') + sys.argv[1])\n"
+    )
+    exp = experiments / "toy.toml"
+    exp.write_text('benchmark = "toy"\nseeds = [1, 2]\n[command]\nrun = "python hit.py {seed}"\n')
+    args = ["reproduce", "--quick", "--experiments", str(experiments), "--data-dir", str(tmp_path)]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert (tmp_path / "hits.txt").read_text() == "12"
+    second = runner.invoke(app, args)
+    assert second.exit_code == 0 and "up to date" in second.output
+    assert (tmp_path / "hits.txt").read_text() == "12"  # nothing re-ran
+    exp.write_text(exp.read_text().replace("{seed}", "{seed}{seed}"))
+    third = runner.invoke(app, args)
+    assert third.exit_code == 0
+    assert (tmp_path / "hits.txt").read_text() == "121122"
+
+
+def test_failing_job_exits_non_zero_and_keeps_no_stamp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "e").mkdir()
+    (tmp_path / "e" / "fail.toml").write_text('benchmark = "toy"\n[command]\nrun = "python -c \'exit(3)\'"\n')
+    result = runner.invoke(app, ["reproduce", "--quick", "--experiments", str(tmp_path / "e"), "--data-dir", "."])
+    assert result.exit_code == 1 and "FAILED (3)" in result.output
+    assert not list((tmp_path / "runs/reproduce-quick/state").glob("*.json"))
+
+
+def test_unknown_only_is_one_line_error(tmp_path):
+    result = runner.invoke(app, ["reproduce", "--dry-run", "--only", "nope", "--experiments",
+                                 str(ROOT / "benchmarks/experiments")])  # fmt: skip
+    assert result.exit_code == 2 and "--only nope" in result.output
+
+
+def test_results_md_is_regenerated_byte_identically_from_the_result_files():
+    """benchmarks/RESULTS.md is exactly what `idiomkit report` renders from benchmarks/results (nothing by hand)."""
+    assert render(ROOT / "benchmarks/results") == (ROOT / "benchmarks/RESULTS.md").read_text(encoding="utf-8")
