@@ -155,6 +155,8 @@ def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     info = json.loads((tmp_path / "mix" / "training.json").read_text())
     assert info["label"] == "cosine-interp" and [p["alpha"] for p in info["interpolation"]["sweep"]] == [0, 0.5, 1]
+    card = (tmp_path / "mix" / "README.md").read_text()
+    assert "- Recipe: `cosine-interp`" in card and "- Interpolation: alpha" in card and "- Intended use:" in card
 
     result = runner.invoke(app, ["train", "--recipe", "nope", "--output", str(tmp_path / "x")])
     assert result.exit_code == 2 and "unknown recipe 'nope'" in result.output

@@ -122,4 +122,7 @@ def interpolate_run(
     }
     info["best"] = {"metric": "val_idiom", "value": best.metrics["val_idiom"], "alpha": best.alpha}
     atomic_write_text(output_dir / "training.json", json.dumps(info, indent=2) + "\n")
+    from idiomkit.training.trainer import write_model_card
+
+    write_model_card(output_dir, info)
     return info

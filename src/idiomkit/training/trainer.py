@@ -244,8 +244,15 @@ def save_checkpoint(out: Path, model, optimizer, scheduler, state: TrainState, c
         "rng": rng_states(),
         "config": asdict(cfg),
     }
-    torch.save(blob, tmp)
-    os.replace(tmp, path)
+    try:  # write beside, flush to disk, then rename: a kill at any point leaves the previous checkpoint intact
+        with open(tmp, "wb") as fh:
+            torch.save(blob, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return path
 
 
@@ -516,15 +523,30 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
         "validation": state.history,
     }
     atomic_write_text(out / "training.json", json.dumps(info, indent=2) + "\n")
+    write_model_card(out, info)
+
+
+def write_model_card(out: Path, info: dict[str, Any]) -> Path:
+    """Replace the idiomkit section of ``out/README.md`` (the library's card is kept above it)."""
     card = out / "README.md"
     text = card.read_text(encoding="utf-8") if card.exists() else "# idiomkit model\n"
-    atomic_write_text(card, text.split("\n## idiomkit training\n")[0].rstrip() + "\n\n" + model_card_section(info))
+    return atomic_write_text(
+        card, text.split("\n## idiomkit training\n")[0].rstrip() + "\n\n" + model_card_section(info)
+    )
+
+
+INTENDED_USE = (
+    "research on idiom-aware sentence similarity and retrieval (SemEval-2022 Task 2B-style STS, IdioLink-style "
+    "search) in the languages of its training data; not evaluated outside these benchmarks' domains and "
+    "languages, and not meant for decisions about people"
+)
 
 
 def model_card_section(info: dict[str, Any]) -> str:
-    """The idiomkit part of the model card: recipe, data hashes and validation metrics."""
+    """The idiomkit part of the model card: recipe, data hashes, validation metrics and intended use."""
     cfg = info["config"]
     last = info["validation"][-1] if info["validation"] else {}
+    mix = info.get("interpolation")
     lines = [
         "## idiomkit training",
         "",
@@ -537,7 +559,9 @@ def model_card_section(info: dict[str, Any]) -> str:
         f"steps {info['steps']}",
         f"- Data sha256: {info['data_sha256']}; counts {info['counts']}",
         f"- Validation ({VALIDATION_TEXT[RECIPES[info['recipe']].source]}): best "
-        f"{info['best']['metric']} = {info['best']['value']} at step {info['best']['step']}; last {last}",
+        f"{info['best']['metric']} = {info['best']['value']} at step {info['best'].get('step')}; last {last}",
+        *([f"- Interpolation: alpha {mix['alpha']} from `{mix['from']}` ({mix['rule']})"] if mix else []),
+        f"- Intended use: {INTENDED_USE}.",
         "",
     ]
     return "\n".join(lines)

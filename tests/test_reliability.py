@@ -1,0 +1,104 @@
+"""Atomic result/checkpoint writes (a crash or SIGKILL mid-write keeps the previous file) and same seed -> same
+metrics."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import torch
+
+from idiomkit.training.trainer import CHECKPOINT, TrainConfig, TrainState, save_checkpoint
+
+WRITER = r"""
+import json, sys, torch
+from pathlib import Path
+from idiomkit.results import atomic_write_text
+from idiomkit.training.trainer import TrainConfig, TrainState, save_checkpoint
+
+out = Path(sys.argv[1])
+model = torch.nn.Linear(1500, 1500)  # ~9 MB of weights: each save takes long enough to be caught mid-write
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: 1.0)
+for i in range(1, 10_000):
+    with torch.no_grad():
+        model.weight.fill_(i)
+    save_checkpoint(out, model, opt, sched, TrainState(step=i), TrainConfig())
+    atomic_write_text(out / "result.json", json.dumps({"step": i, "pad": "x" * 2_000_000}))
+    print(i, flush=True)
+"""
+
+
+def tiny_parts(step: int):
+    model = torch.nn.Linear(4, 2)
+    with torch.no_grad():
+        model.weight.fill_(step)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    return model, opt, torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0)
+
+
+def test_checkpoint_crash_mid_write_keeps_previous(tmp_path, monkeypatch):
+    save_checkpoint(tmp_path, *tiny_parts(1), TrainState(step=1), TrainConfig())
+    real_save = torch.save
+
+    def half_then_crash(obj, fh, *args, **kwargs):
+        real_save(obj, fh, *args, **kwargs)
+        fh.truncate(fh.tell() // 2)  # half a file on disk, then the process "dies"
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(torch, "save", half_then_crash)
+    with pytest.raises(KeyboardInterrupt):
+        save_checkpoint(tmp_path, *tiny_parts(2), TrainState(step=2), TrainConfig())
+    monkeypatch.setattr(torch, "save", real_save)
+    monkeypatch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))  # killed before rename
+    with pytest.raises(KeyboardInterrupt):
+        save_checkpoint(tmp_path, *tiny_parts(3), TrainState(step=3), TrainConfig())
+    blob = torch.load(tmp_path / CHECKPOINT, weights_only=False)
+    assert blob["state"]["step"] == 1 and bool((blob["model"]["weight"] == 1).all())
+    assert [p.name for p in tmp_path.iterdir()] == [CHECKPOINT]  # no temp file left behind
+
+
+def test_sigkill_during_writes_leaves_complete_files(tmp_path):
+    """A real writer process is SIGKILLed while a checkpoint temp file is being written: both the checkpoint and
+    the result JSON on disk are complete, self-consistent earlier versions."""
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert int(proc.stdout.readline()) == 1 and int(proc.stdout.readline()) == 2
+        deadline = time.monotonic() + 60
+        while not (tmp_path / (CHECKPOINT + ".tmp")).exists():  # wait until a save is under way
+            assert time.monotonic() < deadline and proc.poll() is None
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait()
+    blob = torch.load(tmp_path / CHECKPOINT, weights_only=False)
+    step = blob["state"]["step"]
+    assert step >= 2 and bool((blob["model"]["weight"] == step).all())
+    result = json.loads((tmp_path / "result.json").read_text())
+    assert result["step"] in (step - 1, step) and len(result["pad"]) == 2_000_000
+
+
+def test_same_seed_same_metrics_and_weights(tmp_path):
+    """Two 1-step trainings with one seed give the same validation metrics (to 1e-6) and identical weights."""
+    from idiomkit.training import train
+
+    small = {"model": "minilm", "epochs": 1, "batch_size": 4, "limit_groups": 4, "max_steps": 1, "eval_every": 1,
+             "val_sts": False, "seed": 3}  # fmt: skip
+    runs = [train("adaptive-triplet", output_dir=tmp_path / name, **small) for name in ("a", "b")]
+    (first,), (second,) = (r.state.history for r in runs)
+    assert set(first) == set(second) and "val_idiom" in first
+    for key, value in first.items():
+        assert math.isfinite(value) and abs(value - second[key]) <= 1e-6, key
+    a, b = (torch.load(tmp_path / n / CHECKPOINT, weights_only=False)["model"] for n in ("a", "b"))
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    card = (tmp_path / "a" / "README.md").read_text()  # the model card: recipe, data hashes, metrics, intended use
+    sha = json.loads((tmp_path / "a" / "training.json").read_text())["data_sha256"]
+    for line in ("- Recipe: `adaptive-triplet-mwe`", f"- Data sha256: {sha}", "best val_idiom = ",
+                 "- Intended use: "):  # fmt: skip
+        assert line in card, line
