@@ -247,8 +247,10 @@ def reproduce(
     from idiomkit.report import write_report
     from idiomkit.reproduce import load_experiments, plan, run_job
 
+    from idiomkit.config import default_results_dir
+
     root = Path("runs/reproduce-quick" if quick else "runs/reproduce")
-    results_dir = root / "results" if quick else Path("benchmarks/results")
+    results_dir = root / "results" if quick else default_results_dir()
     data = Path(data_dir or os.environ.get("IDIOMKIT_DATA_DIR") or default_data_dir()).resolve()
     jobs = plan(
         load_experiments(experiments), quick=quick, run_root=root, results_dir=results_dir,
@@ -273,7 +275,7 @@ def reproduce(
             console.print(job.command, highlight=False, soft_wrap=True)
         return
     if results_dir.exists():
-        output = root / "RESULTS.md" if quick else Path("benchmarks/RESULTS.md")
+        output = root / "RESULTS.md" if quick else results_dir.parent / "RESULTS.md"
         console.print(f"wrote {write_report(results_dir, output)}")
     if failed:
         console.print(f"{failed} job(s) failed: logs in {root / 'logs'}")
