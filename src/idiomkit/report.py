@@ -82,6 +82,13 @@ from idiomkit.tasks.xiao_pairs import PAPER_ROWS as XIAO_ROWS  # noqa: E402
 REFERENCES["xiao-pairs"] = [(label, row, "Xiao et al.: split over pairs, not idioms") for label, row in XIAO_ROWS]
 PREFERRED["xiao-pairs"] = list(XIAO_KEYS)
 
+from idiomkit.tasks.admire import PREFERRED_COLUMNS as ADMIRE_COLUMNS  # noqa: E402
+from idiomkit.tasks.admire import reference_rows as admire_references  # noqa: E402
+from idiomkit.tasks.admire import report_lines as admire_lines  # noqa: E402
+
+REFERENCES["admire"] = admire_references()
+PREFERRED["admire"] = ADMIRE_COLUMNS
+
 
 def xiao_maps_section(bench: Path) -> list[str]:
     """Links to the held-out idiom maps listed in ``benchmarks/xiao/maps.json`` (``benchmarks/xiao_maps.py``)."""
@@ -242,6 +249,8 @@ def render(results_dir: str | Path, notes_dir: str | Path | None = None) -> str:
         parts += [f"## {TASK_TITLES.get(task, task)}", "", task_table(task, by_task[task]), ""]
         if task == "xiao-pairs":
             parts += xiao_maps_section(Path(results_dir).parent)
+        if task == "admire":
+            parts += admire_lines(by_task[task])
         note = notes / f"{task}.md"
         if note.exists():
             parts += [note.read_text(encoding="utf-8").strip(), ""]

@@ -219,3 +219,66 @@ class AdmireTask(Task):
             if block:
                 rows.append([label, str(block["n"])] + [f"{block[m]:.3f}" for m in METRICS])
         return rows
+
+
+# ---------------------------------------------------------------- report (benchmarks/RESULTS.md)
+
+PREFERRED_COLUMNS = ["top1", "dcg", "spearman", "kendall", "idiomatic.spearman", "literal.spearman"]
+
+
+def reference_rows() -> list[tuple[str, dict[str, float], str]]:
+    """The seed's rows (one 15-item validation split) and the issue's target, for the generic table."""
+    rows = [(r["system"], {"spearman": r["spearman"], "kendall": r["kendall"]},
+             f"seed slides Table 1, 15-item split, trainable {r['params']}") for r in REFERENCE_ROWS]  # fmt: skip
+    return rows + [("target (issue #8): ≤ 40M model, cross-validated", dict(TARGET), "idiomkit issue")]
+
+
+def _mean_std(values: list[float]) -> str:
+    if not values:
+        return ""
+    mean = float(np.mean(values))
+    return f"{mean:.3f}" if len(values) == 1 else f"{mean:.3f} ± {float(np.std(values, ddof=1)):.3f}"
+
+
+def report_lines(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
+    """Cross-validation summary: per configuration, mean ± std over seeds of the out-of-fold metrics, the std over
+    all fold x seed blocks, and the test split (trained on all of train+dev) beside it."""
+    groups: dict[tuple[str, str, str], dict[str, list[dict[str, Any]]]] = {}
+    for _, rec in entries:
+        params = rec.get("params", {})
+        split = params.get("split")
+        if split not in ("cv", "test") or "config" not in params:
+            continue
+        key = (rec["model"], rec["recipe"], params.get("query_mode", ""))
+        groups.setdefault(key, {"cv": [], "test": []})[split].append(rec)
+    if not groups:
+        return []
+    head = ["model", "recipe", "query", "seeds", *(f"CV {m}" for m in METRICS), "CV ρ fold std", "CV top-1 fold std",
+            "test top-1", "test ρ", "trainable"]  # fmt: skip
+    lines = ["### Cross-validation (5 folds by compound on train+dev, 85 items) and test (15 items)", "",
+             "CV cells: mean ± std over seeds of the out-of-fold metrics; fold std: std over all fold × seed "
+             "blocks (17 items each). Test: trained on all 85 items per seed. Generated from the result JSONs "
+             "(`params.split` cv|test) written by `benchmarks/admire_cv.py`.", "",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]  # fmt: skip
+    best = None
+    for key in sorted(groups, key=lambda k: -np.mean([r["metrics"]["spearman"] for r in groups[k]["cv"]] or [-9])):
+        cv, test = groups[key]["cv"], groups[key]["test"]
+        if not cv:
+            continue
+        folds = [f for r in cv for f in r["metrics"].get("folds", [])]
+        cells = [*key, str(len(cv))]
+        cells += [_mean_std([r["metrics"][m] for r in cv]) for m in METRICS]
+        cells += [f"{float(np.std([f[m] for f in folds], ddof=1)):.3f}" if len(folds) > 1 else ""
+                  for m in ("spearman", "top1")]  # fmt: skip
+        cells += [_mean_std([r["metrics"][m] for r in test]) for m in ("top1", "spearman")]
+        cells.append(str(cv[0]["params"].get("trainable_params", "")))
+        lines.append("| " + " | ".join(cells) + " |")
+        cv_rho, cv_top1 = np.mean([r["metrics"]["spearman"] for r in cv]), np.mean([r["metrics"]["top1"] for r in cv])
+        if best is None or cv_rho > best[1]:
+            best = (key, cv_rho, cv_top1, len(cv))
+    if best:
+        ok = best[1] >= TARGET["spearman"] and best[2] >= TARGET["top1"]
+        lines += ["", f"Best CV configuration: {' / '.join(best[0])} ({best[3]} seed(s)): Spearman {best[1]:.3f}, "
+                  f"top-1 {best[2]:.3f} -> target (Spearman ≥ {TARGET['spearman']}, top-1 ≥ {TARGET['top1']}) "
+                  f"{'reached' if ok else 'not reached'}."]  # fmt: skip
+    return lines + [""]
