@@ -154,7 +154,9 @@ def evaluate(
     query_mode: Annotated[
         str | None,
         typer.Option(
-            "--query-mode", help="idiolink: sentence | span | instruction | instruction+span (bm25: sentence | span)."
+            "--query-mode",
+            help="idiolink: sentence | span | instruction | instruction+span (bm25: sentence | span); "
+            "admire: sentence | span | marked | marked+span.",
         ),
     ] = None,
     setting: Annotated[
