@@ -6,6 +6,7 @@ Resumable: a job whose result file exists is skipped; a killed training resumes 
     python benchmarks/xiao_pairs.py list
     python benchmarks/xiao_pairs.py run zero-shot pairs-triplet-id pairs-mnrl-id ...   # in this order
     python benchmarks/xiao_pairs.py run pairs-triplet-id@1                             # seed 1
+    python benchmarks/xiao_pairs.py run pairs-mnrl-id@0/4                              # seed 0, 4 epochs
     python benchmarks/xiao_pairs.py transfer pairs-mnrl-id                              # 2B dev + IdioLink test
 
 Budget (shared 2-core CPU): 1 epoch, batch 48 sentences (24 pairs / 16 triplets), lr 5e-5, max_seq_length 64,
@@ -32,15 +33,18 @@ def jobs() -> list[str]:
     return ["zero-shot"] + [f"pairs-{loss}-{s}" for s in SETS for loss in LOSSES]
 
 
-def parse(job: str) -> tuple[str, int]:
-    name, _, seed = job.partition("@")
+def parse(job: str) -> tuple[str, int, int]:
+    """``recipe[@seed[/epochs]]`` -> (recipe, seed, epochs)."""
+    name, _, rest = job.partition("@")
+    seed, _, epochs = rest.partition("/")
     if name not in jobs():
         raise SystemExit(f"unknown job '{name}' (see `python benchmarks/xiao_pairs.py list`)")
-    return name, int(seed or 0)
+    return name, int(seed or 0), int(epochs or TRAIN["epochs"])
 
 
-def model_dir(recipe: str, seed: int) -> Path:
-    return RUNS / f"{recipe}__seed{seed}"
+def model_dir(recipe: str, seed: int, epochs: int = TRAIN["epochs"]) -> Path:
+    tag = "" if epochs == TRAIN["epochs"] else f"__{epochs}ep"
+    return RUNS / f"{recipe}{tag}__seed{seed}"
 
 
 def command(action: str, job: str) -> str:
@@ -56,21 +60,21 @@ def run(job: str) -> None:
     from idiomkit.training import train
 
     torch.set_num_threads(1)
-    recipe, seed = parse(job)
+    recipe, seed, epochs = parse(job)
     if recipe == "zero-shot":
         target = result_path(default_results_dir(), "xiao-pairs", "minilm", "zero-shot", seed)
         if not target.exists():
             evaluate("xiao-pairs", "minilm", seed=seed, show_progress_bar=False, command=command("run", job))
         print(f"{job}: {target}", flush=True)
         return
-    out = model_dir(recipe, seed)
-    variant = f"{TRAIN['epochs']}ep"
+    out = model_dir(recipe, seed, epochs)
+    variant = f"{epochs}ep"
     target = result_path(default_results_dir(), "xiao-pairs", "minilm", recipe, seed, variant)
     if target.exists():
         print(f"{job}: done ({target})", flush=True)
         return
     if not (out / "training.json").exists():
-        train(recipe, "minilm", output_dir=out, seed=seed, **TRAIN)
+        train(recipe, "minilm", output_dir=out, seed=seed, **{**TRAIN, "epochs": epochs})
     res = evaluate("xiao-pairs", str(out), seed=seed, show_progress_bar=False, command=command("run", job))
     print(f"{job}: {res.path} {res.record.metrics}", flush=True)
 
@@ -82,8 +86,8 @@ def transfer(job: str) -> None:
     from idiomkit.api import evaluate
 
     torch.set_num_threads(1)
-    recipe, seed = parse(job)
-    model = "minilm" if recipe == "zero-shot" else str(model_dir(recipe, seed))
+    recipe, seed, epochs = parse(job)
+    model = "minilm" if recipe == "zero-shot" else str(model_dir(recipe, seed, epochs))
     tasks = [("semeval2b", {}), ("idiolink", {"query_mode": "sentence"}), ("idiolink", {"query_mode": "span"})]
     for task, options in tasks:
         res = evaluate(task, model, seed=seed, show_progress_bar=False, command=command("transfer", job), **options)
