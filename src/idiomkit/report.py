@@ -63,8 +63,17 @@ REFERENCES: dict[str, list[tuple[str, dict[str, float], str]]] = {
     ],
 }
 
+def _semeval2a_references() -> list[tuple[str, dict[str, float], str]]:
+    from idiomkit.tasks.semeval2a import PAPER_ROWS
+
+    return PAPER_ROWS
+
+
+REFERENCES["semeval2a-dev"] = _semeval2a_references()
+
 PREFERRED = {
     "semeval2b-dev": ["ALL.idiom", "ALL.sts", "ALL.all", "EN.idiom", "EN.sts", "PT.idiom", "PT.sts"],
+    "semeval2a-dev": ["ALL.macro_f1", "EN.macro_f1", "PT.macro_f1"],
     "idiolink-test": [
         "r_precision",
         "ndcg@10",
@@ -74,7 +83,6 @@ PREFERRED = {
         "idiomatic.ndcg@10",
     ],
 }
-
 
 from idiomkit.tasks.xiao_pairs import METRIC_KEYS as XIAO_KEYS  # noqa: E402
 from idiomkit.tasks.xiao_pairs import PAPER_ROWS as XIAO_ROWS  # noqa: E402
@@ -245,6 +253,7 @@ def render(results_dir: str | Path, notes_dir: str | Path | None = None) -> str:
             "From `python benchmarks/tradeoff.py plot` (curves in `benchmarks/tradeoff/*.json`).",
             "",
         ]
+    parts += matrix_section(results)
     for task in sorted(by_task):
         parts += [f"## {TASK_TITLES.get(task, task)}", "", task_table(task, by_task[task]), ""]
         if task == "xiao-pairs":
@@ -259,3 +268,67 @@ def render(results_dir: str | Path, notes_dir: str | Path | None = None) -> str:
 
 def write_report(results_dir: str | Path = "benchmarks/results", output: str | Path = "benchmarks/RESULTS.md") -> Path:
     return atomic_write_text(output, render(results_dir))
+
+
+# --- cross-benchmark matrix -----------------------------------------------------------------------------------
+
+# (column title, results folder, flattened metric, params the result must have)
+MATRIX_COLUMNS: list[tuple[str, str, str, dict[str, str]]] = [
+    ("2B idiom ρ", "semeval2b-dev", "ALL.idiom", {}),
+    ("2B STS ρ", "semeval2b-dev", "ALL.sts", {}),
+    ("IdioLink nDCG@10 sentence", "idiolink-test", "ndcg@10", {"query_mode": "sentence"}),
+    ("IdioLink nDCG@10 span", "idiolink-test", "ndcg@10", {"query_mode": "span"}),
+    ("2A F1 zero-shot", "semeval2a-dev", "ALL.macro_f1", {"setting": "zero_shot"}),
+    ("2A F1 one-shot", "semeval2a-dev", "ALL.macro_f1", {"setting": "one_shot"}),
+    ("AdMIRe ρ (cv)", "admire", "spearman", {"split": "cv"}),
+    ("Xiao I/D margin", "xiao-pairs", "id_margin", {}),
+]
+# variant tokens that name the column (query mode, setting, split), not the model/recipe configuration
+_COLUMN_TOKENS = {"sentence", "span", "instruction", "cv", "test", "zero_shot", "one_shot", "dev", "heldout"}
+
+
+def matrix_row_key(path: Path, rec: dict[str, Any]) -> tuple[str, str, str]:
+    """(model, recipe, configuration) of a result: its file name without seed and column-naming tokens."""
+    parts = path.stem.split("__")
+    variant = parts[2] if len(parts) == 4 else ""
+    config = "-".join(t for t in variant.split("-") if t and t not in _COLUMN_TOKENS)
+    return rec["model"], rec["recipe"], config
+
+
+def matrix_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
+    """Model/recipe × benchmark main scores (mean over seeds), one row per configuration found in two or more
+    benchmarks' result files (rows seen in one benchmark only are in that benchmark's table)."""
+    cells: dict[tuple[str, str, str], dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    chosen: dict[tuple[tuple[str, str, str], int], str] = {}
+    for path, rec in sorted(results, key=lambda item: item[0].as_posix()):
+        row = matrix_row_key(path, rec)
+        values = flatten(rec["metrics"])
+        for col, (_title, task, metric, need) in enumerate(MATRIX_COLUMNS):
+            if rec["task"] != task or metric not in values:
+                continue
+            if any(rec["params"].get(k) != v for k, v in need.items()):
+                continue
+            config = re.sub(r"__seed\d+$", "", path.stem)
+            if chosen.setdefault((row, col), config) != config:  # two configurations in one cell: keep the first
+                continue
+            cells[row][col].append(values[metric])
+    rows = {row: cols for row, cols in cells.items() if len({MATRIX_COLUMNS[c][1] for c in cols}) >= 2}
+    if not rows:
+        return []
+    header = ["model", "recipe", "config"] + [title for title, *_ in MATRIX_COLUMNS]
+    lines = [
+        "## Cross-benchmark matrix",
+        "",
+        "Main score per benchmark (mean over seeds; ρ = Spearman; nDCG in percent) for every model/recipe "
+        "configuration with results on two or more benchmarks; generated from the same result files.",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+    ]
+    for (model, recipe, config), cols in sorted(rows.items()):
+        out = [model, recipe, config]
+        for col, (_title, task, _metric, _need) in enumerate(MATRIX_COLUMNS):
+            vals = cols.get(col)
+            out.append(_fmt(vals, task == "idiolink-test") if vals else "")
+        lines.append("| " + " | ".join(out) + " |")
+    return lines + [""]
