@@ -99,3 +99,27 @@ def test_unknown_only_is_one_line_error(tmp_path):
 def test_results_md_is_regenerated_byte_identically_from_the_result_files():
     """benchmarks/RESULTS.md is exactly what `idiomkit report` renders from benchmarks/results (nothing by hand)."""
     assert render(ROOT / "benchmarks/results") == (ROOT / "benchmarks/RESULTS.md").read_text(encoding="utf-8")
+
+
+def _result(path: Path, task: str, model: str, recipe: str, metrics: dict, **params) -> None:
+    import json
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record = {"task": task, "model": model, "recipe": recipe, "seed": 0, "metrics": metrics, "params": params,
+              "data_sha256": "0", "commit": "c", "created": "2026-01-01T00:00:00+00:00", "wall_s": 1.0}  # fmt: skip
+    path.write_text(json.dumps(record))
+
+
+def test_cross_benchmark_matrix_joins_a_configuration_across_benchmarks(tmp_path):
+    res = tmp_path / "results"
+    _result(res / "semeval2b-dev/m__r__seed0.json", "semeval2b-dev", "m", "r", {"ALL": {"idiom": 0.5, "sts": 0.7}})
+    _result(res / "semeval2b-dev/m__r__seed1.json", "semeval2b-dev", "m", "r", {"ALL": {"idiom": 0.7, "sts": 0.7}})
+    _result(res / "idiolink-test/m__r__span__seed0.json", "idiolink-test", "m", "r", {"ndcg@10": 61.5},
+            query_mode="span")  # fmt: skip
+    _result(res / "idiolink-test/m__r__sentence__seed0.json", "idiolink-test", "m", "r", {"ndcg@10": 40.0},
+            query_mode="sentence")  # fmt: skip
+    _result(res / "semeval2b-dev/m__lonely__seed0.json", "semeval2b-dev", "m", "lonely", {"ALL": {"idiom": 0.1}})
+    text = render(res)
+    matrix = text.split("## Cross-benchmark matrix")[1].split("\n## ")[0]
+    assert "| m | r |  | 0.600 ± 0.141 | 0.700 ± 0.000 | 40.00 | 61.50 |" in matrix
+    assert "lonely" not in matrix  # one benchmark only: its own table has it
