@@ -45,6 +45,7 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
         lr=args.lr,
         max_seq_length=args.max_seq_length,
         one_shot_repeat=args.one_shot_repeat,
+        train_layers=args.train_layers,
         seed=seed,
     )
     name = Path(model_name).name if Path(model_name).is_dir() else resolve_name(model_name)
@@ -84,8 +85,11 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
     )
     path = write_result(record, results_dir, variant=variant)
     atomic_write_text(path.with_suffix(".submission.csv"), submission_csv(dev, labels, setting))
-    print(f"{path}: ALL {metrics['ALL']['macro_f1']:.4f} EN {metrics['EN']['macro_f1']:.4f} "
-          f"PT {metrics['PT']['macro_f1']:.4f}", flush=True)
+    print(
+        f"{path}: ALL {metrics['ALL']['macro_f1']:.4f} EN {metrics['EN']['macro_f1']:.4f} "
+        f"PT {metrics['PT']['macro_f1']:.4f}",
+        flush=True,
+    )
     return path
 
 
@@ -123,6 +127,7 @@ def main() -> None:
     parser.add_argument("--context", action="store_true")
     parser.add_argument("--pool", default="span+mean")
     parser.add_argument("--one-shot-repeat", type=int, default=1)
+    parser.add_argument("--train-layers", type=int, help="fine-tune only the top N transformer layers (+ head)")
     parser.add_argument("--features", default="span")
     parser.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2")))
     parser.add_argument("--data-dir")

@@ -165,12 +165,23 @@ def test_context_shifts_the_span():
 
 def test_tiny_training_run_selects_an_epoch(minilm):
     torch.manual_seed(0)
-    train = [_ex(i, mwe=f"m{i % 6}", label=i % 2, target=("literal" if i % 2 else "figure") + f" m{i % 6}")
-             for i in range(12)]
-    cfg = ClassifierConfig(epochs=2, batch_size=8, val_fraction=0.34, max_seq_length=12, lr=1e-4)
-    state = {k: v.clone() for k, v in minilm[0].auto_model.state_dict().items()}
+    train = [
+        _ex(i, mwe=f"m{i % 6}", label=i % 2, target=("literal" if i % 2 else "figure") + f" m{i % 6}")
+        for i in range(12)
+    ]
+    cfg = ClassifierConfig(epochs=2, batch_size=8, val_fraction=0.34, max_seq_length=12, lr=1e-3, train_layers=1)
+    encoder = minilm[0].auto_model
+    state = {k: v.clone() for k, v in encoder.state_dict().items()}
     try:
         model, info = train_classifier(minilm, train, cfg)
+        # only the top layer (and the head) moved; every parameter is trainable again afterwards
+        after = encoder.state_dict()
+        for key in ("encoder.layer.0.attention.self.query.weight", "embeddings.word_embeddings.weight"):
+            assert torch.equal(after[key], state[key])
+        assert not torch.equal(
+            after["encoder.layer.5.output.dense.weight"], state["encoder.layer.5.output.dense.weight"]
+        )
+        assert all(p.requires_grad for p in encoder.parameters())
     finally:
         minilm[0].auto_model.load_state_dict(state)  # the session fixture is shared
         minilm.eval()

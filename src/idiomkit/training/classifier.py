@@ -52,6 +52,7 @@ class ClassifierConfig:
     one_shot_repeat: int = 1
     tune_threshold: bool = True
     freeze_embeddings: bool = True
+    train_layers: int | None = None
     seed: int = 0
 
     def __post_init__(self):
@@ -62,8 +63,9 @@ class ClassifierConfig:
 
     @property
     def recipe(self) -> str:
-        """Result label, e.g. ``classifier-sep-span+mean`` / ``classifier-sep-ctx-span+mean``."""
-        return "-".join(["classifier", self.input] + (["ctx"] if self.context else []) + [self.pool])
+        """Result label, e.g. ``classifier-sep-span+mean`` / ``classifier-sep-ctx-span+mean-top4``."""
+        parts = ["classifier", self.input] + (["ctx"] if self.context else []) + [self.pool]
+        return "-".join(parts + ([f"top{self.train_layers}"] if self.train_layers else []))
 
 
 @dataclass
@@ -185,9 +187,7 @@ def best_threshold(labels: Sequence[int], proba: np.ndarray, tune: bool = True) 
     return t, f1
 
 
-def carve_validation(
-    train: Sequence[Example2A], cfg: ClassifierConfig
-) -> tuple[list[Example2A], list[Example2A]]:
+def carve_validation(train: Sequence[Example2A], cfg: ClassifierConfig) -> tuple[list[Example2A], list[Example2A]]:
     """By-MWE validation split of train; one-shot: each validation MWE lends one example per label to training."""
     fit, val = split_by_mwe([ex for ex in train if ex.setting != "one_shot"], cfg.val_fraction, cfg.seed)
     fit += [ex for ex in train if ex.setting == "one_shot"] * cfg.one_shot_repeat
@@ -209,14 +209,28 @@ def train_classifier(
     torch.manual_seed(cfg.seed)
     fit, val = carve_validation(train, cfg)
     model = SpanClassifier(st, cfg.pool)
-    embeddings = model.encoder.get_input_embeddings().weight
-    trainable = embeddings.requires_grad
-    if cfg.freeze_embeddings:  # the vocabulary matrix dominates the optimiser's cost on CPU
-        embeddings.requires_grad_(False)
+    frozen = frozen_parameters(model.encoder, cfg)
+    flags = [p.requires_grad for p in frozen]
+    for p in frozen:
+        p.requires_grad_(False)
     try:
         return _train(model, fit, val, cfg, on_epoch)
     finally:
-        embeddings.requires_grad_(trainable)
+        for p, flag in zip(frozen, flags, strict=True):
+            p.requires_grad_(flag)
+
+
+def frozen_parameters(encoder, cfg: ClassifierConfig) -> list[nn.Parameter]:
+    """Parameters not trained: the vocabulary matrix (its optimiser step dominates on CPU) and, with
+    ``train_layers=k``, the embeddings and every layer below the top k (no backward pass through them)."""
+    frozen = [encoder.get_input_embeddings().weight] if cfg.freeze_embeddings else []
+    if cfg.train_layers:
+        layers = encoder.encoder.layer
+        below = list(encoder.embeddings.parameters())
+        for layer in layers[: max(0, len(layers) - cfg.train_layers)]:
+            below += list(layer.parameters())
+        frozen += [p for p in below if all(p is not f for f in frozen)]
+    return frozen
 
 
 def _train(model: SpanClassifier, fit, val, cfg: ClassifierConfig, on_epoch) -> tuple[SpanClassifier, dict[str, Any]]:
@@ -250,8 +264,13 @@ def _train(model: SpanClassifier, fit, val, cfg: ClassifierConfig, on_epoch) -> 
             optimizer.zero_grad(set_to_none=True)
             losses.append(float(loss.detach()))
             if len(losses) % 20 == 0:
-                log.info("epoch %d step %d: loss %.4f, %.1f s", epoch, len(losses), np.mean(losses[-20:]),
-                         time.perf_counter() - start)
+                log.info(
+                    "epoch %d step %d: loss %.4f, %.1f s",
+                    epoch,
+                    len(losses),
+                    np.mean(losses[-20:]),
+                    time.perf_counter() - start,
+                )
         proba = predict_proba(model, val_data, cfg.max_seq_length)
         threshold, f1 = best_threshold(val_data.labels, proba, cfg.tune_threshold)
         row = {"epoch": epoch, "loss": float(np.mean(losses)), "val_macro_f1": f1, "threshold": threshold}
