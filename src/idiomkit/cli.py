@@ -442,5 +442,22 @@ def interpolate(
     evaluate_trained(output, info, evaluate_on or [], data_dir)
 
 
+@app.command("export-onnx")
+@user_errors
+def export_onnx(
+    model: Annotated[str, typer.Argument(help="Registry name or model directory (e.g. one made by `train`).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Directory for the model + onnx/ exports.")],
+    pooling: Annotated[str, typer.Option(help="mean | last2 (a trained directory keeps its own).")] = "last2",
+    quantize: Annotated[bool, typer.Option("--quantize/--no-quantize", help="Also write a dynamic int8 copy.")] = True,
+) -> None:
+    """Export a model to ONNX (and dynamic int8) for faster CPU encoding; load it with
+    ``idiomkit.models.onnx_backend.load_onnx_model(dir, "onnx" | "onnx-int8")``."""
+    from idiomkit.models import load_model
+    from idiomkit.models.onnx_backend import export_onnx as run_export
+
+    out = run_export(load_model(model, pooling=pooling, device="cpu"), output, quantize=quantize)
+    console.print(f"exported {model} -> {out}/onnx")
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()
