@@ -1,12 +1,21 @@
 """SemEval-2022 Task 2A: strict loaders, official macro-F1, submission format, by-MWE selection, classifier."""
 
+import numpy as np
 import pytest
 import torch
 from sklearn.metrics import f1_score
 
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2a import Example2A, find_mwe, load_dev, load_dev_split, load_setting, load_train
-from idiomkit.tasks.semeval2a import macro_f1, read_submission, score, split_by_mwe, submission_csv
+from idiomkit.tasks.semeval2a import (
+    macro_f1,
+    pick_shots,
+    read_submission,
+    score,
+    shot_features,
+    split_by_mwe,
+    submission_csv,
+)
 from idiomkit.training.classifier import (
     ClassifierConfig,
     SpanClassifier,
@@ -188,3 +197,17 @@ def test_tiny_training_run_selects_an_epoch(minilm):
     assert [row["epoch"] for row in info["history"]] == [1, 2]
     assert info["best"]["val_macro_f1"] == max(row["val_macro_f1"] for row in info["history"])
     assert info["validation_mwes"] == 2 and info["fit_examples"] + info["validation_examples"] == 12
+
+
+def test_shot_features_hand_values():
+    examples = [_ex(0, "a", 0), _ex(1, "a", 1), _ex(2, "a", 1), _ex(3, "b", 0)]
+    shots = pick_shots(examples, seed=0)
+    assert shots["a"][0] == [0] and shots["a"][1] in ([1], [2]) and shots["b"] == {0: [3]}
+    x_shots = np.array([[1.0, 0.0], [0.0, 2.0]])  # row 0 idiomatic shot, row 1 literal shot
+    table = {"a": {0: [0], 1: [1]}, "b": {0: [0]}}
+    x = np.array([[3.0, 4.0], [1.0, 1.0], [0.0, 1.0]])
+    feats = shot_features(x, ["a", "b", "c"], x_shots, table)
+    # cos to literal (0, 1): 0.8; to idiomatic (1, 0): 0.6
+    assert feats[0] == pytest.approx([0.8, 0.6, 0.2, 1, 1])
+    assert feats[1] == pytest.approx([0, 2**-0.5, 0, 0, 1])  # MWE b has only an idiomatic shot
+    assert feats[2] == pytest.approx([0, 0, 0, 0, 0])  # no shots

@@ -112,8 +112,34 @@ def probe_features(model, examples: Sequence[Example2A], features: str, prompt: 
     if "sentence" in features:
         parts.append(encode_spans(model, texts, [(0, len(t)) for t in texts], prompt=prompt, batch_size=batch_size))
     if not parts:
-        raise ValueError(f"unknown probe features '{features}' (expected span, sentence or span+sentence)")
+        raise ValueError(f"unknown probe features '{features}' (expected span, sentence, span+sentence; +shots)")
     return np.concatenate(parts, axis=1)
+
+
+def pick_shots(examples: Sequence[Example2A], seed: int = 0) -> dict[str, dict[int, list[int]]]:
+    """Episodes for the one-shot probe: per MWE, one example per label (seeded) -> ``{mwe: {label: [index]}}``."""
+    rng = random.Random(seed)
+    by_key: dict[tuple[str, int], list[int]] = {}
+    for i, ex in enumerate(examples):
+        by_key.setdefault((ex.mwe, ex.label), []).append(i)
+    shots: dict[str, dict[int, list[int]]] = {}
+    for (mwe, label), idx in sorted(by_key.items()):
+        shots.setdefault(mwe, {})[label] = [rng.choice(idx)]
+    return shots
+
+
+def shot_features(x: np.ndarray, mwes: Sequence[str], x_shots: np.ndarray, shots: dict) -> np.ndarray:
+    """Per example, against its MWE's labelled shots (rows of ``x_shots``): max cosine to the literal shots, to the
+    idiomatic shots, their difference, and whether each kind exists (0 where there is none)."""
+    unit = x / np.linalg.norm(x, axis=1, keepdims=True).clip(1e-9)
+    unit_shots = x_shots / np.linalg.norm(x_shots, axis=1, keepdims=True).clip(1e-9)
+    out = np.zeros((len(x), 5), dtype=np.float32)
+    for i, mwe in enumerate(mwes):
+        sims = {lab: float(np.max(unit_shots[idx] @ unit[i])) for lab, idx in shots.get(mwe, {}).items()}
+        lit, idi = sims.get(1), sims.get(0)
+        out[i] = [lit or 0.0, idi or 0.0, (lit - idi) if lit is not None and idi is not None else 0.0,
+                  lit is not None, idi is not None]  # fmt: skip
+    return out
 
 
 def fit_probe(x_train, y_train, x_val, y_val, seed: int = 0) -> tuple[float, dict[str, float]]:
@@ -126,6 +152,25 @@ def fit_probe(x_train, y_train, x_val, y_val, seed: int = 0) -> tuple[float, dic
         curve[str(c)] = macro_f1(list(y_val), [int(v) for v in clf.predict(x_val)])
     best = max(PROBE_C, key=lambda c: curve[str(c)])
     return best, curve
+
+
+def with_shot_features(train, dev, x_train, x_dev, setting: str, seed: int):
+    """One-shot probe: each zero-shot train MWE gives one example per label as its shots (dropped from the rows);
+    dev examples are compared with the one-shot examples of their MWE. Returns (rows, x rows, x dev)."""
+    if setting != "one_shot":
+        raise ValueError("probe features '+shots' need the one_shot setting (zero-shot dev MWEs have no shots)")
+    zero = [i for i, ex in enumerate(train) if ex.setting != "one_shot"]
+    one = [i for i, ex in enumerate(train) if ex.setting == "one_shot"]
+    episodes = pick_shots([train[i] for i in zero], seed)
+    episodes = {m: {lab: [zero[j] for j in idx] for lab, idx in d.items()} for m, d in episodes.items()}
+    used = {i for d in episodes.values() for idx in d.values() for i in idx}
+    rows = [i for i in zero if i not in used]
+    dev_shots: dict[str, dict[int, list[int]]] = {}
+    for i in one:  # every one-shot example of the MWE is a shot
+        dev_shots.setdefault(train[i].mwe, {}).setdefault(train[i].label, []).append(i)
+    f_train = shot_features(x_train[rows], [train[i].mwe for i in rows], x_train, episodes)
+    f_dev = shot_features(x_dev, [ex.mwe for ex in dev], x_train, dev_shots)
+    return [train[i] for i in rows], np.hstack([x_train[rows], f_train]), np.hstack([x_dev, f_dev])
 
 
 class SemEval2ADev(Task):
@@ -152,10 +197,13 @@ class SemEval2ADev(Task):
 
         train, train_files = load_setting(data_dir, setting)
         dev, dev_files = load_dev_split(data_dir)
-        fit_part, val_part = split_by_mwe(train, seed=seed)
         prompt = model.prompts.get(prompt_name, "") if prompt_name else None
-        x_all = probe_features(model, train + dev, features, prompt, batch_size)
+        base = features.removesuffix("+shots")
+        x_all = probe_features(model, train + dev, base, prompt, batch_size)
         x_train, x_dev = x_all[: len(train)], x_all[len(train) :]
+        if base != features:
+            train, x_train, x_dev = with_shot_features(train, dev, x_train, x_dev, setting, seed)
+        fit_part, val_part = split_by_mwe(train, seed=seed)
         index = {ex.id: i for i, ex in enumerate(train)}
         y = np.array([ex.label for ex in train])
         fit_idx = [index[ex.id] for ex in fit_part]
