@@ -156,3 +156,13 @@ def test_cnn_head_starts_at_zero_shot_span_embedding(minilm, tmp_path):
     want = encode_spans(minilm, [item.sentence], [item.span])
     want = want / np.linalg.norm(want, axis=1, keepdims=True)
     np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_rank_cosent_and_mnrl_hand_computed():
+    from idiomkit.training.admire import mnrl_loss, rank_cosent_loss
+
+    q = torch.tensor([[1.0, 0.0]])
+    captions = torch.tensor([[[0.0, 1.0], [1.0, 0.0]]])  # gold order; cos 0 (best) and 1: one violated pair
+    assert float(rank_cosent_loss(q, captions, scale=2.0)) == pytest.approx(math.log(1 + math.exp(2.0)))
+    # softmax over cos (0, 1) x scale 2, target = caption 0
+    assert float(mnrl_loss(q, captions, scale=2.0)) == pytest.approx(-math.log(1 / (1 + math.exp(2.0))))
