@@ -245,11 +245,9 @@ def reproduce(
     regenerate the report: --quick → runs/reproduce-quick/RESULTS.md, --full → benchmarks/RESULTS.md."""
     import time
 
-    from idiomkit.config import default_data_dir
+    from idiomkit.config import default_data_dir, default_results_dir
     from idiomkit.report import write_report
     from idiomkit.reproduce import load_experiments, plan, run_job
-
-    from idiomkit.config import default_results_dir
 
     root = Path("runs/reproduce-quick" if quick else "runs/reproduce")
     results_dir = root / "results" if quick else default_results_dir()
