@@ -8,6 +8,7 @@ Resumable: a job whose result file exists is skipped; a killed training resumes 
     python benchmarks/xiao_pairs.py run pairs-triplet-id@1                             # seed 1
     python benchmarks/xiao_pairs.py run pairs-mnrl-id@0/4                              # seed 0, 4 epochs
     python benchmarks/xiao_pairs.py transfer pairs-mnrl-id                              # 2B dev + IdioLink test
+    python benchmarks/xiao_pairs.py transfer-2b pairs-mnrl-id                           # 2B dev only
 
 Budget (shared 2-core CPU): 1 epoch, batch 48 sentences (24 pairs / 16 triplets), lr 5e-5, max_seq_length 64,
 3 sentences per train idiom for S/P; one thread per process. The paper trained 10 epochs at batch 16.
@@ -79,7 +80,7 @@ def run(job: str) -> None:
     print(f"{job}: {res.path} {res.record.metrics}", flush=True)
 
 
-def transfer(job: str) -> None:
+def transfer(job: str, idiolink: bool = True) -> None:
     """2B dev (plain text, no MWE tokens) and IdioLink test (sentence and span queries) for a trained model."""
     import torch
 
@@ -88,9 +89,10 @@ def transfer(job: str) -> None:
     torch.set_num_threads(1)
     recipe, seed, epochs = parse(job)
     model = "minilm" if recipe == "zero-shot" else str(model_dir(recipe, seed, epochs))
-    tasks = [("semeval2b", {}), ("idiolink", {"query_mode": "sentence"}), ("idiolink", {"query_mode": "span"})]
+    tasks = [("semeval2b", {})]
+    tasks += [("idiolink", {"query_mode": "sentence"}), ("idiolink", {"query_mode": "span"})] if idiolink else []
     for task, options in tasks:
-        res = evaluate(task, model, seed=seed, show_progress_bar=False, command=command("transfer", job), **options)
+        res = evaluate(task, model, seed=seed, show_progress_bar=False, command=command("transfer" if idiolink else "transfer-2b", job), **options)
         print(f"{job} {task} {options}: {res.path}", flush=True)
 
 
@@ -98,9 +100,9 @@ def main(argv: list[str]) -> None:
     if not argv or argv[0] == "list":
         print("\n".join(jobs()))
         return
-    action = {"run": run, "transfer": transfer}.get(argv[0])
+    action = {"run": run, "transfer": transfer, "transfer-2b": lambda j: transfer(j, idiolink=False)}.get(argv[0])
     if action is None:
-        raise SystemExit("usage: xiao_pairs.py list | run JOB... | transfer JOB...")
+        raise SystemExit("usage: xiao_pairs.py list | run JOB... | transfer JOB... | transfer-2b JOB...")
     for job in argv[1:]:
         action(job)
 
