@@ -91,8 +91,9 @@ def transfer(job: str, idiolink: bool = True) -> None:
     model = "minilm" if recipe == "zero-shot" else str(model_dir(recipe, seed, epochs))
     tasks = [("semeval2b", {})]
     tasks += [("idiolink", {"query_mode": "sentence"}), ("idiolink", {"query_mode": "span"})] if idiolink else []
+    cmd = command("transfer" if idiolink else "transfer-2b", job)
     for task, options in tasks:
-        res = evaluate(task, model, seed=seed, show_progress_bar=False, command=command("transfer" if idiolink else "transfer-2b", job), **options)
+        res = evaluate(task, model, seed=seed, show_progress_bar=False, command=cmd, **options)
         print(f"{job} {task} {options}: {res.path}", flush=True)
 
 
