@@ -162,7 +162,13 @@ def evaluate(
     st = model if lexical else load_model(model, pooling=pooling)
     name = None if lexical else auto_prompt_name(st, prompt_name)
     out = task_obj.evaluate(
-        st, data_dir=data_dir, prompt_name=name, batch_size=batch_size, show_progress_bar=show_progress_bar, **options
+        st,
+        data_dir=data_dir,
+        prompt_name=name,
+        batch_size=batch_size,
+        show_progress_bar=show_progress_bar,
+        seed=seed,  # tasks that draw splits (semeval2a's by-MWE validation) follow the run's seed
+        **options,
     )
     wall = time.perf_counter() - start
     params = {
