@@ -1,0 +1,160 @@
+"""mteb task classes: mteb's main score equals idiomkit's own score (same data, same model, same metric).
+
+Both code paths run end to end (loaders included) on deterministic subsets of the real data written to a temporary
+data directory; the full-size comparison is ``benchmarks/mteb_check.py``.
+"""
+
+import csv
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mteb")
+
+from idiomkit.data.semeval2022 import B_FILES, ROOT  # noqa: E402
+from idiomkit.mteb_tasks import (  # noqa: E402
+    AdMIReRanking,
+    IdioLinkTest,
+    SemEval2022Task2BDev,
+    get_mteb_task,
+    organiser_sts_scores,
+    r_precision,
+    run_mteb,
+)
+
+
+def write_semeval_subset(src: Path, dst: Path, per_kind: int = 8) -> set[str]:
+    """dev.csv + dev.gold.csv restricted to, per language, the first ``per_kind`` idiom rows with a gold sim, idiom
+    rows without one (gold = prediction for otherID) and STS rows, plus the otherID partners. Returns the pair ids."""
+    with open(src / ROOT / B_FILES["dev_gold"], encoding="utf-8", newline="") as f:
+        gold = list(csv.DictReader(f))
+    counts: dict[tuple, int] = {}
+    kept = []
+    for row in gold:
+        kind = (row["Language"], ".sts." in row["DataID"], row["sim"] == "")
+        if counts.get(kind, 0) < per_kind:
+            counts[kind] = counts.get(kind, 0) + 1
+            kept.append(row)
+    ids = {r["ID"] for r in kept} | {r["otherID"] for r in kept if r["sim"] == ""}
+    for key, rows in (("dev_gold", kept), ("dev", None)):
+        with open(src / ROOT / B_FILES[key], encoding="utf-8", newline="") as f:
+            reader = csv.DictReader(f)
+            rows = rows if rows is not None else [r for r in reader if r["ID"] in ids]
+            fields = reader.fieldnames
+        out = dst / ROOT / B_FILES[key]
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with open(out, "w", encoding="utf-8", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=fields)
+            writer.writeheader()
+            writer.writerows(rows)
+    assert sum(r["sim"] == "" for r in kept) >= 2 and any(".sts." in r["DataID"] for r in kept)
+    return ids
+
+
+def write_idiolink_subset(src: Path, dst: Path, n_pies: int = 2, queries_per_pie: int = 8) -> None:
+    """The test index and queries of the first ``n_pies`` PIEs (half literal, half idiomatic queries each)."""
+    base, out = src / "idiolink" / "test", dst / "idiolink" / "test"
+    docs = json.loads((base / "indexes.json").read_text(encoding="utf-8"))
+    queries = json.loads((base / "queries.json").read_text(encoding="utf-8"))
+    pies = list(dict.fromkeys(d["idiom"] for d in docs))[:n_pies]
+    picked = []
+    for pie in pies:
+        for usage in ("literal", "idiomatic"):
+            picked += [q for q in queries if q["idiom"] == pie and q["usage"] == usage][: queries_per_pie // 2]
+    out.mkdir(parents=True)
+    (out / "indexes.json").write_text(json.dumps([d for d in docs if d["idiom"] in pies]), encoding="utf-8")
+    (out / "queries.json").write_text(json.dumps(picked), encoding="utf-8")
+
+
+def test_semeval2b_mteb_main_score_equals_idiomkit(minilm, data_dir, tmp_path):
+    from idiomkit.tasks.semeval2b_task import SemEval2BDev
+
+    write_semeval_subset(data_dir, tmp_path)
+    ours = SemEval2BDev().evaluate(minilm, data_dir=tmp_path, show_progress_bar=False).metrics
+    task = get_mteb_task("semeval2b", tmp_path)
+    scores = run_mteb(minilm, task)
+    assert scores["main_score"] == scores["cosine_spearman"]
+    assert math.isfinite(ours["ALL"]["idiom"])
+    assert scores["main_score"] == pytest.approx(ours["ALL"]["idiom"], abs=1e-4)
+    for subset in ("idiom", "sts", "all"):
+        for lang in ("ALL", "EN", "PT"):
+            assert scores[f"{subset}_{lang.lower()}_cosine_spearman"] == pytest.approx(ours[lang][subset], abs=1e-4)
+    # the revision names the files read
+    assert task.metadata.dataset["path"] == str(tmp_path / ROOT) and len(task.metadata.dataset["revision"]) == 64
+
+
+def test_idiolink_mteb_main_score_equals_idiomkit(minilm, data_dir, tmp_path):
+    from idiomkit.tasks.idiolink import IdioLinkTest as Ours
+
+    write_idiolink_subset(data_dir, tmp_path)
+    ours = Ours().evaluate(minilm, data_dir=tmp_path, query_mode="sentence", show_progress_bar=False, use_cache=False)
+    scores = run_mteb(minilm, IdioLinkTest(data_dir=tmp_path))
+    m = ours.metrics
+    assert 0 < m["ndcg@10"] < 100  # a subset where ranking matters
+    assert scores["main_score"] == scores["ndcg_at_10"]
+    assert 100 * scores["main_score"] == pytest.approx(m["ndcg@10"], abs=1e-2)  # mteb rounds to 5 decimals
+    assert 100 * scores["r_precision"] == pytest.approx(m["r_precision"], abs=1e-4)
+    for usage in ("literal", "idiomatic"):
+        assert 100 * scores[f"ndcg_at_10_{usage}"] == pytest.approx(m[usage]["ndcg@10"], abs=1e-4)
+
+
+def write_admire_subset(src: Path, dst: Path, n_items: int = 8) -> None:
+    """The header and first ``n_items`` rows of the AdMIRe test file (one item a line)."""
+    lines = (src / "admire" / "en" / "subtask_a_test.tsv").read_bytes().splitlines(keepends=True)
+    (dst / "admire" / "en").mkdir(parents=True)
+    (dst / "admire" / "en" / "subtask_a_test.tsv").write_bytes(b"".join(lines[: n_items + 1]))
+
+
+def test_admire_mteb_main_score_equals_idiomkit(minilm, data_dir, tmp_path):
+    from idiomkit.tasks.admire import AdmireTask
+
+    write_admire_subset(data_dir, tmp_path)
+    ours = AdmireTask().evaluate(minilm, data_dir=tmp_path, split="test", query_mode="sentence", extended=False)
+    scores = run_mteb(minilm, AdMIReRanking(data_dir=tmp_path))
+    m = ours.metrics
+    assert m["n"] == 8 and 0 < m["top1"] < 1
+    assert scores["main_score"] == pytest.approx(m["spearman"], abs=1e-4)
+    assert scores["top1"] == pytest.approx(m["top1"], abs=1e-4)
+    assert scores["precision_at_1"] >= scores["top1"]  # P@1 also counts the gold second image first
+    assert scores["ndcg_at_5"] * (3 + 1 / math.log2(3)) == pytest.approx(m["dcg"], abs=1e-4)  # organisers' DCG
+
+
+def test_organiser_rule_uses_the_models_prediction_for_other_id():
+    from datasets import Dataset
+
+    rows = Dataset.from_dict(
+        {
+            "id": ["a", "b", "c", "d", "x"],
+            "score": [1.0, None, 1.0, None, None],
+            "other_id": ["", "x", "", "c", ""],
+            "subset": ["idiom", "idiom", "idiom", "idiom", ""],
+            "language": ["EN", "EN", "PT", "PT", ""],
+        }
+    )
+    cos = [0.9, 0.2, 0.5, 0.7, 0.4]  # b's gold = pred(x) = 0.4; d's gold = pred(c) = 0.5
+    out = organiser_sts_scores(rows, {"cosine_scores": cos, "manhattan_distances": cos, "euclidean_distances": cos,
+                                      "similarity_scores": None})  # fmt: skip
+    # gold [1, .4, 1, .5] vs pred [.9, .2, .5, .7] over the idiom rows
+    from scipy.stats import spearmanr
+
+    assert out["cosine_spearman"] == pytest.approx(spearmanr([1, 0.4, 1, 0.5], [0.9, 0.2, 0.5, 0.7]).statistic)
+    assert out["spearman"] == out["cosine_spearman"]  # no model similarity -> cosine
+    assert math.isnan(out["sts_all_cosine_spearman"])
+
+
+def test_r_precision_breaks_ties_by_doc_id_descending():
+    qrels = {"q": {"d1": 1, "d2": 1}}
+    assert r_precision(qrels, {"q": {"d1": 0.5, "d3": 0.5, "d2": 0.1}}) == {"q": 0.5}  # d3 > d1 on the tie
+    assert r_precision(qrels, {"q": {"d2": 0.9, "d1": 0.8, "d3": 0.1}}) == {"q": 1.0}
+
+
+def test_metadata_points_at_local_data(data_dir):
+    task = SemEval2022Task2BDev()
+    assert Path(task.metadata.dataset["path"]) == data_dir / ROOT
+    assert task.metadata.main_score == "cosine_spearman" and task.metadata.eval_splits == ["dev"]
+    il = IdioLinkTest()
+    assert il.metadata.license == "apache-2.0" and il.metadata.main_score == "ndcg_at_10"
+    with pytest.raises(KeyError, match="no mteb task"):
+        get_mteb_task("nope")
