@@ -7,6 +7,7 @@ data directory; the full-size comparison is ``benchmarks/mteb_check.py``.
 import csv
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -158,3 +159,17 @@ def test_metadata_points_at_local_data(data_dir):
     assert il.metadata.license == "apache-2.0" and il.metadata.main_score == "ndcg_at_10"
     with pytest.raises(KeyError, match="no mteb task"):
         get_mteb_task("nope")
+
+
+def test_cli_mteb_prints_the_main_score(data_dir, tmp_path):
+    from typer.testing import CliRunner
+
+    from idiomkit.cli import app
+
+    write_admire_subset(data_dir, tmp_path, n_items=3)
+    result = CliRunner().invoke(app, ["mteb", "--task", "admire", "-m", "minilm", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    match = re.search(r"^AdMIReRanking spearman = (-?[0-9.]+)$", result.output, re.M)
+    assert match and -1 <= float(match.group(1)) <= 1, result.output
+    bad = CliRunner().invoke(app, ["mteb", "--task", "nope"])
+    assert bad.exit_code == 2 and "no mteb task for 'nope'" in bad.output

@@ -214,6 +214,28 @@ def score(
     print_table(rows, f"{submission} ({setting})")
 
 
+@app.command("mteb")
+@user_errors
+def mteb_run(
+    task: Annotated[str, typer.Option("--task", "-t", help="semeval2b | idiolink | admire")] = "semeval2b",
+    model: Annotated[str, typer.Option("--model", "-m", help="Registry name, model directory or hub id.")] = "minilm",
+    pooling: Annotated[str, typer.Option(help="mean | last2")] = "mean",
+    batch_size: Annotated[int, typer.Option(help="Encoding batch size.")] = 64,
+    data_dir: DataDir = None,
+) -> None:
+    """Run a benchmark as an mteb task (local data, no result cache) and print its main score."""
+    try:
+        from idiomkit.mteb_tasks import get_mteb_task, run_mteb
+    except ImportError as exc:
+        raise ValueError(f"mteb is not installed ({exc}); install the 'mteb' extra") from None
+    from idiomkit.models import load_model
+
+    mteb_task = get_mteb_task(task, data_dir)
+    scores = run_mteb(load_model(model, pooling=pooling), mteb_task, batch_size=batch_size)
+    name = mteb_task.metadata.main_score
+    console.print(f"{mteb_task.metadata.name} {name} = {scores['main_score']:.6f}")
+
+
 @app.command()
 @user_errors
 def report(
