@@ -96,7 +96,7 @@ def test_stsb_and_assin2_row_errors(tmp_path):
     with pytest.raises(DataError, match=r"row 2.*sentence1.*empty"):
         load_stsb(bad)
     bad.write_text("a,b\n", encoding="utf-8")
-    with pytest.raises(DataError, match=r"row 1.*2 values"):
+    with pytest.raises(DataError, match=r"row 1.*field .similarity.*2 of 3 columns"):
         load_stsb(bad)
     xml = tmp_path / "assin2-train-only.xml"
     xml.write_text('<c><pair similarity="3"><t>a</t><h>b</h></pair><pair similarity="x"><t>a</t><h>b</h></pair></c>')
