@@ -115,7 +115,7 @@ def run_probe(args, model_name: str, setting: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kind", choices=["classifier", "probe"])
-    parser.add_argument("models", nargs="*", default=["minilm"])
+    parser.add_argument("models", nargs="*", default=[])
     parser.add_argument("-m", "--model", action="append", default=[])
     parser.add_argument("--setting", action="append", choices=["zero_shot", "one_shot"])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
@@ -141,7 +141,7 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
 
     torch.set_num_threads(args.threads)
-    models = args.model + [m for m in args.models if m not in args.model] if args.model else args.models
+    models = args.model + [m for m in args.models if m not in args.model] or ["minilm"]
     for model_name in models:
         for setting in args.setting or ["zero_shot", "one_shot"]:
             if args.kind == "probe":
