@@ -104,6 +104,15 @@ def main() -> None:
     print(f"max |loss diff| {result['max_abs_loss_diff']:.2e}; max |weight diff| {result['max_abs_weight_diff']:.2e}")
     if args.json:
         result["command"] = "python benchmarks/distributed_check.py " + " ".join(sys.argv[1:])
+        rows = ["| step | loss, 1 process | loss, 2 processes (gloo) |", "|---|---|---|"] + [
+            f"| {i} | {a:.6f} | {b:.6f} |"
+            for i, (a, b) in enumerate(zip(result["loss_one_process"], result["loss_two_processes"], strict=True), 1)
+        ]
+        result["markdown"] = "\n".join(rows) + (
+            f"\n\nmax |loss difference| {result['max_abs_loss_diff']:.1e}; max |weight difference| after "
+            f"{args.steps} steps {result['max_abs_weight_diff']:.1e} ({args.recipe}, {args.model} without dropout, "
+            f"global batch {args.batch_size} sentences, {args.limit_groups} training groups; `{result['command']}`)"
+        )
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 
 

@@ -152,6 +152,30 @@ def training_cells(recs: list[dict[str, Any]]) -> list[str]:
     return ["/".join(str(e) for e in epochs), f"{statistics.fmean(seconds):.0f}" if seconds else ""]
 
 
+def mteb_section(path: Path) -> list[str]:
+    """mteb's main score beside idiomkit's for the same model and data (``benchmarks/mteb_check.py``)."""
+    if not path.exists():
+        return []
+    import json
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    lines = [
+        "## mteb vs idiomkit (same model, same data, same metric)",
+        "",
+        f"From `python benchmarks/mteb_check.py` (mteb {data['mteb']}, {data['model']}, {data['pooling']} pooling, "
+        f"commit {data['commit'][:12]}).",
+        "",
+        "| task | mteb task | idiomkit metric | idiomkit | mteb | abs diff |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, row in sorted(data["tasks"].items()):
+        lines.append(
+            f"| {name} | {row['mteb_task']} | {row['idiomkit_metric']} | {row['idiomkit']:.6f} | "
+            f"{row['mteb_scaled']:.6f} | {row['abs_diff']:.1e} |"
+        )
+    return lines + [""]
+
+
 def json_section(path: Path, title: str, intro: str) -> list[str]:
     """A report section from a benchmark's JSON that carries a ``markdown`` table (if the file exists)."""
     if not path.exists():
@@ -244,6 +268,17 @@ def render(results_dir: str | Path, notes_dir: str | Path | None = None) -> str:
         "SIGKILL mid-epoch and resume vs an uninterrupted run",
         "From `python benchmarks/kill_resume.py`: 2B dev Spearman of both final models.",
     )
+    parts += json_section(
+        bench / "distributed_check.json",
+        "Two training processes (torchrun, gloo) vs one",
+        "From `python benchmarks/distributed_check.py --json benchmarks/distributed_check.json`: each process "
+        "encodes a shard of whole label groups; embeddings and labels are all-gathered so the loss sees the global "
+        "batch; gradients are averaged.",
+    )
+    parts += mteb_section(bench / "mteb_check.json")
+    backends = bench / "encode_speed_backends.md"
+    if backends.exists():
+        parts += ["## Encoding backends: torch vs ONNX vs ONNX int8", "", backends.read_text("utf-8").strip(), ""]
     if (bench / "tradeoff.png").exists():
         parts += [
             "## Idiom vs STS trade-off (2B dev)",
