@@ -421,10 +421,13 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
 def stream_loss(model, stream, batch: list[int], dist_info: DistInfo):
     """The stream's loss on ``batch``; in a distributed run each process encodes its shard of whole groups and the
     loss sees every process's embeddings and labels (the full global batch)."""
-    if not dist_info.enabled:
+    groups = stream.examples.groups
+    if not dist_info.enabled or len({groups[i] for i in batch}) < dist_info.world_size:
+        # a batch with fewer groups than processes (rare: one large group) is computed whole by every process;
+        # averaging identical gradients leaves them unchanged
         features, labels = collate(model, stream.examples, batch)
         return stream.loss(features, labels)
-    shard = shard_batch(batch, stream.examples.groups, dist_info.world_size)[dist_info.rank]
+    shard = shard_batch(batch, groups, dist_info.world_size)[dist_info.rank]
     features, labels = collate(model, stream.examples, shard)
     with gathered_embeddings(model):
         return stream.loss(features, gather_labels(labels))
