@@ -43,7 +43,9 @@ def run_training(args, model: str, output: Path, losses_file: Path, threads: int
         max_steps=args.steps, limit_groups=args.limit_groups, val_sts=False, max_seq_length=64, threads=threads,
         checkpoint_every=10_000, progress=lambda state, loss: losses.append(loss), data_dir=args.data_dir,
     )  # fmt: skip
-    if int(os.environ.get("RANK", "0")) == 0:
+    from idiomkit.training.distributed import env_rank
+
+    if env_rank() == 0:
         losses_file.write_text(json.dumps(losses), encoding="utf-8")
 
 

@@ -371,7 +371,9 @@ def train(
             sts_epochs=sts_epochs, val_sts=val_sts, data_dir=str(data_dir) if data_dir else None,
             query_mode=query_mode, span_queries=span_queries,
         )  # fmt: skip
-    if int(os.environ.get("RANK", "0")) != 0:  # torchrun / accelerate launch: process 0 saves and evaluates
+    from idiomkit.training.distributed import env_rank
+
+    if env_rank() != 0:  # torchrun / accelerate launch: process 0 saves and evaluates
         return
     info = json.loads((Path(output) / "training.json").read_text(encoding="utf-8"))
     state = result.state

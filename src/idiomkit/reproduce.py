@@ -48,7 +48,7 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from idiomkit.data.errors import DataError
-from idiomkit.results import atomic_write_text
+from idiomkit.results import atomic_write_text, sha256_files
 
 KINDS = ("train", "evaluate", "command")
 REPO = Path(__file__).resolve().parents[2]
@@ -152,12 +152,16 @@ def idiomkit_executable() -> str:
     return str(script) if script.exists() else "idiomkit"
 
 
+def job_output(exp: Experiment, seed: int, run_root: Path) -> Path:
+    return run_root / f"{exp.name}-seed{seed}"
+
+
 def job_argv(exp: Experiment, seed: int, quick: bool, run_root: Path, results_dir: Path) -> list[str]:
     """The command line of ``exp`` for ``seed`` (quick overrides applied)."""
     spec = dict(exp.spec)
     if quick:
         spec.update({k: v for k, v in exp.quick.items() if k not in ("include", "seeds")})
-    output = run_root / f"{exp.name}-seed{seed}"
+    output = job_output(exp, seed, run_root)
     if exp.kind == "command":
         text = spec["run"].format(seed=seed, output=output, results=results_dir)
         argv = shlex.split(text)
@@ -171,16 +175,9 @@ def job_argv(exp: Experiment, seed: int, quick: bool, run_root: Path, results_di
 
 
 def sha256_tree(paths: list[Path]) -> str:
-    """sha256 over the relative names and bytes of every file under ``paths`` (sorted)."""
-    digest = hashlib.sha256()
-    for root in paths:
-        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
-        for file in files:
-            if "__pycache__" in file.parts:
-                continue
-            digest.update(str(file.name).encode())
-            digest.update(file.read_bytes())
-    return digest.hexdigest()
+    """:func:`idiomkit.results.sha256_files` over every file under ``paths`` (directories expanded)."""
+    files = [f for root in paths for f in (root.rglob("*") if root.is_dir() else [root])]
+    return sha256_files(f for f in files if f.is_file() and "__pycache__" not in f.parts)
 
 
 def code_hash() -> str:
@@ -212,7 +209,7 @@ def plan(
             argv = job_argv(exp, seed, quick, run_root, results_dir)
             key = hashlib.sha256(json.dumps({"argv": argv[1:], "code": code, "data": data}).encode()).hexdigest()
             stamp = run_root / "state" / f"{exp.name}__seed{seed}.json"
-            jobs.append(Job(exp, seed, argv, key, stamp, run_root / f"{exp.name}-seed{seed}"))
+            jobs.append(Job(exp, seed, argv, key, stamp, job_output(exp, seed, run_root)))
     return jobs
 
 

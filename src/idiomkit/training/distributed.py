@@ -42,6 +42,11 @@ class DistInfo:
         return self.rank == 0
 
 
+def env_rank() -> int:
+    """This process's rank as a launcher (torchrun / accelerate launch) sets it; 0 without a launcher."""
+    return int(os.environ.get("RANK", "0"))
+
+
 def init_from_env() -> DistInfo:
     """Join the process group a launcher describes in ``WORLD_SIZE``/``RANK`` (no-op for a single process)."""
     world = int(os.environ.get("WORLD_SIZE", "1"))

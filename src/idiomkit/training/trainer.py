@@ -34,6 +34,7 @@ from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.distributed import (
     DistInfo,
     average_gradients,
+    env_rank,
     gather_labels,
     gathered_embeddings,
     init_from_env,
@@ -467,7 +468,7 @@ def train(
     cfg = TrainConfig(recipe=recipe, model=model, epochs=epochs, output_dir=str(output_dir), **options)
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    rank = int(os.environ.get("RANK", "0"))  # set by torchrun / accelerate launch
+    rank = env_rank()
     handler = logging.FileHandler(out / ("train.log" if rank == 0 else f"train.rank{rank}.log"), encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
