@@ -5,7 +5,7 @@
 # (an existing worktree is moved to COMMIT; with PID the queue starts once that process has ended)
 set -euo pipefail
 MAIN=$(cd "$(dirname "$0")/../.." && pwd)
-JOBS=$(realpath "$1"); COMMIT=$2; TREE=${3:-/tmp/idiomkit-queue}
+JOBS=$(realpath "$1"); COMMIT=$(git -C "$MAIN" rev-parse "$2"); TREE=${3:-/tmp/idiomkit-queue}
 if [ -d "$TREE" ]; then git -C "$TREE" checkout -q --detach "$COMMIT"; else git -C "$MAIN" worktree add -f "$TREE" "$COMMIT"; fi
 ln -sfn "$MAIN/.venv" "$TREE/.venv"; rm -rf "$TREE/runs"; ln -sfn "$MAIN/runs" "$TREE/runs"
 export PYTHONPATH="$TREE/src" IDIOMKIT_RESULTS_DIR="$MAIN/benchmarks/results"
