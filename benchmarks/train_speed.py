@@ -2,6 +2,8 @@
 
     python benchmarks/train_speed.py --steps 20              # steps/s + sentences/s, with each optimisation's share
     python benchmarks/train_speed.py --steps 20 --epochs 1   # also train a full epoch both ways and score 2B dev
+    python benchmarks/train_speed.py --steps 20 --epochs 1 --full ours,ours-nodropout --profile
+                                     # + where a step's time goes (matmuls vs the machine's sgemm peak, dropout)
 
 Both sides: all-MiniLM-L6-v2 with last-two-layer pooling and MWE tokens, the adaptive triplet loss (miner 0.4,
 margin 0.3), batch 64, lr 2e-5, AdamW with linear warm-up, seed 0, the relabelled 2B train rows (train-carved
@@ -16,6 +18,8 @@ Configurations (ablations of idiomkit's loop, each a step away from the next):
   ours-in-order   our loop (cached tokenisation), in-order batches, max_seq_length 256
   ours-len256     + group-aware length-bucketed batches
   ours            + max_seq_length 128 (the default: 65 of 9,108 training texts, 0.7%, are longer) + fused AdamW
+  ours-nodropout  ours with ``dropout=0`` (``idiomkit train --dropout 0``): no dropout masks to sample (a change
+                  of the training objective, so its full-epoch quality is measured too)
 
 Measured and not adopted: torch.compile (dynamic shapes) gave no speed-up after a ~55 s compile; bf16 autocast
 is far slower on this CPU. Optimizer step alone: 61 ms default AdamW, 53 ms foreach, 16 ms fused (of ~1.1-1.4 s).
@@ -124,6 +128,56 @@ def ours(steps: int | None, epochs: int, out: Path, name: str, **options) -> dic
     return {"step_s": times[1:], "sentences": BATCH}
 
 
+FULL_OPTIONS = {"ours": {}, "ours-nodropout": {"dropout": 0.0}}
+
+
+def sgemm_peak_gflops(n: int = 2048, reps: int = 10) -> float:
+    """The machine's fp32 matmul throughput at the training thread count (the ceiling for a training step)."""
+    a, b = torch.randn(n, n), torch.randn(n, n)
+    for _ in range(3):
+        a @ b
+    start = time.perf_counter()
+    for _ in range(reps):
+        a @ b
+    return 2 * n**3 * reps / (time.perf_counter() - start) / 1e9
+
+
+def profile_steps(steps: int = 3, **options) -> dict:
+    """Where our loop's step time goes: torch.profiler self-CPU time by operator family, FLOPs of the matmuls."""
+    from torch.profiler import ProfilerActivity, profile
+
+    from idiomkit.training.trainer import BatchPlan, TrainConfig, make_optimizer, setup, stream_loss
+
+    torch.set_num_threads(2)
+    cfg = TrainConfig(recipe="adaptive-triplet", epochs=1, val_sts=False, **options)
+    run = setup(cfg)
+    model, plan = run.model, BatchPlan(run.phases[0], cfg, 0)
+    optimizer, _ = make_optimizer(model, cfg, 100)
+    model.train()
+
+    def step(batch_index: int) -> None:
+        loss = 0.0
+        for stream, batch in zip(run.phases[0].streams, plan.step(0, batch_index), strict=True):
+            loss = loss + stream_loss(model, stream, batch, run.dist)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
+        optimizer.step()
+
+    step(0)
+    with profile(activities=[ProfilerActivity.CPU], with_flops=True) as prof:
+        for i in range(1, steps + 1):
+            step(i)
+    events = prof.key_averages()
+    total = sum(e.self_cpu_time_total for e in events) / 1e6
+    families = {"matmul": ("aten::mm", "aten::addmm", "aten::bmm"), "dropout masks": ("aten::bernoulli_",)}
+    seconds = {k: sum(e.self_cpu_time_total for e in events if e.key in v) / 1e6 for k, v in families.items()}
+    flops = sum(e.flops for e in events if e.key in families["matmul"])
+    return {"steps": steps, "step_s": total / steps, "share": {k: v / total for k, v in seconds.items()},
+            "matmul_gflops": flops / seconds["matmul"] / 1e9 if seconds["matmul"] else None,
+            "gflop_per_step": flops / steps / 1e9, "sgemm_peak_gflops": sgemm_peak_gflops()}  # fmt: skip
+
+
 def summarise(name: str, res: dict) -> dict:
     s = statistics.fmean(res["step_s"])
     return {"config": name, "s_per_step": s, "steps_per_s": 1 / s, "sentences_per_s": res["sentences"] / s,
@@ -154,13 +208,22 @@ def markdown(report: dict) -> str:
                      f"{r['sentences_per_s']:.1f} | {up} |")  # fmt: skip
     if "quality" in report:
         q = report["quality"]
-        p, o = q["plain_st"], q["ours"]
-        per_step = (f"; {p['s_per_step']:.2f} vs {o['s_per_step']:.2f} s/step over the epoch, "
-                    f"{p['s_per_step'] / o['s_per_step']:.2f}×") if "s_per_step" in p else ""  # fmt: skip
-        lines += ["", f"{q['epochs']} full epoch(s), wall time including model loading, tokenisation and (ours) "
-                  f"validation: plain-st {p['wall_s']:.0f} s → 2B dev idiom {p['dev_idiom']:.4f}; ours "
-                  f"{o['wall_s']:.0f} s → {o['dev_idiom']:.4f} "
-                  f"({p['wall_s'] / o['wall_s']:.2f}× faster{per_step})."]  # fmt: skip
+        p = q["plain_st"]
+        lines += ["", f"{q['epochs']} full epoch(s) each (wall time includes model loading, tokenisation and, for "
+                  "ours, validation; 2B dev idiom ρ of the final model):", "",
+                  "| run | wall s | s/step | 2B dev idiom | Δ idiom vs plain-st | speed-up (wall) | speed-up (step) |",
+                  "|---|---|---|---|---|---|---|"]  # fmt: skip
+        for name, r in [("plain-st", p)] + [(k, v) for k, v in q.items() if k not in ("epochs", "plain_st")]:
+            lines.append(f"| {name} | {r['wall_s']:.0f} | {r['s_per_step']:.2f} | {r['dev_idiom']:.4f} | "
+                         f"{r['dev_idiom'] - p['dev_idiom']:+.4f} | {p['wall_s'] / r['wall_s']:.2f}× | "
+                         f"{p['s_per_step'] / r['s_per_step']:.2f}× |")  # fmt: skip
+    for name, f in report.get("profile", {}).items():
+        lines += ["", f"Where a step of `{name}` goes (torch.profiler, {f['steps']} steps, {f['step_s']:.2f} s/step "
+                  f"self-CPU): matmuls {f['share']['matmul']:.0%} ({f['gflop_per_step']:.0f} GFLOP a step at "
+                  f"{f['matmul_gflops']:.0f} GFLOPS; this machine's fp32 sgemm peak at 2 threads is "
+                  f"{f['sgemm_peak_gflops']:.0f} GFLOPS), dropout mask sampling {f['share']['dropout masks']:.0%}, "
+                  f"everything else {1 - sum(f['share'].values()):.0%}. With the matmuls at the sgemm peak, a step "
+                  f"cannot take less than {f['gflop_per_step'] / f['sgemm_peak_gflops']:.2f} s."]  # fmt: skip
     return "\n".join(lines)
 
 
@@ -170,6 +233,13 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=0, help="also train this many full epochs both ways")
     parser.add_argument("--json", type=Path, default=Path(__file__).parent / "train_speed.json")
     parser.add_argument("--only", default=None, help="comma-separated configurations to run")
+    parser.add_argument(
+        "--full",
+        default="ours",
+        help="with --epochs: our configurations trained in full "
+        f"beside plain-st (comma-separated, of {', '.join(FULL_OPTIONS)})",
+    )
+    parser.add_argument("--profile", action="store_true", help="also profile 3 steps of ours")
     args = parser.parse_args()
     out = Path(tempfile.mkdtemp(prefix="idiomkit-speed-"))
     configs = {
@@ -179,6 +249,7 @@ def main() -> None:
         "ours-len256": lambda: ours(args.steps, 1, out, "b", max_seq_length=256),
         "ours": lambda: ours(args.steps, 1, out, "c"),
         "ours-1thread": lambda: ours(args.steps, 1, out, "d", threads=1),
+        "ours-nodropout": lambda: ours(args.steps, 1, out, "e", dropout=0.0),
     }
     wanted = args.only.split(",") if args.only else list(configs)
     rows = []
@@ -190,19 +261,20 @@ def main() -> None:
     if args.epochs:
         start = time.perf_counter()
         plain_steps = plain_st(None, args.epochs, out)["step_s"]
-        plain_wall = time.perf_counter() - start
-        start = time.perf_counter()
-        ours_steps = ours(None, args.epochs, out, "full")["step_s"]
-        ours_wall = time.perf_counter() - start
-        report["quality"] = {
-            "epochs": args.epochs,
-            "plain_st": {"wall_s": plain_wall, "s_per_step": statistics.fmean(plain_steps),
-                         "dev_idiom": dev_idiom(out / "plain-model")},
-            "ours": {"wall_s": ours_wall, "s_per_step": statistics.fmean(ours_steps),
-                     "dev_idiom": dev_idiom(out / "full")},
-        }  # fmt: skip
+        quality = {"epochs": args.epochs, "plain_st": {"wall_s": time.perf_counter() - start, "s_per_step":
+                   statistics.fmean(plain_steps), "dev_idiom": dev_idiom(out / "plain-model")}}  # fmt: skip
+        for name in args.full.split(","):
+            start = time.perf_counter()
+            steps = ours(None, args.epochs, out, f"full-{name}", **FULL_OPTIONS[name])["step_s"]
+            quality[name] = {"wall_s": time.perf_counter() - start, "s_per_step": statistics.fmean(steps),
+                             "dev_idiom": dev_idiom(out / f"full-{name}")}  # fmt: skip
+        report["quality"] = quality
     elif "quality" in previous:
         report["quality"] = previous["quality"]  # a timing-only run keeps the last full-epoch comparison
+    if args.profile:
+        report["profile"] = {name: profile_steps(**FULL_OPTIONS[name]) for name in FULL_OPTIONS}
+    elif "profile" in previous:
+        report["profile"] = previous["profile"]
     report["markdown"] = markdown(report)
     print(report["markdown"])
     args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -74,6 +74,7 @@ def test_run_labels():
     assert run_label("adaptive-triplet-sts", True) == "adaptive-triplet-mwe-sts"
     assert run_label("adaptive-triplet", True, lora_rank=16) == "adaptive-triplet-mwe-lora"
     assert run_label("mnrl", True) == "mnrl" and run_label("mnrl", False) == "mnrl-nomwe"
+    assert run_label("adaptive-triplet", True, dropout=0.0) == "adaptive-triplet-mwe-dropout0"
     assert {"adaptive-triplet", "triplet", "mnrl", "cosent", "contrastive", "cosine", "ynu"} <= set(RECIPES)
 
 
@@ -166,6 +167,25 @@ def test_lora_trains_adapters_only_and_saves_a_plain_model(tmp_path):
     assert changed  # adapters were merged into the attention weights
     layer_norm = [k for k in base if "LayerNorm.weight" in k]
     assert all(torch.equal(base[k], weights[k]) for k in layer_norm)  # frozen base parameters did not move
+
+
+def test_dropout_override_makes_training_forwards_deterministic_and_keeps_the_saved_config():
+    from idiomkit.models import load_model
+    from idiomkit.training.trainer import set_dropout
+
+    model = load_model("minilm", device="cpu")
+    model.train()
+    features = model.tokenize(["he kicked the bucket", "she spilled the beans"])
+
+    def embed():
+        return model(dict(features))["sentence_embedding"]
+
+    assert not torch.allclose(embed(), embed())  # the model's own dropout samples masks
+    assert set_dropout(model, 0.0) > 0
+    assert torch.equal(embed(), embed())
+    assert model[0].auto_model.config.hidden_dropout_prob == 0.1  # the saved model keeps its own dropout
+    with pytest.raises(ValueError, match="dropout must be in"):
+        set_dropout(model, 1.0)
 
 
 # --- weight interpolation -----------------------------------------------------------------------------------

@@ -123,3 +123,18 @@ def test_cross_benchmark_matrix_joins_a_configuration_across_benchmarks(tmp_path
     matrix = text.split("## Cross-benchmark matrix")[1].split("\n## ")[0]
     assert "| m | r |  | 0.600 ± 0.141 | 0.700 ± 0.000 | 40.00 | 61.50 |" in matrix
     assert "lonely" not in matrix  # one benchmark only: its own table has it
+
+
+def test_a_multi_seed_row_shows_one_command_with_its_seeds_or_none():
+    from idiomkit.report import seeds_command
+
+    def rec(seed, command):
+        return {"seed": seed, "params": {"command": command}}
+
+    cmd = "idiomkit train --recipe cosent --seed {s} --output runs/cosent-minilm-2ep-seed{s} --epochs 2"
+    recs = [rec(s, cmd.format(s=s)) for s in (2, 0, 1)]
+    assert seeds_command(recs) == cmd.format(s="{0,1,2}")
+    assert seeds_command(recs[:1]) == cmd.format(s=2)
+    assert seeds_command([*recs[:2], rec(1, None)]) is None  # a seed without its command
+    other = rec(1, cmd.format(s=1).replace("--epochs 2", "--epochs 6"))
+    assert seeds_command([*recs[:2], other]) is None  # commands differing in more than the seed

@@ -332,6 +332,9 @@ def train(
     limit_groups: Annotated[int | None, typer.Option(help="Use only the first N training groups.")] = None,
     keep_epochs: Annotated[bool, typer.Option(help="Also save the model after every epoch (epoch-N/).")] = False,
     lora_rank: Annotated[int | None, typer.Option(help="Train LoRA adapters of this rank (merged on save).")] = None,
+    dropout: Annotated[
+        float | None, typer.Option(help="Dropout probability for this run (default: the model's own; 0 is faster).")
+    ] = None,
     query_mode: Annotated[str, typer.Option(help="IdioLink recipes: query mode of the validation search.")] = "span",
     span_queries: Annotated[
         bool, typer.Option("--span-queries/--sentence-queries", help="IdioLink recipes: train on span embeddings.")
@@ -369,7 +372,7 @@ def train(
             eval_every=eval_every, max_steps=max_steps, limit_groups=limit_groups, progress=progress,
             checkpoint_every=checkpoint_every, patience=patience, keep_epochs=keep_epochs, lora_rank=lora_rank,
             sts_epochs=sts_epochs, val_sts=val_sts, data_dir=str(data_dir) if data_dir else None,
-            query_mode=query_mode, span_queries=span_queries,
+            query_mode=query_mode, span_queries=span_queries, dropout=dropout,
         )  # fmt: skip
     from idiomkit.training.distributed import env_rank
 

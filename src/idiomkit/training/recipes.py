@@ -308,9 +308,15 @@ def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> lis
     return RECIPES[recipe].phases(model, groups, cfg)
 
 
-def run_label(recipe: str, mwe_tokens: bool, lora_rank: int | None = None, span_queries: bool = False) -> str:
+def run_label(
+    recipe: str, mwe_tokens: bool, lora_rank: int | None = None, span_queries: bool = False,
+    dropout: float | None = None,
+) -> str:  # fmt: skip
     """The recipe name used in result files: ``adaptive-triplet`` vs ``adaptive-triplet-mwe``; ``-lora`` suffix;
-    IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries."""
+    IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries; ``-dropout<p>`` when the run
+    overrode the model's dropout."""
+    if dropout is not None:
+        return run_label(recipe, mwe_tokens, lora_rank, span_queries) + f"-dropout{dropout:g}"
     label = recipe
     if recipe.startswith("pairs-"):
         return label + ("-lora" if lora_rank else "")

@@ -80,6 +80,7 @@ class TrainConfig:
     span_queries: bool = False  # IdioLink recipes: the loss sees span (late-chunking) embeddings of the queries
     sts_epochs: int = 1  # the ynu recipe's STS pre-training phase
     lora_rank: int | None = None  # LoRA adapters (peft) instead of full fine-tuning; merged into the saved model
+    dropout: float | None = None  # None: the model's own dropout; 0 turns it off (no mask sampling: faster on CPU)
     output_dir: str = "runs/adaptive-triplet"
     eval_every: int = 0  # steps; 0 = once per epoch
     checkpoint_every: int = 50
@@ -150,6 +151,8 @@ def setup(cfg: TrainConfig) -> Setup:
         return pairs_setup(cfg)
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu" if not torch.cuda.is_available() else None)
     model.max_seq_length = cfg.max_seq_length
+    if cfg.dropout is not None:
+        set_dropout(model, cfg.dropout)
     source = RECIPES[cfg.recipe].source
     data_dir = run_data_dir(cfg.data_dir)
     new_ids: list[int] = []
@@ -194,6 +197,18 @@ def setup(cfg: TrainConfig) -> Setup:
             counts[f"{p.name}/{s.examples.name}_truncated"] = s.examples.truncated
     log.info("data: %s", counts)
     return Setup(model, phases, evaluators, files, counts, primary)
+
+
+def set_dropout(model, p: float) -> int:
+    """Set every dropout layer of ``model`` to probability ``p`` for this run (the saved config keeps the model's
+    own values, so later fine-tuning of the saved model is unaffected); returns the number of layers changed."""
+    if not 0 <= p < 1:
+        raise ValueError(f"dropout must be in [0, 1), got {p}")
+    layers = [m for m in model.modules() if isinstance(m, torch.nn.Dropout)]
+    for layer in layers:
+        layer.p = p
+    log.info("dropout %.2f in %d layers", p, len(layers))
+    return len(layers)
 
 
 def add_lora(model, rank: int, trainable_token_ids: list[int]) -> None:
@@ -515,7 +530,7 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
         plain_copy(run.model).save(str(out))
     info = {
         "recipe": cfg.recipe,
-        "label": run_label(cfg.recipe, cfg.mwe_tokens, cfg.lora_rank, cfg.span_queries),
+        "label": run_label(cfg.recipe, cfg.mwe_tokens, cfg.lora_rank, cfg.span_queries, cfg.dropout),
         "config": asdict(cfg),
         "data_sha256": sha256_files(run.data_files),
         "data_files": [str(p) for p in run.data_files],
