@@ -149,6 +149,24 @@ def test_two_stream_recipe_resumes_exactly(tmp_path):
     assert all(torch.equal(v, b[k]) for k, v in a.items())
 
 
+def test_sts_weight_zero_reduces_sts_mixing_to_the_plain_recipe(tmp_path):
+    """With dropout off (no random masks) and the STS loss weighted 0, adaptive-triplet-sts takes exactly the steps
+    of adaptive-triplet: the weight really scales the STS stream's gradient; weight 1 moves the weights elsewhere."""
+    from idiomkit.training import train
+
+    runs = {}
+    for name, recipe, weight in [("plain", "adaptive-triplet", 1.0), ("w0", "adaptive-triplet-sts", 0.0),
+                                 ("w1", "adaptive-triplet-sts", 1.0)]:  # fmt: skip
+        train(recipe, **SMALL, max_steps=2, lr=1e-3, dropout=0.0, sts_weight=weight, val_sts=False,
+              output_dir=tmp_path / name)  # fmt: skip
+        runs[name] = torch.load(tmp_path / name / "checkpoint.pt", weights_only=False)["model"]
+    close = [torch.allclose(v, runs["w0"][k], atol=1e-6) for k, v in runs["plain"].items()]
+    assert all(close)
+    assert not all(torch.allclose(v, runs["w1"][k], atol=1e-6) for k, v in runs["plain"].items())
+    assert run_label("adaptive-triplet-sts", True, sts_weight=0.1) == "adaptive-triplet-mwe-sts-stsw0.1"
+    assert run_label("mnrl", True, sts_weight=0.1) == "mnrl"  # no STS stream: the weight does not apply
+
+
 def test_lora_trains_adapters_only_and_saves_a_plain_model(tmp_path):
     from sentence_transformers import SentenceTransformer
 

@@ -340,6 +340,9 @@ def train(
         bool, typer.Option("--span-queries/--sentence-queries", help="IdioLink recipes: train on span embeddings.")
     ] = False,
     sts_epochs: Annotated[int, typer.Option(help="ynu recipe: epochs of STS pre-training.")] = 1,
+    sts_weight: Annotated[
+        float, typer.Option(help="adaptive-triplet-sts: weight of the STS CoSENT loss in each step's sum.")
+    ] = 1.0,
     val_sts: Annotated[bool, typer.Option("--val-sts/--no-val-sts", help="Report STS dev at validation.")] = True,
     data_dir: DataDir = None,
     evaluate_on: Annotated[
@@ -373,6 +376,7 @@ def train(
             checkpoint_every=checkpoint_every, patience=patience, keep_epochs=keep_epochs, lora_rank=lora_rank,
             sts_epochs=sts_epochs, val_sts=val_sts, data_dir=str(data_dir) if data_dir else None,
             query_mode=query_mode, span_queries=span_queries, dropout=dropout,
+            sts_weight=sts_weight,
         )  # fmt: skip
     from idiomkit.training.distributed import env_rank
 

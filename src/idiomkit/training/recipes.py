@@ -44,10 +44,11 @@ from idiomkit.training.relabel import Group, relabel
 
 @dataclass
 class Stream:
-    """Examples and the loss that consumes them."""
+    """Examples, the loss that consumes them and the loss's weight in the step's sum."""
 
     examples: Examples
     loss: torch.nn.Module
+    weight: float = 1.0
 
 
 @dataclass
@@ -241,9 +242,12 @@ def _triplet_loss(model, cfg) -> torch.nn.Module:
 def adaptive_sts_phases(model, groups, cfg) -> list[Phase]:
     streams = [
         Stream(adaptive_examples(model, groups, cfg), _adaptive_loss(model, cfg)),
-        Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model)),
+        Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.sts_weight),
     ]
     return [Phase("2b+sts", streams, cfg.epochs)]
+
+
+STS_MIXING = {"adaptive-triplet-sts"}  # recipes whose steps add an STS batch (weighted by ``cfg.sts_weight``)
 
 
 def ynu_phases(model, groups, cfg) -> list[Phase]:
@@ -310,13 +314,15 @@ def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> lis
 
 def run_label(
     recipe: str, mwe_tokens: bool, lora_rank: int | None = None, span_queries: bool = False,
-    dropout: float | None = None,
+    dropout: float | None = None, sts_weight: float = 1.0,
 ) -> str:  # fmt: skip
     """The recipe name used in result files: ``adaptive-triplet`` vs ``adaptive-triplet-mwe``; ``-lora`` suffix;
     IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries; ``-dropout<p>`` when the run
-    overrode the model's dropout."""
+    overrode the model's dropout; ``-stsw<w>`` for an STS-mixing recipe whose STS loss weight is not 1."""
     if dropout is not None:
-        return run_label(recipe, mwe_tokens, lora_rank, span_queries) + f"-dropout{dropout:g}"
+        return run_label(recipe, mwe_tokens, lora_rank, span_queries, sts_weight=sts_weight) + f"-dropout{dropout:g}"
+    if sts_weight != 1.0 and recipe in STS_MIXING:
+        return run_label(recipe, mwe_tokens, lora_rank, span_queries) + f"-stsw{sts_weight:g}"
     label = recipe
     if recipe.startswith("pairs-"):
         return label + ("-lora" if lora_rank else "")

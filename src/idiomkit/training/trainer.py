@@ -79,6 +79,7 @@ class TrainConfig:
     query_mode: str = "span"  # IdioLink recipes: query mode of the validation search
     span_queries: bool = False  # IdioLink recipes: the loss sees span (late-chunking) embeddings of the queries
     sts_epochs: int = 1  # the ynu recipe's STS pre-training phase
+    sts_weight: float = 1.0  # STS-mixing recipes: weight of the STS (CoSENT) loss in each step's sum
     lora_rank: int | None = None  # LoRA adapters (peft) instead of full fine-tuning; merged into the saved model
     dropout: float | None = None  # None: the model's own dropout; 0 turns it off (no mask sampling: faster on CPU)
     output_dir: str = "runs/adaptive-triplet"
@@ -400,7 +401,7 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             tick = time.perf_counter()
             loss = 0.0
             for stream, batch in zip(phase.streams, plan.step(state.epoch, state.batch), strict=True):
-                loss = loss + stream_loss(model, stream, batch, run.dist)
+                loss = loss + stream.weight * stream_loss(model, stream, batch, run.dist)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             if run.dist.enabled:
@@ -530,7 +531,7 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
         plain_copy(run.model).save(str(out))
     info = {
         "recipe": cfg.recipe,
-        "label": run_label(cfg.recipe, cfg.mwe_tokens, cfg.lora_rank, cfg.span_queries, cfg.dropout),
+        "label": run_label(cfg.recipe, cfg.mwe_tokens, cfg.lora_rank, cfg.span_queries, cfg.dropout, cfg.sts_weight),
         "config": asdict(cfg),
         "data_sha256": sha256_files(run.data_files),
         "data_files": [str(p) for p in run.data_files],
