@@ -310,7 +310,10 @@ def train(
     recipe: Annotated[
         str,
         typer.Option(
-            help="Recipe: adaptive-triplet, adaptive-triplet-sts, triplet, mnrl, cosent, contrastive, cosine, ynu."
+            help="Recipe. SemEval 2B: adaptive-triplet, adaptive-triplet-sts, triplet, mnrl, cosent, contrastive, "
+            "cosine, ynu. IdioLink: idiolink-infonce, idiolink-mnrl, idiolink-adaptive-triplet, "
+            "idiolink-infonce-index. Idiom/definition pairs: "
+            "pairs-<contrastive|triplet|cosine|mnrl|adaptive-triplet>-<id|sp|idsp>."
         ),
     ] = "adaptive-triplet",
     model: Annotated[str, typer.Option("--model", "-m", help="Base model: registry name or directory.")] = "minilm",
