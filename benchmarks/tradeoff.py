@@ -57,7 +57,7 @@ def score_epochs(run: Path, name: str, data_dir: str | None) -> Path:
 
 
 def recipe_points() -> dict[str, tuple[float, float, int]]:
-    """(idiom, STS, seeds) of every trained or zero-shot minilm result on 2B dev (mean over seeds)."""
+    """(idiom, STS, seeds) of every trained or zero-shot result on 2B dev (mean over seeds)."""
     groups: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for path in RESULTS.glob("*.json"):
         rec = json.loads(path.read_text(encoding="utf-8"))
@@ -75,7 +75,7 @@ def plot(out: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 6))
+    fig, ax = plt.subplots(figsize=(10, 7))
     ax.axvspan(TARGET[0], 1.0, ymin=0, ymax=1, alpha=0)
     ax.fill_between(
         [TARGET[0], 0.8], TARGET[1], 0.9, color="green", alpha=0.08, label="target (idiom ≥ .60, STS ≥ .80)"
@@ -95,17 +95,19 @@ def plot(out: Path) -> None:
             ax.annotate(f"{p['x']:g}", (p["dev"]["idiom"], p["dev"]["sts"]), textcoords="offset points",
                         xytext=(3, -9), fontsize=7)  # fmt: skip
             print(f"| {curve['name']} | {curve['kind']} {p['x']:g} | {p['dev']['idiom']:.3f} | {p['dev']['sts']:.3f} |")
+    markers = {"minilm": "^", "me5-small-enpt": "D", "mpnet": "s"}  # me5-small = me5-small-enpt on EN/PT text
     for key, (x, y, n) in sorted(recipe_points().items()):
-        if not key.startswith("minilm__"):
+        model, name = key.split("__", 1)
+        if model not in markers:
             continue
-        name = key.removeprefix("minilm__")
-        marker = "*" if "zero-shot" in name else "^"
-        ax.scatter([x], [y], marker=marker, s=70 if marker == "*" else 30, zorder=3)
-        ax.annotate(name, (x, y), textcoords="offset points", xytext=(4, 2), fontsize=7)
-        print(f"| {name} (minilm, {n} seed{'s' if n > 1 else ''}) | result | {x:.3f} | {y:.3f} |")
+        zero = "zero-shot" in name
+        ax.scatter([x], [y], marker="*" if zero else markers[model], s=70 if zero else 30, zorder=3)
+        short = name if model == "minilm" else f"{model.split('-')[0]}: {name}"
+        ax.annotate(short, (x, y), textcoords="offset points", xytext=(4, 2), fontsize=6)
+        print(f"| {name} ({model}, {n} seed{'s' if n > 1 else ''}) | result | {x:.3f} | {y:.3f} |")
     ax.set_xlabel("idiom Spearman (2B dev, ALL)")
     ax.set_ylabel("STS Spearman (2B dev, ALL)")
-    ax.set_title("Idiom vs STS on SemEval-2022 2B dev — all-MiniLM-L6-v2 recipes")
+    ax.set_title("Idiom vs STS on SemEval-2022 2B dev — recipes (▲ minilm, ◆ me5-small-enpt, ■ mpnet, ★ zero-shot)")
     ax.set_xlim(0.0, 0.8)
     ax.set_ylim(0.6, 0.9)
     ax.grid(alpha=0.3)
