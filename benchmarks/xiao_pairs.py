@@ -11,7 +11,9 @@ Resumable: a job whose result file exists is skipped; a killed training resumes 
     python benchmarks/xiao_pairs.py transfer-2b pairs-mnrl-id                           # 2B dev only
 
 Budget (shared 2-core CPU): 1 epoch, batch 48 sentences (24 pairs / 16 triplets), lr 5e-5, max_seq_length 64,
-3 sentences per train idiom for S/P; one thread per process. The paper trained 10 epochs at batch 16.
+3 sentences per train idiom for S/P; one thread per process (``IDIOMKIT_THREADS=2`` when a job has the machine to
+itself: a 1-thread job beside a 2-thread training oversubscribes 2 cores and slows the training ~8x). The paper
+trained 10 epochs at batch 16.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 LOSSES = ("contrastive", "triplet", "cosine", "mnrl", "adaptive-triplet")
 SETS = ("id", "sp", "idsp")
-TRAIN = {"epochs": 1, "batch_size": 48, "lr": 5e-5, "max_seq_length": 64, "val_sts": False, "threads": 1}
+THREADS = int(os.environ.get("IDIOMKIT_THREADS", "1"))
+TRAIN = {"epochs": 1, "batch_size": 48, "lr": 5e-5, "max_seq_length": 64, "val_sts": False, "threads": THREADS}
 RUNS = Path("runs/xiao")
 
 
@@ -60,7 +63,7 @@ def run(job: str) -> None:
     from idiomkit.results import result_path
     from idiomkit.training import train
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(THREADS)
     recipe, seed, epochs = parse(job)
     if recipe == "zero-shot":
         target = result_path(default_results_dir(), "xiao-pairs", "minilm", "zero-shot", seed)
@@ -86,7 +89,7 @@ def transfer(job: str, idiolink: bool = True) -> None:
 
     from idiomkit.api import evaluate
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(THREADS)
     recipe, seed, epochs = parse(job)
     model = "minilm" if recipe == "zero-shot" else str(model_dir(recipe, seed, epochs))
     tasks = [("semeval2b", {})]
