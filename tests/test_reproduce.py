@@ -125,16 +125,17 @@ def test_cross_benchmark_matrix_joins_a_configuration_across_benchmarks(tmp_path
     assert "lonely" not in matrix  # one benchmark only: its own table has it
 
 
-def test_a_multi_seed_row_shows_one_command_with_its_seeds_or_none():
-    from idiomkit.report import seeds_command
+def test_a_multi_seed_row_shows_one_command_with_its_seeds_or_each_command():
+    from idiomkit.report import seeds_commands
 
     def rec(seed, command):
         return {"seed": seed, "params": {"command": command}}
 
     cmd = "idiomkit train --recipe cosent --seed {s} --output runs/cosent-minilm-2ep-seed{s} --epochs 2"
     recs = [rec(s, cmd.format(s=s)) for s in (2, 0, 1)]
-    assert seeds_command(recs) == cmd.format(s="{0,1,2}")
-    assert seeds_command(recs[:1]) == cmd.format(s=2)
-    assert seeds_command([*recs[:2], rec(1, None)]) is None  # a seed without its command
-    other = rec(1, cmd.format(s=1).replace("--epochs 2", "--epochs 6"))
-    assert seeds_command([*recs[:2], other]) is None  # commands differing in more than the seed
+    assert seeds_commands(recs) == [cmd.format(s="{0,1,2}")]
+    assert seeds_commands(recs[:1]) == [cmd.format(s=2)]
+    assert seeds_commands([*recs[:2], rec(1, None)]) == []  # a seed without its command: claim none
+    script = "python benchmarks/semeval2a.py classifier -m minilm"
+    two = [rec(0, script), rec(2, script + " --seeds 1 2"), rec(1, script + " --seeds 1 2")]
+    assert seeds_commands(two) == [script, script + " --seeds 1 2"]  # each distinct command, in seed order

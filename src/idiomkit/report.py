@@ -152,21 +152,23 @@ def training_cells(recs: list[dict[str, Any]]) -> list[str]:
     return ["/".join(str(e) for e in epochs), f"{statistics.fmean(seconds):.0f}" if seconds else ""]
 
 
-def seeds_command(recs: list[dict[str, Any]]) -> str | None:
-    """The command behind a row; for several seeds one command with the seeds in braces (``--seed {0,1,2}``),
-    provided the commands differ only in their seed numbers (else None: a row must not claim a wrong command)."""
+def seeds_commands(recs: list[dict[str, Any]]) -> list[str]:
+    """The commands behind a row: one command with the seeds in braces (``--seed {0,1,2}``) when the seeds' commands
+    differ only in their seed numbers, else each distinct command (seed order); none if a seed lacks its command
+    (a row must not claim a wrong command)."""
     commands = [r["params"].get("command") for r in recs]
     if not all(commands):
-        return None
+        return []
     if len(recs) == 1:
-        return commands[0]
+        return commands
     seeds = sorted({str(r["seed"]) for r in recs}, key=int)
     templates = {
         re.sub(r"(--seed |seed)" + str(r["seed"]) + r"\b", r"\1{seed}", c) for r, c in zip(recs, commands, strict=True)
     }
-    if len(templates) != 1:
-        return None
-    return templates.pop().replace("{seed}", "{" + ",".join(seeds) + "}")
+    if len(templates) == 1:
+        return [templates.pop().replace("{seed}", "{" + ",".join(seeds) + "}")]
+    ordered = [c for _, c in sorted(zip((r["seed"] for r in recs), commands, strict=True))]
+    return list(dict.fromkeys(ordered))
 
 
 def mteb_section(path: Path) -> list[str]:
@@ -222,8 +224,7 @@ def task_table(task: str, entries: list[tuple[Path, dict[str, Any]]]) -> str:
             cells.append(_fmt(values, percent) if values else "")
         cells += training_cells(recs)
         cells.append(f"{statistics.fmean(r['wall_s'] for r in recs):.0f}")
-        command = seeds_command(recs)
-        cells.append(f"`{command}`" if command else "")
+        cells.append("; ".join(f"`{c}`" for c in seeds_commands(recs)))
         lines.append("| " + " | ".join(cells) + " |")
     for label, values, source in REFERENCES.get(task, []):
         cells = (
