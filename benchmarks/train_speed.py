@@ -150,7 +150,7 @@ def profile_steps(steps: int = 5, **options) -> dict:
     """Where our loop's step time goes: torch.profiler self-CPU time by operator family, FLOPs of the matmuls."""
     from torch.profiler import ProfilerActivity, profile
 
-    from idiomkit.training.trainer import BatchPlan, TrainConfig, make_optimizer, setup, stream_loss
+    from idiomkit.training.trainer import BatchPlan, TrainConfig, make_optimizer, setup, train_step
 
     torch.set_num_threads(2)
     peak = sgemm_peak_gflops()  # before the model is loaded
@@ -161,13 +161,7 @@ def profile_steps(steps: int = 5, **options) -> dict:
     model.train()
 
     def step(batch_index: int) -> None:
-        loss = 0.0
-        for stream, batch in zip(run.phases[0].streams, plan.step(0, batch_index), strict=True):
-            loss = loss + stream_loss(model, stream, batch, run.dist)
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
-        optimizer.step()
+        train_step(run, run.phases[0], plan.step(0, batch_index), optimizer, cfg.max_grad_norm)
 
     n = plan.steps(0)
     spread = [1 + i * (n - 1) // steps for i in range(steps)]  # batches spread over the epoch (lengths vary)

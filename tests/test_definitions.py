@@ -209,6 +209,16 @@ def test_pairs_recipe_trains_and_records_its_pair_set(data_dir, tmp_path):
     assert train_pairs_of(SimpleNamespace(tokenizer=SimpleNamespace(name_or_path=str(out)))) == "id"
 
 
+def test_dropout_override_reaches_the_pairs_recipes(data_dir):
+    import torch
+
+    from idiomkit.training.trainer import TrainConfig, setup
+
+    cfg = TrainConfig(recipe="pairs-mnrl-id", limit_groups=8, dropout=0.0, val_sts=False, data_dir=str(data_dir))
+    layers = [m for m in setup(cfg).model.modules() if isinstance(m, torch.nn.Dropout)]
+    assert layers and all(m.p == 0.0 for m in layers)
+
+
 def test_report_puts_paper_rows_and_margins_beside_ours(tmp_path):
     import json
 

@@ -319,17 +319,17 @@ def run_label(
     """The recipe name used in result files: ``adaptive-triplet`` vs ``adaptive-triplet-mwe``; ``-lora`` suffix;
     IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries; ``-dropout<p>`` when the run
     overrode the model's dropout; ``-stsw<w>`` for an STS-mixing recipe whose STS loss weight is not 1."""
-    if dropout is not None:
-        return run_label(recipe, mwe_tokens, lora_rank, span_queries, sts_weight=sts_weight) + f"-dropout{dropout:g}"
+    label = _recipe_label(recipe, mwe_tokens, span_queries) + ("-lora" if lora_rank else "")
     if sts_weight != 1.0 and recipe in STS_MIXING:
-        return run_label(recipe, mwe_tokens, lora_rank, span_queries) + f"-stsw{sts_weight:g}"
-    label = recipe
+        label += f"-stsw{sts_weight:g}"
+    return label + (f"-dropout{dropout:g}" if dropout is not None else "")
+
+
+def _recipe_label(recipe: str, mwe_tokens: bool, span_queries: bool) -> str:
     if recipe.startswith("pairs-"):
-        return label + ("-lora" if lora_rank else "")
+        return recipe
     if recipe.startswith("idiolink-"):
-        return label + ("-span" if span_queries else "") + ("-lora" if lora_rank else "")
-    if recipe.startswith("adaptive-triplet") and mwe_tokens:
-        label = recipe.replace("adaptive-triplet", "adaptive-triplet-mwe", 1)
-    elif not recipe.startswith("adaptive-triplet") and not mwe_tokens:
-        label += "-nomwe"
-    return label + ("-lora" if lora_rank else "")
+        return recipe + ("-span" if span_queries else "")
+    if recipe.startswith("adaptive-triplet"):
+        return recipe.replace("adaptive-triplet", "adaptive-triplet-mwe", 1) if mwe_tokens else recipe
+    return recipe + ("" if mwe_tokens else "-nomwe")

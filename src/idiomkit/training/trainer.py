@@ -145,15 +145,22 @@ def sts_dev_pairs(cfg: TrainConfig):
 
 def setup(cfg: TrainConfig) -> Setup:
     """Load the model, add MWE tokens (2B recipes, when on), build the recipe's phases (tokenised once) and the
-    validation evaluators (train-carved 2B validation, or IdioLink val)."""
+    validation evaluators (train-carved 2B validation, or IdioLink val); ``cfg.dropout`` applies to every recipe."""
     if RECIPES[cfg.recipe].source == "pairs":  # idiom/definition pairs (Xiao et al.): own data, pooling, evaluator
         from idiomkit.training.pair_recipes import pairs_setup
 
-        return pairs_setup(cfg)
+        run = pairs_setup(cfg)
+    else:
+        run = sentence_setup(cfg)
+    if cfg.dropout is not None:
+        set_dropout(run.model, cfg.dropout)
+    return run
+
+
+def sentence_setup(cfg: TrainConfig) -> Setup:
+    """:func:`setup` for the SemEval 2B and IdioLink recipes."""
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu" if not torch.cuda.is_available() else None)
     model.max_seq_length = cfg.max_seq_length
-    if cfg.dropout is not None:
-        set_dropout(model, cfg.dropout)
     source = RECIPES[cfg.recipe].source
     data_dir = run_data_dir(cfg.data_dir)
     new_ids: list[int] = []
@@ -399,15 +406,7 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             if cfg.max_steps and state.step >= cfg.max_steps:
                 return
             tick = time.perf_counter()
-            loss = 0.0
-            for stream, batch in zip(phase.streams, plan.step(state.epoch, state.batch), strict=True):
-                loss = loss + stream.weight * stream_loss(model, stream, batch, run.dist)
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            if run.dist.enabled:
-                average_gradients(model.parameters())
-            torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
-            optimizer.step()
+            loss = train_step(run, phase, plan.step(state.epoch, state.batch), optimizer, cfg.max_grad_norm)
             scheduler.step()
             state.train_s += time.perf_counter() - tick
             state.step, state.batch = state.step + 1, state.batch + 1
@@ -433,6 +432,21 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
                 on_step(state)
             if state.stopped or end_of_epoch:
                 break
+
+
+def train_step(run: Setup, phase: Phase, batches: list[list[int]], optimizer, max_grad_norm: float) -> torch.Tensor:
+    """One optimizer step: the weighted sum of each stream's loss on its batch, backward, gradients averaged over
+    processes (distributed runs), clipping, update. Returns the summed loss."""
+    loss = 0.0
+    for stream, batch in zip(phase.streams, batches, strict=True):
+        loss = loss + stream.weight * stream_loss(run.model, stream, batch, run.dist)
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    if run.dist.enabled:
+        average_gradients(run.model.parameters())
+    torch.nn.utils.clip_grad_norm_(run.model.parameters(), max_grad_norm)
+    optimizer.step()
+    return loss
 
 
 def stream_loss(model, stream, batch: list[int], dist_info: DistInfo):
