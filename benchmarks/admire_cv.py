@@ -34,7 +34,7 @@ def main() -> None:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--epochs", type=int, default=None, help="override the variant's epochs (recipe label gets -<E>ep)")
     ap.add_argument("--no-test", action="store_true")
-    ap.add_argument("--results-dir", default="benchmarks/results")
+    ap.add_argument("--results-dir", default=None, help="default: $IDIOMKIT_RESULTS_DIR or benchmarks/results")
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
@@ -43,13 +43,14 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     from pathlib import Path
 
-    from idiomkit.config import default_data_dir
+    from idiomkit.config import default_data_dir, default_results_dir
     from idiomkit.data.admire import load_admire
     from idiomkit.models import load_model, resolve_name
     from idiomkit.results import ResultRecord, atomic_write_text, result_path, sha256_files, write_result
     from idiomkit.tasks.admire import predictions_tsv, score_items, submission_tsv
     from idiomkit.training import admire as tr
 
+    args.results_dir = args.results_dir or default_results_dir()
     command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
     data = default_data_dir()
     splits = {s: load_admire(data, s) for s in ("train", "dev", "test", "xe")}
