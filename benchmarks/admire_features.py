@@ -1,0 +1,101 @@
+"""AdMIRe subtask A (text): pairwise feature ranker over frozen similarities, and the ceiling of "knowing the sense".
+
+For each type signal (``none``, ``proxy``, ``oracle``; see :mod:`idiomkit.training.admire_features`) writes
+``admire/<model>__feature-ranker[-<signal>-type]__{cv,test}-<query mode>__seed0.json`` (5-fold CV by compound on the
+85 train+dev items, and train-on-85 / score-test) with predictions beside them, and prints a table. Deterministic
+(no seed), no tuning: the L2 strength is fixed (``--c``). The ``oracle`` rows read the gold ``sentence_type`` of the
+item being ranked: an upper bound for a system that knew the sense, not a system (no extended-set submission).
+
+    python benchmarks/admire_features.py
+    python benchmarks/admire_features.py -m me5-small-enpt
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shlex
+import sys
+import time
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-m", "--model", default="minilm")
+    ap.add_argument("--query-mode", default="marked+span")
+    ap.add_argument("--signals", nargs="+", default=["none", "proxy", "oracle"])
+    ap.add_argument("--c", type=float, default=0.1, help="inverse L2 strength of the logistic ranker (fixed)")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--results-dir", default=None, help="default: $IDIOMKIT_RESULTS_DIR or benchmarks/results")
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    import numpy as np
+    import torch
+
+    torch.set_num_threads(args.threads)
+    from idiomkit.config import default_data_dir, default_results_dir
+    from idiomkit.data.admire import load_admire
+    from idiomkit.models import load_model, resolve_name
+    from idiomkit.results import ResultRecord, atomic_write_text, sha256_files, write_result
+    from idiomkit.tasks.admire import predictions_tsv, score_items, submission_tsv
+    from idiomkit.training import admire_features as af
+    from idiomkit.training.admire import caption_embeddings, compound_folds
+
+    results_dir = args.results_dir or default_results_dir()
+    command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
+    splits = {s: load_admire(default_data_dir(), s) for s in ("train", "dev", "test", "xe")}
+    pool = splits["train"].items + splits["dev"].items
+    files = [f for s in splits.values() for f in s.files]
+    name = resolve_name(args.model)
+    model = load_model(args.model)
+    start = time.perf_counter()
+    sets = {"pool": pool, "test": splits["test"].items, "xe": splits["xe"].items}
+    sims = {k: af.similarities(model, v, caption_embeddings(model, v, "runs/admire-cache"), args.query_mode)
+            for k, v in sets.items()}  # fmt: skip
+    encode_s = time.perf_counter() - start
+    folds = compound_folds(pool, args.folds, 0)
+    ranks = np.array([it.gold_ranks for it in pool])
+    rows = []
+    for signal in args.signals:
+        recipe = "feature-ranker" + ("" if signal == "none" else f"-{signal}-type")
+        f_pool = af.features(sims["pool"], af.type_signal(sims["pool"], pool, signal))
+        oof = af.cross_validated_scores(f_pool, ranks, folds, args.c)
+        w = af.fit_ranker(f_pool, ranks, args.c)
+        test_scores = af.features(sims["test"], af.type_signal(sims["test"], sets["test"], signal)) @ w
+        runs = {"cv": (pool, oof), "test": (sets["test"], test_scores)}
+        for split, (items, scores) in runs.items():
+            metrics = score_items(items, scores)
+            if split == "cv":
+                metrics["folds"] = [score_items([it for it, f in zip(items, folds, strict=True) if f == k],
+                                                scores[np.asarray(folds) == k]) for k in range(args.folds)]  # fmt: skip
+            variant = f"{split}-{args.query_mode}"
+            params = {"query_mode": args.query_mode, "variant": variant, "split": split, "type_signal": signal,
+                      "config": {"ranker": "pairwise logistic regression over frozen similarities",
+                                 "c": args.c, "type_signal": signal, "features": w.size},
+                      "trainable_params": int(w.size),
+                      "weights": [round(float(x), 4) for x in w], "folds": args.folds, "fold_seed": 0,
+                      "encode_s": round(encode_s, 1), "n_items": len(items), "command": command}  # fmt: skip
+            if signal == "oracle":
+                params["oracle"] = "reads the gold sentence_type of the ranked item: an upper bound, not a system"
+            record = ResultRecord(task="admire", model=name, recipe=recipe, seed=0, metrics=metrics, params=params,
+                                  data_sha256=sha256_files(files), wall_s=time.perf_counter() - start)  # fmt: skip
+            out = write_result(record, results_dir, variant=variant)
+            extra = [str(f) for f in folds] if split == "cv" else None
+            atomic_write_text(out.with_suffix(".predictions.tsv"), predictions_tsv(items, scores, extra))
+            if split == "test" and signal != "oracle":
+                xe = af.features(sims["xe"], af.type_signal(sims["xe"], sets["xe"], signal)) @ w
+                atomic_write_text(out.with_suffix(".submission_xe.tsv"), submission_tsv(sets["xe"], xe))
+            m = metrics
+            rows.append((recipe, split, m["top1"], m["spearman"], m["idiomatic"]["spearman"], m["literal"]["spearman"]))
+    print(f"\n{name}, {args.query_mode}, C={args.c}")
+    print("| recipe | split | top1 | spearman | idiomatic ρ | literal ρ |\n|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r[0]} | {r[1]} | {r[2]:.3f} | {r[3]:.3f} | {r[4]:.3f} | {r[5]:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
