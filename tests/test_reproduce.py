@@ -139,3 +139,25 @@ def test_a_multi_seed_row_shows_one_command_with_its_seeds_or_each_command():
     script = "python benchmarks/semeval2a.py classifier -m minilm"
     two = [rec(0, script), rec(2, script + " --seeds 1 2"), rec(1, script + " --seeds 1 2")]
     assert seeds_commands(two) == [script, script + " --seeds 1 2"]  # each distinct command, in seed order
+
+
+def test_2b_grid_shows_each_recipe_and_model_at_two_epochs():
+    from pathlib import Path
+
+    from idiomkit.report import semeval2b_grid
+
+    def entry(model, recipe, seed, idiom, epochs=2, variant=""):
+        name = "__".join([model, recipe] + ([variant] if variant else []) + [f"seed{seed}"])
+        training = {"config": {"epochs": epochs}} if epochs else None
+        rec = {"model": model, "recipe": recipe, "seed": seed, "params": {"training": training},
+               "metrics": {"ALL": {"idiom": idiom, "sts": 0.8}}}  # fmt: skip
+        return Path(f"semeval2b-dev/{name}.json"), rec
+
+    lines = semeval2b_grid([entry("minilm", "cosent", 0, 0.3), entry("minilm", "cosent", 1, 0.5),
+                            entry("minilm", "triplet", 0, 0.9, epochs=6, variant="6ep"),
+                            entry("minilm", "mnrl", 0, 0.2, epochs=None),  # older result: no training summary
+                            entry("me5-small-enpt", "cosent", 0, 0.6)])  # fmt: skip
+    rows = {line.split(" | ")[0].strip("| "): line for line in lines if line.startswith("| ")}
+    assert rows["cosent"] == "| cosent | 0.400 / 0.800 (2) | 0.600 / 0.800 (1) |"
+    assert rows["triplet"] == "| triplet | - | - |"  # 6 epochs: not this grid's budget
+    assert rows["mnrl"] == "| mnrl | 0.200 / 0.800 (1) | - |"

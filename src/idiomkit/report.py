@@ -313,6 +313,8 @@ def render(results_dir: str | Path, notes_dir: str | Path | None = None) -> str:
             parts += xiao_maps_section(Path(results_dir).parent)
         if task == "admire":
             parts += admire_lines(by_task[task])
+        if task == "semeval2b-dev":
+            parts += semeval2b_grid(by_task[task])
         note = notes / f"{task}.md"
         if note.exists():
             parts += [note.read_text(encoding="utf-8").strip(), ""]
@@ -338,6 +340,42 @@ MATRIX_COLUMNS: list[tuple[str, str, str, dict[str, str]]] = [
 ]
 # variant tokens that name the column (query mode, setting, split), not the model/recipe configuration
 _COLUMN_TOKENS = {"sentence", "span", "instruction", "cv", "test", "zero_shot", "one_shot", "dev", "heldout"}
+
+
+# The 2B recipe x model grid of issue #5 (rows: recipes; the STS-keeping variants last), at the 2-epoch budget.
+GRID_2B_RECIPES = ("adaptive-triplet", "adaptive-triplet-mwe", "triplet", "mnrl", "cosent", "contrastive", "cosine",
+                   "ynu", "adaptive-triplet-mwe-sts", "adaptive-triplet-mwe-sts-stsw0.1", "adaptive-triplet-mwe-lora",
+                   "adaptive-triplet-mwe-dropout0")  # fmt: skip
+GRID_2B_MODELS = ("minilm", "me5-small-enpt")
+
+
+def semeval2b_grid(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
+    """Recipe x model grid of the trained 2B rows at the 2-epoch budget: ALL idiom / STS (mean over seeds, seed
+    count); ``-`` marks a cell with no result yet."""
+    cells: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for path, rec in entries:
+        training = rec["params"].get("training") or {}
+        epochs = training.get("config", {}).get("epochs")
+        # results written before the training summary was recorded (2-epoch runs) carry no variant in their name
+        two_epochs = epochs == 2 or (epochs is None and len(path.stem.split("__")) == 3)
+        if rec["model"] in GRID_2B_MODELS and rec["recipe"] in GRID_2B_RECIPES and two_epochs:
+            cells[(rec["recipe"], rec["model"])].append(rec)
+    if not cells:
+        return []
+    lines = ["### Recipe × model grid (2 epochs; ALL idiom / STS, mean over seeds, seed count)", "",
+             "| recipe | " + " | ".join(GRID_2B_MODELS) + " |", "|---|" + "---|" * len(GRID_2B_MODELS)]  # fmt: skip
+    for recipe in GRID_2B_RECIPES:
+        row = [recipe]
+        for model in GRID_2B_MODELS:
+            recs = cells.get((recipe, model), [])
+            if not recs:
+                row.append("-")
+                continue
+            idiom = statistics.fmean(r["metrics"]["ALL"]["idiom"] for r in recs)
+            sts = statistics.fmean(r["metrics"]["ALL"]["sts"] for r in recs)
+            row.append(f"{idiom:.3f} / {sts:.3f} ({len(recs)})")
+        lines.append("| " + " | ".join(row) + " |")
+    return lines + [""]
 
 
 def matrix_row_key(path: Path, rec: dict[str, Any]) -> tuple[str, str, str]:
