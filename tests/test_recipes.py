@@ -72,6 +72,7 @@ def test_run_labels():
     assert run_label("adaptive-triplet", True) == "adaptive-triplet-mwe"
     assert run_label("adaptive-triplet", False) == "adaptive-triplet"
     assert run_label("adaptive-triplet-sts", True) == "adaptive-triplet-mwe-sts"
+    assert run_label("cosent-sts", True, sts_weight=0.5) == "cosent-sts-stsw0.5"
     assert run_label("adaptive-triplet", True, lora_rank=16) == "adaptive-triplet-mwe-lora"
     assert run_label("mnrl", True) == "mnrl" and run_label("mnrl", False) == "mnrl-nomwe"
     assert run_label("adaptive-triplet", True, dropout=0.0) == "adaptive-triplet-mwe-dropout0"
@@ -149,14 +150,15 @@ def test_two_stream_recipe_resumes_exactly(tmp_path):
     assert all(torch.equal(v, b[k]) for k, v in a.items())
 
 
-def test_sts_weight_zero_reduces_sts_mixing_to_the_plain_recipe(tmp_path):
-    """With dropout off (no random masks) and the STS loss weighted 0, adaptive-triplet-sts takes exactly the steps
-    of adaptive-triplet: the weight really scales the STS stream's gradient; weight 1 moves the weights elsewhere."""
+@pytest.mark.parametrize("plain", ["adaptive-triplet", "cosent"])
+def test_sts_weight_zero_reduces_sts_mixing_to_the_plain_recipe(tmp_path, plain):
+    """With dropout off (no random masks) and the STS loss weighted 0, <recipe>-sts takes exactly the steps of
+    <recipe>: the weight really scales the STS stream's gradient; weight 1 moves the weights elsewhere."""
     from idiomkit.training import train
 
     runs = {}
-    for name, recipe, weight in [("plain", "adaptive-triplet", 1.0), ("w0", "adaptive-triplet-sts", 0.0),
-                                 ("w1", "adaptive-triplet-sts", 1.0)]:  # fmt: skip
+    for name, recipe, weight in [("plain", plain, 1.0), ("w0", plain + "-sts", 0.0),
+                                 ("w1", plain + "-sts", 1.0)]:  # fmt: skip
         train(recipe, **SMALL, max_steps=2, lr=1e-3, dropout=0.0, sts_weight=weight, val_sts=False,
               output_dir=tmp_path / name)  # fmt: skip
         runs[name] = torch.load(tmp_path / name / "checkpoint.pt", weights_only=False)["model"]

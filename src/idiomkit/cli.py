@@ -310,8 +310,8 @@ def train(
     recipe: Annotated[
         str,
         typer.Option(
-            help="Recipe. SemEval 2B: adaptive-triplet, adaptive-triplet-sts, triplet, mnrl, cosent, contrastive, "
-            "cosine, ynu. IdioLink: idiolink-infonce, idiolink-mnrl, idiolink-adaptive-triplet, "
+            help="Recipe. SemEval 2B: adaptive-triplet, adaptive-triplet-sts, triplet, mnrl, cosent, cosent-sts, "
+            "contrastive, cosine, ynu. IdioLink: idiolink-infonce, idiolink-mnrl, idiolink-adaptive-triplet, "
             "idiolink-infonce-index. Idiom/definition pairs: "
             "pairs-<contrastive|triplet|cosine|mnrl|adaptive-triplet>-<id|sp|idsp>."
         ),
@@ -344,7 +344,7 @@ def train(
     ] = False,
     sts_epochs: Annotated[int, typer.Option(help="ynu recipe: epochs of STS pre-training.")] = 1,
     sts_weight: Annotated[
-        float, typer.Option(help="adaptive-triplet-sts: weight of the STS CoSENT loss in each step's sum.")
+        float, typer.Option(help="*-sts recipes: weight of the STS CoSENT loss in each step's sum.")
     ] = 1.0,
     val_sts: Annotated[bool, typer.Option("--val-sts/--no-val-sts", help="Report STS dev at validation.")] = True,
     data_dir: DataDir = None,

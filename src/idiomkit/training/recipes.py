@@ -11,6 +11,8 @@ examples, the same optimizer, pooling (``last2``) and validation. STS data (``da
 - ``mnrl``: (MWE sentence, correct paraphrase); ``MultipleNegativesRankingLoss`` (no group twice in a batch).
 - ``cosent`` / ``contrastive`` / ``cosine``: (MWE sentence, paraphrase, 1 correct / 0 incorrect) with
   ``CoSENTLoss`` / ``ContrastiveLoss`` / ``CosineSimilarityLoss``.
+- ``cosent-sts``: ``cosent`` round-robin with STS-B/ASSIN 2 pairs, both under ``CoSENTLoss`` (one loss and one
+  score scale on both streams, so neither dominates the summed gradient as CoSENT's ~6 does the triplet's ~0.2).
 - ``ynu`` (Liu et al.): phase 1 ``CoSENTLoss`` on STS pairs; phase 2 ``TripletLoss`` + MNRL on 2B, round-robin.
 
 IdioLink recipes (source ``idiolink``: train triplets, selection on IdioLink val; ``span_queries`` pools the
@@ -247,7 +249,15 @@ def adaptive_sts_phases(model, groups, cfg) -> list[Phase]:
     return [Phase("2b+sts", streams, cfg.epochs)]
 
 
-STS_MIXING = {"adaptive-triplet-sts"}  # recipes whose steps add an STS batch (weighted by ``cfg.sts_weight``)
+def cosent_sts_phases(model, groups, cfg) -> list[Phase]:
+    streams = [
+        Stream(labelled_pair_examples(model, groups, cfg), st_losses.CoSENTLoss(model)),
+        Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.sts_weight),
+    ]
+    return [Phase("2b+sts", streams, cfg.epochs)]
+
+
+STS_MIXING = {"adaptive-triplet-sts", "cosent-sts"}  # recipes whose steps add an STS batch (``cfg.sts_weight``)
 
 
 def ynu_phases(model, groups, cfg) -> list[Phase]:
@@ -273,6 +283,7 @@ RECIPES_2B: dict[str, Callable[[Any, Sequence[Group], Any], list[Phase]]] = {
     "triplet": _single("triplet", triplet_examples, _triplet_loss),
     "mnrl": _single("mnrl", positive_examples, lambda m, c: st_losses.MultipleNegativesRankingLoss(m)),
     "cosent": _single("cosent", labelled_pair_examples, lambda m, c: st_losses.CoSENTLoss(m)),
+    "cosent-sts": cosent_sts_phases,
     "contrastive": _single("contrastive", labelled_pair_examples, lambda m, c: st_losses.ContrastiveLoss(m)),
     "cosine": _single("cosine", labelled_pair_examples, lambda m, c: st_losses.CosineSimilarityLoss(m)),
     "ynu": ynu_phases,
