@@ -218,3 +218,19 @@ def test_report_marks_oracle_rows_and_never_picks_them_as_best():
     lines = report_lines([rec("feature-ranker-oracle-type", 0.5, oracle=True), rec("cnn-cosent", 0.4)])
     assert any("feature-ranker-oracle-type (*oracle*)" in line for line in lines)
     assert any(line.startswith("Best CV configuration: minilm / cnn-cosent /") for line in lines)
+
+
+def test_feature_similarities_match_plain_cosines(minilm, tmp_path):
+    from idiomkit.encoding import encode_texts
+    from idiomkit.training.admire import caption_embeddings
+    from idiomkit.training.admire_features import blank_compound, similarities
+
+    item = load_admire_file(_write(tmp_path))[0]
+    captions = caption_embeddings(minilm, [item])
+    sims = similarities(minilm, [item], captions)
+    assert all(x.shape == (1, 5) for x in (sims.ctx, sims.span, sims.lit, sims.mctx))
+    for text, got in [(item.sentence, sims.ctx), (item.compound, sims.lit), (blank_compound(item), sims.mctx)]:
+        q = encode_texts(minilm, [text])[0]
+        want = captions[0] @ (q / np.linalg.norm(q))
+        np.testing.assert_allclose(got[0], want, atol=1e-5)
+    assert np.all(np.abs(sims.span) <= 1.0 + 1e-6)
