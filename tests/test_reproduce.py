@@ -157,6 +157,9 @@ def test_2b_grid_shows_each_recipe_and_model_at_two_epochs():
                             entry("minilm", "triplet", 0, 0.9, epochs=6, variant="6ep"),
                             entry("minilm", "mnrl", 0, 0.2, epochs=None),  # older result: no training summary
                             entry("me5-small-enpt", "cosent", 0, 0.6)])  # fmt: skip
+    short = entry("minilm", "ynu", 0, 0.2)
+    short[1]["params"]["training"]["epochs_done"] = 0  # a 60-step demo run of a 2-epoch config
+    assert semeval2b_grid([short]) == []
     rows = {line.split(" | ")[0].strip("| "): line for line in lines if line.startswith("| ")}
     assert rows["cosent"] == "| cosent | 0.400 / 0.800 (2) | 0.600 / 0.800 (1) |"
     assert rows["triplet"] == "| triplet | - | - |"  # 6 epochs: not this grid's budget

@@ -356,6 +356,9 @@ def semeval2b_grid(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     for path, rec in entries:
         training = rec["params"].get("training") or {}
         epochs = training.get("config", {}).get("epochs")
+        done = training.get("epochs_done")
+        if done is not None and epochs and done < epochs:  # stopped early (max steps, e.g. the demo's 60 steps)
+            continue
         # results written before the training summary was recorded (2-epoch runs) carry no variant in their name
         two_epochs = epochs == 2 or (epochs is None and len(path.stem.split("__")) == 3)
         if rec["model"] in GRID_2B_MODELS and rec["recipe"] in GRID_2B_RECIPES and two_epochs:
