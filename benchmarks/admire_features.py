@@ -91,7 +91,12 @@ def main() -> None:
                 atomic_write_text(out.with_suffix(".submission_xe.tsv"), submission_tsv(sets["xe"], xe))
             m = metrics
             rows.append((recipe, split, m["top1"], m["spearman"], m["idiomatic"]["spearman"], m["literal"]["spearman"]))
-    print(f"\n{name}, {args.query_mode}, C={args.c}")
+    from sklearn.metrics import roc_auc_score
+
+    literal = [it.sentence_type == "literal" for it in pool]
+    auc = roc_auc_score(literal, -af.type_signal(sims["pool"], pool, "proxy"))
+    print(f"\n{name}, {args.query_mode}, C={args.c}; proxy type signal: AUC {auc:.3f} for literal vs idiomatic "
+          "(train+dev)")  # fmt: skip
     print("| recipe | split | top1 | spearman | idiomatic ρ | literal ρ |\n|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r[0]} | {r[1]} | {r[2]:.3f} | {r[3]:.3f} | {r[4]:.3f} | {r[5]:.3f} |")
