@@ -241,20 +241,22 @@ def _triplet_loss(model, cfg) -> torch.nn.Module:
     return st_losses.TripletLoss(model, st_losses.TripletDistanceMetric.EUCLIDEAN, triplet_margin=0.1)
 
 
-def adaptive_sts_phases(model, groups, cfg) -> list[Phase]:
-    streams = [
-        Stream(adaptive_examples(model, groups, cfg), _adaptive_loss(model, cfg)),
-        Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.sts_weight),
-    ]
-    return [Phase("2b+sts", streams, cfg.epochs)]
+def _with_sts(name: str, build: Callable, make_loss: Callable) -> Callable:
+    """A 2B recipe round-robin with STS-B/ASSIN 2 pairs under ``CoSENTLoss`` (weighted by ``cfg.sts_weight``)."""
+
+    def phases(model, groups, cfg) -> list[Phase]:
+        streams = [
+            Stream(build(model, groups, cfg), make_loss(model, cfg)),
+            Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.sts_weight),
+        ]
+        return [Phase("2b+sts", streams, cfg.epochs)]
+
+    phases.__name__ = name
+    return phases
 
 
-def cosent_sts_phases(model, groups, cfg) -> list[Phase]:
-    streams = [
-        Stream(labelled_pair_examples(model, groups, cfg), st_losses.CoSENTLoss(model)),
-        Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.sts_weight),
-    ]
-    return [Phase("2b+sts", streams, cfg.epochs)]
+def _cosent_loss(model, cfg) -> torch.nn.Module:
+    return st_losses.CoSENTLoss(model)
 
 
 STS_MIXING = {"adaptive-triplet-sts", "cosent-sts"}  # recipes whose steps add an STS batch (``cfg.sts_weight``)
@@ -279,11 +281,11 @@ class Recipe:
 
 RECIPES_2B: dict[str, Callable[[Any, Sequence[Group], Any], list[Phase]]] = {
     "adaptive-triplet": _single("adaptive-triplet", adaptive_examples, _adaptive_loss),
-    "adaptive-triplet-sts": adaptive_sts_phases,
+    "adaptive-triplet-sts": _with_sts("adaptive-triplet-sts", adaptive_examples, _adaptive_loss),
     "triplet": _single("triplet", triplet_examples, _triplet_loss),
     "mnrl": _single("mnrl", positive_examples, lambda m, c: st_losses.MultipleNegativesRankingLoss(m)),
-    "cosent": _single("cosent", labelled_pair_examples, lambda m, c: st_losses.CoSENTLoss(m)),
-    "cosent-sts": cosent_sts_phases,
+    "cosent": _single("cosent", labelled_pair_examples, _cosent_loss),
+    "cosent-sts": _with_sts("cosent-sts", labelled_pair_examples, _cosent_loss),
     "contrastive": _single("contrastive", labelled_pair_examples, lambda m, c: st_losses.ContrastiveLoss(m)),
     "cosine": _single("cosine", labelled_pair_examples, lambda m, c: st_losses.CosineSimilarityLoss(m)),
     "ynu": ynu_phases,
