@@ -73,7 +73,7 @@ def main() -> None:
                 metrics["folds"] = [score_items([it for it, f in zip(items, folds, strict=True) if f == k],
                                                 scores[np.asarray(folds) == k]) for k in range(args.folds)]  # fmt: skip
             variant = f"{split}-{args.query_mode}"
-            params = {"query_mode": args.query_mode, "variant": variant, "split": split, "type_signal": signal,
+            params = {"query_mode": args.query_mode, "variant": variant, "split": split,
                       "config": {"ranker": "pairwise logistic regression over frozen similarities",
                                  "c": args.c, "type_signal": signal, "features": w.size},
                       "trainable_params": int(w.size),

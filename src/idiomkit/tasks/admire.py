@@ -127,21 +127,36 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.clip(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12, None)
 
 
+def text_query_embeddings(model, texts: Sequence[str], *, batch_size: int = 32) -> np.ndarray:
+    """Unit-normalised embeddings of whole texts as queries (``query`` prompt if the model has one)."""
+    from idiomkit.encoding import encode_texts
+
+    prompt = "query" if model.prompts.get("query") else None
+    return _unit(encode_texts(model, list(texts), prompt_name=prompt, batch_size=batch_size))
+
+
+def query_embeddings(
+    model, items: Sequence[AdmireItem], query_mode: str = "span", *, batch_size: int = 32
+) -> np.ndarray:
+    """Unit-normalised query embeddings ``(n_items, d)`` of ``items`` in ``query_mode``."""
+    from idiomkit.pooling import encode_spans
+
+    texts, spans = query_inputs(items, query_mode, marker_of(model))
+    if spans is None:
+        return text_query_embeddings(model, texts, batch_size=batch_size)
+    prompt = model.prompts.get("query") or None
+    return _unit(encode_spans(model, texts, spans, prompt=prompt, batch_size=batch_size))
+
+
 def caption_scores(model, items: Sequence[AdmireItem], query_mode: str = "span", *, batch_size: int = 32) -> np.ndarray:
     """Cosine(query, caption) as an ``(n_items, 5)`` array, captions in file order."""
     from idiomkit.encoding import encode_texts
-    from idiomkit.pooling import encode_spans
 
-    q_prompt = model.prompts.get("query") or None
-    texts, spans = query_inputs(items, query_mode, marker_of(model))
-    if spans is not None:
-        q = encode_spans(model, texts, spans, prompt=q_prompt, batch_size=batch_size)
-    else:
-        q = encode_texts(model, texts, prompt_name="query" if q_prompt else None, batch_size=batch_size)
+    q = query_embeddings(model, items, query_mode, batch_size=batch_size)
     captions = [c for it in items for c in it.captions]
     c_prompt = "passage" if model.prompts.get("passage") else None
     c = encode_texts(model, captions, prompt_name=c_prompt, batch_size=batch_size).reshape(len(items), 5, -1)
-    return np.einsum("nd,nkd->nk", _unit(q), _unit(c))
+    return np.einsum("nd,nkd->nk", q, _unit(c))
 
 
 def predicted_orders(items: Sequence[AdmireItem], scores: np.ndarray) -> list[list[str]]:

@@ -43,9 +43,6 @@ class Similarities:
     lit: np.ndarray
     mctx: np.ndarray
 
-    def take(self, idx: Sequence[int]) -> Similarities:
-        return Similarities(self.ctx[idx], self.span[idx], self.lit[idx], self.mctx[idx])
-
 
 def blank_compound(item: AdmireItem) -> str:
     """The sentence with every occurrence of the compound replaced by a space."""
@@ -56,21 +53,16 @@ def similarities(
     model, items: Sequence[AdmireItem], captions: np.ndarray, query_mode: str = "marked+span"
 ) -> Similarities:
     """Frozen-model similarities of ``items`` against their unit-normalised caption embeddings ``(n, 5, d)``."""
-    from idiomkit.encoding import encode_texts
-    from idiomkit.tasks.admire import caption_scores
+    from idiomkit.tasks.admire import query_embeddings, text_query_embeddings
 
-    prompt = "query" if model.prompts.get("query") else None
-
-    def cos(texts: list[str]) -> np.ndarray:
-        q = encode_texts(model, texts, prompt_name=prompt, batch_size=32)
-        q = q / np.clip(np.linalg.norm(q, axis=-1, keepdims=True), 1e-12, None)
-        return np.einsum("nd,nkd->nk", q, captions)
+    def cos(queries: np.ndarray) -> np.ndarray:
+        return np.einsum("nd,nkd->nk", queries, captions)
 
     return Similarities(
-        ctx=cos([it.sentence for it in items]),
-        span=caption_scores(model, items, query_mode),
-        lit=cos([it.compound for it in items]),
-        mctx=cos([blank_compound(it) for it in items]),
+        ctx=cos(text_query_embeddings(model, [it.sentence for it in items])),
+        span=cos(query_embeddings(model, items, query_mode)),
+        lit=cos(text_query_embeddings(model, [it.compound for it in items])),
+        mctx=cos(text_query_embeddings(model, [blank_compound(it) for it in items])),
     )
 
 
