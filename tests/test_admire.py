@@ -193,6 +193,9 @@ def test_feature_ranker_pairs_signal_and_recovery(tmp_path):
     assert type_signal(sims, [item], "none").tolist() == [0.0]
     with pytest.raises(ValueError, match="unknown type signal"):
         type_signal(sims, [item], "gold")
+    unlabelled = item.__class__(**{**item.__dict__, "sentence_type": None})  # e.g. the extended set
+    with pytest.raises(ValueError, match="oracle type signal needs sentence_type; missing for \\['bad apple'\\]"):
+        type_signal(sims, [unlabelled], "oracle")
     # a rule the ranker must learn: idiomatic items rank by ctx, literal ones by lit (needs the interaction)
     rng = np.random.default_rng(0)
     n = 40
