@@ -304,6 +304,32 @@ def test_index_tuples_follow_the_paper_recipe_on_train_documents_only():
     assert index_tuples(Cfg) == tuples  # seeded
 
 
+def test_idiom_meaning_stream_never_sees_an_idiolink_val_or_test_pie(tokenizer_model):
+    from idiomkit.config import default_data_dir
+    from idiomkit.data.definitions import idiom_key
+    from idiomkit.data.idiolink import load_idiolink
+    from idiomkit.training.pair_recipes import decontaminated_idioms, idiom_data
+    from idiomkit.training.recipes import build_phases
+
+    class Cfg:
+        data_dir, limit_groups, seed, max_seq_length, span_queries, epochs = None, None, 0, 64, False, 1
+
+    idioms, removed = decontaminated_idioms(Cfg)
+    pies = {idiom_key(d.idiom) for s in ("val", "test") for d in load_idiolink(default_data_dir(), s).documents}
+    data = idiom_data(str(default_data_dir()))
+    candidates = {i.key for s in ("train", "val") for i in data.split(s)}
+    assert removed == len(candidates & pies) > 0  # e.g. "behind bars" has a definition and is a test PIE
+    assert not {i.key for i in idioms} & pies
+    assert not {i.key for i in idioms} & {i.key for i in data.split("heldout")}
+
+    Cfg.limit_groups = 12
+    (phase,) = build_phases("idiolink-infonce-meaning", tokenizer_model, None, Cfg)
+    infonce, meaning = phase.streams
+    assert (infonce.examples.name, meaning.examples.name) == ("idiolink-triplets", "idiom-meaning")
+    assert meaning.examples.spread_groups and meaning.examples.n_columns == 2
+    assert type(meaning.loss).__name__ == "MultipleNegativesRankingLoss" and meaning.loss.scale == 20.0
+
+
 def test_batch_plan_handles_epochs_with_different_batch_counts():
     """Packing whole groups gives a different number of batches per epoch; every step must still resolve and
     every row be used once an epoch (a stream beside the first one cycles through all its rows in order)."""

@@ -312,7 +312,7 @@ def train(
         typer.Option(
             help="Recipe. SemEval 2B: adaptive-triplet, adaptive-triplet-sts, triplet, mnrl, cosent, cosent-sts, "
             "contrastive, cosine, ynu. IdioLink: idiolink-infonce, idiolink-mnrl, idiolink-adaptive-triplet, "
-            "idiolink-infonce-index. Idiom/definition pairs: "
+            "idiolink-infonce-index, idiolink-infonce-meaning. Idiom/definition pairs: "
             "pairs-<contrastive|triplet|cosine|mnrl|adaptive-triplet>-<id|sp|idsp>."
         ),
     ] = "adaptive-triplet",

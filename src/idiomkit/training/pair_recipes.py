@@ -72,10 +72,12 @@ def triplet_examples(model, pairs: Sequence[Pair], cfg) -> Examples:
     return make_examples(model, "pairs-triplets", rows, [0.0] * len(rows), _groups(pairs), cfg.max_seq_length)
 
 
-def positive_examples(model, pairs: Sequence[Pair], cfg) -> Examples:
+def positive_examples(
+    model, pairs: Sequence[Pair], cfg, name: str = "pairs-positives", prompts: Sequence[str] | None = None
+) -> Examples:
     rows = [(p.anchor, p.positive) for p in pairs]
     return make_examples(
-        model, "pairs-positives", rows, [1.0] * len(rows), _groups(pairs), cfg.max_seq_length, spread_groups=True
+        model, name, rows, [1.0] * len(rows), _groups(pairs), cfg.max_seq_length, spread_groups=True, prompts=prompts
     )
 
 
@@ -120,6 +122,55 @@ def _phases_fn(loss: str, pair_set: str):
 
 
 RECIPES_PAIRS = {f"pairs-{loss}-{s}": _phases_fn(loss, s) for s in PAIR_SETS for loss in LOSSES}
+
+
+# --- idiom meaning as a second stream of IdioLink training ----------------------------------------------------
+
+DEFINITION_SPLITS = ("train", "val")  # the Xiao held-out idioms stay unseen by every recipe
+
+
+def decontaminated_idioms(cfg) -> tuple[list, int]:
+    """Definition idioms (Xiao train + validation splits) minus every PIE of IdioLink val and test (matched by
+    :func:`~idiomkit.data.definitions.idiom_key`); returns (idioms, number removed)."""
+    from idiomkit.data.definitions import idiom_key
+    from idiomkit.data.idiolink import load_idiolink
+
+    data_dir = run_data_dir(cfg.data_dir)
+    held_out = {idiom_key(d.idiom) for split in ("val", "test") for d in load_idiolink(data_dir, split).documents}
+    idioms = [i for split in DEFINITION_SPLITS for i in idiom_data(str(data_dir)).split(split)]
+    kept = [i for i in idioms if i.key not in held_out]
+    return kept[: cfg.limit_groups or None], len(idioms) - len(kept)
+
+
+def idiom_meaning_examples(model, cfg) -> Examples:
+    """(idiom, definition) and (sentence with the idiom, its literal paraphrase) pairs for
+    ``MultipleNegativesRankingLoss`` (no idiom twice a batch), from :func:`decontaminated_idioms`."""
+    import logging
+
+    idioms, removed = decontaminated_idioms(cfg)
+    logging.getLogger(__name__).info(
+        "idiom-meaning pairs: %d idioms (%d removed: PIEs of IdioLink val/test)", len(idioms), removed
+    )
+    pairs = id_pairs(idioms, seed=cfg.seed) + sp_pairs(idioms, seed=cfg.seed, per_idiom=SP_TRAIN_PER_IDIOM)
+    return positive_examples(model, pairs, cfg, "idiom-meaning", prompts=["query", "passage"])
+
+
+def idiolink_meaning_phases(model, groups, cfg) -> list[Phase]:
+    """``idiolink-infonce-meaning``: the IdioLink InfoNCE tuples round-robin with idiom-meaning pairs (MNRL at the
+    same temperature): does knowing what idioms mean help find the figurative documents?"""
+    from idiomkit.training.recipes import INFONCE_SCALE, idiolink_infonce_examples
+
+    def infonce() -> torch.nn.Module:
+        return st_losses.MultipleNegativesRankingLoss(model, scale=INFONCE_SCALE)
+
+    streams = [
+        Stream(idiolink_infonce_examples(model, groups, cfg), infonce()),
+        Stream(idiom_meaning_examples(model, cfg), infonce()),
+    ]
+    return [Phase("idiolink+meaning", streams, cfg.epochs)]
+
+
+RECIPES_IDIOLINK_PAIRS = {"idiolink-infonce-meaning": idiolink_meaning_phases}
 
 
 def pairs_setup(cfg):

@@ -23,6 +23,9 @@ query over its PIE span, as late chunking does at search time):
 - ``idiolink-infonce-index``: the same loss on the 440 tuples plus ~1,300 more mined from the train index
   (each literal/idiomatic train document as a span-marked query; :func:`index_tuples`).
 - ``idiolink-mnrl``: (query, positive) with in-batch negatives only.
+- ``idiolink-infonce-meaning``: ``idiolink-infonce`` round-robin with (idiom, definition) and (sentence, literal
+  paraphrase) pairs of the definition idioms under the same loss, PIEs of IdioLink val/test removed
+  (:mod:`idiomkit.training.pair_recipes`).
 - ``idiolink-adaptive-triplet``: every sentence of a triplet labelled by (PIE, literal | figurative) — the
   relevance classes — with :class:`AdaptiveTripletLoss`; a triplet's sentences stay in one batch.
 """
@@ -314,9 +317,13 @@ RECIPES: dict[str, Recipe] = {
     **{name: Recipe("idiolink", fn) for name, fn in RECIPES_IDIOLINK.items()},
 }
 
-from idiomkit.training.pair_recipes import RECIPES_PAIRS  # noqa: E402  (idiom/definition pairs, Xiao et al.)
+from idiomkit.training.pair_recipes import (  # noqa: E402  (idiom/definition pairs, Xiao et al.)
+    RECIPES_IDIOLINK_PAIRS,
+    RECIPES_PAIRS,
+)
 
 RECIPES.update({name: Recipe("pairs", fn) for name, fn in RECIPES_PAIRS.items()})
+RECIPES.update({name: Recipe("idiolink", fn) for name, fn in RECIPES_IDIOLINK_PAIRS.items()})
 
 
 def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> list[Phase]:

@@ -195,6 +195,10 @@ def sentence_setup(cfg: TrainConfig) -> Setup:
         files += list(sts_files(data_dir, "dev").values())
     if any(s.examples.name == "sts" for p in phases for s in p.streams):
         files += list(sts_files(data_dir, "train").values())
+    if any(s.examples.name == "idiom-meaning" for p in phases for s in p.streams):
+        from idiomkit.training.pair_recipes import idiom_data
+
+        files += list(idiom_data(str(data_dir)).files)
     if any(s.examples.span_masks is not None for p in phases for s in p.streams):
         install_span_pooling(model)
     if cfg.lora_rank:
