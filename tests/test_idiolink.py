@@ -13,6 +13,7 @@ from idiomkit.tasks.idiolink import (
     query_inputs,
     read_trec_run,
     retrieval_metrics,
+    top_k_composition,
     trec_run,
 )
 
@@ -209,6 +210,19 @@ def test_metrics_match_hand_values_and_ranx():
     assert set(m) == {"r_precision", "ndcg@10", "literal", "idiomatic"}
     # the TREC file round-trips the ranking
     assert read_trec_run(trec_run(run)) == run
+
+
+def test_top_k_composition_counts_what_fills_each_querys_top_k(tmp_path):
+    write_split(tmp_path)
+    split = load_idiolink(tmp_path, "test")
+    run = {
+        "q_01_lit": [("01_lit_1", 0.9), ("01_idiom_1", 0.8)],
+        "q_02_lit": [("02_lit_1", 0.9), ("02_lit_2", 0.8)],
+        "q_01_idiom": [("01_lit_2", 0.9), ("02_idiom_1", 0.8), ("01_sim_1", 0.1)],
+    }
+    shares = top_k_composition(split, run, k=2)
+    assert shares["literal"] == {"same-PIE literal": 0.75, "same-PIE idiomatic": 0.25}
+    assert shares["idiomatic"] == {"same-PIE literal": 0.5, "other-PIE idiomatic": 0.5}  # q_02_idiom has no run
 
 
 def test_metrics_follow_given_order_on_ties():

@@ -118,6 +118,25 @@ def read_trec_run(text: str) -> Run:
     return {q: [(d, s) for _, d, s in sorted(r)] for q, r in rows.items()}
 
 
+def top_k_composition(split: IdioLinkSplit, run: Run, k: int = 10) -> dict[str, dict[str, float]]:
+    """What fills the top ``k`` of each query: share (0-1) of ``same-PIE <usage>`` / ``other-PIE <usage>``
+    documents, averaged over the queries of each usage (``literal``, ``idiomatic``). Shows *why* a model misses,
+    e.g. figurative queries answered with literal uses of their own PIE, or paraphrase documents never reached."""
+    docs = {d.id: d for d in split.documents}
+    shares: dict[str, dict[str, float]] = {}
+    for usage in ("literal", "idiomatic"):
+        queries = [q for q in split.queries if q.usage == usage and run.get(q.id)]
+        counts: dict[str, float] = {}
+        for q in queries:
+            top = run[q.id][:k]
+            for doc_id, _ in top:
+                d = docs[doc_id]
+                key = f"{'same' if d.idiom == q.idiom else 'other'}-PIE {d.usage}"
+                counts[key] = counts.get(key, 0.0) + 1.0 / (len(top) * len(queries))
+        shares[usage] = dict(sorted(counts.items(), key=lambda kv: -kv[1]))
+    return shares
+
+
 # ---------------------------------------------------------------- queries
 
 
