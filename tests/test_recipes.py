@@ -150,7 +150,7 @@ def test_two_stream_recipe_resumes_exactly(tmp_path):
     assert all(torch.equal(v, b[k]) for k, v in a.items())
 
 
-@pytest.mark.parametrize("plain", ["adaptive-triplet", "cosent"])
+@pytest.mark.parametrize("plain", ["adaptive-triplet", "cosent", "contrastive"])
 def test_sts_weight_zero_reduces_sts_mixing_to_the_plain_recipe(tmp_path, plain):
     """With dropout off (no random masks) and the STS loss weighted 0, <recipe>-sts takes exactly the steps of
     <recipe>: the weight really scales the STS stream's gradient; weight 1 moves the weights elsewhere."""

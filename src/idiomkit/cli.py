@@ -311,7 +311,8 @@ def train(
         str,
         typer.Option(
             help="Recipe. SemEval 2B: adaptive-triplet, adaptive-triplet-sts, triplet, mnrl, cosent, cosent-sts, "
-            "contrastive, cosine, ynu. IdioLink: idiolink-infonce, idiolink-mnrl, idiolink-adaptive-triplet, "
+            "contrastive, contrastive-sts, cosine, ynu. IdioLink: idiolink-infonce, idiolink-mnrl, "
+            "idiolink-adaptive-triplet, "
             "idiolink-infonce-index, idiolink-infonce-meaning. Idiom/definition pairs: "
             "pairs-<contrastive|triplet|cosine|mnrl|adaptive-triplet>-<id|sp|idsp>."
         ),

@@ -345,7 +345,8 @@ _COLUMN_TOKENS = {"sentence", "span", "instruction", "cv", "test", "zero_shot", 
 # The 2B recipe x model grid of issue #5 (rows: recipes; the STS-keeping variants last), at the 2-epoch budget.
 GRID_2B_RECIPES = ("adaptive-triplet", "adaptive-triplet-mwe", "triplet", "mnrl", "cosent", "contrastive", "cosine",
                    "ynu", "adaptive-triplet-mwe-sts", "adaptive-triplet-mwe-sts-stsw0.1", "cosent-sts",
-                   "cosent-sts-stsw0.3", "adaptive-triplet-mwe-lora", "adaptive-triplet-mwe-dropout0")  # fmt: skip
+                   "cosent-sts-stsw0.3", "contrastive-sts", "contrastive-sts-stsw0.3", "adaptive-triplet-mwe-lora",
+                   "adaptive-triplet-mwe-dropout0")  # fmt: skip
 GRID_2B_MODELS = ("minilm", "me5-small-enpt")
 
 

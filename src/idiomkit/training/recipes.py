@@ -13,6 +13,8 @@ examples, the same optimizer, pooling (``last2``) and validation. STS data (``da
   ``CoSENTLoss`` / ``ContrastiveLoss`` / ``CosineSimilarityLoss``.
 - ``cosent-sts``: ``cosent`` round-robin with STS-B/ASSIN 2 pairs, both under ``CoSENTLoss`` (one loss and one
   score scale on both streams, so neither dominates the summed gradient as CoSENT's ~6 does the triplet's ~0.2).
+- ``contrastive-sts``: ``contrastive`` round-robin with STS-B/ASSIN 2 pairs under ``CoSENTLoss``
+  (``--sts-weight`` scales the STS loss).
 - ``ynu`` (Liu et al.): phase 1 ``CoSENTLoss`` on STS pairs; phase 2 ``TripletLoss`` + MNRL on 2B, round-robin.
 
 IdioLink recipes (source ``idiolink``: train triplets, selection on IdioLink val; ``span_queries`` pools the
@@ -262,7 +264,8 @@ def _cosent_loss(model, cfg) -> torch.nn.Module:
     return st_losses.CoSENTLoss(model)
 
 
-STS_MIXING = {"adaptive-triplet-sts", "cosent-sts"}  # recipes whose steps add an STS batch (``cfg.sts_weight``)
+# recipes whose steps add an STS batch (weighted by ``cfg.sts_weight``)
+STS_MIXING = {"adaptive-triplet-sts", "cosent-sts", "contrastive-sts"}
 
 
 def ynu_phases(model, groups, cfg) -> list[Phase]:
@@ -290,6 +293,9 @@ RECIPES_2B: dict[str, Callable[[Any, Sequence[Group], Any], list[Phase]]] = {
     "cosent": _single("cosent", labelled_pair_examples, _cosent_loss),
     "cosent-sts": _with_sts("cosent-sts", labelled_pair_examples, _cosent_loss),
     "contrastive": _single("contrastive", labelled_pair_examples, lambda m, c: st_losses.ContrastiveLoss(m)),
+    "contrastive-sts": _with_sts(
+        "contrastive-sts", labelled_pair_examples, lambda m, c: st_losses.ContrastiveLoss(m)
+    ),
     "cosine": _single("cosine", labelled_pair_examples, lambda m, c: st_losses.CosineSimilarityLoss(m)),
     "ynu": ynu_phases,
 }
