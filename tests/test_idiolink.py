@@ -298,3 +298,18 @@ def test_evaluate_minilm_span_with_disk_cache(tmp_path, minilm):
     )
     assert again.metrics == out.metrics and out.params["variant"] == "span"
     assert out.metrics["ndcg@10"] > 50  # the idiom's own documents come first for this toy index
+
+
+def test_sentence_plus_span_scores_are_the_mean_of_both_cosines(tmp_path, minilm):
+    from idiomkit.tasks.idiolink import query_embeddings
+
+    write_split(tmp_path)
+    queries = load_idiolink(tmp_path, "test").queries
+    sentence, span, fused = (query_embeddings(minilm, queries, m) for m in ("sentence", "span", "sentence+span"))
+    docs = span[::-1]  # any unit vectors
+    ratio = (fused @ docs.T) / ((sentence @ docs.T + span @ docs.T) / 2)
+    assert ratio == pytest.approx(ratio[:, :1].repeat(ratio.shape[1], axis=1), rel=1e-5)  # same ranking per query
+    assert (ratio >= 1 - 1e-6).all()  # |s + p| / 2 <= 1, so the fused score is the mean scaled up
+    assert abs(fused - span).max() > 1e-3 and abs(fused - sentence).max() > 1e-3
+    with pytest.raises(ValueError, match="unknown query mode"):
+        query_inputs(queries, "sentence+span")  # fused modes have no single input

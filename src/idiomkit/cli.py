@@ -155,7 +155,7 @@ def evaluate(
         str | None,
         typer.Option(
             "--query-mode",
-            help="idiolink: sentence | span | instruction | instruction+span (bm25: sentence | span); "
+            help="idiolink: sentence | span | instruction | instruction+span | sentence+span (bm25: sentence | span); "
             "admire: sentence | span | marked | marked+span.",
         ),
     ] = None,
@@ -407,7 +407,8 @@ def check_evaluate_tasks(tasks: list[str]) -> None:
 
 def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir) -> None:
     """Evaluate a trained model directory (its ``training.json`` is ``info``): 2B dev (MWE tokens the model knows)
-    and/or IdioLink test (sentence and span queries); result files carry the recipe label and base model."""
+    and/or IdioLink test (sentence, span and fused sentence+span queries); result files carry the recipe label and
+    base model."""
     from idiomkit.api import evaluate as run_evaluation
 
     config = info["config"]
@@ -416,7 +417,7 @@ def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir) -> No
         if task_name == "semeval2b":
             jobs.append((task_name, {"mwe_tokens": bool(config.get("mwe_tokens"))}))
         else:
-            jobs += [(task_name, {"query_mode": mode}) for mode in ("sentence", "span")]
+            jobs += [(task_name, {"query_mode": mode}) for mode in ("sentence", "span", "sentence+span")]
     for task_name, options in jobs:
         evaluation = run_evaluation(
             task_name, str(output), pooling="last2", recipe=info["label"], seed=config["seed"],

@@ -339,7 +339,8 @@ MATRIX_COLUMNS: list[tuple[str, str, str, dict[str, str]]] = [
     ("Xiao I/D margin", "xiao-pairs", "id_margin", {}),
 ]
 # variant tokens that name the column (query mode, setting, split), not the model/recipe configuration
-_COLUMN_TOKENS = {"sentence", "span", "instruction", "cv", "test", "zero_shot", "one_shot", "dev", "heldout"}
+_COLUMN_TOKENS = {"sentence", "span", "instruction", "sentence+span", "instruction+span", "cv", "test", "zero_shot",
+                  "one_shot", "dev", "heldout"}  # fmt: skip
 
 
 # The 2B recipe x model grid of issue #5 (rows: recipes; the STS-keeping variants last), at the 2-epoch budget.

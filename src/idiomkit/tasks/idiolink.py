@@ -1,12 +1,15 @@
 """IdioLink (Intellexus-DSI): retrieve documents conveying the same meaning as a query's idiom (literal or figurative).
 
 Dense retrieval: documents are always encoded as plain full text (with the model's ``passage`` prompt if it has one);
-queries in one of four modes (:data:`QUERY_MODES`):
+queries in one of five modes (:data:`QUERY_MODES`):
 
 - ``sentence``: the query sentence (model's sentence embedding);
 - ``span``: late chunking -- the whole sentence is encoded and only the span's tokens are mean-pooled;
 - ``instruction``: ``Instruct: <the paper's instruction naming the span>\\nQuery: <sentence>`` (sentence embedding);
-- ``instruction+span``: the same text, pooled over the span inside the query part.
+- ``instruction+span``: the same text, pooled over the span inside the query part;
+- ``sentence+span``: score fusion of the first two -- the unit sentence and unit span embeddings are summed and
+  re-normalised, so a document's score is proportional to the mean of its two cosines (the span says *which*
+  PIE, the sentence *which sense*; equal weights, fixed a priori, nothing tuned).
 
 Queries get the model's ``query`` prompt when it defines one. Similarity is cosine; ties are broken by index order.
 Lexical baseline: ``bm25`` (bm25s, k1=0.9, b=0.4 as selected on val in the paper; query = sentence or span text).
@@ -32,7 +35,8 @@ from idiomkit.tasks.base import Task, TaskOutput
 
 log = logging.getLogger(__name__)
 
-QUERY_MODES = ("sentence", "span", "instruction", "instruction+span")
+QUERY_MODES = ("sentence", "span", "instruction", "instruction+span", "sentence+span")
+FUSED_MODES = {"sentence+span": ("sentence", "span")}  # modes whose embedding is the normalised sum of others
 LEXICAL_MODELS = ("bm25",)
 BM25_QUERY_MODES = ("sentence", "span")
 TOP_K = 100
@@ -145,8 +149,9 @@ def instruction_prefix(span_text: str) -> str:
 
 
 def query_inputs(queries: Sequence[Query], mode: str) -> tuple[list[str], list[tuple[int, int]] | None]:
-    """Texts to encode for ``mode`` and, for span modes, the span's character offsets inside each text."""
-    if mode not in QUERY_MODES:
+    """Texts to encode for ``mode`` and, for span modes, the span's character offsets inside each text
+    (fused modes have no single input: see :func:`query_embeddings`)."""
+    if mode not in QUERY_MODES or mode in FUSED_MODES:
         raise ValueError(f"unknown query mode '{mode}' (expected one of {', '.join(QUERY_MODES)})")
     if mode in ("sentence", "span"):
         texts = [q.sentence for q in queries]
@@ -251,6 +256,13 @@ def query_embeddings(
     from idiomkit.encoding import encode_texts
     from idiomkit.pooling import encode_spans
 
+    if mode in FUSED_MODES:
+        parts = [
+            query_embeddings(model, queries, part, prompt_name=prompt_name, batch_size=batch_size,
+                             show_progress_bar=show_progress_bar)
+            for part in FUSED_MODES[mode]
+        ]  # fmt: skip
+        return _normalise(np.sum(parts, axis=0))
     texts, spans = query_inputs(queries, mode)
     if spans is not None:
         prompt = model.prompts.get(prompt_name) if prompt_name else None
