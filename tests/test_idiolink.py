@@ -3,6 +3,7 @@
 import json
 import math
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -313,3 +314,46 @@ def test_sentence_plus_span_scores_are_the_mean_of_both_cosines(tmp_path, minilm
     assert abs(fused - span).max() > 1e-3 and abs(fused - sentence).max() > 1e-3
     with pytest.raises(ValueError, match="unknown query mode"):
         query_inputs(queries, "sentence+span")  # fused modes have no single input
+
+
+# ---------------------------------------------------------------- usage re-ranking
+
+
+def test_usage_rerank_moves_agreeing_usage_by_hand_values():
+    import numpy as np
+
+    from idiomkit.tasks.idiolink_usage import figurative_labels, usage_rerank
+
+    scores = np.array([[0.50, 0.48], [0.50, 0.48]])
+    p_query = np.array([0.9, 0.1])  # u = 0.8, -0.8
+    p_doc = np.array([0.2, 1.0])  # u = -0.6, 1.0
+    out = usage_rerank(scores, p_query, p_doc, weight=0.1)
+    assert out == pytest.approx(np.array([[0.50 - 0.048, 0.48 + 0.08], [0.50 + 0.048, 0.48 - 0.08]]))
+    assert list(np.argmax(out, axis=1)) == [1, 0]  # the figurative query now prefers the figurative document
+    assert usage_rerank(scores, p_query, p_doc, 0.0) == pytest.approx(scores)
+    docs = [SimpleNamespace(usage=d["usage"]) for d in DOCS]
+    assert list(figurative_labels(docs)) == [0, 0, 1, 1, 1, 0, 0, 1, 1, 1]
+
+
+def test_usage_reranker_fits_on_train_selects_on_val_and_writes_usage_variant(tmp_path, minilm):
+    from idiomkit.tasks.idiolink import IdioLinkTest
+
+    for split in ("train", "val", "test"):
+        write_split(tmp_path, split)
+    task = IdioLinkTest()
+    out = task.evaluate(
+        minilm, data_dir=tmp_path, query_mode="sentence+span", usage_rerank=True, show_progress_bar=False,
+        use_cache=False,
+    )  # fmt: skip
+    info = out.params["usage_rerank"]
+    assert out.params["variant"] == "sentence+span-usage"
+    assert info["train_examples"] == len(DOCS) + len(QUERIES) and info["selection_split"] == "val"
+    assert len(info["val_grid"]) == 3 * 6 and info["val_ndcg@10"] == max(info["val_grid"].values())
+    assert info["val_ndcg@10"] >= info["val_ndcg@10_without"]
+    plain = task.evaluate(minilm, data_dir=tmp_path, query_mode="sentence+span", show_progress_bar=False)
+    if info["weight"] == 0.0:
+        assert out.metrics == plain.metrics
+    with pytest.raises(ValueError, match="not bm25"):
+        task.evaluate("bm25", data_dir=tmp_path, usage_rerank=True)
+    with pytest.raises(ValueError, match="evaluate it on test, not val"):
+        task.evaluate(minilm, data_dir=tmp_path, split="val", query_mode="span", usage_rerank=True)

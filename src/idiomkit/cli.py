@@ -165,6 +165,13 @@ def evaluate(
     features: Annotated[
         str | None, typer.Option("--features", help="semeval2a probe: span | sentence | span+sentence.")
     ] = None,
+    usage_rerank: Annotated[
+        bool,
+        typer.Option(
+            "--usage-rerank",
+            help="idiolink: re-rank with a literal/figurative probe trained on IdioLink train, weight chosen on val.",
+        ),
+    ] = False,
 ) -> None:
     """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions."""
     from idiomkit.api import evaluate as run_evaluation
@@ -184,6 +191,7 @@ def evaluate(
         **({"query_mode": query_mode} if query_mode else {}),
         **({"setting": setting} if setting else {}),
         **({"features": features} if features else {}),
+        **({"usage_rerank": True} if usage_rerank else {}),
     )
     rec = result.record
     print_table(
@@ -407,8 +415,8 @@ def check_evaluate_tasks(tasks: list[str]) -> None:
 
 def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir) -> None:
     """Evaluate a trained model directory (its ``training.json`` is ``info``): 2B dev (MWE tokens the model knows)
-    and/or IdioLink test (sentence, span and fused sentence+span queries); result files carry the recipe label and
-    base model."""
+    and/or IdioLink test (sentence, span and fused sentence+span queries, the last also usage re-ranked); result files
+    carry the recipe label and base model."""
     from idiomkit.api import evaluate as run_evaluation
 
     config = info["config"]
@@ -418,6 +426,7 @@ def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir) -> No
             jobs.append((task_name, {"mwe_tokens": bool(config.get("mwe_tokens"))}))
         else:
             jobs += [(task_name, {"query_mode": mode}) for mode in ("sentence", "span", "sentence+span")]
+            jobs.append((task_name, {"query_mode": "sentence+span", "usage_rerank": True}))
     for task_name, options in jobs:
         evaluation = run_evaluation(
             task_name, str(output), pooling="last2", recipe=info["label"], seed=config["seed"],

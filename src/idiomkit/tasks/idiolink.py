@@ -12,6 +12,8 @@ queries in one of five modes (:data:`QUERY_MODES`):
   PIE, the sentence *which sense*; equal weights, fixed a priori, nothing tuned).
 
 Queries get the model's ``query`` prompt when it defines one. Similarity is cosine; ties are broken by index order.
+``usage_rerank=True`` adds a literal/figurative probe re-ranker fitted on train and val
+(:mod:`idiomkit.tasks.idiolink_usage`; variant ``<mode>-usage``).
 Lexical baseline: ``bm25`` (bm25s, k1=0.9, b=0.4 as selected on val in the paper; query = sentence or span text).
 
 Metrics (binary relevance, ranx): R-Precision and nDCG@10, macro over queries, overall and by query usage, in %.
@@ -276,7 +278,7 @@ def query_embeddings(
     return _normalise(emb)
 
 
-def dense_search(
+def dense_scores(
     model,
     split: IdioLinkSplit,
     query_mode: str = "sentence",
@@ -284,11 +286,10 @@ def dense_search(
     prompt_name: str | None = None,
     batch_size: int = 64,
     show_progress_bar: bool = False,
-    top_k: int = TOP_K,
     cache_dir: str | Path | None = None,
     use_cache: bool = True,
-) -> Run:
-    """Rank the whole index for every query by cosine similarity; top ``top_k`` per query."""
+) -> np.ndarray:
+    """Cosine similarity of every query (``query_mode``) with every document of the index (queries x documents)."""
     q_emb = query_embeddings(
         model,
         split.queries,
@@ -306,7 +307,12 @@ def dense_search(
         cache_dir=cache_dir,
         use_cache=use_cache,
     )
-    return make_run(split.queries, split.documents, q_emb @ d_emb.T, top_k)
+    return q_emb @ d_emb.T
+
+
+def dense_search(model, split: IdioLinkSplit, query_mode: str = "sentence", *, top_k: int = TOP_K, **options) -> Run:
+    """Rank the whole index for every query by cosine similarity; top ``top_k`` per query (options: dense_scores)."""
+    return make_run(split.queries, split.documents, dense_scores(model, split, query_mode, **options), top_k)
 
 
 # ---------------------------------------------------------------- BM25
@@ -419,12 +425,17 @@ class IdioLinkTest(Task):
         cache_dir: str | Path | None = None,
         use_cache: bool = True,
         bm25_method: str = "lucene",
+        usage_rerank: bool = False,
         **_: Any,
     ) -> TaskOutput:
+        """``usage_rerank``: add the literal/figurative probe re-ranker (:mod:`idiomkit.tasks.idiolink_usage`),
+        trained on IdioLink train with C and weight chosen on val (dense models only)."""
         data = load_idiolink(data_dir, split)
         start = time.perf_counter()
         params: dict[str, Any] = {"split": split, "query_mode": query_mode, "top_k": top_k, "variant": query_mode}
         if isinstance(model, str):
+            if usage_rerank:
+                raise ValueError("usage re-ranking needs a dense model (it probes its embeddings), not bm25")
             if model not in LEXICAL_MODELS:
                 raise ValueError(f"unknown lexical model '{model}' (expected one of {', '.join(LEXICAL_MODELS)})")
             run = bm25_search(data, query_mode, top_k=top_k, method=bm25_method)
@@ -445,17 +456,29 @@ class IdioLinkTest(Task):
         else:
             if query_mode not in QUERY_MODES:
                 raise ValueError(f"unknown query mode '{query_mode}' (expected one of {', '.join(QUERY_MODES)})")
-            run = dense_search(
+            scores = dense_scores(
                 model,
                 data,
                 query_mode,
                 prompt_name=prompt_name,
                 batch_size=batch_size,
                 show_progress_bar=show_progress_bar,
-                top_k=top_k,
                 cache_dir=cache_dir,
                 use_cache=use_cache,
             )
+            if usage_rerank:
+                from idiomkit.tasks.idiolink_usage import UsageReranker
+
+                if split != "test":
+                    raise ValueError(f"usage re-ranking is fitted on train and val; evaluate it on test, not {split}")
+
+                reranker = UsageReranker.fit(
+                    model, data_dir, query_mode=query_mode, prompt_name=prompt_name, batch_size=batch_size
+                )
+                scores = reranker.rerank(model, data, scores)
+                params["usage_rerank"] = reranker.info
+                params["variant"] = f"{query_mode}-usage"
+            run = make_run(data.queries, data.documents, scores, top_k)
             params.update(
                 document_prompt="passage" if model.prompts.get("passage") else None,
                 similarity="cosine",
