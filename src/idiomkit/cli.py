@@ -415,8 +415,8 @@ def check_evaluate_tasks(tasks: list[str]) -> None:
 
 def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir) -> None:
     """Evaluate a trained model directory (its ``training.json`` is ``info``): 2B dev (MWE tokens the model knows)
-    and/or IdioLink test (sentence, span and fused sentence+span queries, the last also usage re-ranked); result files
-    carry the recipe label and base model."""
+    and/or IdioLink test (sentence, span and fused sentence+span queries, the last two also usage re-ranked); result
+    files carry the recipe label and base model."""
     from idiomkit.api import evaluate as run_evaluation
 
     config = info["config"]
@@ -426,7 +426,7 @@ def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir) -> No
             jobs.append((task_name, {"mwe_tokens": bool(config.get("mwe_tokens"))}))
         else:
             jobs += [(task_name, {"query_mode": mode}) for mode in ("sentence", "span", "sentence+span")]
-            jobs.append((task_name, {"query_mode": "sentence+span", "usage_rerank": True}))
+            jobs += [(task_name, {"query_mode": mode, "usage_rerank": True}) for mode in ("span", "sentence+span")]
     for task_name, options in jobs:
         evaluation = run_evaluation(
             task_name, str(output), pooling="last2", recipe=info["label"], seed=config["seed"],
