@@ -29,6 +29,7 @@ TARGET = (0.60, 0.80)
 def score_epochs(run: Path, name: str, data_dir: str | None) -> Path:
     from sentence_transformers import SentenceTransformer
 
+    from idiomkit.api import auto_prompt_name
     from idiomkit.config import default_data_dir
     from idiomkit.tasks import get_task
     from idiomkit.tasks.sts import StsEvaluator
@@ -43,8 +44,14 @@ def score_epochs(run: Path, name: str, data_dir: str | None) -> Path:
     for d in dirs:
         epoch = int(d.name.split("-")[1])
         model = SentenceTransformer(str(d), device="cpu")
+        # the prompt that `--evaluate semeval2b` and `idiomkit evaluate` use (e5: `query: `), so that a curve point
+        # and the run's result row measure the same thing
         dev = get_task("semeval2b").evaluate(
-            model, data_dir=data_dir or default_data_dir(), show_progress_bar=False, mwe_tokens=cfg.mwe_tokens
+            model,
+            data_dir=data_dir or default_data_dir(),
+            prompt_name=auto_prompt_name(model, "auto"),
+            show_progress_bar=False,
+            mwe_tokens=cfg.mwe_tokens,
         )
         val = {k: v for k, v in history.get(epoch, {}).items() if k.startswith("val_")}
         val.update(sts(model))
@@ -52,7 +59,7 @@ def score_epochs(run: Path, name: str, data_dir: str | None) -> Path:
         print(f"epoch {epoch}: dev {dev.metrics['ALL']} val {val}", flush=True)
     CURVES.mkdir(exist_ok=True)
     out = CURVES / f"{name}.json"
-    out.write_text(json.dumps({"name": name, "kind": "epochs", "run": str(run), "points": points}, indent=2) + "\n")
+    out.write_text(json.dumps({"name": name, "kind": "epochs", "run": str(run), "prompt": "auto", "points": points}, indent=2) + "\n")
     return out
 
 
@@ -90,6 +97,8 @@ def plot(out: Path) -> None:
         xs = [p["dev"]["idiom"] for p in curve["points"]]
         ys = [p["dev"]["sts"] for p in curve["points"]]
         label = f"{curve['name']} ({'epochs' if curve['kind'] == 'epochs' else 'interpolation α'})"
+        if curve.get("prompt", "auto") is None and "e5" in curve["name"]:
+            label += ", scored without the e5 prompt"
         ax.plot(xs, ys, marker="o", ms=4, label=label)
         for p in curve["points"]:
             ax.annotate(f"{p['x']:g}", (p["dev"]["idiom"], p["dev"]["sts"]), textcoords="offset points",

@@ -464,9 +464,16 @@ def interpolate(
         from idiomkit.config import default_data_dir
         from idiomkit.tasks import get_task
 
+        from idiomkit.api import auto_prompt_name
+
         def on_point(alpha: float, model) -> None:
+            # scored as `--evaluate semeval2b` scores the chosen model: the model's own prompt (e5: `query: `)
             out = get_task("semeval2b").evaluate(
-                model, data_dir=data_dir or default_data_dir(), show_progress_bar=False, mwe_tokens=True
+                model,
+                data_dir=data_dir or default_data_dir(),
+                prompt_name=auto_prompt_name(model, "auto"),
+                show_progress_bar=False,
+                mwe_tokens=True,
             )
             points.append({"x": alpha, "dev": out.metrics["ALL"]})
 
@@ -480,7 +487,7 @@ def interpolate(
             point["val"] = {k: v for k, v in p.items() if k != "alpha"}
         from idiomkit.results import atomic_write_text
 
-        payload = {"name": info["label"], "kind": "interpolation", "run": str(run), "points": points}
+        payload = {"name": info["label"], "kind": "interpolation", "run": str(run), "prompt": "auto", "points": points}
         atomic_write_text(curve, json.dumps(payload, indent=2) + "\n")
     evaluate_trained(output, info, evaluate_on or [], data_dir)
 
