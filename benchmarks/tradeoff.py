@@ -59,7 +59,8 @@ def score_epochs(run: Path, name: str, data_dir: str | None) -> Path:
         print(f"epoch {epoch}: dev {dev.metrics['ALL']} val {val}", flush=True)
     CURVES.mkdir(exist_ok=True)
     out = CURVES / f"{name}.json"
-    out.write_text(json.dumps({"name": name, "kind": "epochs", "run": str(run), "prompt": "auto", "points": points}, indent=2) + "\n")
+    payload = {"name": name, "kind": "epochs", "run": str(run), "prompt": "auto", "points": points}
+    out.write_text(json.dumps(payload, indent=2) + "\n")
     return out
 
 

@@ -461,10 +461,9 @@ def interpolate(
     points: list[dict] = []
     on_point = None
     if curve:
+        from idiomkit.api import auto_prompt_name
         from idiomkit.config import default_data_dir
         from idiomkit.tasks import get_task
-
-        from idiomkit.api import auto_prompt_name
 
         def on_point(alpha: float, model) -> None:
             # scored as `--evaluate semeval2b` scores the chosen model: the model's own prompt (e5: `query: `)
