@@ -29,9 +29,7 @@ TARGET = (0.60, 0.80)
 def score_epochs(run: Path, name: str, data_dir: str | None) -> Path:
     from sentence_transformers import SentenceTransformer
 
-    from idiomkit.api import auto_prompt_name
-    from idiomkit.config import default_data_dir
-    from idiomkit.tasks import get_task
+    from idiomkit.api import semeval2b_dev_metrics
     from idiomkit.tasks.sts import StsEvaluator
     from idiomkit.training.trainer import TrainConfig, sts_dev_pairs
 
@@ -44,19 +42,12 @@ def score_epochs(run: Path, name: str, data_dir: str | None) -> Path:
     for d in dirs:
         epoch = int(d.name.split("-")[1])
         model = SentenceTransformer(str(d), device="cpu")
-        # the prompt that `--evaluate semeval2b` and `idiomkit evaluate` use (e5: `query: `), so that a curve point
-        # and the run's result row measure the same thing
-        dev = get_task("semeval2b").evaluate(
-            model,
-            data_dir=data_dir or default_data_dir(),
-            prompt_name=auto_prompt_name(model, "auto"),
-            show_progress_bar=False,
-            mwe_tokens=cfg.mwe_tokens,
-        )
+        # scored as the run's result row is (the model's own prompt: e5's `query: `)
+        dev = semeval2b_dev_metrics(model, data_dir=data_dir, mwe_tokens=cfg.mwe_tokens)
         val = {k: v for k, v in history.get(epoch, {}).items() if k.startswith("val_")}
         val.update(sts(model))
-        points.append({"x": epoch, "dev": dev.metrics["ALL"], "val": val})
-        print(f"epoch {epoch}: dev {dev.metrics['ALL']} val {val}", flush=True)
+        points.append({"x": epoch, "dev": dev["ALL"], "val": val})
+        print(f"epoch {epoch}: dev {dev['ALL']} val {val}", flush=True)
     CURVES.mkdir(exist_ok=True)
     out = CURVES / f"{name}.json"
     payload = {"name": name, "kind": "epochs", "run": str(run), "prompt": "auto", "points": points}

@@ -23,3 +23,24 @@ def test_minilm_zero_shot_dev(data_dir, tmp_path):
     assert result.path.name == "minilm__zero-shot__seed0.json"
     gold = load_subtask_b(data_dir, "dev").gold
     assert score_submission(result.path.with_suffix(".submission.csv"), gold) == saved["metrics"]
+
+
+@pytest.mark.parametrize("prompts, expected", [({"query": "query: ", "passage": "passage: "}, "query"), ({}, None)])
+def test_curve_points_are_scored_with_the_result_rows_prompt(minilm, tiny_data, monkeypatch, prompts, expected):
+    """Report-only curves (tradeoff.py epochs, interpolate --curve) score 2B dev with the prompt the result rows use
+    (`auto`: e5's `query: `); before, they scored e5 models without it and disagreed with the rows."""
+    from idiomkit.api import semeval2b_dev_metrics
+    from idiomkit.tasks import get_task
+
+    task_class = type(get_task("semeval2b"))
+    original, seen = task_class.evaluate, []
+
+    def spy(self, model, **kwargs):
+        seen.append(kwargs.get("prompt_name"))
+        return original(self, model, **kwargs)
+
+    monkeypatch.setattr(task_class, "evaluate", spy)
+    monkeypatch.setattr(minilm, "prompts", prompts)
+    metrics = semeval2b_dev_metrics(minilm, data_dir=tiny_data)
+    assert seen == [expected]
+    assert set(metrics) >= {"ALL"} and -1.0 <= metrics["ALL"]["idiom"] <= 1.0

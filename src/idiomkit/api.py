@@ -53,6 +53,23 @@ def auto_prompt_name(model, prompt_name: str | None) -> str | None:
     return "query" if model.prompts.get("query") else None
 
 
+def semeval2b_dev_metrics(model, *, data_dir: str | Path | None = None, mwe_tokens: bool = False) -> dict[str, Any]:
+    """2B dev metrics (``{"ALL": …, "EN": …, "PT": …}``) of an in-memory model, scored as ``idiomkit evaluate
+    semeval2b`` and ``train --evaluate semeval2b`` score a model (its own prompt, ``auto``: ``query: `` for e5), so
+    that report-only curves (epochs, interpolation ratios) and result rows measure the same thing."""
+    return (
+        get_task("semeval2b")
+        .evaluate(
+            model,
+            data_dir=data_dir or default_data_dir(),
+            prompt_name=auto_prompt_name(model, "auto"),
+            show_progress_bar=False,
+            mwe_tokens=mwe_tokens,
+        )
+        .metrics
+    )
+
+
 def embed(
     texts: Sequence[str],
     model: str | Any = DEFAULT_MODEL,

@@ -461,20 +461,11 @@ def interpolate(
     points: list[dict] = []
     on_point = None
     if curve:
-        from idiomkit.api import auto_prompt_name
-        from idiomkit.config import default_data_dir
-        from idiomkit.tasks import get_task
+        from idiomkit.api import semeval2b_dev_metrics
 
         def on_point(alpha: float, model) -> None:
-            # scored as `--evaluate semeval2b` scores the chosen model: the model's own prompt (e5: `query: `)
-            out = get_task("semeval2b").evaluate(
-                model,
-                data_dir=data_dir or default_data_dir(),
-                prompt_name=auto_prompt_name(model, "auto"),
-                show_progress_bar=False,
-                mwe_tokens=True,
-            )
-            points.append({"x": alpha, "dev": out.metrics["ALL"]})
+            dev = semeval2b_dev_metrics(model, data_dir=data_dir, mwe_tokens=True)
+            points.append({"x": alpha, "dev": dev["ALL"]})
 
     info = interpolate_run(run, output, ratios, max_sts_drop, on_point=on_point)
     sweep = info["interpolation"]["sweep"]
