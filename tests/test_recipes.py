@@ -220,6 +220,13 @@ def test_mix_weights_is_a_linear_interpolation():
     assert torch.equal(mix_weights(a, b, 0.0)["bias"], a.bias) and torch.equal(mix_weights(a, b, 1.0)["bias"], b.bias)
     with pytest.raises(ValueError, match="differ in architecture"):
         mix_weights(a, torch.nn.Linear(4, 2), 0.5)
+    with_pooler = torch.nn.ModuleDict({"body": torch.nn.Linear(3, 2), "pooler": torch.nn.Linear(2, 2)})
+    plain = torch.nn.ModuleDict({"body": torch.nn.Linear(3, 2)})
+    mixed = mix_weights(plain, with_pooler, 0.5)  # a reload-only pooler (saved e5 models) is left out
+    assert mixed.keys() == plain.state_dict().keys()
+    assert torch.allclose(mixed["body.weight"], 0.5 * plain.body.weight + 0.5 * with_pooler.body.weight)
+    with pytest.raises(ValueError, match="differ in architecture"):  # any other extra module still fails
+        mix_weights(plain, torch.nn.ModuleDict({"body": torch.nn.Linear(3, 2), "head": torch.nn.Linear(2, 2)}), 0.5)
 
 
 def test_choose_alpha_keeps_sts_within_the_allowed_drop():

@@ -49,9 +49,13 @@ def start_model(tuned_dir: Path):
 
 
 def mix_weights(start, tuned, alpha: float) -> dict[str, torch.Tensor]:
-    """``(1 − α)·start + α·tuned`` for every floating-point tensor (others taken from ``tuned``)."""
+    """``(1 − α)·start + α·tuned`` for every floating-point tensor of ``start`` (others taken from ``tuned``).
+
+    A BERT pooler that only ``tuned`` has is left out: transformers adds it, freshly initialised, when it reloads a
+    saved model whose checkpoint has none (the converted e5 models), and sentence pooling never uses it."""
     a, b = start.state_dict(), tuned.state_dict()
-    if a.keys() != b.keys() or any(a[k].shape != b[k].shape for k in a):
+    reload_only = {k for k in b.keys() - a.keys() if "pooler" in k.split(".")}
+    if a.keys() != b.keys() - reload_only or any(a[k].shape != b[k].shape for k in a):
         raise ValueError("start and tuned models differ in architecture; cannot interpolate")
     return {k: torch.lerp(a[k], b[k], alpha) if a[k].is_floating_point() else b[k] for k in a}
 
