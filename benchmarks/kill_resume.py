@@ -57,12 +57,10 @@ def killed_run(cmd: list[str], out: Path, log: Path, delay: float) -> int:
 def dev_scores(model_dir: Path) -> dict[str, float]:
     from sentence_transformers import SentenceTransformer
 
-    from idiomkit.config import default_data_dir
-    from idiomkit.tasks import get_task
+    from idiomkit.api import semeval2b_dev_metrics
 
     model = SentenceTransformer(str(model_dir), device="cpu")
-    out = get_task("semeval2b").evaluate(model, data_dir=default_data_dir(), show_progress_bar=False, mwe_tokens=True)
-    return out.metrics["ALL"]
+    return semeval2b_dev_metrics(model, mwe_tokens=True)["ALL"]
 
 
 def main() -> None:

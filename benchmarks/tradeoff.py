@@ -89,7 +89,7 @@ def plot(out: Path) -> None:
         xs = [p["dev"]["idiom"] for p in curve["points"]]
         ys = [p["dev"]["sts"] for p in curve["points"]]
         label = f"{curve['name']} ({'epochs' if curve['kind'] == 'epochs' else 'interpolation α'})"
-        if curve.get("prompt", "auto") is None and "e5" in curve["name"]:
+        if curve.get("prompt", "auto") is None:  # scored before the curves used the result rows' prompt
             label += ", scored without the e5 prompt"
         ax.plot(xs, ys, marker="o", ms=4, label=label)
         for p in curve["points"]:

@@ -188,12 +188,10 @@ def summarise(name: str, res: dict) -> dict:
 def dev_idiom(model_dir: Path) -> float:
     from sentence_transformers import SentenceTransformer
 
-    from idiomkit.config import default_data_dir
-    from idiomkit.tasks import get_task
+    from idiomkit.api import semeval2b_dev_metrics
 
     model = SentenceTransformer(str(model_dir), device="cpu")
-    out = get_task("semeval2b").evaluate(model, data_dir=default_data_dir(), show_progress_bar=False, mwe_tokens=True)
-    return out.metrics["ALL"]["idiom"]
+    return semeval2b_dev_metrics(model, mwe_tokens=True)["ALL"]["idiom"]
 
 
 def markdown(report: dict) -> str:
