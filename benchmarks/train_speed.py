@@ -2,7 +2,7 @@
 
     python benchmarks/train_speed.py --steps 20              # steps/s + sentences/s, with each optimisation's share
     python benchmarks/train_speed.py --steps 20 --epochs 1   # also train a full epoch both ways and score 2B dev
-    python benchmarks/train_speed.py --steps 20 --epochs 1 --full ours,ours-nodropout --profile
+    python benchmarks/train_speed.py --steps 20 --epochs 1 --full ours,ours-torch-dropout,ours-nodropout --profile
                                      # + where a step's time goes (matmuls vs the machine's sgemm peak, dropout)
 
 Both sides: all-MiniLM-L6-v2 with last-two-layer pooling and MWE tokens, the adaptive triplet loss (miner 0.4,
@@ -17,7 +17,9 @@ Configurations (ablations of idiomkit's loop, each a step away from the next):
                   different objective; shown because it is what a default run costs)
   ours-in-order   our loop (cached tokenisation), in-order batches, max_seq_length 256
   ours-len256     + group-aware length-bucketed batches
-  ours            + max_seq_length 128 (the default: 65 of 9,108 training texts, 0.7%, are longer) + fused AdamW
+  ours-torch-dropout  + max_seq_length 128 (the default: 65 of 9,108 training texts, 0.7%, are longer) + fused AdamW
+  ours            + fast dropout (the default on CPU: the same Bernoulli masks drawn 4 per 64-bit random word, and
+                  softmax attention with that mask instead of SDPA's dropout path; training/fast_dropout.py)
   ours-nodropout  ours with ``dropout=0`` (``idiomkit train --dropout 0``): no dropout masks to sample (a change
                   of the training objective, so its full-epoch quality is measured too)
 
@@ -128,7 +130,7 @@ def ours(steps: int | None, epochs: int, out: Path, name: str, **options) -> dic
     return {"step_s": times[1:], "sentences": BATCH}
 
 
-FULL_OPTIONS = {"ours": {}, "ours-nodropout": {"dropout": 0.0}}
+FULL_OPTIONS = {"ours": {}, "ours-torch-dropout": {"fast_dropout": False}, "ours-nodropout": {"dropout": 0.0}}
 
 
 def sgemm_peak_gflops(n: int = 2048, reps: int = 5, trials: int = 5) -> float:
@@ -171,7 +173,10 @@ def profile_steps(steps: int = 5, **options) -> dict:
             step(i)
     events = prof.key_averages()
     total = sum(e.self_cpu_time_total for e in events) / 1e6
-    families = {"matmul": ("aten::mm", "aten::addmm", "aten::bmm"), "dropout masks": ("aten::bernoulli_",)}
+    families = {
+        "matmul": ("aten::mm", "aten::addmm", "aten::bmm"),
+        "dropout masks": ("aten::bernoulli_", "aten::random_"),  # torch's dropout, fast dropout's random words
+    }
     seconds = {k: sum(e.self_cpu_time_total for e in events if e.key in v) / 1e6 for k, v in families.items()}
     flops = sum(e.flops for e in events if e.key in families["matmul"])
     return {"steps": steps, "step_s": total / steps, "share": {k: v / total for k, v in seconds.items()},
@@ -252,6 +257,7 @@ def main() -> None:
         "plain-st-shuffled": lambda: plain_st(args.steps, 1, out, shuffled=True),
         "ours-in-order": lambda: ours(args.steps, 1, out, "a", batching="in-order", max_seq_length=256),
         "ours-len256": lambda: ours(args.steps, 1, out, "b", max_seq_length=256),
+        "ours-torch-dropout": lambda: ours(args.steps, 1, out, "f", fast_dropout=False),
         "ours": lambda: ours(args.steps, 1, out, "c"),
         "ours-1thread": lambda: ours(args.steps, 1, out, "d", threads=1),
         "ours-nodropout": lambda: ours(args.steps, 1, out, "e", dropout=0.0),

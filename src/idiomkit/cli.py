@@ -347,6 +347,9 @@ def train(
     dropout: Annotated[
         float | None, typer.Option(help="Dropout probability for this run (default: the model's own; 0 is faster).")
     ] = None,
+    fast_dropout: Annotated[
+        bool, typer.Option(help="On CPU: the same dropout with cheaper mask sampling (about 10% faster steps).")
+    ] = True,
     query_mode: Annotated[str, typer.Option(help="IdioLink recipes: query mode of the validation search.")] = "span",
     span_queries: Annotated[
         bool, typer.Option("--span-queries/--sentence-queries", help="IdioLink recipes: train on span embeddings.")
@@ -387,7 +390,7 @@ def train(
             eval_every=eval_every, max_steps=max_steps, limit_groups=limit_groups, progress=progress,
             checkpoint_every=checkpoint_every, patience=patience, keep_epochs=keep_epochs, lora_rank=lora_rank,
             sts_epochs=sts_epochs, val_sts=val_sts, data_dir=str(data_dir) if data_dir else None,
-            query_mode=query_mode, span_queries=span_queries, dropout=dropout,
+            query_mode=query_mode, span_queries=span_queries, dropout=dropout, fast_dropout=fast_dropout,
             sts_weight=sts_weight,
         )  # fmt: skip
     from idiomkit.training.distributed import env_rank

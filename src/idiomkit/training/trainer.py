@@ -41,6 +41,7 @@ from idiomkit.training.distributed import (
     shard_batch,
 )
 from idiomkit.training.examples import collate
+from idiomkit.training.fast_dropout import enable_fast_dropout
 from idiomkit.training.mwe import MweTransform, add_mwe_tokens
 from idiomkit.training.recipes import RECIPES, Phase, build_phases, run_label
 from idiomkit.training.relabel import Group, group_pairs, split_by_mwe, validation_pairs
@@ -82,6 +83,7 @@ class TrainConfig:
     sts_weight: float = 1.0  # STS-mixing recipes: weight of the STS (CoSENT) loss in each step's sum
     lora_rank: int | None = None  # LoRA adapters (peft) instead of full fine-tuning; merged into the saved model
     dropout: float | None = None  # None: the model's own dropout; 0 turns it off (no mask sampling: faster on CPU)
+    fast_dropout: bool = True  # on CPU: the same dropout with cheaper mask sampling (training/fast_dropout.py)
     output_dir: str = "runs/adaptive-triplet"
     eval_every: int = 0  # steps; 0 = once per epoch
     checkpoint_every: int = 50
@@ -145,7 +147,8 @@ def sts_dev_pairs(cfg: TrainConfig):
 
 def setup(cfg: TrainConfig) -> Setup:
     """Load the model, add MWE tokens (2B recipes, when on), build the recipe's phases (tokenised once) and the
-    validation evaluators (train-carved 2B validation, or IdioLink val); ``cfg.dropout`` applies to every recipe."""
+    validation evaluators (train-carved 2B validation, or IdioLink val); ``cfg.dropout`` and ``cfg.fast_dropout``
+    (CPU only: on GPUs torch's own dropout kernels are fast) apply to every recipe."""
     if RECIPES[cfg.recipe].source == "pairs":  # idiom/definition pairs (Xiao et al.): own data, pooling, evaluator
         from idiomkit.training.pair_recipes import pairs_setup
 
@@ -154,6 +157,8 @@ def setup(cfg: TrainConfig) -> Setup:
         run = sentence_setup(cfg)
     if cfg.dropout is not None:
         set_dropout(run.model, cfg.dropout)
+    if cfg.fast_dropout and cfg.dropout != 0 and run.model.device.type == "cpu":
+        enable_fast_dropout(run.model)
     return run
 
 
