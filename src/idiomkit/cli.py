@@ -348,7 +348,7 @@ def train(
         float | None, typer.Option(help="Dropout probability for this run (default: the model's own; 0 is faster).")
     ] = None,
     fast_dropout: Annotated[
-        bool, typer.Option(help="On CPU: the same dropout with cheaper mask sampling (about 10% faster steps).")
+        bool, typer.Option(help="On CPU: the same dropout with cheaper mask sampling (about 9% more steps/s here).")
     ] = True,
     query_mode: Annotated[str, typer.Option(help="IdioLink recipes: query mode of the validation search.")] = "span",
     span_queries: Annotated[
