@@ -4,6 +4,9 @@
     python benchmarks/train_speed.py --steps 20 --epochs 1   # also train a full epoch both ways and score 2B dev
     python benchmarks/train_speed.py --steps 20 --epochs 1 --full ours,ours-torch-dropout,ours-nodropout --profile
                                      # + where a step's time goes (matmuls vs the machine's sgemm peak, dropout)
+    python benchmarks/train_speed.py --only '' --equal-quality   # speed-up at equal quality, judged on the
+                                     # train-carved validation split: our training time until its validation idiom
+                                     # first reaches what the plain loop's model scores after one epoch
 
 Both sides: all-MiniLM-L6-v2 with last-two-layer pooling and MWE tokens, the adaptive triplet loss (miner 0.4,
 margin 0.3), batch 64, lr 2e-5, AdamW with linear warm-up, seed 0, the relabelled 2B train rows (train-carved
@@ -110,7 +113,7 @@ def plain_st(steps: int | None, epochs: int, out: Path, shuffled: bool = False) 
     trainer.train()
     if epochs and not steps:
         model.save(str(out / "plain-model"))
-    return {"step_s": times[1:], "sentences": BATCH}
+    return {"step_s": times[1:], "sentences": BATCH, "first_step_s": times[0]}
 
 
 def ours(steps: int | None, epochs: int, out: Path, name: str, **options) -> dict:
@@ -125,9 +128,9 @@ def ours(steps: int | None, epochs: int, out: Path, name: str, **options) -> dic
 
     run = out / name
     shutil.rmtree(run, ignore_errors=True)
-    train("adaptive-triplet", "minilm", epochs=epochs or 1, output_dir=run, resume=False, max_steps=steps,
-          checkpoint_every=10_000, val_sts=False, on_step=on_step, **options)  # fmt: skip
-    return {"step_s": times[1:], "sentences": BATCH}
+    result = train("adaptive-triplet", "minilm", epochs=epochs or 1, output_dir=run, resume=False,
+                   max_steps=steps, checkpoint_every=10_000, val_sts=False, on_step=on_step, **options)  # fmt: skip
+    return {"step_s": times[1:], "sentences": BATCH, "all_step_s": times, "history": result.state.history}
 
 
 FULL_OPTIONS = {"ours": {}, "ours-torch-dropout": {"fast_dropout": False}, "ours-nodropout": {"dropout": 0.0}}
@@ -184,6 +187,37 @@ def profile_steps(steps: int = 5, **options) -> dict:
             "gflop_per_step": flops / steps / 1e9, "sgemm_peak_gflops": peak}  # fmt: skip
 
 
+def validation_idiom(model_dir: Path) -> float:
+    """Idiom Spearman of a saved model on the train-carved validation split (seed 0), the metric our loop selects on."""
+    from sentence_transformers import SentenceTransformer
+
+    from idiomkit.tasks.semeval2b import SemEval2BEvaluator
+    from idiomkit.training.mwe import MweTransform
+    from idiomkit.training.relabel import validation_pairs
+    from idiomkit.training.trainer import TrainConfig, load_groups
+
+    model = SentenceTransformer(str(model_dir), device="cpu")
+    _, val, _ = load_groups(TrainConfig(seed=0))
+    pairs, gold = validation_pairs(val)
+    return SemEval2BEvaluator(pairs, gold, name="val", transform=MweTransform.for_model(model))(model)["val_idiom"]
+
+
+def equal_quality(out: Path, eval_every: int = 10) -> dict:
+    """Plain loop for one epoch, then ours validated every ``eval_every`` steps: training-step seconds each needs to
+    reach the plain model's validation idiom (validation time itself excluded on both sides)."""
+    plain = plain_st(None, 1, out)
+    plain_s = sum(plain["step_s"]) + plain["first_step_s"]
+    target = validation_idiom(out / "plain-model")
+    ours_run = ours(None, 1, out, "equal", eval_every=eval_every)
+    cumulative = [sum(ours_run["all_step_s"][:i]) for i in range(len(ours_run["all_step_s"]) + 1)]
+    curve = [(h["step"], cumulative[h["step"]], h["val_idiom"]) for h in ours_run["history"]]
+    reached = next(((step, sec) for step, sec, v in curve if v >= target), None)
+    return {"eval_every": eval_every, "plain": {"steps": len(plain["step_s"]) + 1, "train_s": plain_s,
+            "val_idiom": target}, "ours_curve": [{"step": a, "train_s": b, "val_idiom": c} for a, b, c in curve],
+            "ours_reached": None if reached is None else {"step": reached[0], "train_s": reached[1]},
+            "speedup": None if reached is None else plain_s / reached[1]}  # fmt: skip
+
+
 def summarise(name: str, res: dict) -> dict:
     s = statistics.fmean(res["step_s"])
     return {"config": name, "s_per_step": s, "steps_per_s": 1 / s, "sentences_per_s": res["sentences"] / s,
@@ -221,6 +255,23 @@ def markdown(report: dict) -> str:
             lines.append(f"| {name} | {r['wall_s']:.0f} | {r['s_per_step']:.2f} | {r['dev_idiom']:.4f} | "
                          f"{r['dev_idiom'] - p['dev_idiom']:+.4f} | {p['wall_s'] / r['wall_s']:.2f}× | "
                          f"{p['s_per_step'] / r['s_per_step']:.2f}× |")  # fmt: skip
+    if "equal_quality" in report:
+        e = report["equal_quality"]
+        p = e["plain"]
+        lines += ["", "Speed-up at equal quality (judged on the train-carved validation split, never on dev): the "
+                  f"plain loop's model after one epoch ({p['steps']} steps, {p['train_s']:.0f} s of training steps) "
+                  f"scores validation idiom {p['val_idiom']:.4f}; ours, validated every {e['eval_every']} steps:", "",
+                  "| ours step | training-step s | validation idiom | reached plain's? |",
+                  "|---|---|---|---|"]  # fmt: skip
+        for c in e["ours_curve"]:
+            lines.append(f"| {c['step']} | {c['train_s']:.0f} | {c['val_idiom']:.4f} | "
+                         f"{'yes' if c['val_idiom'] >= p['val_idiom'] else 'no'} |")  # fmt: skip
+        if e["speedup"] is None:
+            lines += ["", "Ours did not reach the plain loop's validation idiom within one epoch."]
+        else:
+            first = e["ours_reached"]
+            lines += ["", f"First reached at step {first['step']} after {first['train_s']:.0f} s "
+                      f"of training steps: **{e['speedup']:.2f}× faster at equal (validation) quality**."]  # fmt: skip
     for name, f in report.get("profile", {}).items():
         ceiling = max(f["sgemm_peak_gflops"], f["matmul_gflops"])
         lines += ["", f"Where a step of `{name}` goes (torch.profiler, {f['steps']} steps spread over the epoch, "
@@ -250,6 +301,7 @@ def main() -> None:
         f"beside plain-st (comma-separated, of {', '.join(FULL_OPTIONS)})",
     )
     parser.add_argument("--profile", action="store_true", help="also profile 3 steps of ours")
+    parser.add_argument("--equal-quality", action="store_true", help="also time both loops to equal validation idiom")
     args = parser.parse_args()
     out = Path(tempfile.mkdtemp(prefix="idiomkit-speed-"))
     configs = {
@@ -284,6 +336,10 @@ def main() -> None:
         report["quality"] = quality
     elif "quality" in previous:
         report["quality"] = previous["quality"]  # a timing-only run keeps the last full-epoch comparison
+    if args.equal_quality:
+        report["equal_quality"] = equal_quality(out)
+    elif "equal_quality" in previous:
+        report["equal_quality"] = previous["equal_quality"]
     if args.profile:
         report["profile"] = {name: profile_steps(**FULL_OPTIONS[name]) for name in FULL_OPTIONS}
     elif "profile" in previous:
