@@ -16,11 +16,9 @@ from typing import Any
 import torch
 
 from idiomkit.results import atomic_write_text
-from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
-from idiomkit.training.mwe import MweTransform, add_mwe_tokens
+from idiomkit.training.mwe import add_mwe_tokens
 from idiomkit.training.recipes import run_label
-from idiomkit.training.relabel import validation_pairs
 
 log = logging.getLogger("idiomkit.training")
 
@@ -75,12 +73,10 @@ def load_pair(tuned_dir: str | Path):
 def interpolation_sweep(start, tuned, cfg, alphas=DEFAULT_ALPHAS, *, on_point=None) -> list[InterpolationPoint]:
     """Validation metrics (train-carved idiom validation + STS dev) at each ratio; ``on_point(alpha, model)``.
     ``start`` holds its own weights again when the sweep returns."""
-    from idiomkit.training.trainer import load_groups, sts_dev_pairs
+    from idiomkit.training.trainer import load_groups, sts_dev_pairs, validation_evaluator
 
     _, val, _ = load_groups(cfg)
-    pairs, gold = validation_pairs(val)
-    transform = MweTransform.for_model(tuned) if cfg.mwe_tokens else None
-    evaluators = [SemEval2BEvaluator(pairs, gold, name="val", transform=transform), StsEvaluator(sts_dev_pairs(cfg))]
+    evaluators = [validation_evaluator(val, tuned, cfg.mwe_tokens), StsEvaluator(sts_dev_pairs(cfg))]
     start_weights = {k: v.clone() for k, v in start.state_dict().items()}
     points = []
     for alpha in alphas:

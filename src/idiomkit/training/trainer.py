@@ -145,6 +145,13 @@ def sts_dev_pairs(cfg: TrainConfig):
     return pairs[: cfg.limit_groups * 4] if cfg.limit_groups else pairs
 
 
+def validation_evaluator(val: list[Group], model, mwe_tokens: bool) -> SemEval2BEvaluator:
+    """The 2B evaluator on the train-carved validation groups (metrics ``val_*``; MWE tokens as ``model`` has them)."""
+    pairs, gold = validation_pairs(val)
+    transform = MweTransform.for_model(model) if mwe_tokens else None
+    return SemEval2BEvaluator(pairs, gold, name="val", transform=transform)
+
+
 def setup(cfg: TrainConfig) -> Setup:
     """Load the model, add MWE tokens (2B recipes, when on), build the recipe's phases (tokenised once) and the
     validation evaluators (train-carved 2B validation, or IdioLink val); ``cfg.dropout`` and ``cfg.fast_dropout``
@@ -191,9 +198,7 @@ def sentence_setup(cfg: TrainConfig) -> Setup:
             log.info("added %d MWE tokens", len(added))
         phases = build_phases(cfg.recipe, model, train, cfg)
         if val:
-            pairs, gold = validation_pairs(val)
-            transform = MweTransform.for_model(model) if cfg.mwe_tokens else None
-            evaluators.append(SemEval2BEvaluator(pairs, gold, name="val", transform=transform))
+            evaluators.append(validation_evaluator(val, model, cfg.mwe_tokens))
         counts.update(train_groups=len(train), val_groups=len(val))
     if cfg.val_sts:
         evaluators.append(StsEvaluator(sts_dev_pairs(cfg), name="val"))
