@@ -9,6 +9,7 @@ import pytest
 
 from idiomkit.data.errors import DataError
 from idiomkit.data.idiolink import build_qrels, load_idiolink, load_triplets
+from idiomkit.results import read_prediction
 from idiomkit.tasks.idiolink import (
     bm25_search,
     query_inputs,
@@ -280,7 +281,7 @@ def test_evaluate_bm25_writes_named_result_and_run(tmp_path):
     record = json.loads(ev.path.read_text())
     assert record["params"]["query_mode"] == "span" and record["params"]["split"] == "test"
     assert set(record["metrics"]) == {"r_precision", "ndcg@10", "literal", "idiomatic"}
-    run = read_trec_run(ev.path.with_suffix(".run.trec").read_text())
+    run = read_trec_run(read_prediction(ev.path.with_suffix(".run.trec.gz")))
     assert set(run) == {q["id"] for q in QUERIES} and all(len(r) == 10 for r in run.values())
 
 

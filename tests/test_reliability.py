@@ -102,3 +102,16 @@ def test_same_seed_same_metrics_and_weights(tmp_path):
     for line in ("- Recipe: `adaptive-triplet-mwe`", f"- Data sha256: {sha}", "best val_idiom = ",
                  "- Intended use: "):  # fmt: skip
         assert line in card, line
+
+
+def test_gz_prediction_files_round_trip_and_are_reproducible(tmp_path):
+    from idiomkit.results import read_prediction, write_prediction
+
+    text = "".join(f"q{i} Q0 d{j} {j + 1} {1 - j / 100:.6f} idiomkit\n" for i in range(50) for j in range(100))
+    first = write_prediction(tmp_path / "a.run.trec.gz", text)
+    second = write_prediction(tmp_path / "b.run.trec.gz", text)
+    assert read_prediction(first) == text
+    assert first.read_bytes() == second.read_bytes()  # no timestamp in the gzip header
+    assert first.stat().st_size < len(text) / 4
+    plain = write_prediction(tmp_path / "c.csv", text)
+    assert plain.read_text() == text and read_prediction(plain) == text

@@ -17,7 +17,7 @@ from idiomkit.config import default_data_dir, default_results_dir, seed_everythi
 from idiomkit.encoding import encode_texts
 from idiomkit.models import DEFAULT_MODEL, REGISTRY, load_model, resolve_name
 from idiomkit.pooling import pooling_of
-from idiomkit.results import ResultRecord, atomic_write_text, sha256_files, write_result
+from idiomkit.results import ResultRecord, sha256_files, write_prediction, write_result
 from idiomkit.tasks import get_task
 
 
@@ -218,5 +218,5 @@ def evaluate(
         variant = variant or "-".join(p for p in parts if p) or None
         path = write_result(record, results_dir or default_results_dir(), variant=variant)
         for suffix, text in out.predictions.items():
-            atomic_write_text(path.with_suffix("." + suffix), text)
+            write_prediction(path.with_suffix("." + suffix), text)
     return Evaluation(record, path, task_obj.summary_table(out.metrics))

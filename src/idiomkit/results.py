@@ -10,6 +10,7 @@ File name: ``<results_dir>/<task>/<model>__<recipe>[__<variant>]__seed<N>.json``
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import hashlib
 import json
 import os
@@ -41,14 +42,14 @@ class ResultRecord:
         return asdict(self)
 
 
-def atomic_write_text(path: str | Path, text: str) -> Path:
-    """Write ``text`` to ``path`` atomically: a kill mid-write leaves the previous file intact."""
+def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically: a kill mid-write leaves the previous file intact."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -56,6 +57,26 @@ def atomic_write_text(path: str | Path, text: str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def atomic_write_text(path: str | Path, text: str) -> Path:
+    """Write ``text`` (UTF-8, newlines as given) to ``path`` atomically."""
+    return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def write_prediction(path: str | Path, text: str) -> Path:
+    """Write a raw-prediction file atomically; a ``.gz`` name is gzip-compressed with a zero timestamp, so the
+    same predictions give the same bytes (large run files stay small in git)."""
+    data = text.encode("utf-8")
+    if str(path).endswith(".gz"):
+        data = gzip.compress(data, compresslevel=9, mtime=0)
+    return atomic_write_bytes(path, data)
+
+
+def read_prediction(path: str | Path) -> str:
+    """The text of a file written by :func:`write_prediction` (gzip-decompressed when the name ends in ``.gz``)."""
+    data = Path(path).read_bytes()
+    return (gzip.decompress(data) if str(path).endswith(".gz") else data).decode("utf-8")
 
 
 def sha256_files(paths: Iterable[str | Path]) -> str:

@@ -491,7 +491,7 @@ class IdioLinkTest(Task):
             metrics=metrics,
             params=params,
             data_files=list(data.files),
-            predictions={"run.trec": trec_run(run)},
+            predictions={"run.trec.gz": trec_run(run)},
         )
 
     def summary_table(self, metrics: dict[str, Any]) -> list[list[str]]:
