@@ -158,14 +158,11 @@ def idiom_meaning_examples(model, cfg) -> Examples:
 def idiolink_meaning_phases(model, groups, cfg) -> list[Phase]:
     """``idiolink-infonce-meaning``: the IdioLink InfoNCE tuples round-robin with idiom-meaning pairs (MNRL at the
     same temperature): does knowing what idioms mean help find the figurative documents?"""
-    from idiomkit.training.recipes import INFONCE_SCALE, idiolink_infonce_examples
-
-    def infonce() -> torch.nn.Module:
-        return st_losses.MultipleNegativesRankingLoss(model, scale=INFONCE_SCALE)
+    from idiomkit.training.recipes import idiolink_infonce_examples, infonce_loss
 
     streams = [
-        Stream(idiolink_infonce_examples(model, groups, cfg), infonce()),
-        Stream(idiom_meaning_examples(model, cfg), infonce()),
+        Stream(idiolink_infonce_examples(model, groups, cfg), infonce_loss(model)),
+        Stream(idiom_meaning_examples(model, cfg), infonce_loss(model)),
     ]
     return [Phase("idiolink+meaning", streams, cfg.epochs)]
 

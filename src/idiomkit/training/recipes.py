@@ -129,6 +129,11 @@ def sts_examples(model, cfg) -> Examples:
 INFONCE_SCALE = 20.0  # 1 / temperature 0.05
 
 
+def infonce_loss(model, _cfg=None) -> torch.nn.Module:
+    """The paper's InfoNCE (temperature 0.05): in-batch + the tuple's explicit negatives."""
+    return st_losses.MultipleNegativesRankingLoss(model, scale=INFONCE_SCALE)
+
+
 def _relevance_class(usage: str | None) -> str:
     return "literal" if usage == "literal" else "figurative"
 
@@ -303,15 +308,15 @@ RECIPES_2B: dict[str, Callable[[Any, Sequence[Group], Any], list[Phase]]] = {
 RECIPES_IDIOLINK = {
     "idiolink-infonce": _single(
         "idiolink-infonce", idiolink_infonce_examples,
-        lambda m, c: st_losses.MultipleNegativesRankingLoss(m, scale=INFONCE_SCALE), "idiolink",
+        infonce_loss, "idiolink",
     ),
     "idiolink-mnrl": _single(
         "idiolink-mnrl", lambda m, g, c: idiolink_infonce_examples(m, g, c, negatives=False),
-        lambda m, c: st_losses.MultipleNegativesRankingLoss(m, scale=INFONCE_SCALE), "idiolink",
+        infonce_loss, "idiolink",
     ),
     "idiolink-infonce-index": _single(
         "idiolink-infonce-index", idiolink_index_examples,
-        lambda m, c: st_losses.MultipleNegativesRankingLoss(m, scale=INFONCE_SCALE), "idiolink",
+        infonce_loss, "idiolink",
     ),
     "idiolink-adaptive-triplet": _single(
         "idiolink-adaptive-triplet", idiolink_labelled_examples, _adaptive_loss, "idiolink"
