@@ -356,5 +356,61 @@ def test_usage_reranker_fits_on_train_selects_on_val_and_writes_usage_variant(tm
         assert out.metrics == plain.metrics
     with pytest.raises(ValueError, match="not bm25"):
         task.evaluate("bm25", data_dir=tmp_path, usage_rerank=True)
-    with pytest.raises(ValueError, match="evaluate it on test, not val"):
+    with pytest.raises(ValueError, match="on test, not val"):
         task.evaluate(minilm, data_dir=tmp_path, split="val", query_mode="span", usage_rerank=True)
+
+
+# ---------------------------------------------------------------- twin expansion
+
+
+def test_jaccard_links_by_hand():
+    from idiomkit.tasks.idiolink_twins import jaccard_links
+
+    texts = ["a b c d", "a b c e", "x y z", "A, b; c d!"]  # 0~1: 3/5; 0~3 identical word sets; 2 alone
+    links = jaccard_links(texts, 0.5, block=2).toarray()  # blocks of 2 rows must not change anything
+    assert links[0, 1] == pytest.approx(0.6) and links[1, 0] == pytest.approx(0.6)
+    assert links[0, 3] == pytest.approx(1.0) and links[1, 3] == pytest.approx(0.6)
+    assert links[0, 0] == 0.0 and not links[2].any() and not links[:, 2].any()
+    assert jaccard_links(texts, 0.7).toarray()[0, 1] == 0.0  # below the threshold: dropped
+
+
+def test_propagate_lifts_twins_of_top_documents_only():
+    import numpy as np
+    from scipy import sparse
+
+    from idiomkit.tasks.idiolink_twins import propagate
+
+    links = sparse.csr_matrix(np.array([[0, 0.8, 0, 0], [0.8, 0, 0, 0.55], [0, 0, 0, 0], [0, 0.55, 0, 0]]))
+    scores = np.array([[0.9, 0.1, 0.5, 0.2], [0.1, 0.2, 0.9, 0.3]])
+    out = propagate(scores, links, k=1, tau=0.5, lam=0.95)
+    # query 0: top-1 is doc 0, linked to doc 1 (J .8): 0.1 -> 0.95 * 0.9; doc 3 is linked to doc 1 only (no chain)
+    assert out[0] == pytest.approx([0.9, 0.855, 0.5, 0.2])
+    assert out[1] == pytest.approx(scores[1])  # top-1 (doc 2) has no twin
+    assert propagate(scores, links, k=2, tau=0.6, lam=0.95)[0] == pytest.approx([0.9, 0.855, 0.5, 0.2])
+    assert propagate(scores, links, k=0, tau=0.5, lam=0.95) == pytest.approx(scores)
+    assert scores[0, 1] == 0.1  # input untouched
+
+
+def test_twin_expansion_is_chosen_on_val_and_writes_twins_variant(tmp_path, minilm):
+    from idiomkit.tasks.idiolink import IdioLinkTest
+
+    for split in ("val", "test"):
+        write_split(tmp_path, split)
+    task = IdioLinkTest()
+    out = task.evaluate(
+        minilm, data_dir=tmp_path, query_mode="span", twin_expansion=True, show_progress_bar=False, use_cache=False
+    )
+    info = out.params["twin_expansion"]
+    assert out.params["variant"] == "span-twins" and info["selection_split"] == "val"
+    assert len(info["val_grid"]) == 1 + 4 * 3 * 3  # k = 0 once, then k x tau x lambda
+    mean = {key: (v["r_precision"] + v["ndcg@10"]) / 2 for key, v in info["val_grid"].items()}
+    assert (info["val"]["r_precision"] + info["val"]["ndcg@10"]) / 2 == max(mean.values())
+    plain = task.evaluate(minilm, data_dir=tmp_path, query_mode="span", show_progress_bar=False)
+    if info["k"] == 0:
+        assert out.metrics == plain.metrics
+    else:  # the toy's near-duplicates are the idiomatic/simplification pairs (J = 7/11 and 6/10): an expansion
+        assert info["tau"] <= 7 / 11  # that changes nothing ties with k = 0, and ties go to k = 0
+    with pytest.raises(ValueError, match="not bm25"):
+        task.evaluate("bm25", data_dir=tmp_path, twin_expansion=True)
+    with pytest.raises(ValueError, match="choose one"):
+        task.evaluate(minilm, data_dir=tmp_path, usage_rerank=True, twin_expansion=True)

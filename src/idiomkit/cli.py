@@ -172,6 +172,14 @@ def evaluate(
             help="idiolink: re-rank with a literal/figurative probe trained on IdioLink train, weight chosen on val.",
         ),
     ] = False,
+    twin_expansion: Annotated[
+        bool,
+        typer.Option(
+            "--twin-expansion",
+            help="idiolink: propagate scores to near-duplicate documents of the top k (k, Jaccard threshold and "
+            "decay chosen on val); a retrieval pipeline that uses how the index was built.",
+        ),
+    ] = False,
 ) -> None:
     """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions."""
     from idiomkit.api import evaluate as run_evaluation
@@ -192,6 +200,7 @@ def evaluate(
         **({"setting": setting} if setting else {}),
         **({"features": features} if features else {}),
         **({"usage_rerank": True} if usage_rerank else {}),
+        **({"twin_expansion": True} if twin_expansion else {}),
     )
     rec = result.record
     print_table(
@@ -416,21 +425,30 @@ def check_evaluate_tasks(tasks: list[str]) -> None:
             raise ValueError(f"--evaluate: unknown task '{task_name}' (expected {' or '.join(EVALUATE_TASKS)})")
 
 
-def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir) -> None:
-    """Evaluate a trained model directory (its ``training.json`` is ``info``): 2B dev (MWE tokens the model knows)
-    and/or IdioLink test (sentence, span and fused sentence+span queries, the last two also usage re-ranked); result
-    files carry the recipe label and base model."""
-    from idiomkit.api import evaluate as run_evaluation
-
-    config = info["config"]
-    jobs = []
+def trained_evaluation_jobs(tasks: list[str], config: dict) -> list[tuple[str, dict]]:
+    """(task, options) evaluated after training: 2B dev (MWE tokens the model knows) and/or IdioLink test
+    (sentence, span and fused sentence+span queries; the last two also usage re-ranked and twin-expanded)."""
+    jobs: list[tuple[str, dict]] = []
     for task_name in tasks:
         if task_name == "semeval2b":
             jobs.append((task_name, {"mwe_tokens": bool(config.get("mwe_tokens"))}))
         else:
             jobs += [(task_name, {"query_mode": mode}) for mode in ("sentence", "span", "sentence+span")]
-            jobs += [(task_name, {"query_mode": mode, "usage_rerank": True}) for mode in ("span", "sentence+span")]
-    for task_name, options in jobs:
+            jobs += [
+                (task_name, {"query_mode": mode, rerank: True})
+                for rerank in ("usage_rerank", "twin_expansion")
+                for mode in ("span", "sentence+span")
+            ]
+    return jobs
+
+
+def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir, jobs=None) -> None:
+    """Evaluate a trained model directory (its ``training.json`` is ``info``) on :func:`trained_evaluation_jobs`
+    (or the given ``jobs``); result files carry the recipe label and base model."""
+    from idiomkit.api import evaluate as run_evaluation
+
+    config = info["config"]
+    for task_name, options in jobs if jobs is not None else trained_evaluation_jobs(tasks, config):
         evaluation = run_evaluation(
             task_name, str(output), pooling="last2", recipe=info["label"], seed=config["seed"],
             model_name=Path(config["model"]).name, data_dir=data_dir, show_progress_bar=False, **options,

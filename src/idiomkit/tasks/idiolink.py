@@ -13,7 +13,8 @@ queries in one of five modes (:data:`QUERY_MODES`):
 
 Queries get the model's ``query`` prompt when it defines one. Similarity is cosine; ties are broken by index order.
 ``usage_rerank=True`` adds a literal/figurative probe re-ranker fitted on train and val
-(:mod:`idiomkit.tasks.idiolink_usage`; variant ``<mode>-usage``).
+(:mod:`idiomkit.tasks.idiolink_usage`; variant ``<mode>-usage``); ``twin_expansion=True`` propagates scores to
+near-duplicate documents of the top k, parameters chosen on val (:mod:`idiomkit.tasks.idiolink_twins`; ``-twins``).
 Lexical baseline: ``bm25`` (bm25s, k1=0.9, b=0.4 as selected on val in the paper; query = sentence or span text).
 
 Metrics (binary relevance, ranx): R-Precision and nDCG@10, macro over queries, overall and by query usage, in %.
@@ -426,16 +427,19 @@ class IdioLinkTest(Task):
         use_cache: bool = True,
         bm25_method: str = "lucene",
         usage_rerank: bool = False,
+        twin_expansion: bool = False,
         **_: Any,
     ) -> TaskOutput:
         """``usage_rerank``: add the literal/figurative probe re-ranker (:mod:`idiomkit.tasks.idiolink_usage`),
-        trained on IdioLink train with C and weight chosen on val (dense models only)."""
+        trained on IdioLink train with C and weight chosen on val (dense models only). ``twin_expansion``:
+        near-duplicate score propagation over the index (:mod:`idiomkit.tasks.idiolink_twins`), parameters
+        chosen on val (dense models only; variant ``<mode>-twins``)."""
         data = load_idiolink(data_dir, split)
         start = time.perf_counter()
         params: dict[str, Any] = {"split": split, "query_mode": query_mode, "top_k": top_k, "variant": query_mode}
         if isinstance(model, str):
-            if usage_rerank:
-                raise ValueError("usage re-ranking needs a dense model (it probes its embeddings), not bm25")
+            if usage_rerank or twin_expansion:
+                raise ValueError("usage re-ranking and twin expansion need a dense model, not bm25")
             if model not in LEXICAL_MODELS:
                 raise ValueError(f"unknown lexical model '{model}' (expected one of {', '.join(LEXICAL_MODELS)})")
             run = bm25_search(data, query_mode, top_k=top_k, method=bm25_method)
@@ -456,6 +460,10 @@ class IdioLinkTest(Task):
         else:
             if query_mode not in QUERY_MODES:
                 raise ValueError(f"unknown query mode '{query_mode}' (expected one of {', '.join(QUERY_MODES)})")
+            if usage_rerank and twin_expansion:
+                raise ValueError("choose one of usage re-ranking and twin expansion")
+            if (usage_rerank or twin_expansion) and split != "test":
+                raise ValueError(f"re-rankers are chosen on train/val; evaluate them on test, not {split}")
             scores = dense_scores(
                 model,
                 data,
@@ -469,15 +477,21 @@ class IdioLinkTest(Task):
             if usage_rerank:
                 from idiomkit.tasks.idiolink_usage import UsageReranker
 
-                if split != "test":
-                    raise ValueError(f"usage re-ranking is fitted on train and val; evaluate it on test, not {split}")
-
                 reranker = UsageReranker.fit(
                     model, data_dir, query_mode=query_mode, prompt_name=prompt_name, batch_size=batch_size
                 )
                 scores = reranker.rerank(model, data, scores)
                 params["usage_rerank"] = reranker.info
                 params["variant"] = f"{query_mode}-usage"
+            if twin_expansion:
+                from idiomkit.tasks.idiolink_twins import TwinExpansion
+
+                twins = TwinExpansion.fit(
+                    model, data_dir, query_mode=query_mode, prompt_name=prompt_name, batch_size=batch_size
+                )
+                scores = twins.apply(data, scores)
+                params["twin_expansion"] = twins.info
+                params["variant"] = f"{query_mode}-twins"
             run = make_run(data.queries, data.documents, scores, top_k)
             params.update(
                 document_prompt="passage" if model.prompts.get("passage") else None,

@@ -1,0 +1,33 @@
+"""Score IdioLink test with twin expansion (near-duplicate score propagation, chosen on val) for trained run
+directories, as `idiomkit train --evaluate idiolink` would, without re-running the other query modes.
+
+usage: python benchmarks/idiolink_twins.py RUN_DIR [RUN_DIR ...] [--modes span sentence+span] [--data-dir DIR]
+
+Each run writes benchmarks/results/idiolink-test/<model>__<recipe>__<mode>-twins__seed<N>.json (+ run.trec.gz);
+`params.twin_expansion` records the chosen (k, tau, lambda) and the whole val grid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def main() -> None:
+    from idiomkit.cli import evaluate_trained
+    from idiomkit.config import default_data_dir
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("runs", nargs="+", type=Path)
+    parser.add_argument("--modes", nargs="+", default=["span", "sentence+span"])
+    parser.add_argument("--data-dir", type=Path, default=None)
+    args = parser.parse_args()
+    for run in args.runs:
+        info = json.loads((run / "training.json").read_text(encoding="utf-8"))
+        jobs = [("idiolink", {"query_mode": mode, "twin_expansion": True}) for mode in args.modes]
+        evaluate_trained(run, info, ["idiolink"], args.data_dir or default_data_dir(), jobs=jobs)
+
+
+if __name__ == "__main__":
+    main()
