@@ -1,9 +1,10 @@
 """Score IdioLink test with twin expansion (near-duplicate score propagation, chosen on val) for trained run
 directories, as `idiomkit train --evaluate idiolink` would, without re-running the other query modes.
 
-usage: python benchmarks/idiolink_twins.py RUN_DIR [RUN_DIR ...] [--modes span sentence+span] [--data-dir DIR]
+usage: python benchmarks/idiolink_twins.py RUN_DIR [RUN_DIR ...] [--modes span sentence+span] [--usage-rerank]
+       [--data-dir DIR]
 
-Each run writes benchmarks/results/idiolink-test/<model>__<recipe>__<mode>-twins__seed<N>.json (+ run.trec.gz);
+Each run writes benchmarks/results/idiolink-test/<model>__<recipe>__<mode>[-usage]-twins__seed<N>.json (+ run.trec.gz);
 `params.twin_expansion` records the chosen (k, tau, lambda) and the whole val grid.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 from pathlib import Path
 
 
@@ -21,12 +23,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("runs", nargs="+", type=Path)
     parser.add_argument("--modes", nargs="+", default=["span", "sentence+span"])
+    parser.add_argument("--usage-rerank", action="store_true", help="usage re-ranker first (variant -usage-twins)")
     parser.add_argument("--data-dir", type=Path, default=None)
     args = parser.parse_args()
     for run in args.runs:
         info = json.loads((run / "training.json").read_text(encoding="utf-8"))
-        jobs = [("idiolink", {"query_mode": mode, "twin_expansion": True}) for mode in args.modes]
-        evaluate_trained(run, info, ["idiolink"], args.data_dir or default_data_dir(), jobs=jobs)
+        options = {"twin_expansion": True, **({"usage_rerank": True} if args.usage_rerank else {})}
+        jobs = [("idiolink", {"query_mode": mode, **options}) for mode in args.modes]
+        command = f"python benchmarks/idiolink_twins.py {shlex.quote(str(run))} --modes {' '.join(args.modes)}"
+        command += " --usage-rerank" if args.usage_rerank else ""
+        evaluate_trained(run, info, ["idiolink"], args.data_dir or default_data_dir(), jobs=jobs, command=command)
 
 
 if __name__ == "__main__":

@@ -412,5 +412,9 @@ def test_twin_expansion_is_chosen_on_val_and_writes_twins_variant(tmp_path, mini
         assert info["tau"] <= 7 / 11  # that changes nothing ties with k = 0, and ties go to k = 0
     with pytest.raises(ValueError, match="not bm25"):
         task.evaluate("bm25", data_dir=tmp_path, twin_expansion=True)
-    with pytest.raises(ValueError, match="choose one"):
-        task.evaluate(minilm, data_dir=tmp_path, usage_rerank=True, twin_expansion=True)
+    write_split(tmp_path, "train")
+    both = task.evaluate(
+        minilm, data_dir=tmp_path, query_mode="span", usage_rerank=True, twin_expansion=True, show_progress_bar=False
+    )
+    assert both.params["variant"] == "span-usage-twins"
+    assert {"usage_rerank", "twin_expansion"} <= set(both.params)

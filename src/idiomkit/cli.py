@@ -427,31 +427,34 @@ def check_evaluate_tasks(tasks: list[str]) -> None:
 
 def trained_evaluation_jobs(tasks: list[str], config: dict) -> list[tuple[str, dict]]:
     """(task, options) evaluated after training: 2B dev (MWE tokens the model knows) and/or IdioLink test
-    (sentence, span and fused sentence+span queries; the last two also usage re-ranked and twin-expanded)."""
+    (sentence, span and fused sentence+span queries; the last two also usage re-ranked, twin-expanded and both)."""
     jobs: list[tuple[str, dict]] = []
     for task_name in tasks:
         if task_name == "semeval2b":
             jobs.append((task_name, {"mwe_tokens": bool(config.get("mwe_tokens"))}))
         else:
             jobs += [(task_name, {"query_mode": mode}) for mode in ("sentence", "span", "sentence+span")]
-            jobs += [
-                (task_name, {"query_mode": mode, rerank: True})
-                for rerank in ("usage_rerank", "twin_expansion")
-                for mode in ("span", "sentence+span")
-            ]
+            rerankers = (
+                {"usage_rerank": True},
+                {"twin_expansion": True},
+                {"usage_rerank": True, "twin_expansion": True},
+            )
+            jobs += [(task_name, {"query_mode": mode, **r}) for r in rerankers for mode in ("span", "sentence+span")]
     return jobs
 
 
-def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir, jobs=None) -> None:
+def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir, jobs=None, command=None) -> None:
     """Evaluate a trained model directory (its ``training.json`` is ``info``) on :func:`trained_evaluation_jobs`
-    (or the given ``jobs``); result files carry the recipe label and base model."""
+    (or the given ``jobs``); result files carry the recipe label and base model (and ``command``, when the
+    caller is not the ``idiomkit`` CLI)."""
     from idiomkit.api import evaluate as run_evaluation
 
     config = info["config"]
     for task_name, options in jobs if jobs is not None else trained_evaluation_jobs(tasks, config):
         evaluation = run_evaluation(
             task_name, str(output), pooling="last2", recipe=info["label"], seed=config["seed"],
-            model_name=Path(config["model"]).name, data_dir=data_dir, show_progress_bar=False, **options,
+            model_name=Path(config["model"]).name, data_dir=data_dir, show_progress_bar=False, command=command,
+            **options,
         )  # fmt: skip
         print_table(evaluation.table, f"{task_name}: {evaluation.record.model} {evaluation.record.recipe}")
         console.print(f"result: {evaluation.path}")

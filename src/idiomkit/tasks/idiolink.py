@@ -433,7 +433,8 @@ class IdioLinkTest(Task):
         """``usage_rerank``: add the literal/figurative probe re-ranker (:mod:`idiomkit.tasks.idiolink_usage`),
         trained on IdioLink train with C and weight chosen on val (dense models only). ``twin_expansion``:
         near-duplicate score propagation over the index (:mod:`idiomkit.tasks.idiolink_twins`), parameters
-        chosen on val (dense models only; variant ``<mode>-twins``)."""
+        chosen on val (dense models only; variant ``<mode>-twins``; after the usage re-ranker when both are on:
+        ``<mode>-usage-twins``, the expansion then chosen on the re-ranked val scores)."""
         data = load_idiolink(data_dir, split)
         start = time.perf_counter()
         params: dict[str, Any] = {"split": split, "query_mode": query_mode, "top_k": top_k, "variant": query_mode}
@@ -460,8 +461,6 @@ class IdioLinkTest(Task):
         else:
             if query_mode not in QUERY_MODES:
                 raise ValueError(f"unknown query mode '{query_mode}' (expected one of {', '.join(QUERY_MODES)})")
-            if usage_rerank and twin_expansion:
-                raise ValueError("choose one of usage re-ranking and twin expansion")
             if (usage_rerank or twin_expansion) and split != "test":
                 raise ValueError(f"re-rankers are chosen on train/val; evaluate them on test, not {split}")
             scores = dense_scores(
@@ -474,6 +473,7 @@ class IdioLinkTest(Task):
                 cache_dir=cache_dir,
                 use_cache=use_cache,
             )
+            reranker = None
             if usage_rerank:
                 from idiomkit.tasks.idiolink_usage import UsageReranker
 
@@ -487,11 +487,12 @@ class IdioLinkTest(Task):
                 from idiomkit.tasks.idiolink_twins import TwinExpansion
 
                 twins = TwinExpansion.fit(
-                    model, data_dir, query_mode=query_mode, prompt_name=prompt_name, batch_size=batch_size
-                )
+                    model, data_dir, query_mode=query_mode, prompt_name=prompt_name, batch_size=batch_size,
+                    usage_reranker=reranker,
+                )  # fmt: skip
                 scores = twins.apply(data, scores)
                 params["twin_expansion"] = twins.info
-                params["variant"] = f"{query_mode}-twins"
+                params["variant"] = f"{params['variant']}-twins"
             run = make_run(data.queries, data.documents, scores, top_k)
             params.update(
                 document_prompt="passage" if model.prompts.get("passage") else None,

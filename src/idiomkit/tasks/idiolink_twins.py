@@ -104,13 +104,17 @@ class TwinExpansion:
         k_grid: Sequence[int] = K_GRID,
         tau_grid: Sequence[float] = TAU_GRID,
         lambda_grid: Sequence[float] = LAMBDA_GRID,
+        usage_reranker=None,
     ) -> TwinExpansion:
-        """Choose ``(k, tau, lam)`` by the mean of val R-Precision and nDCG@10 of ``query_mode`` retrieval; ties go
-        to the smaller k, then the larger tau, then the smaller lam (the most conservative expansion)."""
+        """Choose ``(k, tau, lam)`` by the mean of val R-Precision and nDCG@10 of ``query_mode`` retrieval (first
+        re-ranked by ``usage_reranker``, a fitted :class:`~idiomkit.tasks.idiolink_usage.UsageReranker`, if given);
+        ties go to the smaller k, then the larger tau, then the smaller lam (the most conservative expansion)."""
         from idiomkit.tasks.idiolink import dense_scores
 
         val = load_idiolink(data_dir, "val")
         scores = dense_scores(model, val, query_mode, prompt_name=prompt_name, batch_size=batch_size)
+        if usage_reranker is not None:
+            scores = usage_reranker.rerank(model, val, scores)
         return cls.select(val, scores, k_grid=k_grid, tau_grid=tau_grid, lambda_grid=lambda_grid)
 
     @classmethod
