@@ -21,8 +21,10 @@ Configurations (ablations of idiomkit's loop, each a step away from the next):
   ours-in-order   our loop (cached tokenisation), in-order batches, max_seq_length 256
   ours-len256     + group-aware length-bucketed batches
   ours-torch-dropout  + max_seq_length 128 (the default: 65 of 9,108 training texts, 0.7%, are longer) + fused AdamW
-  ours            + fast dropout (the default on CPU: the same Bernoulli masks drawn 4 per 64-bit random word, and
+  ours-padded     + fast dropout (the default on CPU: the same Bernoulli masks drawn 4 per 64-bit random word, and
                   softmax attention with that mask instead of SDPA's dropout path; training/fast_dropout.py)
+  ours            + unpadding (the default on CPU: BERT layers run their linear layers, layer norms and GELU on the
+                  real tokens only and pad just for the attention product; training/unpad.py)
   ours-nodropout  ours with ``dropout=0`` (``idiomkit train --dropout 0``): no dropout masks to sample (a change
                   of the training objective, so its full-epoch quality is measured too)
 
@@ -134,7 +136,12 @@ def ours(steps: int | None, epochs: int, out: Path, name: str, **options) -> dic
     return {"step_s": times[1:], "sentences": BATCH, "all_step_s": times, "history": result.state.history}
 
 
-FULL_OPTIONS = {"ours": {}, "ours-torch-dropout": {"fast_dropout": False}, "ours-nodropout": {"dropout": 0.0}}
+FULL_OPTIONS = {
+    "ours": {},
+    "ours-padded": {"unpad": False},
+    "ours-torch-dropout": {"fast_dropout": False, "unpad": False},
+    "ours-nodropout": {"dropout": 0.0},
+}
 
 
 def sgemm_peak_gflops(n: int = 2048, reps: int = 5, trials: int = 5) -> float:
@@ -304,9 +311,10 @@ def main() -> None:
     configs = {
         "plain-st": lambda: plain_st(args.steps, 1, out),
         "plain-st-shuffled": lambda: plain_st(args.steps, 1, out, shuffled=True),
-        "ours-in-order": lambda: ours(args.steps, 1, out, "a", batching="in-order", max_seq_length=256),
-        "ours-len256": lambda: ours(args.steps, 1, out, "b", max_seq_length=256),
-        "ours-torch-dropout": lambda: ours(args.steps, 1, out, "f", fast_dropout=False),
+        "ours-in-order": lambda: ours(args.steps, 1, out, "a", batching="in-order", max_seq_length=256, unpad=False),
+        "ours-len256": lambda: ours(args.steps, 1, out, "b", max_seq_length=256, unpad=False),
+        "ours-torch-dropout": lambda: ours(args.steps, 1, out, "f", fast_dropout=False, unpad=False),
+        "ours-padded": lambda: ours(args.steps, 1, out, "g", unpad=False),
         "ours": lambda: ours(args.steps, 1, out, "c"),
         "ours-1thread": lambda: ours(args.steps, 1, out, "d", threads=1),
         "ours-nodropout": lambda: ours(args.steps, 1, out, "e", dropout=0.0),

@@ -42,25 +42,31 @@ def batch(model):
 
 
 def test_train_mode_with_all_keep_masks_equals_eval_mode(minilm, monkeypatch):
-    """With every mask 1, the swapped dropout layers and the softmax-attention path must give the eval forward
-    (SDPA) exactly: this checks padding masks and scaling of the attention path."""
+    """With p so small that no element is dropped (and the 1 / (1 - p) scale ~1), the swapped dropout layers and the
+    softmax-attention path must give the eval forward (SDPA): this checks padding masks and scaling of that path."""
     import copy
 
     model = copy.deepcopy(minilm)
     assert enable_fast_dropout(model) > 0
     config = model[0].auto_model.config
     assert config._attn_implementation == ATTENTION_NAME
+    for module in model.modules():
+        if isinstance(module, FastDropout):
+            module.p = 1e-7  # round(p * 65536) = 0: nothing dropped
     features = batch(model)
     model.eval()
     with torch.no_grad():
         expected = model(dict(features))["sentence_embedding"]
     calls = []
+    original = fast_dropout.dropped
 
-    def ones(shape, p, dtype, device):
+    def recording(shape, p, device):
         calls.append(tuple(shape))
-        return torch.ones(shape, dtype=dtype, device=device)
+        mask = original(shape, p, device)
+        assert not mask.any()
+        return mask
 
-    monkeypatch.setattr(fast_dropout, "dropout_scale_mask", ones)
+    monkeypatch.setattr(fast_dropout, "dropped", recording)
     model.train()
     with torch.no_grad():
         got = model(dict(features))["sentence_embedding"]
@@ -68,6 +74,21 @@ def test_train_mode_with_all_keep_masks_equals_eval_mode(minilm, monkeypatch):
     heads = config.num_attention_heads
     assert any(len(s) == 4 and s[1] == heads for s in calls)  # attention probabilities went through the mask
     assert sum(len(s) == 3 for s in calls) == 1 + 2 * config.num_hidden_layers  # embeddings + 2 per layer
+
+
+def test_attention_dropout_zeroes_probabilities_and_rescales(monkeypatch):
+    """Dropped attention probabilities contribute nothing; kept ones count 1 / (1 - p) (hand-computed, 1 head)."""
+
+    class Module:
+        is_causal = False
+
+    query = torch.tensor([[[[1.0, 0.0]]]])  # batch 1, head 1, 1 query, dim 2
+    key = torch.tensor([[[[1.0, 0.0], [0.0, 1.0]]]])  # 2 keys
+    value = torch.tensor([[[[2.0, 0.0], [0.0, 4.0]]]])
+    monkeypatch.setattr(fast_dropout, "dropped", lambda shape, p, device: torch.tensor([[[[False, True]]]]))
+    out, _ = fast_dropout.fast_dropout_attention(Module(), query, key, value, None, scaling=1.0, dropout=0.5)
+    first = torch.softmax(torch.tensor([1.0, 0.0]), dim=0)[0].item()  # weight of key 0 before dropout
+    assert torch.allclose(out, torch.tensor([[[[2.0 * first * 2.0, 0.0]]]]))  # x 1/(1-0.5), key 1 dropped
 
 
 def test_swapped_model_samples_masks_in_training_and_saves_like_the_original(minilm, tmp_path):

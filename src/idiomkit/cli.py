@@ -359,6 +359,9 @@ def train(
     fast_dropout: Annotated[
         bool, typer.Option(help="On CPU: the same dropout with cheaper mask sampling (about 9% more steps/s here).")
     ] = True,
+    unpad: Annotated[
+        bool, typer.Option(help="On CPU: BERT layers skip padding tokens (same result without dropout; faster).")
+    ] = True,
     query_mode: Annotated[str, typer.Option(help="IdioLink recipes: query mode of the validation search.")] = "span",
     span_queries: Annotated[
         bool, typer.Option("--span-queries/--sentence-queries", help="IdioLink recipes: train on span embeddings.")
@@ -400,7 +403,7 @@ def train(
             checkpoint_every=checkpoint_every, patience=patience, keep_epochs=keep_epochs, lora_rank=lora_rank,
             sts_epochs=sts_epochs, val_sts=val_sts, data_dir=str(data_dir) if data_dir else None,
             query_mode=query_mode, span_queries=span_queries, dropout=dropout, fast_dropout=fast_dropout,
-            sts_weight=sts_weight,
+            sts_weight=sts_weight, unpad=unpad,
         )  # fmt: skip
     from idiomkit.training.distributed import env_rank
 

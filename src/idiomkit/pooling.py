@@ -9,6 +9,7 @@ therefore a function (:func:`encode_spans`): it encodes the whole sentence and m
 from __future__ import annotations
 
 import logging
+import types
 from collections.abc import Sequence
 
 import numpy as np
@@ -35,6 +36,28 @@ def last_layers_module(num_hidden_layers: int, embedding_dimension: int, n_layer
     )
     module.layer_weights.requires_grad_(False)
     return module
+
+
+def _stacked_last_layers_forward(self: WeightedLayerPooling, features: dict) -> dict:
+    """``WeightedLayerPooling.forward`` that stacks only the layers it averages: the same arithmetic, without the
+    library's copy of every layer (``torch.stack`` of all, then a slice) and, in training, without a zero-filled
+    gradient for every layer it does not use."""
+    layers = features.get("all_layer_embeddings")
+    if layers is None:
+        return features
+    stacked = torch.stack(list(layers[self.layer_start :]))
+    weights = self.layer_weights.view(-1, 1, 1, 1)
+    features.update({"token_embeddings": (weights * stacked).sum(dim=0) / self.layer_weights.sum()})
+    return features
+
+
+def stack_only_pooled_layers(model: torch.nn.Module) -> int:
+    """Give every ``WeightedLayerPooling`` in ``model`` :func:`_stacked_last_layers_forward` (on the instance, so
+    nothing is saved differently); returns how many. Used by training, where the unused layers' copies cost time."""
+    modules = [m for m in model.modules() if isinstance(m, WeightedLayerPooling)]
+    for module in modules:
+        module.forward = types.MethodType(_stacked_last_layers_forward, module)
+    return len(modules)
 
 
 def _split_modules(model: SentenceTransformer) -> tuple[list[torch.nn.Module], int, list[torch.nn.Module]]:

@@ -27,7 +27,7 @@ from idiomkit.config import run_data_dir, seed_everything
 from idiomkit.data.semeval2022 import B_FILES, load_train_pairs, semeval_root
 from idiomkit.data.sts import load_sts, sts_files
 from idiomkit.models import load_model
-from idiomkit.pooling import install_span_pooling
+from idiomkit.pooling import install_span_pooling, stack_only_pooled_layers
 from idiomkit.results import atomic_write_text, sha256_files
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
@@ -45,6 +45,7 @@ from idiomkit.training.fast_dropout import enable_fast_dropout
 from idiomkit.training.mwe import MweTransform, add_mwe_tokens
 from idiomkit.training.recipes import RECIPES, Phase, build_phases, run_label
 from idiomkit.training.relabel import Group, group_pairs, split_by_mwe, validation_pairs
+from idiomkit.training.unpad import enable_unpadding
 
 log = logging.getLogger("idiomkit.training")
 
@@ -84,6 +85,7 @@ class TrainConfig:
     lora_rank: int | None = None  # LoRA adapters (peft) instead of full fine-tuning; merged into the saved model
     dropout: float | None = None  # None: the model's own dropout; 0 turns it off (no mask sampling: faster on CPU)
     fast_dropout: bool = True  # on CPU: the same dropout with cheaper mask sampling (training/fast_dropout.py)
+    unpad: bool = True  # on CPU: BERT layers skip padding tokens in their token-wise work (training/unpad.py)
     output_dir: str = "runs/adaptive-triplet"
     eval_every: int = 0  # steps; 0 = once per epoch
     checkpoint_every: int = 50
@@ -154,8 +156,9 @@ def validation_evaluator(val: list[Group], model, mwe_tokens: bool) -> SemEval2B
 
 def setup(cfg: TrainConfig) -> Setup:
     """Load the model, add MWE tokens (2B recipes, when on), build the recipe's phases (tokenised once) and the
-    validation evaluators (train-carved 2B validation, or IdioLink val); ``cfg.dropout`` and ``cfg.fast_dropout``
-    (CPU only: on GPUs torch's own dropout kernels are fast) apply to every recipe."""
+    validation evaluators (train-carved 2B validation, or IdioLink val); ``cfg.dropout``, ``cfg.fast_dropout``
+    and ``cfg.unpad`` (CPU only: on GPUs torch's own dropout kernels are fast, and unpadding's index look-ups would
+    synchronise with the host; not measured there) apply to every recipe."""
     if RECIPES[cfg.recipe].source == "pairs":  # idiom/definition pairs (Xiao et al.): own data, pooling, evaluator
         from idiomkit.training.pair_recipes import pairs_setup
 
@@ -166,6 +169,9 @@ def setup(cfg: TrainConfig) -> Setup:
         set_dropout(run.model, cfg.dropout)
     if cfg.fast_dropout and cfg.dropout != 0 and run.model.device.type == "cpu":
         enable_fast_dropout(run.model)
+    if cfg.unpad and run.model.device.type == "cpu":
+        enable_unpadding(run.model)
+    stack_only_pooled_layers(run.model)
     return run
 
 
