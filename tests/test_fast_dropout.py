@@ -58,15 +58,15 @@ def test_train_mode_with_all_keep_masks_equals_eval_mode(minilm, monkeypatch):
     with torch.no_grad():
         expected = model(dict(features))["sentence_embedding"]
     calls = []
-    original = fast_dropout.dropped
+    original = fast_dropout.dropout_scale_mask
 
-    def recording(shape, p, device):
+    def recording(shape, p, dtype, device):
         calls.append(tuple(shape))
-        mask = original(shape, p, device)
-        assert not mask.any()
+        mask = original(shape, p, dtype, device)
+        assert (mask > 0).all()
         return mask
 
-    monkeypatch.setattr(fast_dropout, "dropped", recording)
+    monkeypatch.setattr(fast_dropout, "dropout_scale_mask", recording)
     model.train()
     with torch.no_grad():
         got = model(dict(features))["sentence_embedding"]
@@ -85,10 +85,11 @@ def test_attention_dropout_zeroes_probabilities_and_rescales(monkeypatch):
     query = torch.tensor([[[[1.0, 0.0]]]])  # batch 1, head 1, 1 query, dim 2
     key = torch.tensor([[[[1.0, 0.0], [0.0, 1.0]]]])  # 2 keys
     value = torch.tensor([[[[2.0, 0.0], [0.0, 4.0]]]])
-    monkeypatch.setattr(fast_dropout, "dropped", lambda shape, p, device: torch.tensor([[[[False, True]]]]))
+    mask = torch.tensor([[[[2.0, 0.0]]]])  # key 1 dropped, key 0 kept and scaled by 1 / (1 - 0.5)
+    monkeypatch.setattr(fast_dropout, "dropout_scale_mask", lambda shape, p, dtype, device: mask)
     out, _ = fast_dropout.fast_dropout_attention(Module(), query, key, value, None, scaling=1.0, dropout=0.5)
     first = torch.softmax(torch.tensor([1.0, 0.0]), dim=0)[0].item()  # weight of key 0 before dropout
-    assert torch.allclose(out, torch.tensor([[[[2.0 * first * 2.0, 0.0]]]]))  # x 1/(1-0.5), key 1 dropped
+    assert torch.allclose(out, torch.tensor([[[[2.0 * first * 2.0, 0.0]]]]))
 
 
 def test_swapped_model_samples_masks_in_training_and_saves_like_the_original(minilm, tmp_path):

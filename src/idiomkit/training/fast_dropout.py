@@ -29,17 +29,13 @@ ATTENTION_NAME = "idiomkit_fast_dropout"
 _WORDS = 4  # 16-bit draws per 64-bit random word
 
 
-def dropped(shape: torch.Size, p: float, device: torch.device) -> torch.Tensor:
-    """A boolean mask of ``shape``: each element ``True`` (dropped) with probability ``round(p * 65536) / 65536``."""
+def dropout_scale_mask(shape: torch.Size, p: float, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """A ``{0, 1/(1-p)}`` mask of ``shape``: each element 0 with probability ``round(p * 65536) / 65536``."""
     n = math.prod(shape)
     words = torch.randint(-(2**63), 2**63 - 1, ((n + _WORDS - 1) // _WORDS,), dtype=torch.int64, device=device)
     draws = words.view(torch.int16)[:n].view(shape)  # uniform on [-32768, 32767]
-    return draws < round(p * 65536) - 32768
-
-
-def dropout_scale_mask(shape: torch.Size, p: float, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
-    """A ``{0, 1/(1-p)}`` mask of ``shape``: each element 0 with probability ``round(p * 65536) / 65536``."""
-    return (~dropped(shape, p, device)).to(dtype).mul_(1.0 / (1.0 - p))
+    keep = draws >= round(p * 65536) - 32768
+    return keep.to(dtype).mul_(1.0 / (1.0 - p))
 
 
 class FastDropout(nn.Dropout):
@@ -53,24 +49,22 @@ class FastDropout(nn.Dropout):
 
 def fast_dropout_attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0, **kwargs):
     """Attention function for transformers' ``AttentionInterface``: SDPA without dropout (inference, ``p`` = 0);
-    with dropout, softmax attention whose probabilities are zeroed where :func:`dropped` says so. The scalings go on
-    the smaller tensors (``[.., tokens, head_dim]``, not ``[.., tokens, tokens]``): the query is scaled before the
-    product, and the attention output, not the probabilities, by ``1 / (1 - p)``."""
+    with dropout, softmax attention whose probabilities get a :func:`dropout_scale_mask`."""
     from transformers.integrations.sdpa_attention import sdpa_attention_forward
 
     if dropout == 0.0 or getattr(module, "is_causal", False):
         return sdpa_attention_forward(module, query, key, value, attention_mask, scaling=scaling, dropout=dropout,
                                       **kwargs)  # fmt: skip
     scaling = query.size(-1) ** -0.5 if scaling is None else scaling
-    weights = torch.matmul(query * scaling, key.transpose(2, 3))
+    weights = torch.matmul(query, key.transpose(2, 3)) * scaling
     if attention_mask is not None:
         if attention_mask.dtype == torch.bool:  # SDPA masks: True = attend
             weights.masked_fill_(~attention_mask, torch.finfo(weights.dtype).min)  # a fresh product: in place
         else:
             weights = weights + attention_mask
-    weights = torch.softmax(weights, dim=-1).masked_fill(dropped(weights.shape, dropout, weights.device), 0.0)
-    output = torch.matmul(weights, value).mul_(1.0 / (1.0 - dropout))
-    return output.transpose(1, 2).contiguous(), None
+    weights = torch.softmax(weights, dim=-1)
+    weights = weights * dropout_scale_mask(weights.shape, dropout, weights.dtype, weights.device)
+    return torch.matmul(weights, value).transpose(1, 2).contiguous(), None
 
 
 def _register() -> None:
