@@ -25,6 +25,8 @@ Configurations (ablations of idiomkit's loop, each a step away from the next):
                   softmax attention with that mask instead of SDPA's dropout path; training/fast_dropout.py)
   ours            + unpadding (the default on CPU: BERT layers run their linear layers, layer norms and GELU on the
                   real tokens only and pad just for the attention product; training/unpad.py)
+  ours-same-batches  (full epoch only) ours with the plain loop's in-order batches: the same in-batch triplets,
+                  so the same objective and, up to dropout's random stream, the same quality
   ours-nodropout  ours with ``dropout=0`` (``idiomkit train --dropout 0``): no dropout masks to sample (a change
                   of the training objective, so its full-epoch quality is measured too)
 
@@ -138,6 +140,7 @@ def ours(steps: int | None, epochs: int, out: Path, name: str, **options) -> dic
 
 FULL_OPTIONS = {
     "ours": {},
+    "ours-same-batches": {"batching": "in-order"},
     "ours-padded": {"unpad": False},
     "ours-torch-dropout": {"fast_dropout": False, "unpad": False},
     "ours-nodropout": {"dropout": 0.0},
