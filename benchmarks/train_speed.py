@@ -138,13 +138,18 @@ def ours(steps: int | None, epochs: int, out: Path, name: str, **options) -> dic
     return {"step_s": times[1:], "sentences": BATCH, "all_step_s": times, "history": result.state.history}
 
 
-FULL_OPTIONS = {
-    "ours": {},
-    "ours-same-batches": {"batching": "in-order"},
-    "ours-padded": {"unpad": False},
+OURS = {  # our loop's configurations (options of ``idiomkit.training.train``), in the order the table shows them
+    "ours-in-order": {"batching": "in-order", "max_seq_length": 256, "unpad": False},
+    "ours-len256": {"max_seq_length": 256, "unpad": False},
     "ours-torch-dropout": {"fast_dropout": False, "unpad": False},
+    "ours-padded": {"unpad": False},
+    "ours": {},
+    "ours-1thread": {"threads": 1},
     "ours-nodropout": {"dropout": 0.0},
+    "ours-same-batches": {"batching": "in-order"},
 }
+FULL_ONLY = ("ours-same-batches",)  # trained for full epochs only, not timed over --steps
+FULL = ("ours", "ours-same-batches", "ours-padded", "ours-torch-dropout", "ours-nodropout")  # --full choices
 
 
 def sgemm_peak_gflops(n: int = 2048, reps: int = 5, trials: int = 5) -> float:
@@ -305,7 +310,7 @@ def main() -> None:
         "--full",
         default="ours",
         help="with --epochs: our configurations trained in full "
-        f"beside plain-st (comma-separated, of {', '.join(FULL_OPTIONS)})",
+        f"beside plain-st (comma-separated, of {', '.join(FULL)})",
     )
     parser.add_argument("--profile", action="store_true", help="also profile 3 steps of ours")
     parser.add_argument("--equal-quality", action="store_true", help="also time both loops to equal validation idiom")
@@ -314,13 +319,8 @@ def main() -> None:
     configs = {
         "plain-st": lambda: plain_st(args.steps, 1, out),
         "plain-st-shuffled": lambda: plain_st(args.steps, 1, out, shuffled=True),
-        "ours-in-order": lambda: ours(args.steps, 1, out, "a", batching="in-order", max_seq_length=256, unpad=False),
-        "ours-len256": lambda: ours(args.steps, 1, out, "b", max_seq_length=256, unpad=False),
-        "ours-torch-dropout": lambda: ours(args.steps, 1, out, "f", fast_dropout=False, unpad=False),
-        "ours-padded": lambda: ours(args.steps, 1, out, "g", unpad=False),
-        "ours": lambda: ours(args.steps, 1, out, "c"),
-        "ours-1thread": lambda: ours(args.steps, 1, out, "d", threads=1),
-        "ours-nodropout": lambda: ours(args.steps, 1, out, "e", dropout=0.0),
+        **{name: partial(ours, args.steps, 1, out, name, **options)
+           for name, options in OURS.items() if name not in FULL_ONLY},  # fmt: skip
     }
     wanted = list(configs) if args.only is None else [c for c in args.only.split(",") if c]
     previous = json.loads(args.json.read_text(encoding="utf-8")) if args.json.exists() else {}
@@ -338,7 +338,7 @@ def main() -> None:
                    statistics.fmean(plain_steps), "dev_idiom": dev_idiom(out / "plain-model")}}  # fmt: skip
         for name in args.full.split(","):
             start = time.perf_counter()
-            steps = ours(None, args.epochs, out, f"full-{name}", **FULL_OPTIONS[name])["step_s"]
+            steps = ours(None, args.epochs, out, f"full-{name}", **OURS[name])["step_s"]
             quality[name] = {"wall_s": time.perf_counter() - start, "s_per_step": statistics.fmean(steps),
                              "dev_idiom": dev_idiom(out / f"full-{name}")}  # fmt: skip
         report["quality"] = quality
@@ -349,7 +349,7 @@ def main() -> None:
     elif "equal_quality" in previous:
         report["equal_quality"] = previous["equal_quality"]
     if args.profile:
-        report["profile"] = {name: profile_steps(**FULL_OPTIONS[name]) for name in FULL_OPTIONS}
+        report["profile"] = {name: profile_steps(**OURS[name]) for name in FULL}
     elif "profile" in previous:
         report["profile"] = previous["profile"]
     report["markdown"] = markdown(report)
