@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ["CUDA_VISIBLE_DEVICES"] = ""  # a CPU check (gloo), also on a machine with GPUs
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 

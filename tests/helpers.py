@@ -1,6 +1,13 @@
-"""Shared test helpers: miniature data trees."""
+"""Shared test helpers: miniature data trees, features on the model's device."""
 
 from pathlib import Path
+
+
+def tokenize_on(model, texts):
+    """``model.tokenize(texts)`` moved to the model's device (the tests also run on a GPU machine)."""
+    from sentence_transformers.util import batch_to_device
+
+    return batch_to_device(model.tokenize(texts), model.device)
 
 B_TRAIN_HEADER = "ID,MWE1,MWE2,Language,sentence_1,sentence_2,sim,alternative_1,alternative_2\n"
 B_DEV_HEADER = "ID,Language,MWE1,MWE2,sentence1,sentence2\n"

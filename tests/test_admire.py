@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 import torch
+from helpers import tokenize_on
 from scipy.stats import kendalltau, spearmanr
 
 from idiomkit.data.admire import COLUMNS, find_compound, load_admire, load_admire_file
@@ -65,7 +66,7 @@ def test_ranked_triplet_loss_hand_computed():
 def test_ranked_triplet_module_matches_function(minilm):
     loss = RankedTripletLoss(minilm, margin=0.3)
     texts = ["a bad apple ruined the team", "a rotten person", "a rotten fruit", "a shiny car"]
-    features = [minilm.preprocess([t]) for t in texts]
+    features = [tokenize_on(minilm, [t]) for t in texts]
     value = loss(features, None).detach()
     emb = torch.tensor(minilm.encode(texts))
     assert float(value) == pytest.approx(float(ranked_triplet_loss(emb[:1], emb[1:].unsqueeze(0), 0.3)), abs=1e-5)
@@ -152,7 +153,7 @@ def test_cnn_head_starts_at_zero_shot_span_embedding(minilm, tmp_path):
     item = load_admire_file(_write(tmp_path))[0]
     encoder = QueryEncoder(minilm, RankConfig(mode="cnn", query_mode="span"))
     with torch.no_grad():
-        got = encoder([item]).numpy()
+        got = encoder([item]).cpu().numpy()
     want = encode_spans(minilm, [item.sentence], [item.span])
     want = want / np.linalg.norm(want, axis=1, keepdims=True)
     np.testing.assert_allclose(got, want, atol=1e-5)

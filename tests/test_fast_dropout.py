@@ -3,6 +3,7 @@
 import json
 
 import torch
+from helpers import tokenize_on
 from torch import nn
 
 from idiomkit.training import fast_dropout
@@ -36,7 +37,7 @@ def test_fast_dropout_layer_matches_nn_dropout_in_eval_and_drops_in_train():
 
 
 def batch(model):
-    features = model.tokenize(["he kicked the bucket last year", "a red car", "spill the beans, then again spill"])
+    features = tokenize_on(model, ["he kicked the bucket last year", "a red car", "spill the beans, then again spill"])
     assert (features["attention_mask"] == 0).any()  # padded batch: the attention mask is exercised
     return features
 
@@ -109,7 +110,7 @@ def test_swapped_model_samples_masks_in_training_and_saves_like_the_original(min
     model.save(str(tmp_path / "m"))
     saved = json.loads((tmp_path / "m" / "config.json").read_text())
     assert ATTENTION_NAME not in json.dumps(saved)
-    reloaded = SentenceTransformer(str(tmp_path / "m"), device="cpu")
+    reloaded = SentenceTransformer(str(tmp_path / "m"), device=str(model.device))
     assert not any(isinstance(m, FastDropout) for m in reloaded.modules())
     model.eval()
     with torch.no_grad():

@@ -12,7 +12,7 @@ TEXTS = ["He finally kicked the bucket last night.", "Ela é um pão duro, nunca
 
 
 def _hidden_states(model, texts):
-    tok = model.tokenizer(texts, padding=True, return_tensors="pt")
+    tok = model.tokenizer(texts, padding=True, return_tensors="pt").to(model.device)
     with torch.inference_mode():
         out = model[0].model(**tok, output_hidden_states=True)
     return out.hidden_states, tok["attention_mask"]
@@ -24,7 +24,7 @@ def test_last2_is_mean_of_last_two_layers(minilm):
     hidden, mask = _hidden_states(minilm, TEXTS)
     avg = (hidden[-1] + hidden[-2]) / 2
     m = mask.unsqueeze(-1).float()
-    expected = torch.nn.functional.normalize((avg * m).sum(1) / m.sum(1), dim=-1).numpy()
+    expected = torch.nn.functional.normalize((avg * m).sum(1) / m.sum(1), dim=-1).cpu().numpy()
     got = model.encode(TEXTS, convert_to_numpy=True)
     np.testing.assert_allclose(got, expected, atol=1e-5)
     assert not np.allclose(got, minilm.encode(TEXTS), atol=1e-3)
@@ -57,12 +57,13 @@ def test_span_pooling_matches_hand_computation(minilm):
     got = encode_spans(minilm, [text, TEXTS[1]], [span, (0, 3)])
     tok = minilm.tokenizer([text], return_offsets_mapping=True, return_tensors="pt")
     offsets = tok.pop("offset_mapping")[0]
+    tok = tok.to(minilm.device)
     with torch.inference_mode():
         tokens = minilm[0].model(**tok).last_hidden_state[0]
     inside = [i for i, (s, e) in enumerate(offsets.tolist()) if e > s and s < span[1] and e > span[0]]
     pieces = minilm.tokenizer.convert_ids_to_tokens(tok["input_ids"][0][inside])
     assert pieces == ["kicked", "the", "bucket"]
-    expected = torch.nn.functional.normalize(tokens[inside].mean(0), dim=0).numpy()
+    expected = torch.nn.functional.normalize(tokens[inside].mean(0), dim=0).cpu().numpy()
     np.testing.assert_allclose(got[0], expected, atol=1e-5)
     # batching/padding with a longer or shorter neighbour does not change a span embedding
     np.testing.assert_allclose(encode_spans(minilm, [text], [span])[0], got[0], atol=1e-5)

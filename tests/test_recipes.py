@@ -179,7 +179,7 @@ def test_lora_trains_adapters_only_and_saves_a_plain_model(tmp_path):
     train("cosine", **SMALL, max_steps=4, lr=5e-3, lora_rank=4, output_dir=tmp_path / "lora",
           progress=lambda s, v: losses.append(v))  # fmt: skip
     assert all(math.isfinite(v) for v in losses)
-    base = load_model("minilm").state_dict()
+    base = load_model("minilm", device="cpu").state_dict()
     saved = SentenceTransformer(str(tmp_path / "lora"), device="cpu")
     weights = saved.state_dict()
     assert not any("lora" in k for k in weights)
@@ -264,8 +264,8 @@ def test_span_aware_training_embeddings_equal_late_chunking(tokenizer_model):
     handle = install_span_pooling(model)
     features, _ = collate(model, examples, list(range(len(examples))))
     with torch.no_grad():
-        trained_view = model(features[0])["sentence_embedding"].numpy()
-        doc_view = model(features[1])["sentence_embedding"].numpy()  # no span mask: whole sentence
+        trained_view = model(features[0])["sentence_embedding"].cpu().numpy()
+        doc_view = model(features[1])["sentence_embedding"].cpu().numpy()  # no span mask: whole sentence
     handle.remove()
     reference = encode_spans(model, [t.query for t in triplets], spans)
     assert np.allclose(trained_view, reference, atol=1e-5)

@@ -4,6 +4,7 @@ import copy
 
 import pytest
 import torch
+from helpers import tokenize_on
 
 from idiomkit.training.fast_dropout import enable_fast_dropout
 from idiomkit.training.unpad import UnpaddedBertLayer, enable_unpadding, token_mask
@@ -22,7 +23,8 @@ def no_dropout(model, p: float = 0.0):
 def embeddings_and_grads(model, features):
     model.zero_grad()
     emb = model(dict(features))["sentence_embedding"]
-    (emb * torch.arange(emb.numel()).view_as(emb).sin()).sum().backward()  # a loss that weighs every coordinate
+    weights = torch.arange(emb.numel(), device=emb.device).view_as(emb).sin()  # a loss that weighs every coordinate
+    (emb * weights).sum().backward()
     return emb.detach(), {n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}
 
 
@@ -34,7 +36,7 @@ def test_unpadded_layers_give_the_padded_outputs_and_gradients(minilm, fast):
     no_dropout(padded, 1e-7 if fast else 0.0)
     unpadded = copy.deepcopy(padded)
     assert enable_unpadding(unpadded) == unpadded[0].auto_model.config.num_hidden_layers
-    features = padded.tokenize(TEXTS)
+    features = tokenize_on(padded, TEXTS)
     assert (features["attention_mask"] == 0).any()
     for mode in ("eval", "train"):
         padded.train(mode == "train")
@@ -52,7 +54,7 @@ def test_unpadded_forward_with_dropout_zeroes_padding_and_differs_per_call(minil
     enable_fast_dropout(model)
     enable_unpadding(model)
     model.train()
-    features = model.tokenize(TEXTS)
+    features = tokenize_on(model, TEXTS)
     with torch.no_grad():
         first = model(dict(features))
         second = model(dict(features))["sentence_embedding"]
@@ -69,10 +71,10 @@ def test_saved_unpadded_model_reloads_as_plain_bert(minilm, tmp_path):
     enable_unpadding(model)
     assert any(isinstance(m, UnpaddedBertLayer) for m in model.modules())
     model.save(str(tmp_path / "m"))
-    reloaded = SentenceTransformer(str(tmp_path / "m"), device="cpu")
+    reloaded = SentenceTransformer(str(tmp_path / "m"), device=str(model.device))
     assert not any(isinstance(m, UnpaddedBertLayer) for m in reloaded.modules())
     model.eval()
-    features = model.tokenize(TEXTS)
+    features = tokenize_on(model, TEXTS)
     with torch.no_grad():
         expected = model(dict(features))["sentence_embedding"]
         assert torch.allclose(reloaded(dict(features))["sentence_embedding"], expected, atol=1e-6)
@@ -102,7 +104,7 @@ def test_stacking_only_the_pooled_layers_gives_the_library_pooling_and_saves_pla
     library = with_pooling(copy.deepcopy(minilm), "last2")
     ours = copy.deepcopy(library)
     assert stack_only_pooled_layers(ours) == 1
-    features = library.tokenize(TEXTS)
+    features = tokenize_on(library, TEXTS)
     library.eval()
     ours.eval()
     emb_lib, grads_lib = embeddings_and_grads(library, features)

@@ -62,7 +62,7 @@ def export_onnx(model, output_dir: str | Path, *, quantize: bool = True) -> Path
     onnx_dir.mkdir(parents=True, exist_ok=True)
     encoder = _Encoder(model[0].auto_model, _layers(pooling)).eval()
     sample = model.tokenizer(["he kicked the bucket", "a longer sentence to trace padding with"], padding=True,
-                             return_tensors="pt")  # fmt: skip
+                             return_tensors="pt").to(model.device)  # fmt: skip
     names = [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in sample]
     axes = {n: {0: "batch", 1: "tokens"} for n in [*names, "token_embeddings"]}
     tmp = onnx_dir / (FILES["onnx"] + ".tmp")

@@ -157,6 +157,8 @@ class QueryEncoder(nn.Module):
         self.model, self.cfg = model, cfg
         dim = model.get_embedding_dimension()
         self.head = {"cnn": TokenCNN, "bilstm": TokenBiLSTM}.get(cfg.mode, lambda d: None)(dim)
+        if self.head is not None:
+            self.head.to(model.device)
         self.frozen = cfg.mode in ("cnn", "bilstm")
         self._cache: dict[tuple[str, str], tuple[Tensor, Tensor, Tensor]] = {}
 
@@ -167,7 +169,9 @@ class QueryEncoder(nn.Module):
         features, mask = span_features(self.model, texts, spans or [(0, len(t)) for t in texts])
         if spans is None:
             mask = features["attention_mask"]
-        return self.model.forward(features)["token_embeddings"], features["attention_mask"], mask
+        device = self.model.device
+        features = {k: v.to(device) for k, v in features.items()}
+        return self.model.forward(features)["token_embeddings"], features["attention_mask"], mask.to(device)
 
     def tokens(self, items: Sequence[AdmireItem]) -> tuple[Tensor, Tensor, Tensor]:
         """(token embeddings, attention mask, pooling mask); head modes compute each item once (frozen encoder)."""
@@ -248,7 +252,7 @@ def train_encoder(base_model, items: Sequence[AdmireItem], captions: np.ndarray,
         add_lora(model, cfg.lora_rank)
     encoder = QueryEncoder(model, cfg)
     params = trainable_parameters(encoder)
-    gold = torch.tensor(np.stack([captions[n][it.gold_indices] for n, it in enumerate(items)]))
+    gold = torch.tensor(np.stack([captions[n][it.gold_indices] for n, it in enumerate(items)]), device=model.device)
     opt = torch.optim.AdamW(params, lr=cfg.lr)
     batches_per_epoch = -(-len(items) // cfg.batch_size)
     total = cfg.epochs * batches_per_epoch
@@ -275,7 +279,7 @@ def train_encoder(base_model, items: Sequence[AdmireItem], captions: np.ndarray,
 def encoder_scores(encoder: QueryEncoder, items: Sequence[AdmireItem], captions: np.ndarray) -> np.ndarray:
     """Cosine(query, caption) ``(n, 5)`` in file order."""
     with torch.no_grad():
-        q = torch.cat([encoder(items[i : i + 16]) for i in range(0, len(items), 16)]).numpy()
+        q = torch.cat([encoder(items[i : i + 16]) for i in range(0, len(items), 16)]).cpu().numpy()
     return np.einsum("nd,nkd->nk", q, captions)
 
 

@@ -109,6 +109,7 @@ class SpanClassifier(nn.Module):
         dim = self.encoder.config.hidden_size
         self.dropout = nn.Dropout(0.1)
         self.head = nn.Linear(dim * (2 if pool == "span+mean" else 1), num_labels)
+        self.head.to(self.encoder.device)
 
     def features(self, batch: Encoded, max_length: int) -> dict[str, Tensor]:
         args = (batch.first, batch.second) if batch.second is not None else (batch.first,)
@@ -129,7 +130,7 @@ class SpanClassifier(nn.Module):
         span[empty] = enc["attention_mask"][empty]  # span truncated away: pool the whole input
         features = dict(enc)
         features["span_mask"] = span
-        return features
+        return {k: v.to(self.head.weight.device) for k, v in features.items()}
 
     def forward(self, features: dict[str, Tensor]) -> Tensor:
         inputs = {k: v for k, v in features.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
@@ -175,7 +176,7 @@ def predict_proba(model: SpanClassifier, data: Encoded, max_length: int, batch_s
     out = np.zeros(len(data.first), dtype=np.float64)
     for batch, idx in _batches(data, order, batch_size):
         logits = model(model.features(batch, max_length))
-        out[idx] = torch.softmax(logits.float(), dim=-1)[:, 1].numpy()
+        out[idx] = torch.softmax(logits.float(), dim=-1)[:, 1].cpu().numpy()
     return out
 
 
@@ -256,7 +257,7 @@ def _train(model: SpanClassifier, fit, val, cfg: ClassifierConfig, on_epoch) -> 
         losses = []
         for batch, _ in _batches(fit_data, order, cfg.batch_size):
             logits = model(model.features(batch, cfg.max_seq_length))
-            loss = loss_fn(logits, torch.tensor(batch.labels))
+            loss = loss_fn(logits, torch.tensor(batch.labels, device=logits.device))
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()

@@ -53,6 +53,8 @@ def init_from_env() -> DistInfo:
     if world <= 1:
         return DistInfo()
     if not dist.is_initialized():
+        if torch.cuda.is_available():  # one GPU per process: "cuda" then means this process's GPU
+            torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
         dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo")
     return DistInfo(dist.get_rank(), dist.get_world_size())
 

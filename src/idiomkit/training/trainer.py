@@ -267,11 +267,18 @@ def plain_copy(model):
 
 
 def rng_states() -> dict[str, Any]:
-    return {"torch": torch.get_rng_state(), "python": random.getstate(), "numpy": np.random.get_state()}
+    """Every generator a training step draws from (CUDA's too: dropout masks on a GPU come from it)."""
+    states = {"torch": torch.get_rng_state(), "python": random.getstate(), "numpy": np.random.get_state()}
+    if torch.cuda.is_available():
+        states["cuda"] = torch.cuda.get_rng_state_all()
+    return states
 
 
 def set_rng_states(states: dict[str, Any]) -> None:
-    torch.set_rng_state(states["torch"])
+    """Restore :func:`rng_states` (a checkpoint read with ``map_location`` may have moved them to the GPU)."""
+    torch.set_rng_state(states["torch"].cpu())
+    if "cuda" in states and torch.cuda.is_available() and len(states["cuda"]) == torch.cuda.device_count():
+        torch.cuda.set_rng_state_all([s.cpu() for s in states["cuda"]])
     random.setstate(states["python"])
     np.random.set_state(states["numpy"])
 
