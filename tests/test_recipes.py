@@ -76,6 +76,9 @@ def test_run_labels():
     assert run_label("adaptive-triplet", True, lora_rank=16) == "adaptive-triplet-mwe-lora"
     assert run_label("mnrl", True) == "mnrl" and run_label("mnrl", False) == "mnrl-nomwe"
     assert run_label("adaptive-triplet", True, dropout=0.0) == "adaptive-triplet-mwe-dropout0"
+    assert run_label("idiolink-infonce", False, epochs=10) == "idiolink-infonce"  # the paper's budget
+    assert run_label("idiolink-infonce", False, span_queries=True, epochs=30) == "idiolink-infonce-span-ep30"
+    assert run_label("adaptive-triplet", True, epochs=30) == "adaptive-triplet-mwe"  # 2B files name epochs apart
     assert {"adaptive-triplet", "triplet", "mnrl", "cosent", "contrastive", "cosine", "ynu"} <= set(RECIPES)
 
 

@@ -127,6 +127,7 @@ def sts_examples(model, cfg) -> Examples:
 # --- IdioLink ------------------------------------------------------------------------------------------------
 
 INFONCE_SCALE = 20.0  # 1 / temperature 0.05
+IDIOLINK_EPOCHS = 10  # the paper's budget (Hashiloni et al., Table 3); other budgets are named in the label
 
 
 def infonce_loss(model, _cfg=None) -> torch.nn.Module:
@@ -345,12 +346,15 @@ def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> lis
 
 def run_label(
     recipe: str, mwe_tokens: bool, lora_rank: int | None = None, span_queries: bool = False,
-    dropout: float | None = None, sts_weight: float = 1.0,
+    dropout: float | None = None, sts_weight: float = 1.0, epochs: int | None = None,
 ) -> str:  # fmt: skip
     """The recipe name used in result files: ``adaptive-triplet`` vs ``adaptive-triplet-mwe``; ``-lora`` suffix;
-    IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries; ``-dropout<p>`` when the run
+    IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries, ``-ep<N>`` when the epoch budget
+    is not the paper's 10 (2B result files name their epochs elsewhere); ``-dropout<p>`` when the run
     overrode the model's dropout; ``-stsw<w>`` for an STS-mixing recipe whose STS loss weight is not 1."""
     label = _recipe_label(recipe, mwe_tokens, span_queries) + ("-lora" if lora_rank else "")
+    if recipe.startswith("idiolink-") and epochs not in (None, IDIOLINK_EPOCHS):
+        label += f"-ep{epochs}"
     if sts_weight != 1.0 and recipe in STS_MIXING:
         label += f"-stsw{sts_weight:g}"
     return label + (f"-dropout{dropout:g}" if dropout is not None else "")
