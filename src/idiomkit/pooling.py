@@ -122,8 +122,8 @@ def _masked_mean(tokens: Tensor, mask: Tensor) -> Tensor:
 
 
 def span_features(model: SentenceTransformer, texts: Sequence[str], spans: Sequence[tuple[int, int]]):
-    """Tokenise ``texts`` for ``model`` and return (features, span mask); spans falling outside the
-    truncated input fall back to the whole sentence (counted in the log)."""
+    """Tokenise ``texts`` for ``model`` and return (features, span mask) on the model's device; spans falling
+    outside the truncated input fall back to the whole sentence (counted in the log)."""
     enc = model.tokenizer(
         list(texts),
         padding=True,
@@ -138,7 +138,7 @@ def span_features(model: SentenceTransformer, texts: Sequence[str], spans: Seque
     if empty.any():
         log.warning("%d span(s) have no tokens after truncation; pooling their whole sentence", int(empty.sum()))
         mask[empty] = enc["attention_mask"][empty]
-    return dict(enc), mask
+    return {k: v.to(model.device) for k, v in enc.items()}, mask.to(model.device)
 
 
 def forward_span_embeddings(
@@ -146,9 +146,8 @@ def forward_span_embeddings(
 ) -> Tensor:
     """Differentiable span embeddings (for losses): one forward pass over the full texts, pooled over spans."""
     features, mask = span_features(model, texts, spans)
-    features = {k: v.to(model.device) for k, v in features.items()}
     out = model.forward(features)
-    emb = _masked_mean(out["token_embeddings"], mask.to(model.device))
+    emb = _masked_mean(out["token_embeddings"], mask)
     if any(isinstance(m, Normalize) for m in model):
         emb = torch.nn.functional.normalize(emb, dim=-1)
     return emb

@@ -169,9 +169,7 @@ class QueryEncoder(nn.Module):
         features, mask = span_features(self.model, texts, spans or [(0, len(t)) for t in texts])
         if spans is None:
             mask = features["attention_mask"]
-        device = self.model.device
-        features = {k: v.to(device) for k, v in features.items()}
-        return self.model.forward(features)["token_embeddings"], features["attention_mask"], mask.to(device)
+        return self.model.forward(features)["token_embeddings"], features["attention_mask"], mask
 
     def tokens(self, items: Sequence[AdmireItem]) -> tuple[Tensor, Tensor, Tensor]:
         """(token embeddings, attention mask, pooling mask); head modes compute each item once (frozen encoder)."""
