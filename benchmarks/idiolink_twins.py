@@ -1,10 +1,11 @@
 """Score IdioLink test with twin expansion (near-duplicate score propagation, chosen on val) for trained run
 directories, as `idiomkit train --evaluate idiolink` would, without re-running the other query modes.
 
-usage: python benchmarks/idiolink_twins.py RUN_DIR [RUN_DIR ...] [--modes span sentence+span] [--usage-rerank]
-       [--data-dir DIR]
+usage: python benchmarks/idiolink_twins.py RUN_DIR [RUN_DIR ...] [--modes span sentence+span]
+       [--usage-rerank | --usage-classifier] [--data-dir DIR]
 
-Each run writes benchmarks/results/idiolink-test/<model>__<recipe>__<mode>[-usage]-twins__seed<N>.json (+ run.trec.gz);
+Each run writes benchmarks/results/idiolink-test/<model>__<recipe>__<mode>[-usage|-usageclf]-twins__seed<N>.json
+(+ run.trec.gz);
 `params.twin_expansion` records the chosen (k, tau, lambda) and the whole val grid.
 """
 
@@ -24,14 +25,18 @@ def main() -> None:
     parser.add_argument("runs", nargs="+", type=Path)
     parser.add_argument("--modes", nargs="+", default=["span", "sentence+span"])
     parser.add_argument("--usage-rerank", action="store_true", help="usage re-ranker first (variant -usage-twins)")
+    parser.add_argument(
+        "--usage-classifier", action="store_true", help="classifier usage re-ranker first (variant -usageclf-twins)"
+    )
     parser.add_argument("--data-dir", type=Path, default=None)
     args = parser.parse_args()
     for run in args.runs:
         info = json.loads((run / "training.json").read_text(encoding="utf-8"))
-        options = {"twin_expansion": True, **({"usage_rerank": True} if args.usage_rerank else {})}
+        usage = "classifier" if args.usage_classifier else args.usage_rerank
+        options = {"twin_expansion": True, **({"usage_rerank": usage} if usage else {})}
         jobs = [("idiolink", {"query_mode": mode, **options}) for mode in args.modes]
         command = f"python benchmarks/idiolink_twins.py {shlex.quote(str(run))} --modes {' '.join(args.modes)}"
-        command += " --usage-rerank" if args.usage_rerank else ""
+        command += " --usage-classifier" if args.usage_classifier else " --usage-rerank" if args.usage_rerank else ""
         evaluate_trained(run, info, ["idiolink"], args.data_dir or default_data_dir(), jobs=jobs, command=command)
 
 

@@ -360,6 +360,87 @@ def test_usage_reranker_fits_on_train_selects_on_val_and_writes_usage_variant(tm
         task.evaluate(minilm, data_dir=tmp_path, split="val", query_mode="span", usage_rerank=True)
 
 
+@pytest.mark.parametrize(
+    ("text", "pie", "found"),
+    [
+        ("They took the voters for a ride last year.", "take someone for a ride", "took the voters for a ride"),
+        ("She spilled the beans at lunch.", "spill the beans", "spilled the beans"),
+        ("He made tracks before dawn.", "make tracks", "made tracks"),
+        ("Nobody lifted a finger to help.", "lift a finger", "lifted a finger"),
+        ("It was on one's mind.", "on one's mind", "on one's mind"),
+        ("You must be out of his mind.", "out of your mind", "out of his mind"),  # pronouns stand in for "your"
+        ("It was child's play.", "child's play", "child's play"),
+        ("He is behind the bars now.", "behind bars", "behind the bars"),  # one article may be inserted
+        ("That rings the bell.", "ring a bell", "rings the bell"),  # articles are interchangeable
+        ("She is going places.", "go places", "going places"),
+        ("The beans were spilled.", "spill the beans", None),  # the PIE's words, not in its order
+        ("She revealed the secret.", "spill the beans", None),
+    ],
+)
+def test_locate_pie_finds_inflected_and_placeholder_forms(text, pie, found):
+    from idiomkit.tasks.idiolink_usage import locate_pie
+
+    span = locate_pie(text, pie)
+    assert (text[span[0] : span[1]] if span else None) == found
+
+
+def test_classifier_usage_signs_read_the_querys_pie_in_each_document(tmp_path, monkeypatch):
+    import numpy as np
+
+    from idiomkit.tasks.idiolink_usage import ClassifierUsageReranker
+
+    write_split(tmp_path, "test")
+    split = load_idiolink(tmp_path, "test")
+    p_figurative = {"q_01_lit": 0.1, "q_01_idiom": 0.8, "q_02_lit": 0.3, "q_02_idiom": 0.9,
+                    "01_lit_1": 0.2, "01_lit_2": 0.6, "01_idiom_1": 0.9, "02_lit_1": 0.1, "02_lit_2": 0.2,
+                    "02_idiom_1": 0.7}  # fmt: skip
+    seen = []
+
+    def stub(examples):
+        seen.extend((ex.id, ex.mwe) for ex in examples)
+        return np.array([p_figurative[ex.id] for ex in examples])
+
+    reranker = ClassifierUsageReranker(classifier=None, config=None)
+    monkeypatch.setattr(reranker, "figurative_probability", stub)
+    signs = reranker.usage_signs(split)
+    assert signs.shape == (len(QUERIES), len(DOCS))
+    u = {k: 2 * p - 1 for k, p in p_figurative.items()}
+    # q_01_idiom (spill the beans) x 01_lit_2: both decisions read "spill the beans"
+    assert signs[1, 1] == pytest.approx(u["q_01_idiom"] * u["01_lit_2"])
+    # documents without the query's PIE (the other PIE, simplification, sense) get 0
+    assert list(signs[1, 3:]) == [0.0] * 7 and list(signs[2, :5]) == [0.0] * 5
+    assert ("02_lit_1", "break the ice") in seen and not any(doc.startswith(("01_s", "02_s")) for doc, _ in seen)
+    acc = reranker.accuracy(split)
+    # queries: all four right; PIE-bearing documents: 01_lit_2 (0.6) and none else wrong -> 5 of 6
+    assert acc == {"queries": 1.0, "documents": round(5 / 6, 4), "documents_located": 1.0}
+    reranker.weight = 0.1
+    scores = np.zeros_like(signs)
+    assert reranker.rerank(None, split, scores) == pytest.approx(0.1 * signs)
+
+
+def test_classifier_usage_reranker_trains_on_train_selects_on_val(tmp_path, minilm):
+    from idiomkit.tasks.idiolink import IdioLinkTest
+    from idiomkit.tasks.idiolink_usage import WEIGHT_GRID
+
+    for split in ("train", "val", "test"):
+        write_split(tmp_path, split)
+    task = IdioLinkTest()
+    out = task.evaluate(
+        minilm, data_dir=tmp_path, query_mode="span", usage_rerank="classifier", twin_expansion=True,
+        show_progress_bar=False, use_cache=False,
+    )  # fmt: skip
+    info = out.params["usage_rerank"]
+    assert out.params["variant"] == "span-usageclf-twins"
+    assert info["train_data"] == {"idiolink_train": 10}  # 4 queries + 6 literal/idiomatic documents; no 2A here
+    assert info["selection_split"] == "val" and info["weight"] in WEIGHT_GRID
+    assert len(info["val_grid"]) == len(WEIGHT_GRID)
+    mean = {key: (v["r_precision"] + v["ndcg@10"]) / 2 for key, v in info["val_grid"].items()}
+    assert (info["val"]["r_precision"] + info["val"]["ndcg@10"]) / 2 == max(mean.values())
+    assert set(info["val_accuracy"]) == {"queries", "documents", "documents_located"}
+    with pytest.raises(ValueError, match="unknown usage re-ranker 'oracle'"):
+        task.evaluate(minilm, data_dir=tmp_path, query_mode="span", usage_rerank="oracle", show_progress_bar=False)
+
+
 # ---------------------------------------------------------------- twin expansion
 
 

@@ -172,6 +172,14 @@ def evaluate(
             help="idiolink: re-rank with a literal/figurative probe trained on IdioLink train, weight chosen on val.",
         ),
     ] = False,
+    usage_classifier: Annotated[
+        bool,
+        typer.Option(
+            "--usage-classifier",
+            help="idiolink: re-rank by usage with a fine-tuned literal/figurative span classifier (IdioLink train + "
+            "SemEval-2A train) instead of the probe; weight chosen on val. A second model beside the encoder.",
+        ),
+    ] = False,
     twin_expansion: Annotated[
         bool,
         typer.Option(
@@ -199,7 +207,7 @@ def evaluate(
         **({"query_mode": query_mode} if query_mode else {}),
         **({"setting": setting} if setting else {}),
         **({"features": features} if features else {}),
-        **({"usage_rerank": True} if usage_rerank else {}),
+        **({"usage_rerank": "classifier" if usage_classifier else True} if usage_rerank or usage_classifier else {}),
         **({"twin_expansion": True} if twin_expansion else {}),
     )
     rec = result.record

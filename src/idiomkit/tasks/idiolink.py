@@ -426,15 +426,17 @@ class IdioLinkTest(Task):
         cache_dir: str | Path | None = None,
         use_cache: bool = True,
         bm25_method: str = "lucene",
-        usage_rerank: bool = False,
+        usage_rerank: bool | str = False,
         twin_expansion: bool = False,
         **_: Any,
     ) -> TaskOutput:
         """``usage_rerank``: add the literal/figurative probe re-ranker (:mod:`idiomkit.tasks.idiolink_usage`),
-        trained on IdioLink train with C and weight chosen on val (dense models only). ``twin_expansion``:
-        near-duplicate score propagation over the index (:mod:`idiomkit.tasks.idiolink_twins`), parameters
-        chosen on val (dense models only; variant ``<mode>-twins``; after the usage re-ranker when both are on:
-        ``<mode>-usage-twins``, the expansion then chosen on the re-ranked val scores)."""
+        trained on IdioLink train with C and weight chosen on val (dense models only; variant ``<mode>-usage``);
+        ``usage_rerank="classifier"``: the decision comes from a fine-tuned span classifier instead
+        (:class:`~idiomkit.tasks.idiolink_usage.ClassifierUsageReranker`; variant ``<mode>-usageclf``).
+        ``twin_expansion``: near-duplicate score propagation over the index (:mod:`idiomkit.tasks.idiolink_twins`),
+        parameters chosen on val (dense models only; variant ``<mode>-twins``; after the usage re-ranker when both
+        are on: ``<mode>-usage[clf]-twins``, the expansion then chosen on the re-ranked val scores)."""
         data = load_idiolink(data_dir, split)
         start = time.perf_counter()
         params: dict[str, Any] = {"split": split, "query_mode": query_mode, "top_k": top_k, "variant": query_mode}
@@ -475,14 +477,17 @@ class IdioLinkTest(Task):
             )
             reranker = None
             if usage_rerank:
-                from idiomkit.tasks.idiolink_usage import UsageReranker
+                from idiomkit.tasks.idiolink_usage import ClassifierUsageReranker, UsageReranker
 
-                reranker = UsageReranker.fit(
+                if usage_rerank not in (True, "probe", "classifier"):
+                    raise ValueError(f"unknown usage re-ranker '{usage_rerank}' (expected probe or classifier)")
+                kind = ClassifierUsageReranker if usage_rerank == "classifier" else UsageReranker
+                reranker = kind.fit(
                     model, data_dir, query_mode=query_mode, prompt_name=prompt_name, batch_size=batch_size
                 )
                 scores = reranker.rerank(model, data, scores)
                 params["usage_rerank"] = reranker.info
-                params["variant"] = f"{query_mode}-usage"
+                params["variant"] = f"{query_mode}-usage{'clf' if usage_rerank == 'classifier' else ''}"
             if twin_expansion:
                 from idiomkit.tasks.idiolink_twins import TwinExpansion
 

@@ -21,6 +21,7 @@ Usage::
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -132,3 +133,219 @@ class UsageReranker:
         data_file = split.files[0] if split.files else None
         q, d = _features(model, split, prompt_name=self.prompt_name, batch_size=self.batch_size, data_file=data_file)
         return usage_rerank(scores, self.probe.predict_proba(q)[:, 1], self.probe.predict_proba(d)[:, 1], self.weight)
+
+
+# ---------------------------------------------------------------- a fine-tuned classifier as the usage decision
+
+# dictionary placeholders and the pronouns that stand in for them ("out of your mind" -> "out of his mind")
+PLACEHOLDERS = frozenset(
+    ("someone", "somebody", "something", "somewhere", "one", "one's", "someone's", "oneself", "sb", "sth")
+    + ("your", "my", "his", "her", "its", "our", "their", "me", "him", "us", "them", "it")
+)
+ARTICLES = ("a", "an", "the")  # interchangeable ("ring a bell" -> "ring the bell"), and one may be inserted
+# verb forms a stem cannot reach (``took`` for ``take``); regular inflections are matched by stem
+IRREGULAR = {
+    "be": "was were been", "bear": "bore borne", "beat": "beaten", "bend": "bent", "bite": "bit bitten",
+    "blow": "blew blown", "break": "broke broken", "bring": "brought", "build": "built", "buy": "bought",
+    "catch": "caught", "choose": "chose chosen", "come": "came", "cut": "cut", "dig": "dug", "do": "did done does",
+    "draw": "drew drawn", "drive": "drove driven", "eat": "ate eaten", "fall": "fell fallen", "feed": "fed",
+    "feel": "felt", "fight": "fought", "find": "found", "fly": "flew flown flies", "freeze": "froze frozen",
+    "get": "got gotten", "give": "gave given", "go": "went gone goes", "grind": "ground", "hang": "hung",
+    "have": "had has", "hide": "hid hidden", "hold": "held", "keep": "kept", "lay": "laid", "lead": "led",
+    "leave": "left", "lend": "lent", "lie": "lay lain", "light": "lit", "lose": "lost", "make": "made", "meet": "met",
+    "pay": "paid", "ride": "rode ridden", "ring": "rang rung", "rise": "rose risen", "run": "ran", "say": "said",
+    "see": "saw seen", "seek": "sought", "sell": "sold", "send": "sent", "shake": "shook shaken", "shoot": "shot",
+    "sink": "sank sunk", "sit": "sat", "speak": "spoke spoken", "spend": "spent", "stand": "stood",
+    "steal": "stole stolen", "stick": "stuck", "strike": "struck", "swing": "swung", "take": "took taken",
+    "teach": "taught", "tear": "tore torn", "tell": "told", "think": "thought", "throw": "threw thrown",
+    "wear": "wore worn", "win": "won", "wind": "wound", "write": "wrote written",
+}  # fmt: skip
+_WORD = r"[\w'’-]+"
+
+
+def _word_pattern(word: str) -> str:
+    """One PIE word: placeholder -> one to four words; article -> any article; a word -> its stem (``spill`` ->
+    ``spilled``) or irregular form (``take`` -> ``took``); a short word -> itself, plural allowed; ``'s`` optional."""
+    if word in PLACEHOLDERS:
+        return rf"{_WORD}(?:\s+{_WORD}){{0,3}}?"
+    if word in ARTICLES:
+        return "(?:" + "|".join(ARTICLES) + ")"
+    base, possessive = (word[:-2], r"(?:['’]s)?") if word.endswith(("'s", "’s")) else (word, "")
+    if len(base) > 3:
+        forms = [re.escape(base[: max(3, len(base) - 2)]) + r"\w*"]
+    else:
+        forms = [re.escape(base) + (r"\w*" if base in IRREGULAR else "(?:s|es)?")]
+    forms += [re.escape(form) for form in IRREGULAR.get(base, "").split()]
+    return "(?:" + "|".join(forms) + ")" + possessive
+
+
+def pie_pattern(pie: str) -> re.Pattern:
+    """A regex for the inflected forms of ``pie`` (see :func:`_word_pattern`), any non-word run between words and
+    at most one article inserted (``behind bars`` -> ``behind the bars``)."""
+    words = [w for w in re.split(r"[\s\-]+", pie.strip().lower()) if w]
+    gap = r"\W+(?:(?:" + "|".join(ARTICLES) + r")\W+)?"
+    return re.compile(r"\b" + gap.join(_word_pattern(w) for w in words) + r"\b", flags=re.IGNORECASE)
+
+
+def locate_pie(text: str, pie: str | re.Pattern) -> tuple[int, int] | None:
+    """Character span of the first (inflected) occurrence of ``pie`` in ``text``, or None."""
+    match = (pie if isinstance(pie, re.Pattern) else pie_pattern(pie)).search(text)
+    return (match.start(), match.end()) if match else None
+
+
+def usage_examples(records) -> list:
+    """2A-style examples (``mwe`` = the PIE as it occurs; label 0 figurative, 1 literal) of the records that carry
+    their PIE (queries; literal and idiomatic documents: simplifications and senses paraphrase it away)."""
+    from idiomkit.data.semeval2a import Example2A
+
+    return [
+        Example2A(r.id, "EN", r.span_text, "", r.sentence, "", 1 if r.usage == "literal" else 0)
+        for r in records
+        if r.usage in ("literal", "idiomatic")
+    ]
+
+
+@dataclass
+class ClassifierUsageReranker:
+    """Usage re-ranking with a fine-tuned literal/figurative classifier as the decision:
+
+        score'(q, d) = cos(q, d) + weight * u(q) * u(d | PIE of q),     u = 2 * P(figurative) - 1
+
+    ``u(q)`` reads the query's PIE span; ``u(d | PIE of q)`` reads the query's PIE where it occurs in the document
+    (:func:`locate_pie`) and is 0 where it does not (simplification and sense documents paraphrase the PIE away, so
+    no classifier can tell which PIE they are about). The classifier is the SemEval-2A span classifier
+    (:mod:`idiomkit.training.classifier`: ``[SEP]`` input, span-and-mean pooling, top layers fine-tuned), trained on
+    the IdioLink **train** queries and literal/idiomatic documents plus, where ``data_dir`` has them, the 2A
+    ``train_zero_shot`` examples; its epoch is chosen on a split of that carved by PIE/MWE. The weight is chosen on
+    IdioLink **val** by the mean of R-Precision and nDCG@10 (weight 0 in the grid). It is a second model beside the
+    retrieval encoder (``benchmarks/idiolink_usage_ceiling.py`` measures how accurate it must be).
+
+    Usage::
+
+        reranker = ClassifierUsageReranker.fit(model, data_dir, query_mode="span")   # trains, picks the weight
+        scores = reranker.rerank(model, test_split, scores)
+    """
+
+    classifier: Any
+    config: Any
+    weight: float = 0.0
+    info: dict[str, Any] = field(default_factory=dict)
+    _decisions: dict[str, tuple[np.ndarray, dict[str, np.ndarray]]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def fit(
+        cls,
+        model,
+        data_dir: str | Path,
+        *,
+        query_mode: str,
+        prompt_name: str | None = None,
+        batch_size: int = 64,
+        classifier_model: str = "minilm",
+        seed: int = 0,
+        weight_grid: tuple[float, ...] = WEIGHT_GRID,
+    ) -> ClassifierUsageReranker:
+        from idiomkit.data.semeval2a import data_paths, load_train
+        from idiomkit.models import load_model
+        from idiomkit.tasks.idiolink import dense_scores, make_run, retrieval_metrics
+        from idiomkit.training.classifier import ClassifierConfig, train_classifier
+
+        train = load_idiolink(data_dir, "train")
+        examples = usage_examples([*train.queries, *train.documents])
+        pie_of = {r.id: r.idiom for r in [*train.queries, *train.documents]}
+        train_data = {"idiolink_train": len(examples)}
+        semeval2a_train = data_paths(data_dir)["train_zero_shot"]
+        if semeval2a_train.exists():  # else IdioLink train only
+            extra = load_train(semeval2a_train, "zero_shot")
+            examples += extra
+            train_data["semeval2a_train_zero_shot"] = len(extra)
+        log.info("usage classifier: training on %s", train_data)
+        cfg = ClassifierConfig(model=classifier_model, epochs=2, train_layers=4, tune_threshold=False, seed=seed)
+        classifier, training = train_classifier(
+            load_model(classifier_model), examples, cfg, group=lambda ex: pie_of.get(ex.id, ex.mwe)
+        )
+        reranker = cls(classifier, cfg)
+        val = load_idiolink(data_dir, "val")
+        val_scores = dense_scores(model, val, query_mode, prompt_name=prompt_name, batch_size=batch_size)
+        signs, qrels = reranker.usage_signs(val), val.qrels()
+        grid: dict[str, dict[str, float]] = {}
+        best: tuple[float, float] | None = None  # (value, -weight): ties go to the smaller weight
+        for w in weight_grid:
+            m = retrieval_metrics(qrels, make_run(val.queries, val.documents, val_scores + w * signs))
+            grid[f"weight={w}"] = {k: m[k] for k in ("r_precision", "ndcg@10")}
+            value = (m["r_precision"] + m["ndcg@10"]) / 2
+            if best is None or (value, -w) > best:
+                best = (value, -w)
+        assert best is not None
+        reranker.weight = -best[1]
+        reranker.info = {
+            "probe": "fine-tuned span classifier (idiomkit.training.classifier); u(d) = 0 where the document lacks "
+            "the query's PIE",
+            "classifier": {"model": classifier_model, "recipe": cfg.recipe, "epochs": cfg.epochs, "seed": seed,
+                           "best_epoch": training["best"]["epoch"], "train_s": training["train_s"]},
+            "train_data": train_data,
+            "train_split": "train",
+            "selection_split": "val",
+            "selection_metric": "mean of R-Precision and nDCG@10",
+            "weight": reranker.weight,
+            "val": grid[f"weight={reranker.weight}"],
+            "val_accuracy": reranker.accuracy(val),
+            "val_grid": grid,
+        }  # fmt: skip
+        log.info("usage classifier re-ranker: weight=%s (val %s)", reranker.weight, reranker.info["val"])
+        return reranker
+
+    def figurative_probability(self, examples) -> np.ndarray:
+        """P(figurative) of each 2A-style example."""
+        from idiomkit.training.classifier import classify
+
+        if not examples:
+            return np.zeros(0)
+        _, p_literal = classify(self.classifier, examples, self.config, 0.5)
+        return 1.0 - np.asarray(p_literal, dtype=np.float64)
+
+    def decisions(self, split: IdioLinkSplit) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """(u per query, {PIE: u per document}) for ``split``, cached: ``u = 2 P(figurative) - 1`` read at the
+        query's span and at each document's occurrence of the PIE (0 where it has none)."""
+        if split.name not in self._decisions:
+            from idiomkit.data.semeval2a import Example2A
+
+            u_query = 2.0 * self.figurative_probability(usage_examples(split.queries)) - 1.0
+            located: list[tuple[str, int]] = []
+            examples = []
+            for pie in sorted({q.idiom for q in split.queries}):
+                pattern = pie_pattern(pie)
+                for j, d in enumerate(split.documents):
+                    span = locate_pie(d.sentence, pattern)
+                    if span is not None:
+                        located.append((pie, j))
+                        examples.append(Example2A(d.id, "EN", d.sentence[span[0] : span[1]], "", d.sentence, "", None))
+            u_doc = {pie: np.zeros(len(split.documents)) for pie in sorted({q.idiom for q in split.queries})}
+            for (pie, j), p in zip(located, self.figurative_probability(examples), strict=True):
+                u_doc[pie][j] = 2.0 * p - 1.0
+            self._decisions[split.name] = (u_query, u_doc)
+        return self._decisions[split.name]
+
+    def usage_signs(self, split: IdioLinkSplit) -> np.ndarray:
+        """``u(q) * u(d | PIE of q)`` for every query x document of ``split``."""
+        u_query, u_doc = self.decisions(split)
+        return np.stack([u_query[i] * u_doc[q.idiom] for i, q in enumerate(split.queries)])
+
+    def accuracy(self, split: IdioLinkSplit) -> dict[str, float]:
+        """Share of queries and of PIE-bearing (literal, idiomatic) documents whose decision matches the gold usage
+        (a document whose PIE was not found counts as wrong), and the share of those documents found at all."""
+        u_query, u_doc = self.decisions(split)
+        gold = lambda r: 1.0 if r.usage != "literal" else -1.0  # noqa: E731
+        docs = [
+            (j, d) for j, d in enumerate(split.documents) if d.usage in ("literal", "idiomatic") and d.idiom in u_doc
+        ]
+        u_docs = np.array([u_doc[d.idiom][j] for j, d in docs])
+        return {
+            "queries": round(float(np.mean(np.sign(u_query) == [gold(q) for q in split.queries])), 4),
+            "documents": round(float(np.mean(np.sign(u_docs) == [gold(d) for _, d in docs])), 4) if docs else None,
+            "documents_located": round(float(np.mean(u_docs != 0)), 4) if docs else None,
+        }
+
+    def rerank(self, model, split: IdioLinkSplit, scores: np.ndarray) -> np.ndarray:
+        """Re-ranked copy of ``scores`` (queries x documents of ``split``); ``model`` is unused (API parity)."""
+        return scores if self.weight == 0.0 else scores + self.weight * self.usage_signs(split)

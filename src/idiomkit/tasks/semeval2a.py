@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,12 +93,14 @@ def read_submission(path: str | Path) -> dict[str, dict[str, int]]:
 
 
 def split_by_mwe(
-    examples: Sequence[Example2A], fraction: float = 0.1, seed: int = 0
+    examples: Sequence[Example2A], fraction: float = 0.1, seed: int = 0, group: Callable[[Example2A], str] | None = None
 ) -> tuple[list[Example2A], list[Example2A]]:
-    """(train, validation): ``fraction`` of the distinct MWEs (seeded) and all their examples go to validation."""
-    mwes = sorted({ex.mwe for ex in examples})
+    """(train, validation): ``fraction`` of the distinct MWEs (seeded) and all their examples go to validation.
+    ``group`` maps an example to its MWE key (default ``ex.mwe``; e.g. the PIE when ``mwe`` is an inflected form)."""
+    key = group or (lambda ex: ex.mwe)
+    mwes = sorted({key(ex) for ex in examples})
     held = set(random.Random(seed).sample(mwes, max(1, round(fraction * len(mwes)))))
-    return [ex for ex in examples if ex.mwe not in held], [ex for ex in examples if ex.mwe in held]
+    return [ex for ex in examples if key(ex) not in held], [ex for ex in examples if key(ex) in held]
 
 
 def probe_features(model, examples: Sequence[Example2A], features: str, prompt: str | None, batch_size: int):

@@ -14,7 +14,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -188,9 +188,12 @@ def best_threshold(labels: Sequence[int], proba: np.ndarray, tune: bool = True) 
     return t, f1
 
 
-def carve_validation(train: Sequence[Example2A], cfg: ClassifierConfig) -> tuple[list[Example2A], list[Example2A]]:
-    """By-MWE validation split of train; one-shot: each validation MWE lends one example per label to training."""
-    fit, val = split_by_mwe([ex for ex in train if ex.setting != "one_shot"], cfg.val_fraction, cfg.seed)
+def carve_validation(
+    train: Sequence[Example2A], cfg: ClassifierConfig, group: Callable[[Example2A], str] | None = None
+) -> tuple[list[Example2A], list[Example2A]]:
+    """By-MWE validation split of train (``group``: the MWE key of an example, default ``ex.mwe``); one-shot: each
+    validation MWE lends one example per label to training."""
+    fit, val = split_by_mwe([ex for ex in train if ex.setting != "one_shot"], cfg.val_fraction, cfg.seed, group)
     fit += [ex for ex in train if ex.setting == "one_shot"] * cfg.one_shot_repeat
     if cfg.setting == "one_shot":
         shots: dict[tuple[str, int], Example2A] = {}
@@ -202,13 +205,18 @@ def carve_validation(train: Sequence[Example2A], cfg: ClassifierConfig) -> tuple
 
 
 def train_classifier(
-    st, train: Sequence[Example2A], cfg: ClassifierConfig, on_epoch=None
+    st,
+    train: Sequence[Example2A],
+    cfg: ClassifierConfig,
+    on_epoch=None,
+    group: Callable[[Example2A], str] | None = None,
 ) -> tuple[SpanClassifier, dict[str, Any]]:
-    """Fine-tune; keep the epoch (and threshold) with the best validation macro-F1. Returns (model, info)."""
+    """Fine-tune; keep the epoch (and threshold) with the best validation macro-F1 (validation carved from ``train``
+    by MWE, see :func:`carve_validation`). Returns (model, info)."""
     random.seed(cfg.seed)
     np.random.seed(cfg.seed)
     torch.manual_seed(cfg.seed)
-    fit, val = carve_validation(train, cfg)
+    fit, val = carve_validation(train, cfg, group)
     model = SpanClassifier(st, cfg.pool)
     frozen = frozen_parameters(model.encoder, cfg)
     flags = [p.requires_grad for p in frozen]
