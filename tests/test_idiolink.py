@@ -420,7 +420,7 @@ def test_classifier_usage_signs_read_the_querys_pie_in_each_document(tmp_path, m
 
 def test_classifier_usage_reranker_trains_on_train_selects_on_val(tmp_path, minilm):
     from idiomkit.tasks.idiolink import IdioLinkTest
-    from idiomkit.tasks.idiolink_usage import WEIGHT_GRID
+    from idiomkit.tasks.idiolink_usage import CLASSIFIER_WEIGHT_GRID as WEIGHT_GRID
 
     for split in ("train", "val", "test"):
         write_split(tmp_path, split)

@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 
 C_GRID = (0.1, 1.0, 10.0)
 WEIGHT_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
+# the classifier's decisions are sharper than the probe's, and the oracle analysis
+# (benchmarks/idiolink_usage_ceiling.py) puts the useful weights of a sharp decision at 0.02-0.1: finer at the low end
+CLASSIFIER_WEIGHT_GRID = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2)
 
 
 def figurative_labels(records) -> np.ndarray:
@@ -243,7 +246,7 @@ class ClassifierUsageReranker:
         batch_size: int = 64,
         classifier_model: str = "minilm",
         seed: int = 0,
-        weight_grid: tuple[float, ...] = WEIGHT_GRID,
+        weight_grid: tuple[float, ...] = CLASSIFIER_WEIGHT_GRID,
     ) -> ClassifierUsageReranker:
         from idiomkit.data.semeval2a import data_paths, load_train
         from idiomkit.models import load_model
