@@ -2,7 +2,7 @@
 directories, as `idiomkit train --evaluate idiolink` would, without re-running the other query modes.
 
 usage: python benchmarks/idiolink_twins.py RUN_DIR [RUN_DIR ...] [--modes span sentence+span]
-       [--usage-rerank | --usage-classifier] [--data-dir DIR]
+       [--usage-rerank | --usage-classifier] [--without-twins] [--data-dir DIR]
 
 Each run writes benchmarks/results/idiolink-test/<model>__<recipe>__<mode>[-usage|-usageclf]-twins__seed<N>.json
 (+ run.trec.gz);
@@ -28,15 +28,17 @@ def main() -> None:
     parser.add_argument(
         "--usage-classifier", action="store_true", help="classifier usage re-ranker first (variant -usageclf-twins)"
     )
+    parser.add_argument("--without-twins", action="store_true", help="only the usage re-ranker (variant -usage[clf])")
     parser.add_argument("--data-dir", type=Path, default=None)
     args = parser.parse_args()
     for run in args.runs:
         info = json.loads((run / "training.json").read_text(encoding="utf-8"))
         usage = "classifier" if args.usage_classifier else args.usage_rerank
-        options = {"twin_expansion": True, **({"usage_rerank": usage} if usage else {})}
+        options = {"twin_expansion": not args.without_twins, **({"usage_rerank": usage} if usage else {})}
         jobs = [("idiolink", {"query_mode": mode, **options}) for mode in args.modes]
         command = f"python benchmarks/idiolink_twins.py {shlex.quote(str(run))} --modes {' '.join(args.modes)}"
         command += " --usage-classifier" if args.usage_classifier else " --usage-rerank" if args.usage_rerank else ""
+        command += " --without-twins" if args.without_twins else ""
         evaluate_trained(run, info, ["idiolink"], args.data_dir or default_data_dir(), jobs=jobs, command=command)
 
 
