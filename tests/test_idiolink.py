@@ -400,7 +400,7 @@ def test_classifier_usage_signs_read_the_querys_pie_in_each_document(tmp_path, m
         seen.extend((ex.id, ex.mwe) for ex in examples)
         return np.array([p_figurative[ex.id] for ex in examples])
 
-    reranker = ClassifierUsageReranker(classifier=None, config=None)
+    reranker = ClassifierUsageReranker(decider=None)
     monkeypatch.setattr(reranker, "figurative_probability", stub)
     signs = reranker.usage_signs(split)
     assert signs.shape == (len(QUERIES), len(DOCS))
@@ -439,6 +439,44 @@ def test_classifier_usage_reranker_trains_on_train_selects_on_val(tmp_path, mini
     assert set(info["val_accuracy"]) == {"queries", "documents", "documents_located"}
     with pytest.raises(ValueError, match="unknown usage re-ranker 'oracle'"):
         task.evaluate(minilm, data_dir=tmp_path, query_mode="span", usage_rerank="oracle", show_progress_bar=False)
+
+
+def test_span_probe_usage_decision_uses_the_models_own_span_embeddings(tmp_path, minilm):
+    import numpy as np
+
+    from idiomkit.pooling import encode_spans
+    from idiomkit.tasks.idiolink import IdioLinkTest
+    from idiomkit.tasks.idiolink_usage import SpanProbeDecision, usage_examples
+    from idiomkit.tasks.semeval2a import PROBE_C
+
+    for split in ("train", "val", "test"):
+        write_split(tmp_path, split)
+    examples = usage_examples(load_idiolink(tmp_path, "train").documents)
+    x = SpanProbeDecision._features(minilm, examples, batch_size=8)
+    span = encode_spans(minilm, [ex.target for ex in examples], [ex.span for ex in examples], batch_size=8)
+    dim = minilm.get_embedding_dimension()
+    assert x.shape == (len(examples), 2 * dim)  # [unit span; unit sentence]
+    assert x[:, :dim] == pytest.approx(span / np.linalg.norm(span, axis=1, keepdims=True), abs=1e-5)
+    assert np.linalg.norm(x[:, dim:], axis=1) == pytest.approx(1.0)
+    out = IdioLinkTest().evaluate(
+        minilm, data_dir=tmp_path, query_mode="span", usage_rerank="span-probe", show_progress_bar=False,
+        use_cache=False,
+    )  # fmt: skip
+    info = out.params["usage_rerank"]
+    assert out.params["variant"] == "span-usagespan" and info["decision"] == "span-probe"
+    assert info["span_probe"]["C"] in PROBE_C and info["train_data"] == {"idiolink_train": 10}
+
+
+def test_cli_refuses_two_usage_rerankers():
+    import typer
+
+    from idiomkit.cli import usage_option
+
+    assert usage_option(False, False, False) == {}
+    assert usage_option(False, False, True) == {"usage_rerank": "span-probe"}
+    assert usage_option(False, True, False) == {"usage_rerank": "classifier"}
+    with pytest.raises(typer.BadParameter, match="give one of"):
+        usage_option(True, False, True)
 
 
 # ---------------------------------------------------------------- twin expansion

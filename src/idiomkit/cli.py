@@ -67,6 +67,14 @@ def main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log prog
         hf_logging.disable_progress_bar()
 
 
+def usage_option(probe: bool, classifier: bool, span_probe: bool) -> dict[str, bool | str]:
+    """``{"usage_rerank": ...}`` for the one usage re-ranker flag given (none -> {}); two flags are an error."""
+    chosen = [v for flag, v in ((probe, True), (classifier, "classifier"), (span_probe, "span-probe")) if flag]
+    if len(chosen) > 1:
+        raise typer.BadParameter("give one of --usage-rerank, --usage-classifier, --usage-span-probe")
+    return {"usage_rerank": chosen[0]} if chosen else {}
+
+
 @app.command()
 @user_errors
 def models(as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False) -> None:
@@ -180,6 +188,14 @@ def evaluate(
             "SemEval-2A train) instead of the probe; weight chosen on val. A second model beside the encoder.",
         ),
     ] = False,
+    usage_span_probe: Annotated[
+        bool,
+        typer.Option(
+            "--usage-span-probe",
+            help="idiolink: re-rank by usage with a probe on the model's own PIE-span embeddings (trained on the "
+            "same data as --usage-classifier, read at the PIE in each document); one model.",
+        ),
+    ] = False,
     twin_expansion: Annotated[
         bool,
         typer.Option(
@@ -207,7 +223,7 @@ def evaluate(
         **({"query_mode": query_mode} if query_mode else {}),
         **({"setting": setting} if setting else {}),
         **({"features": features} if features else {}),
-        **({"usage_rerank": "classifier" if usage_classifier else True} if usage_rerank or usage_classifier else {}),
+        **usage_option(usage_rerank, usage_classifier, usage_span_probe),
         **({"twin_expansion": True} if twin_expansion else {}),
     )
     rec = result.record

@@ -42,6 +42,7 @@ QUERY_MODES = ("sentence", "span", "instruction", "instruction+span", "sentence+
 FUSED_MODES = {"sentence+span": ("sentence", "span")}  # modes whose embedding is the normalised sum of others
 LEXICAL_MODELS = ("bm25",)
 BM25_QUERY_MODES = ("sentence", "span")
+USAGE_VARIANT_SUFFIX = {"classifier": "clf", "span-probe": "span"}  # variant <mode>-usage<suffix>
 TOP_K = 100
 BM25_K1, BM25_B = 0.9, 0.4
 # Appendix B of the paper; the span is quoted as in the authors' code.
@@ -433,10 +434,11 @@ class IdioLinkTest(Task):
         """``usage_rerank``: add the literal/figurative probe re-ranker (:mod:`idiomkit.tasks.idiolink_usage`),
         trained on IdioLink train with C and weight chosen on val (dense models only; variant ``<mode>-usage``);
         ``usage_rerank="classifier"``: the decision comes from a fine-tuned span classifier instead
-        (:class:`~idiomkit.tasks.idiolink_usage.ClassifierUsageReranker`; variant ``<mode>-usageclf``).
+        (:class:`~idiomkit.tasks.idiolink_usage.ClassifierUsageReranker`; variant ``<mode>-usageclf``);
+        ``usage_rerank="span-probe"``: from a probe on the model's own span embeddings (variant ``<mode>-usagespan``).
         ``twin_expansion``: near-duplicate score propagation over the index (:mod:`idiomkit.tasks.idiolink_twins`),
         parameters chosen on val (dense models only; variant ``<mode>-twins``; after the usage re-ranker when both
-        are on: ``<mode>-usage[clf]-twins``, the expansion then chosen on the re-ranked val scores)."""
+        are on: ``<mode>-usage[clf|span]-twins``, the expansion then chosen on the re-ranked val scores)."""
         data = load_idiolink(data_dir, split)
         start = time.perf_counter()
         params: dict[str, Any] = {"split": split, "query_mode": query_mode, "top_k": top_k, "variant": query_mode}
@@ -477,17 +479,20 @@ class IdioLinkTest(Task):
             )
             reranker = None
             if usage_rerank:
-                from idiomkit.tasks.idiolink_usage import ClassifierUsageReranker, UsageReranker
+                from idiomkit.tasks.idiolink_usage import DECISIONS, ClassifierUsageReranker, UsageReranker
 
-                if usage_rerank not in (True, "probe", "classifier"):
-                    raise ValueError(f"unknown usage re-ranker '{usage_rerank}' (expected probe or classifier)")
-                kind = ClassifierUsageReranker if usage_rerank == "classifier" else UsageReranker
-                reranker = kind.fit(
-                    model, data_dir, query_mode=query_mode, prompt_name=prompt_name, batch_size=batch_size
-                )
+                if usage_rerank not in (True, "probe", *DECISIONS):
+                    raise ValueError(
+                        f"unknown usage re-ranker '{usage_rerank}' (expected probe, {', '.join(DECISIONS)})"
+                    )
+                fit_args = {"query_mode": query_mode, "prompt_name": prompt_name, "batch_size": batch_size}
+                if usage_rerank in DECISIONS:
+                    reranker = ClassifierUsageReranker.fit(model, data_dir, decision=usage_rerank, **fit_args)
+                else:
+                    reranker = UsageReranker.fit(model, data_dir, **fit_args)
                 scores = reranker.rerank(model, data, scores)
                 params["usage_rerank"] = reranker.info
-                params["variant"] = f"{query_mode}-usage{'clf' if usage_rerank == 'classifier' else ''}"
+                params["variant"] = f"{query_mode}-usage{USAGE_VARIANT_SUFFIX.get(usage_rerank, '')}"
             if twin_expansion:
                 from idiomkit.tasks.idiolink_twins import TwinExpansion
 

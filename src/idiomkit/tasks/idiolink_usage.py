@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -209,19 +210,104 @@ def usage_examples(records) -> list:
 
 
 @dataclass
+class FineTunedDecision:
+    """The usage decision of a fine-tuned 2A span classifier (:mod:`idiomkit.training.classifier`: ``[SEP]`` input,
+    span-and-mean pooling, top 4 layers fine-tuned for 2 epochs; epoch chosen on a split carved by ``group``). A
+    second model beside the retrieval encoder."""
+
+    classifier: Any
+    config: Any
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def fit(cls, model, examples, group, *, classifier_model: str = "minilm", seed: int = 0, **_: Any):
+        from idiomkit.models import load_model
+        from idiomkit.training.classifier import ClassifierConfig, train_classifier
+
+        cfg = ClassifierConfig(model=classifier_model, epochs=2, train_layers=4, tune_threshold=False, seed=seed)
+        classifier, training = train_classifier(load_model(classifier_model), examples, cfg, group=group)
+        info = {"model": classifier_model, "recipe": cfg.recipe, "epochs": cfg.epochs, "seed": seed,
+                "best_epoch": training["best"]["epoch"], "train_s": training["train_s"]}  # fmt: skip
+        return cls(classifier, cfg, info)
+
+    def figurative_probability(self, examples) -> np.ndarray:
+        """P(figurative) of each 2A-style example."""
+        from idiomkit.training.classifier import classify
+
+        if not examples:
+            return np.zeros(0)
+        _, p_literal = classify(self.classifier, examples, self.config, 0.5)
+        return 1.0 - np.asarray(p_literal, dtype=np.float64)
+
+
+SPAN_PROBE_FEATURES = "span+sentence"
+
+
+@dataclass
+class SpanProbeDecision:
+    """The usage decision of the retrieval model itself: a logistic regression on its frozen embeddings of the PIE
+    span (late chunking) and of the whole sentence, each scaled to unit length. C is chosen (macro-F1) on a split
+    carved by ``group`` from the training examples, then the probe is refitted on all of them. One model: nothing
+    is trained but the probe's 2 x 384 weights."""
+
+    model: Any
+    probe: Any
+    batch_size: int = 64
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def fit(cls, model, examples, group, *, seed: int = 0, batch_size: int = 64, **_: Any):
+        from sklearn.linear_model import LogisticRegression
+
+        from idiomkit.tasks.semeval2a import fit_probe, split_by_mwe
+
+        start = time.perf_counter()
+        x = cls._features(model, examples, batch_size)
+        y = np.array([ex.label for ex in examples])
+        train, held = split_by_mwe(examples, 0.1, seed, group=group)
+        row = {id(ex): i for i, ex in enumerate(examples)}
+        tr, va = [row[id(ex)] for ex in train], [row[id(ex)] for ex in held]
+        c, curve = fit_probe(x[tr], y[tr], x[va], y[va], seed)
+        probe = LogisticRegression(C=c, max_iter=2000, random_state=seed).fit(x, y)
+        info = {"features": SPAN_PROBE_FEATURES + " (unit length each)", "C": c, "carved_val_macro_f1": curve,
+                "train_s": round(time.perf_counter() - start, 1)}  # fmt: skip
+        return cls(model, probe, batch_size, info)
+
+    @staticmethod
+    def _features(model, examples, batch_size: int) -> np.ndarray:
+        from idiomkit.tasks.semeval2a import probe_features
+
+        half = model.get_embedding_dimension() or 0
+        x = probe_features(model, examples, SPAN_PROBE_FEATURES, None, batch_size).astype(np.float64)
+        parts = [x[:, :half], x[:, half:]] if half and x.shape[1] == 2 * half else [x]
+        return np.hstack([p / np.linalg.norm(p, axis=1, keepdims=True).clip(1e-9) for p in parts])
+
+    def figurative_probability(self, examples) -> np.ndarray:
+        """P(figurative) (label 0) of each 2A-style example."""
+        if not examples:
+            return np.zeros(0)
+        proba = self.probe.predict_proba(self._features(self.model, examples, self.batch_size))
+        return proba[:, list(self.probe.classes_).index(0)]
+
+
+DECISIONS = {"classifier": FineTunedDecision, "span-probe": SpanProbeDecision}
+
+
+@dataclass
 class ClassifierUsageReranker:
-    """Usage re-ranking with a fine-tuned literal/figurative classifier as the decision:
+    """Usage re-ranking with a trained literal/figurative decision:
 
         score'(q, d) = cos(q, d) + weight * u(q) * u(d | PIE of q),     u = 2 * P(figurative) - 1
 
     ``u(q)`` reads the query's PIE span; ``u(d | PIE of q)`` reads the query's PIE where it occurs in the document
     (:func:`locate_pie`) and is 0 where it does not (simplification and sense documents paraphrase the PIE away, so
-    no classifier can tell which PIE they are about). The classifier is the SemEval-2A span classifier
-    (:mod:`idiomkit.training.classifier`: ``[SEP]`` input, span-and-mean pooling, top layers fine-tuned), trained on
-    the IdioLink **train** queries and literal/idiomatic documents plus, where ``data_dir`` has them, the 2A
-    ``train_zero_shot`` examples; its epoch is chosen on a split of that carved by PIE/MWE. The weight is chosen on
-    IdioLink **val** by the mean of R-Precision and nDCG@10 (weight 0 in the grid). It is a second model beside the
-    retrieval encoder (``benchmarks/idiolink_usage_ceiling.py`` measures how accurate it must be).
+    no classifier can tell which PIE they are about). The decision (``decision=``) is ``"classifier"``
+    (:class:`FineTunedDecision`, a second fine-tuned model) or ``"span-probe"`` (:class:`SpanProbeDecision`, a
+    probe on the retrieval model's own span embeddings), trained on the IdioLink **train** queries and
+    literal/idiomatic documents plus, where ``data_dir`` has them, the 2A ``train_zero_shot`` examples, with any
+    selection on a split of those carved by PIE/MWE. The weight is chosen on IdioLink **val** by the mean of
+    R-Precision and nDCG@10 (weight 0 in the grid). ``benchmarks/idiolink_usage_ceiling.py`` measures how accurate
+    the decision must be.
 
     Usage::
 
@@ -229,8 +315,7 @@ class ClassifierUsageReranker:
         scores = reranker.rerank(model, test_split, scores)
     """
 
-    classifier: Any
-    config: Any
+    decider: Any
     weight: float = 0.0
     info: dict[str, Any] = field(default_factory=dict)
     _decisions: dict[str, tuple[np.ndarray, dict[str, np.ndarray]]] = field(default_factory=dict, repr=False)
@@ -244,15 +329,16 @@ class ClassifierUsageReranker:
         query_mode: str,
         prompt_name: str | None = None,
         batch_size: int = 64,
+        decision: str = "classifier",
         classifier_model: str = "minilm",
         seed: int = 0,
         weight_grid: tuple[float, ...] = CLASSIFIER_WEIGHT_GRID,
     ) -> ClassifierUsageReranker:
         from idiomkit.data.semeval2a import data_paths, load_train
-        from idiomkit.models import load_model
         from idiomkit.tasks.idiolink import dense_scores, make_run, retrieval_metrics
-        from idiomkit.training.classifier import ClassifierConfig, train_classifier
 
+        if decision not in DECISIONS:
+            raise ValueError(f"unknown usage decision '{decision}' (expected {' or '.join(DECISIONS)})")
         train = load_idiolink(data_dir, "train")
         examples = usage_examples([*train.queries, *train.documents])
         pie_of = {r.id: r.idiom for r in [*train.queries, *train.documents]}
@@ -262,12 +348,12 @@ class ClassifierUsageReranker:
             extra = load_train(semeval2a_train, "zero_shot")
             examples += extra
             train_data["semeval2a_train_zero_shot"] = len(extra)
-        log.info("usage classifier: training on %s", train_data)
-        cfg = ClassifierConfig(model=classifier_model, epochs=2, train_layers=4, tune_threshold=False, seed=seed)
-        classifier, training = train_classifier(
-            load_model(classifier_model), examples, cfg, group=lambda ex: pie_of.get(ex.id, ex.mwe)
-        )
-        reranker = cls(classifier, cfg)
+        log.info("usage decision (%s): training on %s", decision, train_data)
+        decider = DECISIONS[decision].fit(
+            model, examples, lambda ex: pie_of.get(ex.id, ex.mwe), classifier_model=classifier_model, seed=seed,
+            batch_size=batch_size,
+        )  # fmt: skip
+        reranker = cls(decider)
         val = load_idiolink(data_dir, "val")
         val_scores = dense_scores(model, val, query_mode, prompt_name=prompt_name, batch_size=batch_size)
         signs, qrels = reranker.usage_signs(val), val.qrels()
@@ -281,11 +367,15 @@ class ClassifierUsageReranker:
                 best = (value, -w)
         assert best is not None
         reranker.weight = -best[1]
+        probe = (
+            "fine-tuned span classifier (idiomkit.training.classifier)"
+            if decision == "classifier"
+            else "logistic regression on the retrieval model's own span+sentence embeddings"
+        )
         reranker.info = {
-            "probe": "fine-tuned span classifier (idiomkit.training.classifier); u(d) = 0 where the document lacks "
-            "the query's PIE",
-            "classifier": {"model": classifier_model, "recipe": cfg.recipe, "epochs": cfg.epochs, "seed": seed,
-                           "best_epoch": training["best"]["epoch"], "train_s": training["train_s"]},
+            "probe": f"{probe}; u(d) = 0 where the document lacks the query's PIE",
+            "decision": decision,
+            decision.replace("-", "_"): decider.info,
             "train_data": train_data,
             "train_split": "train",
             "selection_split": "val",
@@ -294,18 +384,13 @@ class ClassifierUsageReranker:
             "val": grid[f"weight={reranker.weight}"],
             "val_accuracy": reranker.accuracy(val),
             "val_grid": grid,
-        }  # fmt: skip
-        log.info("usage classifier re-ranker: weight=%s (val %s)", reranker.weight, reranker.info["val"])
+        }
+        log.info("usage %s re-ranker: weight=%s (val %s)", decision, reranker.weight, reranker.info["val"])
         return reranker
 
     def figurative_probability(self, examples) -> np.ndarray:
-        """P(figurative) of each 2A-style example."""
-        from idiomkit.training.classifier import classify
-
-        if not examples:
-            return np.zeros(0)
-        _, p_literal = classify(self.classifier, examples, self.config, 0.5)
-        return 1.0 - np.asarray(p_literal, dtype=np.float64)
+        """P(figurative) of each 2A-style example, from the decision."""
+        return self.decider.figurative_probability(examples)
 
     def decisions(self, split: IdioLinkSplit) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """(u per query, {PIE: u per document}) for ``split``, cached: ``u = 2 P(figurative) - 1`` read at the
