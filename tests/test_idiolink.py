@@ -433,12 +433,28 @@ def test_classifier_usage_reranker_trains_on_train_selects_on_val(tmp_path, mini
     assert out.params["variant"] == "span-usageclf-twins"
     assert info["train_data"] == {"idiolink_train": 10}  # 4 queries + 6 literal/idiomatic documents; no 2A here
     assert info["selection_split"] == "val" and info["weight"] in WEIGHT_GRID
-    assert len(info["val_grid"]) == len(WEIGHT_GRID)
+    assert list(info["val_grid"])[: len(WEIGHT_GRID)] == [f"weight={w}" for w in WEIGHT_GRID]
     mean = {key: (v["r_precision"] + v["ndcg@10"]) / 2 for key, v in info["val_grid"].items()}
     assert (info["val"]["r_precision"] + info["val"]["ndcg@10"]) / 2 == max(mean.values())
     assert set(info["val_accuracy"]) == {"queries", "documents", "documents_located"}
     with pytest.raises(ValueError, match="unknown usage re-ranker 'oracle'"):
         task.evaluate(minilm, data_dir=tmp_path, query_mode="span", usage_rerank="oracle", show_progress_bar=False)
+
+
+def test_choose_weight_takes_the_best_mean_and_extends_the_grid_past_a_top_edge():
+    from idiomkit.tasks.idiolink_usage import choose_weight
+
+    def peak_at(top):  # mean of the two metrics rises until ``top``, then falls
+        return lambda w: {"r_precision": 50 - abs(w - top), "ndcg@10": 70 - abs(w - top)}
+
+    weight, grid = choose_weight(peak_at(0.2), (0.0, 0.1, 0.2, 0.3))
+    assert weight == 0.2 and list(grid) == ["weight=0.0", "weight=0.1", "weight=0.2", "weight=0.3"]
+    weight, grid = choose_weight(peak_at(1.0), (0.0, 0.1, 0.5))  # edge 0.5 -> 1.0 -> 2.0 (worse): stop
+    assert weight == 1.0 and list(grid)[3:] == ["weight=1.0", "weight=2.0"]
+    weight, grid = choose_weight(peak_at(100.0), (0.0, 0.5), max_weight=4.0)  # capped
+    assert weight == 4.0 and list(grid)[-1] == "weight=4.0" and len(grid) == 5
+    weight, _ = choose_weight(lambda w: {"r_precision": 50.0, "ndcg@10": 70.0}, (0.0, 0.1))  # a tie: the smaller
+    assert weight == 0.0
 
 
 def test_span_probe_usage_decision_uses_the_models_own_span_embeddings(tmp_path, minilm):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,31 @@ WEIGHT_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
 # the oracle analysis (benchmarks/idiolink_usage_ceiling.py) puts the useful weights of a sharp decision at 0.02-0.1:
 # finer at the low end; 0.3 and 0.5 were added after val chose the edge of (0, 0.01, 0.02, 0.05, 0.1, 0.2)
 CLASSIFIER_WEIGHT_GRID = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
+# where val chooses the grid's top weight, the grid goes on doubling it (a softer decision needs a larger weight; the
+# span probe's val choice was the edge 0.5), up to MAX_WEIGHT (cosines span [-1, 1]: beyond 4 the decision is all)
+MAX_WEIGHT = 4.0
+
+
+def choose_weight(
+    metrics_at: Callable[[float], dict[str, float]], weight_grid: Sequence[float], max_weight: float = MAX_WEIGHT
+) -> tuple[float, dict[str, dict[str, float]]]:
+    """(weight, {"weight=w": {r_precision, ndcg@10}}): the grid weight with the best mean of R-Precision and nDCG@10
+    (ties -> the smaller weight); while the best is the grid's largest weight, the grid goes on doubling it, up to
+    ``max_weight``."""
+    grid: dict[str, dict[str, float]] = {}
+    best: tuple[float, float] | None = None  # (value, -weight)
+    weights = list(weight_grid)
+    while weights:
+        w = weights.pop(0)
+        m = metrics_at(w)
+        grid[f"weight={w}"] = {k: m[k] for k in ("r_precision", "ndcg@10")}
+        value = (m["r_precision"] + m["ndcg@10"]) / 2
+        if best is None or (value, -w) > best:
+            best = (value, -w)
+        if not weights and -best[1] == w and 0 < w < max_weight:
+            weights.append(min(2 * w, max_weight))
+    assert best is not None, "empty weight grid"
+    return -best[1], grid
 
 
 def figurative_labels(records) -> np.ndarray:
@@ -357,16 +383,10 @@ class ClassifierUsageReranker:
         val = load_idiolink(data_dir, "val")
         val_scores = dense_scores(model, val, query_mode, prompt_name=prompt_name, batch_size=batch_size)
         signs, qrels = reranker.usage_signs(val), val.qrels()
-        grid: dict[str, dict[str, float]] = {}
-        best: tuple[float, float] | None = None  # (value, -weight): ties go to the smaller weight
-        for w in weight_grid:
-            m = retrieval_metrics(qrels, make_run(val.queries, val.documents, val_scores + w * signs))
-            grid[f"weight={w}"] = {k: m[k] for k in ("r_precision", "ndcg@10")}
-            value = (m["r_precision"] + m["ndcg@10"]) / 2
-            if best is None or (value, -w) > best:
-                best = (value, -w)
-        assert best is not None
-        reranker.weight = -best[1]
+        reranker.weight, grid = choose_weight(
+            lambda w: retrieval_metrics(qrels, make_run(val.queries, val.documents, val_scores + w * signs)),
+            weight_grid,
+        )
         probe = (
             "fine-tuned span classifier (idiomkit.training.classifier)"
             if decision == "classifier"
