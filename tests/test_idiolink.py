@@ -483,16 +483,38 @@ def test_span_probe_usage_decision_uses_the_models_own_span_embeddings(tmp_path,
     assert info["span_probe"]["C"] in PROBE_C and info["train_data"] == {"idiolink_train": 10}
 
 
+def test_shared_classifier_decision_adds_only_its_top_layers_and_leaves_the_encoder_alone(tmp_path, minilm):
+    import torch
+
+    from idiomkit.tasks.idiolink import IdioLinkTest
+
+    for split in ("train", "val", "test"):
+        write_split(tmp_path, split)
+    before = {name: p.detach().clone() for name, p in minilm.named_parameters()}
+    out = IdioLinkTest().evaluate(
+        minilm, data_dir=tmp_path, query_mode="span", usage_rerank="shared-classifier", show_progress_bar=False,
+        use_cache=False,
+    )  # fmt: skip
+    assert out.params["variant"] == "span-usagesharedclf"
+    assert all(torch.equal(before[name], p) for name, p in minilm.named_parameters())  # trained a copy
+    layer = sum(p.numel() for p in minilm[0].auto_model.encoder.layer[0].parameters())
+    head = 2 * (2 * 384) + 2  # linear head over [span; mean] -> 2 labels
+    counts = out.params["usage_rerank"]["shared_classifier"]["parameters"]
+    assert counts["classifier_adds"] == 4 * layer + head  # the top 4 of 6 layers + head; the rest is shared
+    assert counts["total"] == counts["retrieval_encoder"] + counts["classifier_adds"] < 40_000_000
+
+
 def test_cli_refuses_two_usage_rerankers():
     import typer
 
     from idiomkit.cli import usage_option
 
-    assert usage_option(False, False, False) == {}
-    assert usage_option(False, False, True) == {"usage_rerank": "span-probe"}
-    assert usage_option(False, True, False) == {"usage_rerank": "classifier"}
+    assert usage_option(False, False, False, False) == {}
+    assert usage_option(False, False, False, True) == {"usage_rerank": "span-probe"}
+    assert usage_option(False, True, False, False) == {"usage_rerank": "classifier"}
+    assert usage_option(False, False, True, False) == {"usage_rerank": "shared-classifier"}
     with pytest.raises(typer.BadParameter, match="give one of"):
-        usage_option(True, False, True)
+        usage_option(True, False, False, True)
 
 
 # ---------------------------------------------------------------- twin expansion

@@ -67,11 +67,20 @@ def main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log prog
         hf_logging.disable_progress_bar()
 
 
-def usage_option(probe: bool, classifier: bool, span_probe: bool) -> dict[str, bool | str]:
-    """``{"usage_rerank": ...}`` for the one usage re-ranker flag given (none -> {}); two flags are an error."""
-    chosen = [v for flag, v in ((probe, True), (classifier, "classifier"), (span_probe, "span-probe")) if flag]
+USAGE_FLAGS = {
+    "--usage-rerank": True,
+    "--usage-classifier": "classifier",
+    "--usage-shared-classifier": "shared-classifier",
+    "--usage-span-probe": "span-probe",
+}
+
+
+def usage_option(*given: bool) -> dict[str, bool | str]:
+    """``{"usage_rerank": ...}`` for the one usage re-ranker flag given (flags in :data:`USAGE_FLAGS` order; none
+    -> {}); two flags are an error."""
+    chosen = [v for flag, v in zip(given, USAGE_FLAGS.values(), strict=True) if flag]
     if len(chosen) > 1:
-        raise typer.BadParameter("give one of --usage-rerank, --usage-classifier, --usage-span-probe")
+        raise typer.BadParameter(f"give one of {', '.join(USAGE_FLAGS)}")
     return {"usage_rerank": chosen[0]} if chosen else {}
 
 
@@ -188,6 +197,14 @@ def evaluate(
             "SemEval-2A train) instead of the probe; weight chosen on val. A second model beside the encoder.",
         ),
     ] = False,
+    usage_shared_classifier: Annotated[
+        bool,
+        typer.Option(
+            "--usage-shared-classifier",
+            help="idiolink: as --usage-classifier, the classifier fine-tuned from the model itself (top 4 layers; "
+            "embeddings and bottom layers shared).",
+        ),
+    ] = False,
     usage_span_probe: Annotated[
         bool,
         typer.Option(
@@ -223,7 +240,7 @@ def evaluate(
         **({"query_mode": query_mode} if query_mode else {}),
         **({"setting": setting} if setting else {}),
         **({"features": features} if features else {}),
-        **usage_option(usage_rerank, usage_classifier, usage_span_probe),
+        **usage_option(usage_rerank, usage_classifier, usage_shared_classifier, usage_span_probe),
         **({"twin_expansion": True} if twin_expansion else {}),
     )
     rec = result.record

@@ -42,7 +42,8 @@ QUERY_MODES = ("sentence", "span", "instruction", "instruction+span", "sentence+
 FUSED_MODES = {"sentence+span": ("sentence", "span")}  # modes whose embedding is the normalised sum of others
 LEXICAL_MODELS = ("bm25",)
 BM25_QUERY_MODES = ("sentence", "span")
-USAGE_VARIANT_SUFFIX = {"classifier": "clf", "span-probe": "span"}  # variant <mode>-usage<suffix>
+# variant <mode>-usage<suffix> of each usage decision
+USAGE_VARIANT_SUFFIX = {"classifier": "clf", "shared-classifier": "sharedclf", "span-probe": "span"}
 TOP_K = 100
 BM25_K1, BM25_B = 0.9, 0.4
 # Appendix B of the paper; the span is quoted as in the authors' code.
@@ -435,7 +436,9 @@ class IdioLinkTest(Task):
         trained on IdioLink train with C and weight chosen on val (dense models only; variant ``<mode>-usage``);
         ``usage_rerank="classifier"``: the decision comes from a fine-tuned span classifier instead
         (:class:`~idiomkit.tasks.idiolink_usage.ClassifierUsageReranker`; variant ``<mode>-usageclf``);
-        ``usage_rerank="span-probe"``: from a probe on the model's own span embeddings (variant ``<mode>-usagespan``).
+        ``usage_rerank="shared-classifier"``: that classifier fine-tuned from the model itself (top layers; the rest
+        shared; variant ``<mode>-usagesharedclf``); ``usage_rerank="span-probe"``: from a probe on the model's own
+        span embeddings (variant ``<mode>-usagespan``).
         ``twin_expansion``: near-duplicate score propagation over the index (:mod:`idiomkit.tasks.idiolink_twins`),
         parameters chosen on val (dense models only; variant ``<mode>-twins``; after the usage re-ranker when both
         are on: ``<mode>-usage[clf|span]-twins``, the expansion then chosen on the re-ranked val scores)."""

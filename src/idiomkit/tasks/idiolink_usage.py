@@ -238,22 +238,32 @@ def usage_examples(records) -> list:
 @dataclass
 class FineTunedDecision:
     """The usage decision of a fine-tuned 2A span classifier (:mod:`idiomkit.training.classifier`: ``[SEP]`` input,
-    span-and-mean pooling, top 4 layers fine-tuned for 2 epochs; epoch chosen on a split carved by ``group``). A
-    second model beside the retrieval encoder."""
+    span-and-mean pooling, top 4 layers fine-tuned for 2 epochs; epoch chosen on a split carved by ``group``),
+    started from ``classifier_model`` — a second model beside the retrieval encoder — or, with ``shared=True``, from
+    a copy of the retrieval encoder itself: its embeddings and bottom layers stay frozen, i.e. shared, so the pair
+    adds only the top 4 layers and the head to the encoder's parameters."""
 
     classifier: Any
     config: Any
     info: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def fit(cls, model, examples, group, *, classifier_model: str = "minilm", seed: int = 0, **_: Any):
+    def fit(
+        cls, model, examples, group, *, classifier_model: str = "minilm", seed: int = 0, shared: bool = False, **_: Any
+    ):
+        import copy
+
         from idiomkit.models import load_model
         from idiomkit.training.classifier import ClassifierConfig, train_classifier
 
-        cfg = ClassifierConfig(model=classifier_model, epochs=2, train_layers=4, tune_threshold=False, seed=seed)
-        classifier, training = train_classifier(load_model(classifier_model), examples, cfg, group=group)
-        info = {"model": classifier_model, "recipe": cfg.recipe, "epochs": cfg.epochs, "seed": seed,
+        name = "the retrieval encoder (shared trunk)" if shared else classifier_model
+        cfg = ClassifierConfig(model=name, epochs=2, train_layers=4, tune_threshold=False, seed=seed)
+        start = copy.deepcopy(model) if shared else load_model(classifier_model)
+        classifier, training = train_classifier(start, examples, cfg, group=group)
+        info = {"model": name, "recipe": cfg.recipe, "epochs": cfg.epochs, "seed": seed,
                 "best_epoch": training["best"]["epoch"], "train_s": training["train_s"]}  # fmt: skip
+        if shared:
+            info["parameters"] = shared_parameters(model, classifier)
         return cls(classifier, cfg, info)
 
     def figurative_probability(self, examples) -> np.ndarray:
@@ -264,6 +274,33 @@ class FineTunedDecision:
             return np.zeros(0)
         _, p_literal = classify(self.classifier, examples, self.config, 0.5)
         return 1.0 - np.asarray(p_literal, dtype=np.float64)
+
+
+def shared_parameters(model, classifier) -> dict[str, int]:
+    """Parameter counts of the retrieval encoder, of what the classifier adds to it (parameters that differ from the
+    encoder's: its fine-tuned layers and head) and of the pair."""
+    encoder = {name: p for name, p in model[0].auto_model.named_parameters()}
+    added = sum(
+        p.numel()
+        for name, p in classifier.named_parameters()
+        if not (name.startswith("encoder.") and name[8:] in encoder and torch_equal(p, encoder[name[8:]]))
+    )
+    total = sum(p.numel() for p in model.parameters())
+    return {"retrieval_encoder": total, "classifier_adds": added, "total": total + added}
+
+
+def torch_equal(a, b) -> bool:
+    import torch
+
+    return a.shape == b.shape and bool(torch.equal(a.detach().cpu(), b.detach().cpu()))
+
+
+class SharedClassifierDecision(FineTunedDecision):
+    """:class:`FineTunedDecision` started from the retrieval encoder (shared embeddings and bottom layers)."""
+
+    @classmethod
+    def fit(cls, model, examples, group, **kwargs: Any):
+        return super().fit(model, examples, group, **{**kwargs, "shared": True})
 
 
 SPAN_PROBE_FEATURES = "span+sentence"
@@ -316,7 +353,11 @@ class SpanProbeDecision:
         return proba[:, list(self.probe.classes_).index(0)]
 
 
-DECISIONS = {"classifier": FineTunedDecision, "span-probe": SpanProbeDecision}
+DECISIONS = {
+    "classifier": FineTunedDecision,
+    "shared-classifier": SharedClassifierDecision,
+    "span-probe": SpanProbeDecision,
+}
 
 
 @dataclass
@@ -387,11 +428,11 @@ class ClassifierUsageReranker:
             lambda w: retrieval_metrics(qrels, make_run(val.queries, val.documents, val_scores + w * signs)),
             weight_grid,
         )
-        probe = (
-            "fine-tuned span classifier (idiomkit.training.classifier)"
-            if decision == "classifier"
-            else "logistic regression on the retrieval model's own span+sentence embeddings"
-        )
+        probe = {
+            "classifier": "fine-tuned span classifier (idiomkit.training.classifier)",
+            "shared-classifier": "span classifier fine-tuned from the retrieval encoder (top 4 layers; rest shared)",
+            "span-probe": "logistic regression on the retrieval model's own span+sentence embeddings",
+        }[decision]
         reranker.info = {
             "probe": f"{probe}; u(d) = 0 where the document lacks the query's PIE",
             "decision": decision,
