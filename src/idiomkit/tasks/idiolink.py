@@ -42,8 +42,6 @@ QUERY_MODES = ("sentence", "span", "instruction", "instruction+span", "sentence+
 FUSED_MODES = {"sentence+span": ("sentence", "span")}  # modes whose embedding is the normalised sum of others
 LEXICAL_MODELS = ("bm25",)
 BM25_QUERY_MODES = ("sentence", "span")
-# variant <mode>-usage<suffix> of each usage decision
-USAGE_VARIANT_SUFFIX = {"classifier": "clf", "shared-classifier": "sharedclf", "span-probe": "span"}
 TOP_K = 100
 BM25_K1, BM25_B = 0.9, 0.4
 # Appendix B of the paper; the span is quoted as in the authors' code.
@@ -441,7 +439,7 @@ class IdioLinkTest(Task):
         span embeddings (variant ``<mode>-usagespan``).
         ``twin_expansion``: near-duplicate score propagation over the index (:mod:`idiomkit.tasks.idiolink_twins`),
         parameters chosen on val (dense models only; variant ``<mode>-twins``; after the usage re-ranker when both
-        are on: ``<mode>-usage[clf|span]-twins``, the expansion then chosen on the re-ranked val scores)."""
+        are on: ``<mode>-usage[clf|sharedclf|span]-twins``, the expansion then chosen on the re-ranked val scores)."""
         data = load_idiolink(data_dir, split)
         start = time.perf_counter()
         params: dict[str, Any] = {"split": split, "query_mode": query_mode, "top_k": top_k, "variant": query_mode}
@@ -495,7 +493,8 @@ class IdioLinkTest(Task):
                     reranker = UsageReranker.fit(model, data_dir, **fit_args)
                 scores = reranker.rerank(model, data, scores)
                 params["usage_rerank"] = reranker.info
-                params["variant"] = f"{query_mode}-usage{USAGE_VARIANT_SUFFIX.get(usage_rerank, '')}"
+                suffix = DECISIONS[usage_rerank].variant if usage_rerank in DECISIONS else ""
+                params["variant"] = f"{query_mode}-usage{suffix}"
             if twin_expansion:
                 from idiomkit.tasks.idiolink_twins import TwinExpansion
 

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -239,30 +239,31 @@ def usage_examples(records) -> list:
 class FineTunedDecision:
     """The usage decision of a fine-tuned 2A span classifier (:mod:`idiomkit.training.classifier`: ``[SEP]`` input,
     span-and-mean pooling, top 4 layers fine-tuned for 2 epochs; epoch chosen on a split carved by ``group``),
-    started from ``classifier_model`` — a second model beside the retrieval encoder — or, with ``shared=True``, from
-    a copy of the retrieval encoder itself: its embeddings and bottom layers stay frozen, i.e. shared, so the pair
-    adds only the top 4 layers and the head to the encoder's parameters."""
+    started from ``classifier_model``: a second model beside the retrieval encoder (see
+    :class:`SharedClassifierDecision` for one started from the encoder itself)."""
+
+    variant: ClassVar[str] = "clf"  # result variant <mode>-usage<variant>
+    description: ClassVar[str] = "fine-tuned span classifier (idiomkit.training.classifier)"
+    shared: ClassVar[bool] = False
 
     classifier: Any
     config: Any
     info: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def fit(
-        cls, model, examples, group, *, classifier_model: str = "minilm", seed: int = 0, shared: bool = False, **_: Any
-    ):
+    def fit(cls, model, examples, group, *, classifier_model: str = "minilm", seed: int = 0, **_: Any):
         import copy
 
         from idiomkit.models import load_model
         from idiomkit.training.classifier import ClassifierConfig, train_classifier
 
-        name = "the retrieval encoder (shared trunk)" if shared else classifier_model
+        name = "the retrieval encoder (shared trunk)" if cls.shared else classifier_model
         cfg = ClassifierConfig(model=name, epochs=2, train_layers=4, tune_threshold=False, seed=seed)
-        start = copy.deepcopy(model) if shared else load_model(classifier_model)
+        start = copy.deepcopy(model) if cls.shared else load_model(classifier_model)
         classifier, training = train_classifier(start, examples, cfg, group=group)
         info = {"model": name, "recipe": cfg.recipe, "epochs": cfg.epochs, "seed": seed,
                 "best_epoch": training["best"]["epoch"], "train_s": training["train_s"]}  # fmt: skip
-        if shared:
+        if cls.shared:
             info["parameters"] = shared_parameters(model, classifier)
         return cls(classifier, cfg, info)
 
@@ -279,28 +280,26 @@ class FineTunedDecision:
 def shared_parameters(model, classifier) -> dict[str, int]:
     """Parameter counts of the retrieval encoder, of what the classifier adds to it (parameters that differ from the
     encoder's: its fine-tuned layers and head) and of the pair."""
-    encoder = {name: p for name, p in model[0].auto_model.named_parameters()}
-    added = sum(
-        p.numel()
-        for name, p in classifier.named_parameters()
-        if not (name.startswith("encoder.") and name[8:] in encoder and torch_equal(p, encoder[name[8:]]))
-    )
+    import torch
+
+    encoder = dict(model[0].auto_model.named_parameters())
+
+    def shared(name: str, p) -> bool:
+        mine = encoder.get(name.removeprefix("encoder.")) if name.startswith("encoder.") else None
+        return mine is not None and mine.shape == p.shape and torch.equal(mine.detach().cpu(), p.detach().cpu())
+
+    added = sum(p.numel() for name, p in classifier.named_parameters() if not shared(name, p))
     total = sum(p.numel() for p in model.parameters())
     return {"retrieval_encoder": total, "classifier_adds": added, "total": total + added}
 
 
-def torch_equal(a, b) -> bool:
-    import torch
-
-    return a.shape == b.shape and bool(torch.equal(a.detach().cpu(), b.detach().cpu()))
-
-
 class SharedClassifierDecision(FineTunedDecision):
-    """:class:`FineTunedDecision` started from the retrieval encoder (shared embeddings and bottom layers)."""
+    """:class:`FineTunedDecision` started from a copy of the retrieval encoder: its embeddings and bottom layers stay
+    frozen, i.e. shared, so the pair adds only the top 4 layers and the head to the encoder's parameters."""
 
-    @classmethod
-    def fit(cls, model, examples, group, **kwargs: Any):
-        return super().fit(model, examples, group, **{**kwargs, "shared": True})
+    variant: ClassVar[str] = "sharedclf"
+    description: ClassVar[str] = "span classifier fine-tuned from the retrieval encoder (top 4 layers; rest shared)"
+    shared: ClassVar[bool] = True
 
 
 SPAN_PROBE_FEATURES = "span+sentence"
@@ -312,6 +311,9 @@ class SpanProbeDecision:
     span (late chunking) and of the whole sentence, each scaled to unit length. C is chosen (macro-F1) on a split
     carved by ``group`` from the training examples, then the probe is refitted on all of them. One model: nothing
     is trained but the probe's 2 x 384 weights."""
+
+    variant: ClassVar[str] = "span"
+    description: ClassVar[str] = "logistic regression on the retrieval model's own span+sentence embeddings"
 
     model: Any
     probe: Any
@@ -340,10 +342,9 @@ class SpanProbeDecision:
     def _features(model, examples, batch_size: int) -> np.ndarray:
         from idiomkit.tasks.semeval2a import probe_features
 
-        half = model.get_embedding_dimension() or 0
         x = probe_features(model, examples, SPAN_PROBE_FEATURES, None, batch_size).astype(np.float64)
-        parts = [x[:, :half], x[:, half:]] if half and x.shape[1] == 2 * half else [x]
-        return np.hstack([p / np.linalg.norm(p, axis=1, keepdims=True).clip(1e-9) for p in parts])
+        half = x.shape[1] // 2  # [span; sentence], two embeddings of the same size
+        return np.hstack([p / np.linalg.norm(p, axis=1, keepdims=True).clip(1e-9) for p in (x[:, :half], x[:, half:])])
 
     def figurative_probability(self, examples) -> np.ndarray:
         """P(figurative) (label 0) of each 2A-style example."""
@@ -368,13 +369,14 @@ class ClassifierUsageReranker:
 
     ``u(q)`` reads the query's PIE span; ``u(d | PIE of q)`` reads the query's PIE where it occurs in the document
     (:func:`locate_pie`) and is 0 where it does not (simplification and sense documents paraphrase the PIE away, so
-    no classifier can tell which PIE they are about). The decision (``decision=``) is ``"classifier"``
-    (:class:`FineTunedDecision`, a second fine-tuned model) or ``"span-probe"`` (:class:`SpanProbeDecision`, a
-    probe on the retrieval model's own span embeddings), trained on the IdioLink **train** queries and
-    literal/idiomatic documents plus, where ``data_dir`` has them, the 2A ``train_zero_shot`` examples, with any
-    selection on a split of those carved by PIE/MWE. The weight is chosen on IdioLink **val** by the mean of
-    R-Precision and nDCG@10 (weight 0 in the grid). ``benchmarks/idiolink_usage_ceiling.py`` measures how accurate
-    the decision must be.
+    no classifier can tell which PIE they are about). The decision (``decision=``, a key of :data:`DECISIONS`) is
+    ``"classifier"`` (:class:`FineTunedDecision`, a second fine-tuned model), ``"shared-classifier"``
+    (:class:`SharedClassifierDecision`, the same started from the retrieval encoder, sharing its lower layers) or
+    ``"span-probe"`` (:class:`SpanProbeDecision`, a probe on the retrieval model's own span embeddings), trained
+    on the IdioLink **train** queries and literal/idiomatic documents plus, where ``data_dir`` has them, the 2A
+    ``train_zero_shot`` examples, with any selection on a split of those carved by PIE/MWE. The weight is chosen on
+    IdioLink **val** by the mean of R-Precision and nDCG@10 (weight 0 in the grid).
+    ``benchmarks/idiolink_usage_ceiling.py`` measures how accurate the decision must be.
 
     Usage::
 
@@ -428,13 +430,8 @@ class ClassifierUsageReranker:
             lambda w: retrieval_metrics(qrels, make_run(val.queries, val.documents, val_scores + w * signs)),
             weight_grid,
         )
-        probe = {
-            "classifier": "fine-tuned span classifier (idiomkit.training.classifier)",
-            "shared-classifier": "span classifier fine-tuned from the retrieval encoder (top 4 layers; rest shared)",
-            "span-probe": "logistic regression on the retrieval model's own span+sentence embeddings",
-        }[decision]
         reranker.info = {
-            "probe": f"{probe}; u(d) = 0 where the document lacks the query's PIE",
+            "probe": f"{decider.description}; u(d) = 0 where the document lacks the query's PIE",
             "decision": decision,
             decision.replace("-", "_"): decider.info,
             "train_data": train_data,
