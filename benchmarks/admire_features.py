@@ -1,13 +1,17 @@
-"""AdMIRe subtask A (text): pairwise feature ranker over frozen similarities, and the ceiling of "knowing the sense".
+"""AdMIRe subtask A (text): rankers over frozen similarities, and the ceiling of "knowing the sense".
 
-For each type signal (``none``, ``proxy``, ``oracle``; see :mod:`idiomkit.training.admire_features`) writes
-``admire/<model>__feature-ranker[-<signal>-type]__{cv,test}-<query mode>__seed0.json`` (5-fold CV by compound on the
+``--ranker feature``: a pairwise logistic ranker over per-caption features (:mod:`idiomkit.training.admire_features`);
+``--ranker structured``: a model of whole caption orders that also reads caption-caption similarities (the task's
+two pairs + distractor structure; :mod:`idiomkit.training.admire_structured`).
+For each type signal (``none``, ``proxy``, ``oracle``) writes
+``admire/<model>__<ranker>-ranker[-<signal>-type]__{cv,test}-<query mode>__seed0.json`` (5-fold CV by compound on the
 85 train+dev items, and train-on-85 / score-test) with predictions beside them, and prints a table. Deterministic
 (no seed), no tuning: the L2 strength is fixed (``--c``). The ``oracle`` rows read the gold ``sentence_type`` of the
 item being ranked: an upper bound for a system that knew the sense, not a system (no extended-set submission).
 
     python benchmarks/admire_features.py
     python benchmarks/admire_features.py -m me5-small-enpt
+    python benchmarks/admire_features.py --ranker structured
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ def main() -> None:
     ap.add_argument("-m", "--model", default="minilm")
     ap.add_argument("--query-mode", default="marked+span")
     ap.add_argument("--signals", nargs="+", default=["none", "proxy", "oracle"])
+    ap.add_argument("--ranker", choices=["feature", "structured"], default="feature")
     ap.add_argument("--c", type=float, default=0.1, help="inverse L2 strength of the logistic ranker (fixed)")
+    ap.add_argument("--l2", type=float, default=0.01, help="L2 strength of the structured ranker (fixed)")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--results-dir", default=None, help="default: $IDIOMKIT_RESULTS_DIR or benchmarks/results")
     ap.add_argument("--threads", type=int, default=2)
@@ -43,6 +49,7 @@ def main() -> None:
     from idiomkit.results import ResultRecord, atomic_write_text, sha256_files, write_result
     from idiomkit.tasks.admire import predictions_tsv, score_items, submission_tsv
     from idiomkit.training import admire_features as af
+    from idiomkit.training import admire_structured as st
     from idiomkit.training.admire import caption_embeddings, compound_folds
 
     results_dir = args.results_dir or default_results_dir()
@@ -54,18 +61,37 @@ def main() -> None:
     model = load_model(args.model)
     start = time.perf_counter()
     sets = {"pool": pool, "test": splits["test"].items, "xe": splits["xe"].items}
-    sims = {k: af.similarities(model, v, caption_embeddings(model, v, "runs/admire-cache"), args.query_mode)
-            for k, v in sets.items()}  # fmt: skip
+    caps = {k: caption_embeddings(model, v, "runs/admire-cache") for k, v in sets.items()}
+    sims = {k: af.similarities(model, v, caps[k], args.query_mode) for k, v in sets.items()}
     encode_s = time.perf_counter() - start
     folds = compound_folds(pool, args.folds, 0)
     ranks = np.array([it.gold_ranks for it in pool])
     rows = []
     for signal in args.signals:
-        recipe = "feature-ranker" + ("" if signal == "none" else f"-{signal}-type")
-        f_pool = af.features(sims["pool"], af.type_signal(sims["pool"], pool, signal))
-        oof = af.cross_validated_scores(f_pool, ranks, folds, args.c)
-        w = af.fit_ranker(f_pool, ranks, args.c)
-        test_scores = af.features(sims["test"], af.type_signal(sims["test"], sets["test"], signal)) @ w
+        recipe = f"{args.ranker}-ranker" + ("" if signal == "none" else f"-{signal}-type")
+        if args.ranker == "structured":
+            oof = st.cross_validated_structured_scores(caps["pool"], sims["pool"], pool, folds, signal, args.l2)
+            ranker = st.StructuredRanker(signal, args.l2).fit(caps["pool"], sims["pool"], pool)
+            w = ranker.w
+            test_scores = ranker.scores(caps["test"], sims["test"], sets["test"])
+            config = {
+                "ranker": "softmax over the 120 caption orders, linear in order features (structured)",
+                "l2": args.l2,
+                "type_signal": signal,
+                "features": w.size,
+                "decode": "most probable order",
+            }
+        else:
+            f_pool = af.features(sims["pool"], af.type_signal(sims["pool"], pool, signal))
+            oof = af.cross_validated_scores(f_pool, ranks, folds, args.c)
+            w = af.fit_ranker(f_pool, ranks, args.c)
+            test_scores = af.features(sims["test"], af.type_signal(sims["test"], sets["test"], signal)) @ w
+            config = {
+                "ranker": "pairwise logistic regression over frozen similarities",
+                "c": args.c,
+                "type_signal": signal,
+                "features": w.size,
+            }
         runs = {"cv": (pool, oof), "test": (sets["test"], test_scores)}
         for split, (items, scores) in runs.items():
             metrics = score_items(items, scores)
@@ -73,9 +99,7 @@ def main() -> None:
                 metrics["folds"] = [score_items([it for it, f in zip(items, folds, strict=True) if f == k],
                                                 scores[np.asarray(folds) == k]) for k in range(args.folds)]  # fmt: skip
             variant = f"{split}-{args.query_mode}"
-            params = {"query_mode": args.query_mode, "variant": variant, "split": split,
-                      "config": {"ranker": "pairwise logistic regression over frozen similarities",
-                                 "c": args.c, "type_signal": signal, "features": w.size},
+            params = {"query_mode": args.query_mode, "variant": variant, "split": split, "config": config,
                       "trainable_params": int(w.size),
                       "weights": [round(float(x), 4) for x in w], "folds": args.folds, "fold_seed": 0,
                       "encode_s": round(encode_s, 1), "n_items": len(items), "command": command}  # fmt: skip
@@ -87,7 +111,10 @@ def main() -> None:
             extra = [str(f) for f in folds] if split == "cv" else None
             atomic_write_text(out.with_suffix(".predictions.tsv"), predictions_tsv(items, scores, extra))
             if split == "test" and signal != "oracle":
-                xe = af.features(sims["xe"], af.type_signal(sims["xe"], sets["xe"], signal)) @ w
+                if args.ranker == "structured":
+                    xe = ranker.scores(caps["xe"], sims["xe"], sets["xe"])
+                else:
+                    xe = af.features(sims["xe"], af.type_signal(sims["xe"], sets["xe"], signal)) @ w
                 atomic_write_text(out.with_suffix(".submission_xe.tsv"), submission_tsv(sets["xe"], xe))
             m = metrics
             rows.append((recipe, split, m["top1"], m["spearman"], m["idiomatic"]["spearman"], m["literal"]["spearman"]))
@@ -95,8 +122,8 @@ def main() -> None:
 
     literal = [it.sentence_type == "literal" for it in pool]
     auc = roc_auc_score(literal, -af.type_signal(sims["pool"], pool, "proxy"))
-    print(f"\n{name}, {args.query_mode}, C={args.c}; proxy type signal: AUC {auc:.3f} for literal vs idiomatic "
-          "(train+dev)")  # fmt: skip
+    print(f"\n{name}, {args.query_mode}, {args.ranker} ranker; proxy type signal: AUC {auc:.3f} for literal vs "
+          "idiomatic (train+dev)")  # fmt: skip
     print("| recipe | split | top1 | spearman | idiomatic ρ | literal ρ |\n|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r[0]} | {r[1]} | {r[2]:.3f} | {r[3]:.3f} | {r[4]:.3f} | {r[5]:.3f} |")

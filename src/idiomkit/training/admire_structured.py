@@ -1,0 +1,164 @@
+"""AdMIRe structured ranker: score whole permutations of the five captions, using how the task builds them.
+
+Each AdMIRe item has five captions of fixed kinds (idiomatic synonym and related, literal synonym and related,
+distractor), and the gold order puts the two captions of the sense used first, the other sense's two next and the
+distractor last. On train+dev (frozen minilm) the captions at gold positions 1-2 and 3-4 are each other's nearest
+neighbours (mean cosine .50-.61 against .34-.40 across pairs). A per-caption score cannot use that; this ranker
+scores every one of the 5! = 120 orders with a linear model over *permutation* features:
+
+- caption-caption cosines: within the first pair, within the second pair, distractor to the other four, first pair
+  to second pair;
+- the z-scored similarities of :mod:`idiomkit.training.admire_features` (``lit``, ``ctx``, ``span``, ``mctx``) of
+  the caption placed at each position (position-specific weights);
+- all of them times a sentence-type value ``t`` (+1 idiomatic, -1 literal, 0 unknown).
+
+Training maximises the log-likelihood of the gold order under a softmax over the 120 orders (L2 fixed, no tuning;
+LBFGS, deterministic). The type is a label of the *training* items, so the order model is fitted with the gold
+``t``; at prediction time ``t`` is either unknown (``none``: the model is fitted and used with ``t = 0``), given
+(``oracle``: an upper bound, not a system) or inferred (``proxy``: a logistic regression on the unsupervised
+signal ``-corr(mctx, lit)`` gives P(idiomatic), and the order probabilities under ``t = +1`` and ``t = -1`` are mixed
+by it). The prediction is the most probable order (caption score = 5 - its position).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+
+from idiomkit.data.admire import AdmireItem
+from idiomkit.training.admire_features import Similarities, _z, type_signal
+
+PERMUTATIONS = np.array(list(itertools.permutations(range(5))))  # row p: caption index at each position
+STRUCTURED_SIGNALS = ("none", "proxy", "oracle")
+
+
+def permutation_index(item: AdmireItem) -> int:
+    """Row of :data:`PERMUTATIONS` that is the item's gold order."""
+    gold = np.asarray(item.gold_indices)
+    hit = np.flatnonzero((gold == PERMUTATIONS).all(1))
+    if len(hit) != 1:
+        raise ValueError(f"item '{item.compound}' has no complete gold order of five captions")
+    return int(hit[0])
+
+
+def permutation_features(
+    captions: np.ndarray, sims: Similarities, t: np.ndarray, extra: np.ndarray | None = None
+) -> np.ndarray:
+    """``(n, 120, f)`` features of every order of every item; ``captions`` are unit caption embeddings
+    ``(n, 5, d)``, ``t`` the per-item type value (+1 idiomatic, -1 literal, 0 unknown); ``extra`` = more
+    per-caption scores ``(n, 5)`` or ``(n, 5, k)`` (e.g. a trained ranker's), z-scored like the similarities."""
+    cc = np.einsum("nkd,njd->nkj", captions, captions)
+    views = [sims.lit, sims.ctx, sims.span, sims.mctx]
+    if extra is not None:
+        views += list(np.moveaxis(extra[..., None] if extra.ndim == 2 else extra, -1, 0))
+    per_caption = np.stack([_z(v) for v in views], axis=-1)  # (n, 5, k)
+    p = PERMUTATIONS
+    out = []
+    for i in range(len(captions)):
+        c = cc[i]
+        pairs = np.stack(
+            [
+                c[p[:, 0], p[:, 1]],
+                c[p[:, 2], p[:, 3]],
+                sum(c[p[:, 4], p[:, j]] for j in range(4)) / 4,
+                sum(c[p[:, a], p[:, b]] for a in (0, 1) for b in (2, 3)) / 4,
+            ],
+            axis=-1,
+        )
+        positions = per_caption[i][p].reshape(len(p), -1)
+        base = np.concatenate([pairs, positions], axis=-1)
+        out.append(np.concatenate([base, base * t[i]], axis=-1))
+    return np.asarray(out, dtype=np.float32)
+
+
+def fit_order_model(feats: np.ndarray, gold: Sequence[int], l2: float = 0.01) -> np.ndarray:
+    """Weights maximising the mean log-softmax of the gold orders ``gold`` (rows of :data:`PERMUTATIONS`) minus
+    ``l2 * |w|^2`` (LBFGS from zero: deterministic)."""
+    import torch
+
+    x, y = torch.tensor(feats, dtype=torch.float64), torch.tensor(np.asarray(gold))
+    w = torch.zeros(feats.shape[-1], dtype=torch.float64, requires_grad=True)
+    opt = torch.optim.LBFGS([w], max_iter=500, line_search_fn="strong_wolfe")
+
+    def closure():
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(x @ w, y) + l2 * (w * w).sum()
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    return w.detach().numpy()
+
+
+def order_probabilities(feats: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Softmax over the 120 orders of each item: ``(n, 120)``."""
+    s = feats @ w
+    e = np.exp(s - s.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+
+def scores_of_best_order(probs: np.ndarray) -> np.ndarray:
+    """Caption scores ``(n, 5)`` of each item's most probable order (5 for the first caption ... 1 for the last)."""
+    out = np.zeros((len(probs), 5))
+    for i, row in enumerate(PERMUTATIONS[probs.argmax(1)]):
+        out[i, row] = 5 - np.arange(5)
+    return out
+
+
+class StructuredRanker:
+    """Order model + (for ``proxy``) a type classifier, fitted on labelled items; see the module docstring."""
+
+    def __init__(self, signal: str = "proxy", l2: float = 0.01, type_c: float = 1.0):
+        if signal not in STRUCTURED_SIGNALS:
+            raise ValueError(f"unknown type signal '{signal}' (expected one of {', '.join(STRUCTURED_SIGNALS)})")
+        self.signal, self.l2, self.type_c = signal, l2, type_c
+
+    def fit(self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem]) -> StructuredRanker:
+        from sklearn.linear_model import LogisticRegression
+
+        gold_t = type_signal(sims, items, "oracle")
+        t = np.zeros(len(items)) if self.signal == "none" else gold_t
+        self.w = fit_order_model(permutation_features(captions, sims, t), [permutation_index(it) for it in items],
+                                 self.l2)  # fmt: skip
+        if self.signal == "proxy":
+            x = type_signal(sims, items, "proxy")[:, None]
+            self.type_clf = LogisticRegression(C=self.type_c).fit(x, gold_t > 0)
+        return self
+
+    def idiomatic_probability(self, sims: Similarities, items: Sequence[AdmireItem]) -> np.ndarray:
+        """P(idiomatic) per item from the proxy signal (``proxy`` rankers only)."""
+        return self.type_clf.predict_proba(type_signal(sims, items, "proxy")[:, None])[:, 1]
+
+    def probabilities(self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem]) -> np.ndarray:
+        """``(n, 120)`` order probabilities (mixed over the two types for ``proxy``)."""
+        n = len(items)
+        if self.signal != "proxy":
+            t = np.zeros(n) if self.signal == "none" else type_signal(sims, items, "oracle")
+            return order_probabilities(permutation_features(captions, sims, t), self.w)
+        p = self.idiomatic_probability(sims, items)[:, None]
+        idiomatic = order_probabilities(permutation_features(captions, sims, np.ones(n)), self.w)
+        literal = order_probabilities(permutation_features(captions, sims, -np.ones(n)), self.w)
+        return p * idiomatic + (1 - p) * literal
+
+    def scores(self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem]) -> np.ndarray:
+        return scores_of_best_order(self.probabilities(captions, sims, items))
+
+
+def cross_validated_structured_scores(
+    captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], folds: Sequence[int], signal: str,
+    l2: float = 0.01,
+) -> np.ndarray:  # fmt: skip
+    """Out-of-fold caption scores ``(n, 5)``: each fold ranked by a :class:`StructuredRanker` fitted on the others."""
+    folds = np.asarray(folds)
+    out = np.zeros((len(items), 5))
+    for f in np.unique(folds):
+        tr, te = np.flatnonzero(folds != f), np.flatnonzero(folds == f)
+        ranker = StructuredRanker(signal, l2).fit(captions[tr], _take(sims, tr), [items[i] for i in tr])
+        out[te] = ranker.scores(captions[te], _take(sims, te), [items[i] for i in te])
+    return out
+
+
+def _take(sims: Similarities, idx: np.ndarray) -> Similarities:
+    return Similarities(ctx=sims.ctx[idx], span=sims.span[idx], lit=sims.lit[idx], mctx=sims.mctx[idx])
