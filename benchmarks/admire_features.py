@@ -34,6 +34,13 @@ def main() -> None:
     ap.add_argument("--ranker", choices=["feature", "structured"], default="feature")
     ap.add_argument("--c", type=float, default=0.1, help="inverse L2 strength of the logistic ranker (fixed)")
     ap.add_argument("--l2", type=float, default=0.01, help="L2 strength of the structured ranker (fixed)")
+    ap.add_argument(
+        "--stack",
+        default=None,
+        help="structured: also read the scores of this trained ranker "
+        "(a key of training.admire.VARIANTS, e.g. lora-ranked-triplet; trained per fold, nested CV)",
+    )
+    ap.add_argument("--seed", type=int, default=0, help="seed of the stacked ranker's training")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--results-dir", default=None, help="default: $IDIOMKIT_RESULTS_DIR or benchmarks/results")
     ap.add_argument("--threads", type=int, default=2)
@@ -66,20 +73,32 @@ def main() -> None:
     encode_s = time.perf_counter() - start
     folds = compound_folds(pool, args.folds, 0)
     ranks = np.array([it.gold_ranks for it in pool])
+    learned, seed = None, 0
+    if args.stack:
+        if args.ranker != "structured":
+            ap.error("--stack needs --ranker structured")
+        learned, seed = stacked_ranker(model, pool, caps["pool"], args.stack, args.seed, args.query_mode), args.seed
     rows = []
     for signal in args.signals:
-        recipe = f"{args.ranker}-ranker" + ("" if signal == "none" else f"-{signal}-type")
+        stack = f"+{args.stack}" if args.stack else ""
+        recipe = f"{args.ranker}-ranker{stack}" + ("" if signal == "none" else f"-{signal}-type")
         if args.ranker == "structured":
-            oof = st.cross_validated_structured_scores(caps["pool"], sims["pool"], pool, folds, signal, args.l2)
-            ranker = st.StructuredRanker(signal, args.l2).fit(caps["pool"], sims["pool"], pool)
+            oof = st.cross_validated_structured_scores(caps["pool"], sims["pool"], pool, folds, signal, args.l2,
+                                                       learned)  # fmt: skip
+            everything = np.arange(len(pool))
+            stacked = {k: None if learned is None else learned(everything, sets[k], caps[k]) for k in ("test", "xe")}
+            stacked["pool"] = None if learned is None else st.out_of_fold(learned, pool, caps["pool"], everything,
+                                                                         np.asarray(folds))  # fmt: skip
+            ranker = st.StructuredRanker(signal, args.l2).fit(caps["pool"], sims["pool"], pool, stacked["pool"])
             w = ranker.w
-            test_scores = ranker.scores(caps["test"], sims["test"], sets["test"])
+            test_scores = ranker.scores(caps["test"], sims["test"], sets["test"], stacked["test"])
             config = {
                 "ranker": "softmax over the 120 caption orders, linear in order features (structured)",
                 "l2": args.l2,
                 "type_signal": signal,
                 "features": w.size,
                 "decode": "most probable order",
+                "stacked": args.stack and {"variant": args.stack, "seed": args.seed, "inner_folds": "the other folds"},
             }
         else:
             f_pool = af.features(sims["pool"], af.type_signal(sims["pool"], pool, signal))
@@ -100,19 +119,19 @@ def main() -> None:
                                                 scores[np.asarray(folds) == k]) for k in range(args.folds)]  # fmt: skip
             variant = f"{split}-{args.query_mode}"
             params = {"query_mode": args.query_mode, "variant": variant, "split": split, "config": config,
-                      "trainable_params": int(w.size),
+                      "trainable_params": int(w.size) + (learned.trainable() if learned else 0),
                       "weights": [round(float(x), 4) for x in w], "folds": args.folds, "fold_seed": 0,
                       "encode_s": round(encode_s, 1), "n_items": len(items), "command": command}  # fmt: skip
             if signal == "oracle":
                 params["oracle"] = "reads the gold sentence_type of the ranked item: an upper bound, not a system"
-            record = ResultRecord(task="admire", model=name, recipe=recipe, seed=0, metrics=metrics, params=params,
+            record = ResultRecord(task="admire", model=name, recipe=recipe, seed=seed, metrics=metrics, params=params,
                                   data_sha256=sha256_files(files), wall_s=time.perf_counter() - start)  # fmt: skip
             out = write_result(record, results_dir, variant=variant)
             extra = [str(f) for f in folds] if split == "cv" else None
             atomic_write_text(out.with_suffix(".predictions.tsv"), predictions_tsv(items, scores, extra))
             if split == "test" and signal != "oracle":
                 if args.ranker == "structured":
-                    xe = ranker.scores(caps["xe"], sims["xe"], sets["xe"])
+                    xe = ranker.scores(caps["xe"], sims["xe"], sets["xe"], stacked["xe"])
                 else:
                     xe = af.features(sims["xe"], af.type_signal(sims["xe"], sets["xe"], signal)) @ w
                 atomic_write_text(out.with_suffix(".submission_xe.tsv"), submission_tsv(sets["xe"], xe))
@@ -127,6 +146,26 @@ def main() -> None:
     print("| recipe | split | top1 | spearman | idiomatic ρ | literal ρ |\n|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r[0]} | {r[1]} | {r[2]:.3f} | {r[3]:.3f} | {r[4]:.3f} | {r[5]:.3f} |")
+
+
+def stacked_ranker(model, pool, pool_captions, variant: str, seed: int, query_mode: str):
+    """``learned(train_idx, items, captions)`` for the structured ranker: the scores of ``variant`` trained on
+    ``pool[train_idx]`` (memoised: each training set is trained once for all type signals)."""
+    from dataclasses import replace
+
+    from idiomkit.training import admire as tr
+
+    cfg = replace(tr.VARIANTS[variant], seed=seed, query_mode=query_mode)
+    encoders: dict = {}
+
+    def learned(train_idx, items, captions):
+        key = tuple(int(i) for i in train_idx)
+        if key not in encoders:
+            encoders[key] = tr.fit(model, [pool[i] for i in key], pool_captions[list(key)], cfg, query_mode)
+        return tr.encoder_scores(encoders[key], items, captions)
+
+    learned.trainable = lambda: max((tr.count_trainable(e) for e in encoders.values()), default=0)
+    return learned
 
 
 if __name__ == "__main__":

@@ -303,3 +303,24 @@ def test_structured_ranker_features_and_recovery():
     assert exact("none") <= 0.6  # 0.42: a coin toss over which pair goes first
     with pytest.raises(ValueError, match="unknown type signal 'gold'"):
         StructuredRanker("gold")
+
+
+def test_structured_stacking_never_scores_an_item_with_a_ranker_that_saw_it():
+    from idiomkit.training.admire_structured import cross_validated_structured_scores
+
+    items, caps, sims = _structured_items(40)
+    calls = []
+
+    def learned(train_idx, eval_items, eval_captions):  # an oracle ranker: the gold ranks themselves
+        seen = {items[i].compound for i in train_idx}
+        calls.append(len(train_idx))
+        assert not seen & {it.compound for it in eval_items}
+        return -np.array([it.gold_ranks for it in eval_items], dtype=float)
+
+    folds = np.arange(40) % 5
+    scores = cross_validated_structured_scores(caps, sims, items, folds, "none", learned=learned)
+    assert sorted(set(calls)) == [24, 32]  # outer folds train on 32 items, inner (stacking) folds on 24
+    assert len(calls) == 5 * (1 + 4)
+    gold = np.array([it.gold_ranks for it in items])
+    exact = np.mean([(np.argsort(-s) == np.argsort(r)).all() for s, r in zip(scores, gold, strict=True)])
+    assert exact == 1.0  # without the type, the stacked scores alone recover every order

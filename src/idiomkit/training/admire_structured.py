@@ -23,7 +23,7 @@ by it). The prediction is the most probable order (caption score = 5 - its posit
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -115,13 +115,16 @@ class StructuredRanker:
             raise ValueError(f"unknown type signal '{signal}' (expected one of {', '.join(STRUCTURED_SIGNALS)})")
         self.signal, self.l2, self.type_c = signal, l2, type_c
 
-    def fit(self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem]) -> StructuredRanker:
+    def fit(
+        self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], extra: np.ndarray | None = None
+    ) -> StructuredRanker:
+        """Fit on labelled ``items``; ``extra``: per-caption scores of a learned ranker that did not see them."""
         from sklearn.linear_model import LogisticRegression
 
         gold_t = type_signal(sims, items, "oracle")
         t = np.zeros(len(items)) if self.signal == "none" else gold_t
-        self.w = fit_order_model(permutation_features(captions, sims, t), [permutation_index(it) for it in items],
-                                 self.l2)  # fmt: skip
+        feats = permutation_features(captions, sims, t, extra)
+        self.w = fit_order_model(feats, [permutation_index(it) for it in items], self.l2)
         if self.signal == "proxy":
             x = type_signal(sims, items, "proxy")[:, None]
             self.type_clf = LogisticRegression(C=self.type_c).fit(x, gold_t > 0)
@@ -131,32 +134,57 @@ class StructuredRanker:
         """P(idiomatic) per item from the proxy signal (``proxy`` rankers only)."""
         return self.type_clf.predict_proba(type_signal(sims, items, "proxy")[:, None])[:, 1]
 
-    def probabilities(self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem]) -> np.ndarray:
+    def probabilities(
+        self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], extra: np.ndarray | None = None
+    ) -> np.ndarray:
         """``(n, 120)`` order probabilities (mixed over the two types for ``proxy``)."""
         n = len(items)
-        if self.signal != "proxy":
-            t = np.zeros(n) if self.signal == "none" else type_signal(sims, items, "oracle")
-            return order_probabilities(permutation_features(captions, sims, t), self.w)
-        p = self.idiomatic_probability(sims, items)[:, None]
-        idiomatic = order_probabilities(permutation_features(captions, sims, np.ones(n)), self.w)
-        literal = order_probabilities(permutation_features(captions, sims, -np.ones(n)), self.w)
-        return p * idiomatic + (1 - p) * literal
 
-    def scores(self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem]) -> np.ndarray:
-        return scores_of_best_order(self.probabilities(captions, sims, items))
+        def probs(t: np.ndarray) -> np.ndarray:
+            return order_probabilities(permutation_features(captions, sims, t, extra), self.w)
+
+        if self.signal != "proxy":
+            return probs(np.zeros(n) if self.signal == "none" else type_signal(sims, items, "oracle"))
+        p = self.idiomatic_probability(sims, items)[:, None]
+        return p * probs(np.ones(n)) + (1 - p) * probs(-np.ones(n))
+
+    def scores(
+        self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], extra: np.ndarray | None = None
+    ) -> np.ndarray:
+        return scores_of_best_order(self.probabilities(captions, sims, items, extra))
+
+
+# a learned ranker to stack: (indices of the training items, items to score, their captions) -> scores (n, 5)
+LearnedScores = Callable[[np.ndarray, Sequence[AdmireItem], np.ndarray], np.ndarray]
+
+
+def out_of_fold(learned: LearnedScores, items: Sequence[AdmireItem], captions: np.ndarray, train_idx: np.ndarray,
+                folds: np.ndarray) -> np.ndarray:  # fmt: skip
+    """Scores of ``learned`` on the items ``train_idx``, each fold (``folds`` of those items) scored by a ranker
+    trained on the others: stacking features that the structured ranker can be fitted on."""
+    out = np.zeros((len(train_idx), 5))
+    for f in np.unique(folds):
+        a, b = train_idx[folds != f], train_idx[folds == f]
+        out[folds == f] = learned(a, [items[i] for i in b], captions[b])
+    return out
 
 
 def cross_validated_structured_scores(
     captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], folds: Sequence[int], signal: str,
-    l2: float = 0.01,
+    l2: float = 0.01, learned: LearnedScores | None = None,
 ) -> np.ndarray:  # fmt: skip
-    """Out-of-fold caption scores ``(n, 5)``: each fold ranked by a :class:`StructuredRanker` fitted on the others."""
+    """Out-of-fold caption scores ``(n, 5)``: each fold ranked by a :class:`StructuredRanker` fitted on the others.
+    With ``learned`` (stacking) the ranker also reads that ranker's scores: on the fold being scored from a ranker
+    trained on the other folds, on those folds from rankers that did not see them (inner cross-validation)."""
     folds = np.asarray(folds)
     out = np.zeros((len(items), 5))
     for f in np.unique(folds):
         tr, te = np.flatnonzero(folds != f), np.flatnonzero(folds == f)
-        ranker = StructuredRanker(signal, l2).fit(captions[tr], _take(sims, tr), [items[i] for i in tr])
-        out[te] = ranker.scores(captions[te], _take(sims, te), [items[i] for i in te])
+        te_items = [items[i] for i in te]
+        extra_tr = None if learned is None else out_of_fold(learned, items, captions, tr, folds[tr])
+        extra_te = None if learned is None else learned(tr, te_items, captions[te])
+        ranker = StructuredRanker(signal, l2).fit(captions[tr], _take(sims, tr), [items[i] for i in tr], extra_tr)
+        out[te] = ranker.scores(captions[te], _take(sims, te), te_items, extra_te)
     return out
 
 
