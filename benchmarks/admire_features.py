@@ -41,6 +41,12 @@ def main() -> None:
         "(a key of training.admire.VARIANTS, e.g. lora-ranked-triplet; trained per fold, nested CV)",
     )
     ap.add_argument("--seed", type=int, default=0, help="seed of the stacked ranker's training")
+    ap.add_argument(
+        "--type-classifier",
+        action="store_true",
+        help="structured, proxy signal: the type classifier also reads a SemEval-2A span classifier's logit "
+        "(fine-tuned on 2A train EN with --seed; recipe suffix -proxy+2a-type)",
+    )
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--results-dir", default=None, help="default: $IDIOMKIT_RESULTS_DIR or benchmarks/results")
     ap.add_argument("--threads", type=int, default=2)
@@ -78,26 +84,40 @@ def main() -> None:
         if args.ranker != "structured":
             ap.error("--stack needs --ranker structured")
         learned, seed = stacked_ranker(model, pool, caps["pool"], args.stack, args.seed, args.query_mode), args.seed
+    type_extra, type_info = {k: None for k in sets}, None
+    if args.type_classifier:
+        if args.ranker != "structured":
+            ap.error("--type-classifier needs --ranker structured")
+        type_extra, type_info = st.semeval2a_literal_logits(sets, default_data_dir(), seed=args.seed)
+        seed = args.seed
     rows = []
     for signal in args.signals:
         stack = f"+{args.stack}" if args.stack else ""
-        recipe = f"{args.ranker}-ranker{stack}" + ("" if signal == "none" else f"-{signal}-type")
+        kind = "proxy+2a" if signal == "proxy" and args.type_classifier else signal
+        recipe = f"{args.ranker}-ranker{stack}" + ("" if signal == "none" else f"-{kind}-type")
         if args.ranker == "structured":
             oof = st.cross_validated_structured_scores(caps["pool"], sims["pool"], pool, folds, signal, args.l2,
-                                                       learned)  # fmt: skip
+                                                       learned, type_extra["pool"])  # fmt: skip
             everything = np.arange(len(pool))
             stacked = {k: None if learned is None else learned(everything, sets[k], caps[k]) for k in ("test", "xe")}
             stacked["pool"] = None if learned is None else st.out_of_fold(learned, pool, caps["pool"], everything,
                                                                          np.asarray(folds))  # fmt: skip
-            ranker = st.StructuredRanker(signal, args.l2).fit(caps["pool"], sims["pool"], pool, stacked["pool"])
+            ranker = st.StructuredRanker(signal, args.l2).fit(caps["pool"], sims["pool"], pool, stacked["pool"],
+                                                              type_extra["pool"])  # fmt: skip
             w = ranker.w
-            test_scores = ranker.scores(caps["test"], sims["test"], sets["test"], stacked["test"])
+            test_scores = ranker.scores(caps["test"], sims["test"], sets["test"], stacked["test"], type_extra["test"])
             config = {
                 "ranker": "softmax over the 120 caption orders, linear in order features (structured)",
                 "l2": args.l2,
                 "type_signal": signal,
                 "features": w.size,
                 "decode": "most probable order",
+                "type_classifier": type_info
+                and {
+                    "semeval2a_train": "EN, zero-shot + one-shot files",
+                    "seed": seed,
+                    "best": type_info.get("best"),
+                },  # fmt: skip
                 "stacked": args.stack and {"variant": args.stack, "seed": args.seed, "inner_folds": "the other folds"},
             }
         else:
@@ -131,7 +151,7 @@ def main() -> None:
             atomic_write_text(out.with_suffix(".predictions.tsv"), predictions_tsv(items, scores, extra))
             if split == "test" and signal != "oracle":
                 if args.ranker == "structured":
-                    xe = ranker.scores(caps["xe"], sims["xe"], sets["xe"], stacked["xe"])
+                    xe = ranker.scores(caps["xe"], sims["xe"], sets["xe"], stacked["xe"], type_extra["xe"])
                 else:
                     xe = af.features(sims["xe"], af.type_signal(sims["xe"], sets["xe"], signal)) @ w
                 atomic_write_text(out.with_suffix(".submission_xe.tsv"), submission_tsv(sets["xe"], xe))

@@ -116,9 +116,12 @@ class StructuredRanker:
         self.signal, self.l2, self.type_c = signal, l2, type_c
 
     def fit(
-        self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], extra: np.ndarray | None = None
-    ) -> StructuredRanker:
-        """Fit on labelled ``items``; ``extra``: per-caption scores of a learned ranker that did not see them."""
+        self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], extra: np.ndarray | None = None,
+        type_extra: np.ndarray | None = None,
+    ) -> StructuredRanker:  # fmt: skip
+        """Fit on labelled ``items``; ``extra``: per-caption scores of a learned ranker that did not see them;
+        ``type_extra``: more per-item type evidence ``(n,)`` for the ``proxy`` type classifier (e.g. the logit of
+        a SemEval-2A classifier's P(literal), see :func:`semeval2a_literal_logits`)."""
         from sklearn.linear_model import LogisticRegression
 
         gold_t = type_signal(sims, items, "oracle")
@@ -126,17 +129,25 @@ class StructuredRanker:
         feats = permutation_features(captions, sims, t, extra)
         self.w = fit_order_model(feats, [permutation_index(it) for it in items], self.l2)
         if self.signal == "proxy":
-            x = type_signal(sims, items, "proxy")[:, None]
+            x = self.type_features(sims, items, type_extra)
             self.type_clf = LogisticRegression(C=self.type_c).fit(x, gold_t > 0)
         return self
 
-    def idiomatic_probability(self, sims: Similarities, items: Sequence[AdmireItem]) -> np.ndarray:
-        """P(idiomatic) per item from the proxy signal (``proxy`` rankers only)."""
-        return self.type_clf.predict_proba(type_signal(sims, items, "proxy")[:, None])[:, 1]
+    @staticmethod
+    def type_features(sims: Similarities, items: Sequence[AdmireItem], type_extra: np.ndarray | None) -> np.ndarray:
+        proxy = type_signal(sims, items, "proxy")[:, None]
+        return proxy if type_extra is None else np.column_stack([proxy, type_extra])
+
+    def idiomatic_probability(
+        self, sims: Similarities, items: Sequence[AdmireItem], type_extra: np.ndarray | None = None
+    ) -> np.ndarray:
+        """P(idiomatic) per item from the proxy signal (+ ``type_extra``; ``proxy`` rankers only)."""
+        return self.type_clf.predict_proba(self.type_features(sims, items, type_extra))[:, 1]
 
     def probabilities(
-        self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], extra: np.ndarray | None = None
-    ) -> np.ndarray:
+        self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], extra: np.ndarray | None = None,
+        type_extra: np.ndarray | None = None,
+    ) -> np.ndarray:  # fmt: skip
         """``(n, 120)`` order probabilities (mixed over the two types for ``proxy``)."""
         n = len(items)
 
@@ -145,13 +156,14 @@ class StructuredRanker:
 
         if self.signal != "proxy":
             return probs(np.zeros(n) if self.signal == "none" else type_signal(sims, items, "oracle"))
-        p = self.idiomatic_probability(sims, items)[:, None]
+        p = self.idiomatic_probability(sims, items, type_extra)[:, None]
         return p * probs(np.ones(n)) + (1 - p) * probs(-np.ones(n))
 
     def scores(
-        self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], extra: np.ndarray | None = None
-    ) -> np.ndarray:
-        return scores_of_best_order(self.probabilities(captions, sims, items, extra))
+        self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], extra: np.ndarray | None = None,
+        type_extra: np.ndarray | None = None,
+    ) -> np.ndarray:  # fmt: skip
+        return scores_of_best_order(self.probabilities(captions, sims, items, extra, type_extra))
 
 
 # a learned ranker to stack: (indices of the training items, items to score, their captions) -> scores (n, 5)
@@ -171,7 +183,7 @@ def out_of_fold(learned: LearnedScores, items: Sequence[AdmireItem], captions: n
 
 def cross_validated_structured_scores(
     captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], folds: Sequence[int], signal: str,
-    l2: float = 0.01, learned: LearnedScores | None = None,
+    l2: float = 0.01, learned: LearnedScores | None = None, type_extra: np.ndarray | None = None,
 ) -> np.ndarray:  # fmt: skip
     """Out-of-fold caption scores ``(n, 5)``: each fold ranked by a :class:`StructuredRanker` fitted on the others.
     With ``learned`` (stacking) the ranker also reads that ranker's scores: on the fold being scored from a ranker
@@ -183,9 +195,36 @@ def cross_validated_structured_scores(
         te_items = [items[i] for i in te]
         extra_tr = None if learned is None else out_of_fold(learned, items, captions, tr, folds[tr])
         extra_te = None if learned is None else learned(tr, te_items, captions[te])
-        ranker = StructuredRanker(signal, l2).fit(captions[tr], _take(sims, tr), [items[i] for i in tr], extra_tr)
-        out[te] = ranker.scores(captions[te], _take(sims, te), te_items, extra_te)
+        t_tr, t_te = (None, None) if type_extra is None else (type_extra[tr], type_extra[te])
+        ranker = StructuredRanker(signal, l2).fit(captions[tr], _take(sims, tr), [items[i] for i in tr], extra_tr, t_tr)
+        out[te] = ranker.scores(captions[te], _take(sims, te), te_items, extra_te, t_te)
     return out
+
+
+def semeval2a_literal_logits(
+    items_by_split: dict[str, Sequence[AdmireItem]], data_dir, model: str = "minilm", seed: int = 0
+) -> tuple[dict[str, np.ndarray], dict]:
+    """Type evidence from another task's training data: a span classifier (top 4 layers + head, 2 epochs; epoch
+    and threshold chosen on a by-MWE split of its own training data) fine-tuned on SemEval-2022 Task 2A train (EN
+    rows of the zero-shot + one-shot files), read at the compound of each AdMIRe sentence. Returns ``{split:
+    logit P(literal)}`` and the training info. No AdMIRe label is used."""
+    from idiomkit.data.semeval2a import Example2A, load_setting
+    from idiomkit.models import load_model
+    from idiomkit.training.classifier import ClassifierConfig, build_inputs, predict_proba, train_classifier
+
+    train, _ = load_setting(data_dir, "one_shot")
+    cfg = ClassifierConfig(model=model, setting="one_shot", epochs=2, train_layers=4, seed=seed)
+    clf, info = train_classifier(load_model(model), [ex for ex in train if ex.language == "EN"], cfg)
+    out = {}
+    for split, items in items_by_split.items():
+        examples = [
+            Example2A(id=f"{split}-{i}", language="EN", mwe=it.sentence[slice(*it.span)], previous="",
+                      target=it.sentence, next="", label=None)
+            for i, it in enumerate(items)
+        ]  # fmt: skip
+        p = np.clip(predict_proba(clf, build_inputs(examples, cfg), cfg.max_seq_length), 1e-4, 1 - 1e-4)
+        out[split] = np.log(p / (1 - p))
+    return out, info
 
 
 def _take(sims: Similarities, idx: np.ndarray) -> Similarities:
