@@ -79,17 +79,18 @@ def main() -> None:
     encode_s = time.perf_counter() - start
     folds = compound_folds(pool, args.folds, 0)
     ranks = np.array([it.gold_ranks for it in pool])
-    learned, seed = None, 0
-    if args.stack:
-        if args.ranker != "structured":
-            ap.error("--stack needs --ranker structured")
-        learned, seed = stacked_ranker(model, pool, caps["pool"], args.stack, args.seed, args.query_mode), args.seed
+    if (args.stack or args.type_classifier) and args.ranker != "structured":
+        ap.error("--stack and --type-classifier need --ranker structured")
+    seed = args.seed if args.stack or args.type_classifier else 0  # the feature/structured rankers are deterministic
+    learned, stacked = None, {k: None for k in sets}
+    if args.stack:  # the stacked ranker's scores do not depend on the type signal: computed once for all signals
+        learned = stacked_ranker(model, pool, caps["pool"], args.stack, args.seed, args.query_mode)
+        everything = np.arange(len(pool))
+        stacked = {k: learned(everything, sets[k], caps[k]) for k in ("test", "xe")}
+        stacked["pool"] = st.out_of_fold(learned, pool, caps["pool"], everything, np.asarray(folds))
     type_extra, type_info = {k: None for k in sets}, None
     if args.type_classifier:
-        if args.ranker != "structured":
-            ap.error("--type-classifier needs --ranker structured")
         type_extra, type_info = st.semeval2a_literal_logits(sets, default_data_dir(), seed=args.seed)
-        seed = args.seed
     rows = []
     for signal in args.signals:
         stack = f"+{args.stack}" if args.stack else ""
@@ -98,10 +99,6 @@ def main() -> None:
         if args.ranker == "structured":
             oof = st.cross_validated_structured_scores(caps["pool"], sims["pool"], pool, folds, signal, args.l2,
                                                        learned, type_extra["pool"])  # fmt: skip
-            everything = np.arange(len(pool))
-            stacked = {k: None if learned is None else learned(everything, sets[k], caps[k]) for k in ("test", "xe")}
-            stacked["pool"] = None if learned is None else st.out_of_fold(learned, pool, caps["pool"], everything,
-                                                                         np.asarray(folds))  # fmt: skip
             ranker = st.StructuredRanker(signal, args.l2).fit(caps["pool"], sims["pool"], pool, stacked["pool"],
                                                               type_extra["pool"])  # fmt: skip
             w = ranker.w
