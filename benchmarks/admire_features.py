@@ -47,6 +47,12 @@ def main() -> None:
         help="structured, proxy signal: the type classifier also reads a SemEval-2A span classifier's logit "
         "(fine-tuned on 2A train EN with --seed; recipe suffix -proxy+2a-type)",
     )
+    ap.add_argument(
+        "--type-epie",
+        action="store_true",
+        help="--type-classifier: also train it on the labelled EPIE formal sentences "
+        "(recipe suffix -proxy+2a+epie-type)",
+    )
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--results-dir", default=None, help="default: $IDIOMKIT_RESULTS_DIR or benchmarks/results")
     ap.add_argument("--threads", type=int, default=2)
@@ -81,6 +87,8 @@ def main() -> None:
     ranks = np.array([it.gold_ranks for it in pool])
     if (args.stack or args.type_classifier) and args.ranker != "structured":
         ap.error("--stack and --type-classifier need --ranker structured")
+    if args.type_epie and not args.type_classifier:
+        ap.error("--type-epie needs --type-classifier")
     seed = args.seed if args.stack or args.type_classifier else 0  # the feature/structured rankers are deterministic
     learned, stacked = None, {k: None for k in sets}
     if args.stack:  # the stacked ranker's scores do not depend on the type signal: computed once for all signals
@@ -90,11 +98,14 @@ def main() -> None:
         stacked["pool"] = st.out_of_fold(learned, pool, caps["pool"], everything, np.asarray(folds))
     type_extra, type_info = {k: None for k in sets}, None
     if args.type_classifier:
-        type_extra, type_info = st.semeval2a_literal_logits(sets, default_data_dir(), seed=args.seed)
+        type_extra, type_info = st.semeval2a_literal_logits(
+            sets, default_data_dir(), seed=args.seed, epie=args.type_epie
+        )
     rows = []
     for signal in args.signals:
         stack = f"+{args.stack}" if args.stack else ""
-        kind = "proxy+2a" if signal == "proxy" and args.type_classifier else signal
+        type_kind = "proxy+2a+epie" if args.type_epie else "proxy+2a"
+        kind = type_kind if signal == "proxy" and args.type_classifier else signal
         recipe = f"{args.ranker}-ranker{stack}" + ("" if signal == "none" else f"-{kind}-type")
         if args.ranker == "structured":
             oof = st.cross_validated_structured_scores(caps["pool"], sims["pool"], pool, folds, signal, args.l2,
@@ -112,6 +123,8 @@ def main() -> None:
                 "type_classifier": type_info
                 and {
                     "semeval2a_train": "EN, zero-shot + one-shot files",
+                    "epie_formal": args.type_epie,
+                    "train_examples": type_info.get("train_examples"),
                     "seed": seed,
                     "best": type_info.get("best"),
                 },  # fmt: skip

@@ -20,6 +20,7 @@ import csv
 import hashlib
 import html
 import io
+import logging
 import random
 import re
 from collections.abc import Iterable, Sequence
@@ -28,6 +29,8 @@ from pathlib import Path
 
 from idiomkit.data.csvio import _decode, read_csv_rows, read_text_lines
 from idiomkit.data.errors import DataError
+
+log = logging.getLogger(__name__)
 
 SPLITS = ("train", "val", "heldout")
 SPLIT_PERCENT = (70, 10, 20)  # train / val / heldout, by hash of the idiom key
@@ -160,7 +163,8 @@ def load_epie_definitions(data_dir: str | Path, kind: str) -> tuple[list[tuple[s
     return out, paths
 
 
-def _span_replace(path: Path, row: int, words: str, tags: str, phrase: str) -> str | None:
+def _tagged_span(path: Path, row: int, words: str, tags: str) -> tuple[list[str], int, int] | None:
+    """(tokens, first, last + 1) of the BIO-tagged idiom of a line, None if untagged."""
     tokens, labels = words.split(" "), tags.split(" ")
     if len(tokens) != len(labels):
         raise DataError(path, row, "tags", f"{len(labels)} tags for {len(tokens)} tokens")
@@ -170,7 +174,14 @@ def _span_replace(path: Path, row: int, words: str, tags: str, phrase: str) -> s
     bad = [t for t in labels if t not in ("O", "B-IDIOM", "I-IDIOM")]
     if bad:
         raise DataError(path, row, "tags", f"unknown tag '{bad[0]}' (expected O, B-IDIOM, I-IDIOM)")
-    return " ".join(tokens[: idx[0]] + [phrase] + tokens[idx[-1] + 1 :])
+    return tokens, idx[0], idx[-1] + 1
+
+
+def _span_replace(path: Path, row: int, words: str, tags: str, phrase: str) -> str | None:
+    if (span := _tagged_span(path, row, words, tags)) is None:
+        return None
+    tokens, a, b = span
+    return " ".join(tokens[:a] + [phrase] + tokens[b:])
 
 
 def load_epie_pairs(data_dir: str | Path, definitions: dict[str, str]) -> tuple[list[SentencePair], list[Path]]:
@@ -197,6 +208,32 @@ def load_epie_pairs(data_dir: str | Path, definitions: dict[str, str]) -> tuple[
         if key in definitions and (para := _span_replace(s_paths[2], row, w, tags, definitions[key])):
             pairs.append(SentencePair(key, w.strip(), para, "epie-static"))
     return pairs, f_paths + [t_path] + s_paths
+
+
+def load_epie_usages(data_dir: str | Path) -> tuple[list, dict[str, str], list[Path]]:
+    """The labelled EPIE formal sentences (idiomatic or literal use of an idiom that can be read either way) as
+    SemEval-2A-style examples: MWE = the BIO-tagged span, label 0 = idiomatic / 1 = literal (EPIE's 1 / 0), id
+    ``epie-formal-<row>``. Returns (examples, idiom key by example id, files); untagged rows are dropped and
+    counted in the log."""
+    from idiomkit.data.semeval2a import Example2A
+
+    stem = Path(data_dir) / "epie" / EPIE_KINDS["formal"][2]
+    paths = [Path(f"{stem}_{n}.txt") for n in ("Words", "Candidates", "Labels", "Tags")]
+    out, key_of, untagged = [], {}, 0
+    for row, (w, c, lab, tags) in enumerate(zip(*_aligned(paths), strict=True), start=1):
+        if lab.strip() not in ("0", "1"):
+            raise DataError(paths[2], row, "label", f"'{lab}' is not 0 or 1")
+        if (span := _tagged_span(paths[3], row, w.strip(), tags.strip())) is None:
+            untagged += 1
+            continue
+        tokens, a, b = span
+        mwe = " ".join(tokens[a:b])
+        ex = Example2A(f"epie-formal-{row}", "EN", mwe, "", w.strip(), "", 1 - int(lab), "zero_shot")
+        out.append(ex)
+        key_of[ex.id] = idiom_key(c)
+    if untagged:
+        log.info("EPIE formal: %d of %d sentences have no tagged idiom span, dropped", untagged, untagged + len(out))
+    return out, key_of, paths
 
 
 # --- definition lists -----------------------------------------------------------------------------------------

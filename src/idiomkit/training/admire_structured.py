@@ -202,19 +202,26 @@ def cross_validated_structured_scores(
 
 
 def semeval2a_literal_logits(
-    items_by_split: dict[str, Sequence[AdmireItem]], data_dir, model: str = "minilm", seed: int = 0
+    items_by_split: dict[str, Sequence[AdmireItem]], data_dir, model: str = "minilm", seed: int = 0, epie: bool = False
 ) -> tuple[dict[str, np.ndarray], dict]:
-    """Type evidence from another task's training data: a span classifier (top 4 layers + head, 2 epochs; epoch
+    """Type evidence from other tasks' training data: a span classifier (top 4 layers + head, 2 epochs; epoch
     and threshold chosen on a by-MWE split of its own training data) fine-tuned on SemEval-2022 Task 2A train (EN
-    rows of the zero-shot + one-shot files), read at the compound of each AdMIRe sentence. Returns ``{split:
-    logit P(literal)}`` and the training info. No AdMIRe label is used."""
+    rows of the zero-shot + one-shot files) and, with ``epie``, the 3,136 labelled EPIE formal sentences (split by
+    idiom key), read at the compound of each AdMIRe sentence. Returns ``{split: logit P(literal)}`` and the
+    training info. No AdMIRe label is used."""
+    from idiomkit.data.definitions import load_epie_usages
     from idiomkit.data.semeval2a import Example2A, load_setting
     from idiomkit.models import load_model
     from idiomkit.training.classifier import ClassifierConfig, build_inputs, predict_proba, train_classifier
 
     train, _ = load_setting(data_dir, "one_shot")
+    train, key_of = [ex for ex in train if ex.language == "EN"], {}
+    if epie:
+        usages, key_of, _ = load_epie_usages(data_dir)
+        train += usages
     cfg = ClassifierConfig(model=model, setting="one_shot", epochs=2, train_layers=4, seed=seed)
-    clf, info = train_classifier(load_model(model), [ex for ex in train if ex.language == "EN"], cfg)
+    clf, info = train_classifier(load_model(model), train, cfg, group=lambda ex: key_of.get(ex.id, ex.mwe))
+    info["train_examples"] = len(train)
     out = {}
     for split, items in items_by_split.items():
         examples = [
