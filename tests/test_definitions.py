@@ -16,6 +16,7 @@ from idiomkit.data.definitions import (
     id_pairs,
     idiom_key,
     load_baiango,
+    load_epie_usages,
     load_idiom_data,
     merge,
     sp_pairs,
@@ -236,3 +237,28 @@ def test_report_puts_paper_rows_and_margins_beside_ours(tmp_path):
                                          "recall@1", "recall@10"]  # fmt: skip
     paper = next(line for line in text.splitlines() if "paper Table 1: zero-shot" in line)
     assert "| 0.164 |" in paper  # .272 - .108
+
+
+def test_epie_usages_map_labels_and_spans_and_name_bad_rows(tmp_path, caplog):
+    root = write_tree(tmp_path / "a")
+    f = root / "epie" / "Formal_Idioms_Corpus" / "Formal_Idioms"
+    Path(f"{f}_Tags.txt").write_text(
+        "O B-IDIOM I-IDIOM I-IDIOM I-IDIOM O O\nO O O O O O O\nB-IDIOM I-IDIOM I-IDIOM O O\n"
+    )
+    with caplog.at_level("INFO", logger="idiomkit.data.definitions"):
+        usages, key_of, _ = load_epie_usages(root)
+    assert "1 of 3 sentences have no tagged idiom span, dropped" in caplog.text
+    # EPIE 1 = idiomatic -> 2A label 0; the untagged second sentence is dropped
+    assert [(u.mwe, u.label, u.target[slice(*u.span)]) for u in usages] == [
+        ("keep an eye on", 0, "keep an eye on"),
+        ("Keep an eye", 0, "Keep an eye"),
+    ]
+    assert [key_of[u.id] for u in usages] == ["keep eye on", "keep eye on"]
+    Path(f"{f}_Labels.txt").write_text("1\n0\nyes\n")
+    with pytest.raises(DataError, match=r"Formal_Idioms_Labels\.txt: row 3: field 'label'"):
+        load_epie_usages(root)
+    Path(f"{f}_Labels.txt").write_text("1\n0\n0\n")
+    assert [u.label for u in load_epie_usages(root)[0]] == [0, 1]
+    Path(f"{f}_Tags.txt").write_text("O B-IDIOM X\nO O O O O O O\nO O O O O\n")
+    with pytest.raises(DataError, match=r"Formal_Idioms_Tags\.txt: row 1: field 'tags': 3 tags for 7 tokens"):
+        load_epie_usages(root)

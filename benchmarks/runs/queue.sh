@@ -13,7 +13,7 @@ failed=$(mktemp)
 while true; do
   job=$(grep -v '^\s*#' "$1" | grep -v '^\s*$' | grep -vxF -f runs/queue.done -f "$failed" | head -n 1)
   [ -z "$job" ] && break
-  name=$(echo "$job" | tr -cs 'A-Za-z0-9.-' '_' | cut -c1-120)
+  name=$(echo "$job" | tr -cs 'A-Za-z0-9.-' '_' | cut -c1-100)_$(echo "$job" | md5sum | cut -c1-8)  # unique per job
   echo "$(date -Is) start $job" >> runs/queue.log
   bash -c "$job" > "runs/log-$name.txt" 2>&1
   rc=$?
