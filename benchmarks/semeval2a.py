@@ -28,11 +28,12 @@ def command_line() -> str:
 def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | None:
     """Fine-tune one classifier and write its result JSON + submission CSV (skip if the result exists)."""
     from idiomkit.config import default_data_dir, default_results_dir
+    from idiomkit.data.definitions import load_epie_usages
     from idiomkit.data.semeval2a import load_dev_split, load_setting
     from idiomkit.models import load_model, resolve_name
     from idiomkit.results import ResultRecord, atomic_write_text, result_path, sha256_files, write_result
     from idiomkit.tasks.semeval2a import score, submission_csv
-    from idiomkit.training.classifier import ClassifierConfig, classify, train_classifier
+    from idiomkit.training.classifier import EXTRA, ClassifierConfig, classify, train_classifier
 
     cfg = ClassifierConfig(
         model=model_name,
@@ -46,6 +47,7 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
         max_seq_length=args.max_seq_length,
         one_shot_repeat=args.one_shot_repeat,
         train_layers=args.train_layers,
+        extra_train=args.extra_train,
         seed=seed,
     )
     name = Path(model_name).name if Path(model_name).is_dir() else resolve_name(model_name)
@@ -58,9 +60,14 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
     data_dir = args.data_dir or default_data_dir()
     start = time.perf_counter()
     train, train_files = load_setting(data_dir, setting)
+    key_of: dict[str, str] = {}
+    if cfg.extra_train == "epie":  # training only: the validation split stays SemEval's own
+        usages, key_of, epie_files = load_epie_usages(data_dir, setting=EXTRA)
+        train, train_files = train + usages, train_files + epie_files
     dev, dev_files = load_dev_split(data_dir)
     st = load_model(model_name)
-    model, info = train_classifier(st, train, cfg, on_epoch=lambda row: print(json.dumps(row), flush=True))
+    model, info = train_classifier(st, train, cfg, on_epoch=lambda row: print(json.dumps(row), flush=True),
+                                   group=lambda ex: key_of.get(ex.id, ex.mwe))  # fmt: skip
     labels, _ = classify(model, dev, cfg, info["best"]["threshold"])
     metrics = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
     params = {
@@ -128,6 +135,11 @@ def main() -> None:
     parser.add_argument("--pool", default="span+mean")
     parser.add_argument("--one-shot-repeat", type=int, default=1)
     parser.add_argument("--train-layers", type=int, help="fine-tune only the top N transformer layers (+ head)")
+    parser.add_argument(
+        "--extra-train",
+        choices=["epie"],
+        help="also train on the labelled EPIE formal sentences (EN; training only, recipe suffix -epie)",
+    )
     parser.add_argument("--features", default="span")
     parser.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2")))
     parser.add_argument("--data-dir")

@@ -145,6 +145,13 @@ def test_split_by_mwe_and_one_shot_carving():
     shots = [e for e in fit1 if e.mwe in {v.mwe for v in val1}]
     # each validation MWE (4 examples, 2 per label) lends one example per label to training
     assert len(shots) == 4 and len(val1) == len(val0) - 4 and not set(shots) & set(val1)
+    # examples of another corpus (setting "extra") train and never validate; the task's own split is unchanged
+    extra = [_ex(200 + i, mwe=f"m{i % 10}", label=i % 2, setting="extra") for i in range(10)]
+    fit2, val2 = carve_validation(train + extra, cfg)
+    assert val2 == val0 and set(extra) <= set(fit2) and len(fit2) == len(fit0) + 10
+    with pytest.raises(ValueError, match="unknown extra training data 'magpie'"):
+        ClassifierConfig(extra_train="magpie")
+    assert ClassifierConfig(train_layers=4, extra_train="epie").recipe == "classifier-sep-span+mean-top4-epie"
 
 
 def test_best_threshold_prefers_point_five_on_ties():

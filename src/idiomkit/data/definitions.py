@@ -210,11 +210,11 @@ def load_epie_pairs(data_dir: str | Path, definitions: dict[str, str]) -> tuple[
     return pairs, f_paths + [t_path] + s_paths
 
 
-def load_epie_usages(data_dir: str | Path) -> tuple[list, dict[str, str], list[Path]]:
+def load_epie_usages(data_dir: str | Path, setting: str = "zero_shot") -> tuple[list, dict[str, str], list[Path]]:
     """The labelled EPIE formal sentences (idiomatic or literal use of an idiom that can be read either way) as
     SemEval-2A-style examples: MWE = the BIO-tagged span, label 0 = idiomatic / 1 = literal (EPIE's 1 / 0), id
-    ``epie-formal-<row>``. Returns (examples, idiom key by example id, files); untagged rows are dropped and
-    counted in the log."""
+    ``epie-formal-<row>``, ``setting`` as given (``extra``: training only, see ``training.classifier``). Returns
+    (examples, idiom key by example id, files); untagged rows are dropped and counted in the log."""
     from idiomkit.data.semeval2a import Example2A
 
     stem = Path(data_dir) / "epie" / EPIE_KINDS["formal"][2]
@@ -228,7 +228,7 @@ def load_epie_usages(data_dir: str | Path) -> tuple[list, dict[str, str], list[P
             continue
         tokens, a, b = span
         mwe = " ".join(tokens[a:b])
-        ex = Example2A(f"epie-formal-{row}", "EN", mwe, "", w.strip(), "", 1 - int(lab), "zero_shot")
+        ex = Example2A(f"epie-formal-{row}", "EN", mwe, "", w.strip(), "", 1 - int(lab), setting)
         out.append(ex)
         key_of[ex.id] = idiom_key(c)
     if untagged:

@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 INPUTS = ("sep", "none")
 POOLS = ("span+mean", "span", "mean", "cls")
+EXTRA = "extra"  # Example2A.setting of training examples from another corpus (training only)
 THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(2, 19))
 
 
@@ -53,6 +54,7 @@ class ClassifierConfig:
     tune_threshold: bool = True
     freeze_embeddings: bool = True
     train_layers: int | None = None
+    extra_train: str | None = None  # "epie": the labelled EPIE formal sentences join training (never validation)
     seed: int = 0
 
     def __post_init__(self):
@@ -60,12 +62,15 @@ class ClassifierConfig:
             raise ValueError(f"unknown input '{self.input}' (expected {' or '.join(INPUTS)})")
         if self.pool not in POOLS:
             raise ValueError(f"unknown pool '{self.pool}' (expected one of {', '.join(POOLS)})")
+        if self.extra_train not in (None, "epie"):
+            raise ValueError(f"unknown extra training data '{self.extra_train}' (expected epie)")
 
     @property
     def recipe(self) -> str:
-        """Result label, e.g. ``classifier-sep-span+mean`` / ``classifier-sep-ctx-span+mean-top4``."""
+        """Result label, e.g. ``classifier-sep-span+mean`` / ``classifier-sep-ctx-span+mean-top4[-epie]``."""
         parts = ["classifier", self.input] + (["ctx"] if self.context else []) + [self.pool]
-        return "-".join(parts + ([f"top{self.train_layers}"] if self.train_layers else []))
+        parts += [f"top{self.train_layers}"] if self.train_layers else []
+        return "-".join(parts + ([self.extra_train] if self.extra_train else []))
 
 
 @dataclass
@@ -192,8 +197,11 @@ def carve_validation(
     train: Sequence[Example2A], cfg: ClassifierConfig, group: Callable[[Example2A], str] | None = None
 ) -> tuple[list[Example2A], list[Example2A]]:
     """By-MWE validation split of train (``group``: the MWE key of an example, default ``ex.mwe``); one-shot: each
-    validation MWE lends one example per label to training."""
-    fit, val = split_by_mwe([ex for ex in train if ex.setting != "one_shot"], cfg.val_fraction, cfg.seed, group)
+    validation MWE lends one example per label to training. Examples of ``setting == "extra"`` (other corpora)
+    only ever go to training, so the validation split is the task's own."""
+    own = [ex for ex in train if ex.setting not in ("one_shot", EXTRA)]
+    fit, val = split_by_mwe(own, cfg.val_fraction, cfg.seed, group)
+    fit += [ex for ex in train if ex.setting == EXTRA]
     fit += [ex for ex in train if ex.setting == "one_shot"] * cfg.one_shot_repeat
     if cfg.setting == "one_shot":
         shots: dict[tuple[str, int], Example2A] = {}
