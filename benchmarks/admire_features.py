@@ -102,9 +102,9 @@ def main() -> None:
             sets, default_data_dir(), seed=args.seed, epie=args.type_epie
         )
     rows = []
+    stack = f"+{args.stack}" if args.stack else ""
+    type_kind = "proxy+2a+epie" if args.type_epie else "proxy+2a"
     for signal in args.signals:
-        stack = f"+{args.stack}" if args.stack else ""
-        type_kind = "proxy+2a+epie" if args.type_epie else "proxy+2a"
         kind = type_kind if signal == "proxy" and args.type_classifier else signal
         recipe = f"{args.ranker}-ranker{stack}" + ("" if signal == "none" else f"-{kind}-type")
         if args.ranker == "structured":

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from idiomkit.data.csvio import _decode, read_csv_rows, read_text_lines
 from idiomkit.data.errors import DataError
+from idiomkit.data.semeval2a import Example2A
 
 log = logging.getLogger(__name__)
 
@@ -177,6 +178,13 @@ def _tagged_span(path: Path, row: int, words: str, tags: str) -> tuple[list[str]
     return tokens, idx[0], idx[-1] + 1
 
 
+def _formal_label(path: Path, row: int, value: str) -> int:
+    """An EPIE formal-corpus label: 1 = idiomatic, 0 = literal."""
+    if value.strip() not in ("0", "1"):
+        raise DataError(path, row, "label", f"'{value}' is not 0 or 1")
+    return int(value)
+
+
 def _span_replace(path: Path, row: int, words: str, tags: str, phrase: str) -> str | None:
     if (span := _tagged_span(path, row, words, tags)) is None:
         return None
@@ -197,9 +205,7 @@ def load_epie_pairs(data_dir: str | Path, definitions: dict[str, str]) -> tuple[
     if not 0 <= len(words) - len(translated) <= 1:
         raise DataError(t_path, None, None, f"has {len(translated)} lines for {len(words)} sentences")
     for row, (w, c, lab, t) in enumerate(zip(words, cands, labels, translated, strict=False), start=1):
-        if lab.strip() not in ("0", "1"):
-            raise DataError(f_paths[2], row, "label", f"'{lab}' is not 0 or 1")
-        if lab.strip() == "1" and t.strip() and t.strip().lower() != w.strip().lower():
+        if _formal_label(f_paths[2], row, lab) == 1 and t.strip() and t.strip().lower() != w.strip().lower():
             pairs.append(SentencePair(idiom_key(c), w.strip(), t.strip(), "epie-formal"))
     stem = root / EPIE_KINDS["static"][2]
     s_paths = [Path(f"{stem}_Words.txt"), Path(f"{stem}_Candidates.txt"), Path(f"{stem}_Tags.txt")]
@@ -210,25 +216,24 @@ def load_epie_pairs(data_dir: str | Path, definitions: dict[str, str]) -> tuple[
     return pairs, f_paths + [t_path] + s_paths
 
 
-def load_epie_usages(data_dir: str | Path, setting: str = "zero_shot") -> tuple[list, dict[str, str], list[Path]]:
+def load_epie_usages(
+    data_dir: str | Path, setting: str = "zero_shot"
+) -> tuple[list[Example2A], dict[str, str], list[Path]]:
     """The labelled EPIE formal sentences (idiomatic or literal use of an idiom that can be read either way) as
     SemEval-2A-style examples: MWE = the BIO-tagged span, label 0 = idiomatic / 1 = literal (EPIE's 1 / 0), id
     ``epie-formal-<row>``, ``setting`` as given (``extra``: training only, see ``training.classifier``). Returns
     (examples, idiom key by example id, files); untagged rows are dropped and counted in the log."""
-    from idiomkit.data.semeval2a import Example2A
-
     stem = Path(data_dir) / "epie" / EPIE_KINDS["formal"][2]
     paths = [Path(f"{stem}_{n}.txt") for n in ("Words", "Candidates", "Labels", "Tags")]
     out, key_of, untagged = [], {}, 0
     for row, (w, c, lab, tags) in enumerate(zip(*_aligned(paths), strict=True), start=1):
-        if lab.strip() not in ("0", "1"):
-            raise DataError(paths[2], row, "label", f"'{lab}' is not 0 or 1")
+        label = _formal_label(paths[2], row, lab)
         if (span := _tagged_span(paths[3], row, w.strip(), tags.strip())) is None:
             untagged += 1
             continue
         tokens, a, b = span
         mwe = " ".join(tokens[a:b])
-        ex = Example2A(f"epie-formal-{row}", "EN", mwe, "", w.strip(), "", 1 - int(lab), setting)
+        ex = Example2A(f"epie-formal-{row}", "EN", mwe, "", w.strip(), "", 1 - label, setting)
         out.append(ex)
         key_of[ex.id] = idiom_key(c)
     if untagged:

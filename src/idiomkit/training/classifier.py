@@ -70,7 +70,8 @@ class ClassifierConfig:
         """Result label, e.g. ``classifier-sep-span+mean`` / ``classifier-sep-ctx-span+mean-top4[-epie]``."""
         parts = ["classifier", self.input] + (["ctx"] if self.context else []) + [self.pool]
         parts += [f"top{self.train_layers}"] if self.train_layers else []
-        return "-".join(parts + ([self.extra_train] if self.extra_train else []))
+        parts += [self.extra_train] if self.extra_train else []
+        return "-".join(parts)
 
 
 @dataclass
