@@ -8,11 +8,13 @@ from sklearn.metrics import f1_score
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2a import Example2A, find_mwe, load_dev, load_dev_split, load_setting, load_train
 from idiomkit.tasks.semeval2a import (
+    apply_shot_rule,
     macro_f1,
     pick_shots,
     read_submission,
     score,
     shot_features,
+    single_label_shots,
     split_by_mwe,
     submission_csv,
 )
@@ -218,3 +220,18 @@ def test_shot_features_hand_values():
     assert feats[0] == pytest.approx([0.8, 0.6, 0.2, 1, 1])
     assert feats[1] == pytest.approx([0, 2**-0.5, 0, 0, 1])  # MWE b has only an idiomatic shot
     assert feats[2] == pytest.approx([0, 0, 0, 0, 0])  # no shots
+
+
+def test_shot_rule_takes_the_single_label_of_the_shots():
+    table = {"a": {0: [0], 1: [1]}, "b": {0: [0]}, "c": {1: [1]}}
+    x_shots = np.array([[1.0, 0.0], [0.0, 1.0]])
+    feats = shot_features(np.ones((4, 2)), ["a", "b", "c", "d"], x_shots, table)
+    assert list(single_label_shots(feats)) == [-1, 0, 1, -1]  # both labels / idiomatic only / literal only / none
+    assert apply_shot_rule([1, 1, 0, 0], feats) == [1, 0, 1, 0]
+
+
+def test_shot_rule_needs_shots(tmp_path):
+    from idiomkit.tasks.semeval2a import SemEval2ADev
+
+    with pytest.raises(ValueError, match=r"'\+rule' needs '\+shots'"):
+        SemEval2ADev().evaluate(None, data_dir=tmp_path, setting="one_shot", features="span+rule")

@@ -180,7 +180,12 @@ def evaluate(
         str | None, typer.Option("--setting", help="semeval2a: zero_shot | one_shot; semeval2b: pre_train | fine_tune.")
     ] = None,
     features: Annotated[
-        str | None, typer.Option("--features", help="semeval2a probe: span | sentence | span+sentence.")
+        str | None,
+        typer.Option(
+            "--features",
+            help="semeval2a probe: span | sentence | span+sentence; one_shot: add +shots (cosines to the MWE's "
+            "labelled shots) or +shots+rule (also take the shots' label where they carry one only).",
+        ),
     ] = None,
     usage_rerank: Annotated[
         bool,

@@ -114,7 +114,8 @@ def probe_features(model, examples: Sequence[Example2A], features: str, prompt: 
     if "sentence" in features:
         parts.append(encode_spans(model, texts, [(0, len(t)) for t in texts], prompt=prompt, batch_size=batch_size))
     if not parts:
-        raise ValueError(f"unknown probe features '{features}' (expected span, sentence, span+sentence; +shots)")
+        expected = "span, sentence, span+sentence; +shots, +shots+rule"
+        raise ValueError(f"unknown probe features '{features}' (expected {expected})")
     return np.concatenate(parts, axis=1)
 
 
@@ -130,18 +131,37 @@ def pick_shots(examples: Sequence[Example2A], seed: int = 0) -> dict[str, dict[i
     return shots
 
 
+SHOT_FEATURES = ("cos_literal", "cos_idiomatic", "cos_difference", "has_literal_shot", "has_idiomatic_shot")
+
+
 def shot_features(x: np.ndarray, mwes: Sequence[str], x_shots: np.ndarray, shots: dict) -> np.ndarray:
     """Per example, against its MWE's labelled shots (rows of ``x_shots``): max cosine to the literal shots, to the
     idiomatic shots, their difference, and whether each kind exists (0 where there is none)."""
     unit = x / np.linalg.norm(x, axis=1, keepdims=True).clip(1e-9)
     unit_shots = x_shots / np.linalg.norm(x_shots, axis=1, keepdims=True).clip(1e-9)
-    out = np.zeros((len(x), 5), dtype=np.float32)
+    out = np.zeros((len(x), len(SHOT_FEATURES)), dtype=np.float32)
     for i, mwe in enumerate(mwes):
         sims = {lab: float(np.max(unit_shots[idx] @ unit[i])) for lab, idx in shots.get(mwe, {}).items()}
         lit, idi = sims.get(1), sims.get(0)
         out[i] = [lit or 0.0, idi or 0.0, (lit - idi) if lit is not None and idi is not None else 0.0,
                   lit is not None, idi is not None]  # fmt: skip
     return out
+
+
+def single_label_shots(shot_feats: np.ndarray) -> np.ndarray:
+    """Per example, the one label its MWE's shots carry (0 / 1), or -1 where they carry both or none.
+
+    Reads the existence columns of :func:`shot_features` (its last two). The task's one-shot data give one example
+    per label *the MWE has*, so shots of a single label say the MWE is used only that way (in 2A train, 119 of the
+    236 zero-shot MWEs have a single label)."""
+    lit, idi = shot_feats[:, -2] > 0, shot_feats[:, -1] > 0
+    return np.where(lit & ~idi, 1, np.where(idi & ~lit, 0, -1))
+
+
+def apply_shot_rule(labels: Sequence[int], shot_feats: np.ndarray) -> list[int]:
+    """``labels`` with every example whose MWE's shots carry a single label set to that label."""
+    rule = single_label_shots(shot_feats)
+    return [int(r) if r >= 0 else int(lab) for lab, r in zip(labels, rule, strict=True)]
 
 
 def fit_probe(x_train, y_train, x_val, y_val, seed: int = 0) -> tuple[float, dict[str, float]]:
@@ -197,22 +217,41 @@ class SemEval2ADev(Task):
         """Logistic-regression probe on frozen embeddings; C chosen on a by-MWE split of train, then refit on all."""
         from sklearn.linear_model import LogisticRegression
 
+        rule = features.endswith("+shots+rule")
+        base = features.removesuffix("+rule").removesuffix("+shots")
+        if features.endswith("+rule") and not rule:
+            raise ValueError(f"probe features '{features}': '+rule' needs '+shots' before it (e.g. span+shots+rule)")
         train, train_files = load_setting(data_dir, setting)
         dev, dev_files = load_dev_split(data_dir)
         prompt = model.prompts.get(prompt_name, "") if prompt_name else None
-        base = features.removesuffix("+shots")
         x_all = probe_features(model, train + dev, base, prompt, batch_size)
         x_train, x_dev = x_all[: len(train)], x_all[len(train) :]
         if base != features:
             train, x_train, x_dev = with_shot_features(train, dev, x_train, x_dev, setting, seed)
+        n_shot = len(SHOT_FEATURES) if base != features else 0
         fit_part, val_part = split_by_mwe(train, seed=seed)
         index = {ex.id: i for i, ex in enumerate(train)}
         y = np.array([ex.label for ex in train])
         fit_idx = [index[ex.id] for ex in fit_part]
         val_idx = [index[ex.id] for ex in val_part]
         c, curve = fit_probe(x_train[fit_idx], y[fit_idx], x_train[val_idx], y[val_idx], seed)
+        rule_info = None
+        if rule:  # the rule is kept only if it does not lower validation macro-F1 (at the chosen C)
+            val_clf = LogisticRegression(C=c, max_iter=2000, random_state=seed).fit(x_train[fit_idx], y[fit_idx])
+            val_pred = [int(v) for v in val_clf.predict(x_train[val_idx])]
+            val_rule = apply_shot_rule(val_pred, x_train[val_idx, -n_shot:])
+            rule_info = {
+                "validation_macro_f1_without": macro_f1(list(y[val_idx]), val_pred),
+                "validation_macro_f1_with": macro_f1(list(y[val_idx]), val_rule),
+            }
+            rule_info["kept"] = rule_info["validation_macro_f1_with"] >= rule_info["validation_macro_f1_without"]
         clf = LogisticRegression(C=c, max_iter=2000, random_state=seed).fit(x_train, y)
         labels = [int(v) for v in clf.predict(x_dev)]
+        if rule_info and rule_info["kept"]:
+            ruled = apply_shot_rule(labels, x_dev[:, -n_shot:])
+            rule_info["dev_examples_set"] = int((single_label_shots(x_dev[:, -n_shot:]) >= 0).sum())
+            rule_info["dev_labels_changed"] = sum(a != b for a, b in zip(labels, ruled, strict=True))
+            labels = ruled
         metrics = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
         return TaskOutput(
             metrics=metrics,
@@ -225,6 +264,7 @@ class SemEval2ADev(Task):
                 "validation_macro_f1": curve,
                 "validation": f"{len(val_part)} train examples of {len({e.mwe for e in val_part})} MWEs (seed {seed})",
                 "variant": f"{setting}-probe-{features.replace('+', '-')}",
+                **({"shot_rule": rule_info} if rule_info else {}),
             },
             data_files=train_files + dev_files,
             predictions={"submission.csv": submission_csv(dev, labels, setting)},
