@@ -340,3 +340,30 @@ def test_structured_proxy_type_reads_extra_type_evidence():
 
     assert exact(literal_logit) >= 0.8  # as good as the gold type (0.83)
     assert exact(None) <= 0.6  # the synthetic proxy is noise
+
+
+def test_type_detection_scores_the_out_of_fold_type_classifier():
+    from sklearn.metrics import roc_auc_score
+
+    from idiomkit.training.admire_structured import type_detection
+
+    items, caps, sims = _structured_items(60)
+    folds = np.arange(60) % 5
+    literal_logit = np.array([-4.0 if it.sentence_type == "idiomatic" else 4.0 for it in items])
+    perfect = type_detection(sims, items, folds, literal_logit)
+    assert perfect["accuracy"] == 1.0 and perfect["auc"] == 1.0 and perfect["log_loss"] < 0.1
+    assert perfect["n_items"] == 60
+    noise = type_detection(sims, items, folds)  # the synthetic proxy is noise: about a coin toss
+    assert 0.2 <= noise["accuracy"] <= 0.8 and noise["log_loss"] > 0.6
+    # the figures are those of out-of-fold probabilities: recomputed here with one classifier per fold
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import log_loss
+
+    from idiomkit.training.admire_features import type_signal
+
+    gold = np.array([it.sentence_type == "idiomatic" for it in items])
+    x, p = type_signal(sims, items, "proxy")[:, None], np.zeros(60)
+    for f in range(5):
+        p[folds == f] = LogisticRegression().fit(x[folds != f], gold[folds != f]).predict_proba(x[folds == f])[:, 1]
+    assert noise["auc"] == pytest.approx(roc_auc_score(gold, p), abs=1e-4)
+    assert noise["log_loss"] == pytest.approx(log_loss(gold, p), abs=1e-4)

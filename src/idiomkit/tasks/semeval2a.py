@@ -240,11 +240,12 @@ class SemEval2ADev(Task):
             val_clf = LogisticRegression(C=c, max_iter=2000, random_state=seed).fit(x_train[fit_idx], y[fit_idx])
             val_pred = [int(v) for v in val_clf.predict(x_train[val_idx])]
             val_rule = apply_shot_rule(val_pred, x_train[val_idx, -n_shot:])
+            without, with_rule = macro_f1(list(y[val_idx]), val_pred), macro_f1(list(y[val_idx]), val_rule)
             rule_info = {
-                "validation_macro_f1_without": macro_f1(list(y[val_idx]), val_pred),
-                "validation_macro_f1_with": macro_f1(list(y[val_idx]), val_rule),
+                "validation_macro_f1_without": float(without),
+                "validation_macro_f1_with": float(with_rule),
+                "kept": bool(with_rule >= without),
             }
-            rule_info["kept"] = rule_info["validation_macro_f1_with"] >= rule_info["validation_macro_f1_without"]
         clf = LogisticRegression(C=c, max_iter=2000, random_state=seed).fit(x_train, y)
         labels = [int(v) for v in clf.predict(x_dev)]
         if rule_info and rule_info["kept"]:

@@ -201,6 +201,31 @@ def cross_validated_structured_scores(
     return out
 
 
+def type_detection(
+    sims: Similarities, items: Sequence[AdmireItem], folds: Sequence[int], type_extra: np.ndarray | None = None,
+    type_c: float = 1.0,
+) -> dict[str, float]:  # fmt: skip
+    """How well the ``proxy`` type classifier of :class:`StructuredRanker` tells idiomatic from literal sentences
+    out of fold (each fold by a classifier fitted on the others): accuracy at 0.5, log-loss and ROC AUC of
+    P(idiomatic), over ``items`` (which need their gold ``sentence_type``)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import log_loss, roc_auc_score
+
+    folds = np.asarray(folds)
+    gold = type_signal(sims, items, "oracle") > 0
+    x = StructuredRanker.type_features(sims, items, type_extra)
+    p = np.zeros(len(items))
+    for f in np.unique(folds):
+        tr, te = folds != f, folds == f
+        p[te] = LogisticRegression(C=type_c).fit(x[tr], gold[tr]).predict_proba(x[te])[:, 1]
+    return {
+        "accuracy": round(float(((p > 0.5) == gold).mean()), 4),
+        "log_loss": round(float(log_loss(gold, p, labels=[False, True])), 4),
+        "auc": round(float(roc_auc_score(gold, p)), 4),
+        "n_items": len(items),
+    }
+
+
 def semeval2a_literal_logits(
     items_by_split: dict[str, Sequence[AdmireItem]], data_dir, model: str = "minilm", seed: int = 0, epie: bool = False
 ) -> tuple[dict[str, np.ndarray], dict]:
