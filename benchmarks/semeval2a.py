@@ -5,6 +5,7 @@ of train). Examples::
 
     .venv/bin/python benchmarks/semeval2a.py classifier -m me5-small-enpt --setting zero_shot --epochs 2 --seeds 0
     .venv/bin/python benchmarks/semeval2a.py probe -m minilm runs/adaptive-triplet-mwe-minilm-6ep-seed0
+    .venv/bin/python benchmarks/semeval2a.py matcher -m me5-small-enpt --setting one_shot --epochs 3 --seeds 0
 """
 
 from __future__ import annotations
@@ -100,6 +101,64 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
     return path
 
 
+def run_matcher(args, model_name: str, setting: str, seed: int) -> Path | None:
+    """One-shot sense matcher (``idiomkit.training.sense_matcher``): train, label dev by its MWE's nearest shot."""
+    from idiomkit.config import default_data_dir, default_results_dir
+    from idiomkit.data.semeval2a import load_dev_split, load_setting
+    from idiomkit.models import load_model, resolve_name
+    from idiomkit.results import ResultRecord, atomic_write_text, result_path, sha256_files, write_result
+    from idiomkit.tasks.semeval2a import score, submission_csv
+    from idiomkit.training.sense_matcher import MatcherConfig, embed, nearest_shot_labels, train_matcher
+
+    if setting != "one_shot":
+        raise SystemExit("matcher: one_shot only (zero-shot dev MWEs have no shots)")
+    cfg = MatcherConfig(model=model_name, epochs=args.epochs, lr=args.lr, max_seq_length=args.max_seq_length,
+                        train_layers=args.train_layers or 4, seed=seed)  # fmt: skip
+    name = Path(model_name).name if Path(model_name).is_dir() else resolve_name(model_name)
+    variant = f"{setting}-{cfg.epochs}ep"
+    results_dir = args.results_dir or default_results_dir()
+    target = result_path(results_dir, "semeval2a-dev", name, cfg.recipe, seed, variant)
+    if target.exists() and not args.force:
+        print(f"skip (exists): {target}")
+        return None
+    data_dir = args.data_dir or default_data_dir()
+    start = time.perf_counter()
+    train, train_files = load_setting(data_dir, setting)
+    dev, dev_files = load_dev_split(data_dir)
+    show = lambda row: print(json.dumps(row), flush=True)  # noqa: E731
+    matcher, info = train_matcher(load_model(model_name), train, cfg, on_epoch=show)
+    one = [ex for ex in train if ex.setting == "one_shot"]
+    shots: dict[str, dict[int, list[int]]] = {}
+    for i, ex in enumerate(one):
+        shots.setdefault(ex.mwe, {}).setdefault(ex.label, []).append(i)
+    missing = sorted({ex.mwe for ex in dev} - set(shots))
+    if missing:
+        raise SystemExit(f"matcher: {len(missing)} dev MWEs have no one-shot example (e.g. {missing[0]!r})")
+    x_shots, x_dev = embed(matcher, one, cfg.max_seq_length), embed(matcher, dev, cfg.max_seq_length)
+    labels = nearest_shot_labels(x_dev, [ex.mwe for ex in dev], x_shots, shots)
+    metrics = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
+    single = sum(len(shots[ex.mwe]) == 1 for ex in dev)
+    params = {
+        "split": "dev",
+        "setting": setting,
+        "classifier": "nearest one-shot example (span cosine of a fine-tuned sense matcher); "
+        "shots of a single label give that label",
+        "selected_epoch": info["best"]["epoch"],
+        "dev_examples_by_single_label_shots": single,
+        "training": info,
+        "threads": os.environ.get("OMP_NUM_THREADS"),
+        "command": command_line(),
+    }
+    record = ResultRecord(task="semeval2a-dev", model=name, recipe=cfg.recipe, seed=seed, metrics=metrics,
+                          params=params, data_sha256=sha256_files(train_files + dev_files),
+                          wall_s=time.perf_counter() - start)  # fmt: skip
+    path = write_result(record, results_dir, variant=variant)
+    atomic_write_text(path.with_suffix(".submission.csv"), submission_csv(dev, labels, setting))
+    print(f"{path}: ALL {metrics['ALL']['macro_f1']:.4f} EN {metrics['EN']['macro_f1']:.4f} "
+          f"PT {metrics['PT']['macro_f1']:.4f}", flush=True)  # fmt: skip
+    return path
+
+
 def run_probe(args, model_name: str, setting: str) -> None:
     """Frozen-encoder logistic-regression probe through ``idiomkit.evaluate`` (skip if the result exists)."""
     from idiomkit.api import evaluate
@@ -121,7 +180,7 @@ def run_probe(args, model_name: str, setting: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("kind", choices=["classifier", "probe"])
+    parser.add_argument("kind", choices=["classifier", "probe", "matcher"])
     parser.add_argument("models", nargs="*", default=[])
     parser.add_argument("-m", "--model", action="append", default=[])
     parser.add_argument("--setting", action="append", choices=["zero_shot", "one_shot"])
@@ -160,7 +219,7 @@ def main() -> None:
                 run_probe(args, model_name, setting)
                 continue
             for seed in args.seeds:
-                run_classifier(args, model_name, setting, seed)
+                (run_matcher if args.kind == "matcher" else run_classifier)(args, model_name, setting, seed)
 
 
 if __name__ == "__main__":
