@@ -152,6 +152,11 @@ def main() -> None:
                       "trainable_params": int(w.size) + (learned.trainable() if learned else 0),
                       "weights": [round(float(x), 4) for x in w], "folds": args.folds, "fold_seed": 0,
                       "encode_s": round(encode_s, 1), "n_items": len(items), "command": command}  # fmt: skip
+            if args.ranker == "structured" and signal == "proxy":  # how often the sentence's sense was guessed right
+                params["type_detection"] = (
+                    st.type_detection(sims["pool"], pool, folds, type_extra["pool"]) if split == "cv"
+                    else st.type_metrics(items, ranker.idiomatic_probability(sims["test"], items, type_extra["test"]))
+                )  # fmt: skip
             if signal == "oracle":
                 params["oracle"] = "reads the gold sentence_type of the ranked item: an upper bound, not a system"
             record = ResultRecord(task="admire", model=name, recipe=recipe, seed=seed, metrics=metrics, params=params,

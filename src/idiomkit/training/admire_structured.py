@@ -209,7 +209,6 @@ def type_detection(
     out of fold (each fold by a classifier fitted on the others): accuracy at 0.5, log-loss and ROC AUC of
     P(idiomatic), over ``items`` (which need their gold ``sentence_type``)."""
     from sklearn.linear_model import LogisticRegression
-    from sklearn.metrics import log_loss, roc_auc_score
 
     folds = np.asarray(folds)
     gold = type_signal(sims, items, "oracle") > 0
@@ -218,6 +217,15 @@ def type_detection(
     for f in np.unique(folds):
         tr, te = folds != f, folds == f
         p[te] = LogisticRegression(C=type_c).fit(x[tr], gold[tr]).predict_proba(x[te])[:, 1]
+    return type_metrics(items, p)
+
+
+def type_metrics(items: Sequence[AdmireItem], p_idiomatic: np.ndarray) -> dict[str, float]:
+    """Accuracy at 0.5, log-loss and ROC AUC of ``p_idiomatic`` against the items' gold ``sentence_type``."""
+    from sklearn.metrics import log_loss, roc_auc_score
+
+    gold = np.array([it.sentence_type == "idiomatic" for it in items])
+    p = np.asarray(p_idiomatic, dtype=float)
     return {
         "accuracy": round(float(((p > 0.5) == gold).mean()), 4),
         "log_loss": round(float(log_loss(gold, p, labels=[False, True])), 4),
