@@ -53,12 +53,6 @@ def main() -> None:
         help="--type-classifier: also train it on the labelled EPIE formal sentences "
         "(recipe suffix -proxy+2a+epie-type)",
     )
-    ap.add_argument(
-        "--type-shots",
-        action="store_true",
-        help="structured, proxy signal: the type classifier also reads how like the 2A train uses of the same "
-        "compound (literal vs idiomatic) the sentence is, by a sense matcher trained with --seed (recipe kind +shots)",
-    )
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--results-dir", default=None, help="default: $IDIOMKIT_RESULTS_DIR or benchmarks/results")
     ap.add_argument("--threads", type=int, default=2)
@@ -91,32 +85,27 @@ def main() -> None:
     encode_s = time.perf_counter() - start
     folds = compound_folds(pool, args.folds, 0)
     ranks = np.array([it.gold_ranks for it in pool])
-    if (args.stack or args.type_classifier or args.type_shots) and args.ranker != "structured":
-        ap.error("--stack, --type-classifier and --type-shots need --ranker structured")
+    if (args.stack or args.type_classifier) and args.ranker != "structured":
+        ap.error("--stack and --type-classifier need --ranker structured")
     if args.type_epie and not args.type_classifier:
         ap.error("--type-epie needs --type-classifier")
-    seed = args.seed if args.stack or args.type_classifier or args.type_shots else 0  # else deterministic
+    seed = args.seed if args.stack or args.type_classifier else 0  # the feature/structured rankers are deterministic
     learned, stacked = None, {k: None for k in sets}
     if args.stack:  # the stacked ranker's scores do not depend on the type signal: computed once for all signals
         learned = stacked_ranker(model, pool, caps["pool"], args.stack, args.seed, args.query_mode)
         everything = np.arange(len(pool))
         stacked = {k: learned(everything, sets[k], caps[k]) for k in ("test", "xe")}
         stacked["pool"] = st.out_of_fold(learned, pool, caps["pool"], everything, np.asarray(folds))
-    type_extra, type_info, shots_info = {k: None for k in sets}, None, None
+    type_extra, type_info = {k: None for k in sets}, None
     if args.type_classifier:
         type_extra, type_info = st.semeval2a_literal_logits(
             sets, default_data_dir(), seed=args.seed, epie=args.type_epie
         )
-    if args.type_shots:
-        evidence, shots_info = st.semeval2a_shot_evidence(sets, default_data_dir(), seed=args.seed)
-        type_extra = {k: evidence[k] if type_extra[k] is None else np.column_stack([type_extra[k], evidence[k]])
-                      for k in sets}  # fmt: skip
     rows = []
     stack = f"+{args.stack}" if args.stack else ""
-    type_kind = "proxy" + ("+2a" if args.type_classifier else "") + ("+epie" if args.type_epie else "")
-    type_kind += "+shots" if args.type_shots else ""
+    type_kind = "proxy+2a+epie" if args.type_epie else "proxy+2a"
     for signal in args.signals:
-        kind = type_kind if signal == "proxy" else signal
+        kind = type_kind if signal == "proxy" and args.type_classifier else signal
         recipe = f"{args.ranker}-ranker{stack}" + ("" if signal == "none" else f"-{kind}-type")
         if args.ranker == "structured":
             oof = st.cross_validated_structured_scores(caps["pool"], sims["pool"], pool, folds, signal, args.l2,
@@ -138,14 +127,6 @@ def main() -> None:
                     "train_examples": type_info.get("train_examples"),
                     "seed": seed,
                     "best": type_info.get("best"),
-                },  # fmt: skip
-                "type_shots": shots_info
-                and {
-                    "semeval2a_bank": "EN rows of the zero-shot + one-shot train files",
-                    "seed": seed,
-                    "bank_examples": shots_info["bank_examples"],
-                    "items_with_both_label_uses": shots_info["items_with_both_label_uses"],
-                    "best": shots_info["best"],
                 },  # fmt: skip
                 "stacked": args.stack and {"variant": args.stack, "seed": args.seed, "inner_folds": "the other folds"},
             }

@@ -367,14 +367,3 @@ def test_type_detection_scores_the_out_of_fold_type_classifier():
         p[folds == f] = LogisticRegression().fit(x[folds != f], gold[folds != f]).predict_proba(x[folds == f])[:, 1]
     assert noise["auc"] == pytest.approx(roc_auc_score(gold, p), abs=1e-4)
     assert noise["log_loss"] == pytest.approx(log_loss(gold, p), abs=1e-4)
-
-
-def test_shot_evidence_hand_values():
-    from idiomkit.training.admire_structured import shot_evidence
-
-    x_bank = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]])  # rows: idiomatic use, literal use, literal use
-    uses = {"bad apple": {0: [0], 1: [1, 2]}, "night owl": {1: [1]}}
-    x = np.array([[0.8, 0.6], [0.0, 1.0], [1.0, 0.0]])
-    ev = shot_evidence(x, ["Bad Apple", "night owl", "big fish"], x_bank, uses)
-    # literal: max(0.6, 0.48 + 0.48) = 0.96; idiomatic: 0.8 -> 0.16; one label only / no uses -> 0
-    assert ev == pytest.approx([0.96 - 0.8, 0.0, 0.0])

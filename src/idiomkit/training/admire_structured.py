@@ -243,7 +243,7 @@ def semeval2a_literal_logits(
     idiom key), read at the compound of each AdMIRe sentence. Returns ``{split: logit P(literal)}`` and the
     training info. No AdMIRe label is used."""
     from idiomkit.data.definitions import load_epie_usages
-    from idiomkit.data.semeval2a import load_setting
+    from idiomkit.data.semeval2a import Example2A, load_setting
     from idiomkit.models import load_model
     from idiomkit.training.classifier import ClassifierConfig, build_inputs, predict_proba, train_classifier
 
@@ -257,62 +257,14 @@ def semeval2a_literal_logits(
     info["train_examples"] = len(train)
     out = {}
     for split, items in items_by_split.items():
-        examples = _as_2a_examples(split, items)
+        examples = [
+            Example2A(id=f"{split}-{i}", language="EN", mwe=it.sentence[slice(*it.span)], previous="",
+                      target=it.sentence, next="", label=None)
+            for i, it in enumerate(items)
+        ]  # fmt: skip
         p = np.clip(predict_proba(clf, build_inputs(examples, cfg), cfg.max_seq_length), 1e-4, 1 - 1e-4)
         out[split] = np.log(p / (1 - p))
     return out, info
-
-
-def _as_2a_examples(split: str, items: Sequence[AdmireItem]):
-    """AdMIRe sentences as unlabelled 2A examples (MWE = the compound as written in the sentence)."""
-    from idiomkit.data.semeval2a import Example2A
-
-    return [
-        Example2A(id=f"{split}-{i}", language="EN", mwe=it.sentence[slice(*it.span)], previous="", target=it.sentence,
-                  next="", label=None)
-        for i, it in enumerate(items)
-    ]  # fmt: skip
-
-
-def semeval2a_shot_evidence(
-    items_by_split: dict[str, Sequence[AdmireItem]], data_dir, model: str = "minilm", seed: int = 0
-) -> tuple[dict[str, np.ndarray], dict]:
-    """Type evidence from labelled uses of the *same* compound in SemEval-2022 Task 2A train (EN rows of the
-    zero-shot + one-shot files): a sense matcher (:mod:`idiomkit.training.sense_matcher`, top 4 layers of
-    ``model``) is trained on them, and an AdMIRe sentence whose compound has 2A uses of both labels gets
-    ``max cos(literal uses) - max cos(idiomatic uses)`` of the MWE's span embeddings (0 where the compound has
-    no such uses). Returns ``{split: evidence}`` and the training info. No AdMIRe label is used."""
-    from idiomkit.data.semeval2a import load_setting
-    from idiomkit.models import load_model
-    from idiomkit.training.sense_matcher import MatcherConfig, embed, train_matcher
-
-    train, _ = load_setting(data_dir, "one_shot")
-    bank = [ex for ex in train if ex.language == "EN"]
-    cfg = MatcherConfig(model=model, seed=seed)
-    matcher, info = train_matcher(load_model(model), bank, cfg)
-    x_bank = embed(matcher, bank, cfg.max_seq_length)
-    uses: dict[str, dict[int, list[int]]] = {}
-    for i, ex in enumerate(bank):
-        uses.setdefault(ex.mwe.lower(), {}).setdefault(ex.label, []).append(i)
-    out, covered = {}, {}
-    for split, items in items_by_split.items():
-        x = embed(matcher, _as_2a_examples(split, items), cfg.max_seq_length)
-        out[split] = shot_evidence(x, [it.compound for it in items], x_bank, uses)
-        covered[split] = int(sum(len(uses.get(it.compound.lower(), {})) == 2 for it in items))  # both labels
-    info["bank_examples"], info["items_with_both_label_uses"] = len(bank), covered
-    return out, info
-
-
-def shot_evidence(x: np.ndarray, compounds: Sequence[str], x_bank: np.ndarray, uses: dict) -> np.ndarray:
-    """``max cos(literal uses) - max cos(idiomatic uses)`` per unit vector of ``x`` against the rows of ``x_bank``
-    listed for its compound (``uses``: ``{compound lower-cased: {label: [rows]}}``, label 1 = literal); 0 where the
-    compound lacks uses of either label."""
-    ev = np.zeros(len(x))
-    for i, compound in enumerate(compounds):
-        by_label = uses.get(compound.lower(), {})
-        if len(by_label.get(0, [])) and len(by_label.get(1, [])):
-            ev[i] = np.max(x_bank[by_label[1]] @ x[i]) - np.max(x_bank[by_label[0]] @ x[i])
-    return ev
 
 
 def _take(sims: Similarities, idx: np.ndarray) -> Similarities:
