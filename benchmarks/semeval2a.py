@@ -26,13 +26,28 @@ def command_line() -> str:
     return " ".join(shlex.quote(a) for a in [".venv/bin/python", *sys.argv])
 
 
+def output_slot(args, model_name: str, recipe: str, seed: int, variant: str) -> tuple[str, str, str] | None:
+    """(model name in result files, results dir, data dir) for a run, or None (and says so) when its result file
+    exists and ``--force`` is not given."""
+    from idiomkit.config import default_data_dir, default_results_dir
+    from idiomkit.models import resolve_name
+    from idiomkit.results import result_path
+
+    name = Path(model_name).name if Path(model_name).is_dir() else resolve_name(model_name)
+    results_dir = args.results_dir or default_results_dir()
+    target = result_path(results_dir, "semeval2a-dev", name, recipe, seed, variant)
+    if target.exists() and not args.force:
+        print(f"skip (exists): {target}")
+        return None
+    return name, results_dir, args.data_dir or default_data_dir()
+
+
 def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | None:
     """Fine-tune one classifier and write its result JSON + submission CSV (skip if the result exists)."""
-    from idiomkit.config import default_data_dir, default_results_dir
     from idiomkit.data.definitions import load_epie_usages
     from idiomkit.data.semeval2a import load_dev_split, load_setting
-    from idiomkit.models import load_model, resolve_name
-    from idiomkit.results import ResultRecord, atomic_write_text, result_path, sha256_files, write_result
+    from idiomkit.models import load_model
+    from idiomkit.results import ResultRecord, atomic_write_text, sha256_files, write_result
     from idiomkit.tasks.semeval2a import score, submission_csv
     from idiomkit.training.classifier import EXTRA, ClassifierConfig, classify, train_classifier
 
@@ -51,15 +66,10 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
         extra_train=args.extra_train,
         seed=seed,
     )
-    name = Path(model_name).name if Path(model_name).is_dir() else resolve_name(model_name)
     variant = f"{setting}-{cfg.epochs}ep" + (f"-rep{cfg.one_shot_repeat}" if cfg.one_shot_repeat != 1 else "")
-    results_dir = args.results_dir or default_results_dir()
-    target = result_path(results_dir, "semeval2a-dev", name, cfg.recipe, seed, variant)
-    if target.exists() and not args.force:
-        print(f"skip (exists): {target}")
+    if (slot := output_slot(args, model_name, cfg.recipe, seed, variant)) is None:
         return None
-    data_dir = args.data_dir or default_data_dir()
-    start = time.perf_counter()
+    (name, results_dir, data_dir), start = slot, time.perf_counter()
     train, train_files = load_setting(data_dir, setting)
     key_of: dict[str, str] = {}
     if cfg.extra_train == "epie":  # training only: the validation split stays SemEval's own
@@ -103,10 +113,9 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
 
 def run_matcher(args, model_name: str, setting: str, seed: int) -> Path | None:
     """One-shot sense matcher (``idiomkit.training.sense_matcher``): train, label dev by its MWE's nearest shot."""
-    from idiomkit.config import default_data_dir, default_results_dir
     from idiomkit.data.semeval2a import load_dev_split, load_setting
-    from idiomkit.models import load_model, resolve_name
-    from idiomkit.results import ResultRecord, atomic_write_text, result_path, sha256_files, write_result
+    from idiomkit.models import load_model
+    from idiomkit.results import ResultRecord, atomic_write_text, sha256_files, write_result
     from idiomkit.tasks.semeval2a import score, submission_csv
     from idiomkit.training.sense_matcher import MatcherConfig, embed, nearest_shot_labels, train_matcher
 
@@ -114,15 +123,10 @@ def run_matcher(args, model_name: str, setting: str, seed: int) -> Path | None:
         raise SystemExit("matcher: one_shot only (zero-shot dev MWEs have no shots)")
     cfg = MatcherConfig(model=model_name, epochs=args.epochs, lr=args.lr, max_seq_length=args.max_seq_length,
                         train_layers=args.train_layers or 4, seed=seed)  # fmt: skip
-    name = Path(model_name).name if Path(model_name).is_dir() else resolve_name(model_name)
     variant = f"{setting}-{cfg.epochs}ep"
-    results_dir = args.results_dir or default_results_dir()
-    target = result_path(results_dir, "semeval2a-dev", name, cfg.recipe, seed, variant)
-    if target.exists() and not args.force:
-        print(f"skip (exists): {target}")
+    if (slot := output_slot(args, model_name, cfg.recipe, seed, variant)) is None:
         return None
-    data_dir = args.data_dir or default_data_dir()
-    start = time.perf_counter()
+    (name, results_dir, data_dir), start = slot, time.perf_counter()
     train, train_files = load_setting(data_dir, setting)
     dev, dev_files = load_dev_split(data_dir)
     show = lambda row: print(json.dumps(row), flush=True)  # noqa: E731

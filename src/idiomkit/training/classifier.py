@@ -9,6 +9,7 @@ in the one-shot setting the validation MWEs give one example per label to traini
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import math
@@ -222,19 +223,29 @@ def train_classifier(
 ) -> tuple[SpanClassifier, dict[str, Any]]:
     """Fine-tune; keep the epoch (and threshold) with the best validation macro-F1 (validation carved from ``train``
     by MWE, see :func:`carve_validation`). Returns (model, info)."""
-    random.seed(cfg.seed)
-    np.random.seed(cfg.seed)
-    torch.manual_seed(cfg.seed)
+    seed_everything(cfg.seed)
     fit, val = carve_validation(train, cfg, group)
     model = SpanClassifier(st, cfg.pool)
-    frozen = frozen_parameters(model.encoder, cfg)
-    flags = [p.requires_grad for p in frozen]
-    for p in frozen:
+    with frozen(frozen_parameters(model.encoder, cfg)):
+        return _train(model, fit, val, cfg, on_epoch)
+
+
+def seed_everything(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+@contextlib.contextmanager
+def frozen(params: Sequence[nn.Parameter]):
+    """``params`` do not train inside the block; their ``requires_grad`` flags are restored after it."""
+    flags = [p.requires_grad for p in params]
+    for p in params:
         p.requires_grad_(False)
     try:
-        return _train(model, fit, val, cfg, on_epoch)
+        yield
     finally:
-        for p, flag in zip(frozen, flags, strict=True):
+        for p, flag in zip(params, flags, strict=True):
             p.requires_grad_(flag)
 
 
@@ -300,7 +311,12 @@ def _train(model: SpanClassifier, fit, val, cfg: ClassifierConfig, on_epoch) -> 
         if best is None or f1 > best["val_macro_f1"]:
             best, best_state = row, copy.deepcopy(model.state_dict())
     model.load_state_dict(best_state)
-    info = {
+    return model, training_info(cfg, fit, val, history, best, start)
+
+
+def training_info(cfg, fit, val, history: list[dict], best: dict, start: float) -> dict[str, Any]:
+    """What a fine-tuning run records: config, split sizes, per-epoch validation, the kept epoch, seconds."""
+    return {
         "config": asdict(cfg),
         "fit_examples": len(fit),
         "validation_examples": len(val),
@@ -309,7 +325,6 @@ def _train(model: SpanClassifier, fit, val, cfg: ClassifierConfig, on_epoch) -> 
         "best": best,
         "train_s": round(time.perf_counter() - start, 1),
     }
-    return model, info
 
 
 def classify(model: SpanClassifier, examples: Sequence[Example2A], cfg: ClassifierConfig, threshold: float):

@@ -25,7 +25,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,7 +35,15 @@ from torch import Tensor
 from idiomkit.data.semeval2a import Example2A, find_mwe
 from idiomkit.pooling import _masked_mean
 from idiomkit.tasks.semeval2a import macro_f1, split_by_mwe
-from idiomkit.training.classifier import ClassifierConfig, Encoded, SpanClassifier, frozen_parameters
+from idiomkit.training.classifier import (
+    ClassifierConfig,
+    Encoded,
+    SpanClassifier,
+    frozen,
+    frozen_parameters,
+    seed_everything,
+    training_info,
+)
 
 log = logging.getLogger(__name__)
 
@@ -159,21 +167,12 @@ def episode_macro_f1(x: np.ndarray, examples: Sequence[Example2A], episodes: int
 def train_matcher(st, train: Sequence[Example2A], cfg: MatcherConfig, on_epoch=None) -> tuple[SpanClassifier, dict]:
     """Fine-tune the top ``train_layers`` of ``st`` on the zero-shot rows of ``train``; keep the epoch with the best
     validation episode macro-F1 (epoch 0 = the encoder as given). Returns (matcher, info)."""
-    random.seed(cfg.seed)
-    np.random.seed(cfg.seed)
-    torch.manual_seed(cfg.seed)
+    seed_everything(cfg.seed)
     own = [ex for ex in train if ex.setting != "one_shot"]
     fit, val = split_by_mwe(own, cfg.val_fraction, cfg.seed)
     model = SpanClassifier(st, pool="span")
-    frozen = frozen_parameters(model.encoder, ClassifierConfig(train_layers=cfg.train_layers))
-    flags = [p.requires_grad for p in frozen]
-    for p in frozen:
-        p.requires_grad_(False)
-    try:
+    with frozen(frozen_parameters(model.encoder, ClassifierConfig(train_layers=cfg.train_layers))):
         return _train(model, fit, val, cfg, on_epoch)
-    finally:
-        for p, flag in zip(frozen, flags, strict=True):
-            p.requires_grad_(flag)
 
 
 def _train(model: SpanClassifier, fit, val, cfg: MatcherConfig, on_epoch) -> tuple[SpanClassifier, dict[str, Any]]:
@@ -217,14 +216,6 @@ def _train(model: SpanClassifier, fit, val, cfg: MatcherConfig, on_epoch) -> tup
         if row["val_episode_macro_f1"] > best["val_episode_macro_f1"]:
             best, best_state = row, copy.deepcopy(model.state_dict())
     model.load_state_dict(best_state)
-    info = {
-        "config": asdict(cfg),
-        "fit_examples": len(fit),
-        "fit_mwes_with_both_labels": len(both_label_mwes(fit)),
-        "validation_examples": len(val),
-        "validation_mwes": len({ex.mwe for ex in val}),
-        "history": history,
-        "best": best,
-        "train_s": round(time.perf_counter() - start, 1),
-    }
+    info = training_info(cfg, fit, val, history, best, start)
+    info["fit_mwes_with_both_labels"] = len(both_label_mwes(fit))
     return model, info
