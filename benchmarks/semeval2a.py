@@ -5,7 +5,7 @@ of train). Examples::
 
     .venv/bin/python benchmarks/semeval2a.py classifier -m me5-small-enpt --setting zero_shot --epochs 2 --seeds 0
     .venv/bin/python benchmarks/semeval2a.py probe -m minilm runs/adaptive-triplet-mwe-minilm-6ep-seed0
-    .venv/bin/python benchmarks/semeval2a.py matcher -m me5-small-enpt --setting one_shot --epochs 3 --seeds 0
+    .venv/bin/python benchmarks/semeval2a.py matcher -m me5-small-enpt --setting one_shot --epochs 5 --seeds 0
 """
 
 from __future__ import annotations
