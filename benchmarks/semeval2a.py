@@ -67,7 +67,10 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
         seed=seed,
     )
     variant = f"{setting}-{cfg.epochs}ep" + (f"-rep{cfg.one_shot_repeat}" if cfg.one_shot_repeat != 1 else "")
-    if (slot := output_slot(args, model_name, cfg.recipe, seed, variant)) is None:
+    if args.smooth and (cfg.extra_train or setting != "zero_shot"):
+        raise SystemExit("--smooth: zero_shot setting without --extra-train only")
+    recipe = cfg.recipe + ("-knn" if args.smooth else "")
+    if (slot := output_slot(args, model_name, recipe, seed, variant)) is None:
         return None
     (name, results_dir, data_dir), start = slot, time.perf_counter()
     train, train_files = load_setting(data_dir, setting)
@@ -79,7 +82,11 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
     st = load_model(model_name)
     model, info = train_classifier(st, train, cfg, on_epoch=lambda row: print(json.dumps(row), flush=True),
                                    group=lambda ex: key_of.get(ex.id, ex.mwe))  # fmt: skip
-    labels, _ = classify(model, dev, cfg, info["best"]["threshold"])
+    labels, p_dev = classify(model, dev, cfg, info["best"]["threshold"])
+    smoothing = None
+    if args.smooth:
+        smoothing = smooth_by_neighbours(args, train, dev, cfg, model, p_dev, info["best"]["threshold"])
+        labels = smoothing.pop("labels")
     metrics = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
     params = {
         "split": "dev",
@@ -88,13 +95,14 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
         "threshold": info["best"]["threshold"],
         "selected_epoch": info["best"]["epoch"],
         "training": info,
+        **({"smoothing": smoothing} if smoothing else {}),
         "threads": os.environ.get("OMP_NUM_THREADS"),
         "command": command_line(),
     }
     record = ResultRecord(
         task="semeval2a-dev",
         model=name,
-        recipe=cfg.recipe,
+        recipe=recipe,
         seed=seed,
         metrics=metrics,
         params=params,
@@ -109,6 +117,42 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
         flush=True,
     )
     return path
+
+
+def smooth_by_neighbours(args, train, dev, cfg, clf, p_dev, threshold: float) -> dict:
+    """Transductive zero-shot: each dev use's P(literal) mixed with that of the most similar other dev uses of its MWE
+    (span cosine of a sense matcher trained on the same train split); (k, mix) chosen on the classifier's validation
+    split, scored the same way. Returns the params to record, with the dev ``labels``."""
+    from idiomkit.models import load_model
+    from idiomkit.tasks.semeval2a import split_by_mwe
+    from idiomkit.training.classifier import build_inputs, carve_validation, predict_proba
+    from idiomkit.training.sense_matcher import (
+        MatcherConfig,
+        choose_smoothing,
+        embed,
+        neighbour_smoothing,
+        train_matcher,
+    )
+
+    _, val = carve_validation(train, cfg)
+    mcfg = MatcherConfig(model=args.matcher_model or cfg.model, epochs=args.matcher_epochs, seed=cfg.seed)
+    _, matcher_val = split_by_mwe([ex for ex in train if ex.setting != "one_shot"], mcfg.val_fraction, mcfg.seed)
+    if {ex.mwe for ex in matcher_val} != {ex.mwe for ex in val}:
+        raise SystemExit("--smooth: the matcher's validation MWEs differ from the classifier's")
+    matcher, minfo = train_matcher(load_model(mcfg.model), train, mcfg)
+    p_val = predict_proba(clf, build_inputs(val, cfg), cfg.max_seq_length)
+    x_val, x_dev = embed(matcher, val, mcfg.max_seq_length), embed(matcher, dev, mcfg.max_seq_length)
+    k, a, curve = choose_smoothing(p_val, x_val, [ex.mwe for ex in val], [ex.label for ex in val], threshold)
+    q = neighbour_smoothing(p_dev, x_dev, [ex.mwe for ex in dev], k, a)
+    return {
+        "labels": [int(v >= threshold) for v in q],
+        "method": "transductive: P(literal) = a * own + (1 - a) * mean over the k most similar other dev uses of the "
+        "same MWE (sense-matcher span cosine; k = 0: all); no dev label is read",
+        "k": k,
+        "a": a,
+        "validation_macro_f1": curve,
+        "matcher": minfo,
+    }
 
 
 def run_matcher(args, model_name: str, setting: str, seed: int) -> Path | None:
@@ -203,6 +247,14 @@ def main() -> None:
         choices=["epie"],
         help="also train on the labelled EPIE formal sentences (EN; training only, recipe suffix -epie)",
     )
+    parser.add_argument(
+        "--smooth",
+        action="store_true",
+        help="classifier, zero_shot: mix each dev use's probability with its most similar other dev uses of the MWE "
+        "(transductive; a sense matcher gives the similarity; recipe suffix -knn)",
+    )
+    parser.add_argument("--matcher-model", help="--smooth: the sense matcher's start model (default: the classifier's)")
+    parser.add_argument("--matcher-epochs", type=int, default=3)
     parser.add_argument("--features", default="span")
     parser.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2")))
     parser.add_argument("--data-dir")

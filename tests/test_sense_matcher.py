@@ -82,3 +82,19 @@ def test_tiny_matcher_run_lowers_the_loss_and_records_epochs(minilm):
     finally:
         minilm[0].auto_model.load_state_dict(state)  # the session fixture is shared
         minilm.eval()
+
+
+def test_neighbour_smoothing_hand_values():
+    from idiomkit.training.sense_matcher import choose_smoothing, neighbour_smoothing
+
+    p = np.array([0.9, 0.1, 0.2, 0.6, 0.5])
+    x = np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], [1.0, 0.0], [0.6, 0.8]])
+    mwes = ["a", "a", "a", "b", "c"]
+    # use 0: nearest other use of "a" is 1 (cos .8) -> 0.5 * 0.9 + 0.5 * 0.1; all others: mean(0.1, 0.2)
+    assert neighbour_smoothing(p, x, mwes, k=1, a=0.5)[0] == pytest.approx(0.5)
+    assert neighbour_smoothing(p, x, mwes, k=0, a=0.0)[0] == pytest.approx(0.15)
+    assert neighbour_smoothing(p, x, mwes, k=1, a=0.5)[3:] == pytest.approx([0.6, 0.5])  # alone in their MWE
+    assert neighbour_smoothing(p, x, mwes, k=2, a=1.0) == pytest.approx(p)
+    # validation picks the (k, a) with the best macro-F1; without smoothing two uses of "a" are wrong
+    k, a, curve = choose_smoothing(p, x, mwes, [1, 1, 1, 1, 0], threshold=0.5)
+    assert curve["k=3,a=1.0"] < 1.0 and curve[f"k={k},a={a}"] == max(curve.values())

@@ -219,3 +219,38 @@ def _train(model: SpanClassifier, fit, val, cfg: MatcherConfig, on_epoch) -> tup
     info = training_info(cfg, fit, val, history, best, start)
     info["fit_mwes_with_both_labels"] = len(both_label_mwes(fit))
     return model, info
+
+
+NEIGHBOURS = (3, 5, 10, 0)  # 0 = every other use of the MWE
+SELF_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # 1 = no smoothing
+
+
+def neighbour_smoothing(p: np.ndarray, x: np.ndarray, mwes: Sequence[str], k: int, a: float) -> np.ndarray:
+    """Transductive smoothing of per-use probabilities: ``a * p_i + (1 - a) * mean(p_j)`` over the ``k`` uses ``j`` of
+    the same MWE (in the same set) whose unit vectors ``x`` are most similar to ``x_i`` (``k = 0``: all of them); a
+    use whose MWE has no other use keeps ``p_i``."""
+    mwes = np.asarray(mwes)
+    out = np.array(p, dtype=float)
+    for i in range(len(p)):
+        same = np.flatnonzero(mwes == mwes[i])
+        same = same[same != i]
+        if len(same):
+            nearest = same[np.argsort(-(x[same] @ x[i]), kind="stable")[: k or None]]
+            out[i] = a * p[i] + (1 - a) * float(np.mean(np.asarray(p)[nearest]))
+    return out
+
+
+def choose_smoothing(
+    p: np.ndarray, x: np.ndarray, mwes: Sequence[str], labels: Sequence[int], threshold: float
+) -> tuple[int, float, dict[str, float]]:
+    """(k, a, {"k=…,a=…": validation macro-F1}) maximising macro-F1 of ``smoothed >= threshold`` on a validation
+    set (ties: the least smoothing, then the fewest neighbours)."""
+    curve, best = {}, None
+    for a in sorted(SELF_WEIGHTS, reverse=True):
+        for k in NEIGHBOURS:
+            q = neighbour_smoothing(p, x, mwes, k, a)
+            f1 = macro_f1(list(labels), [int(v >= threshold) for v in q])
+            curve[f"k={k},a={a}"] = f1
+            if best is None or f1 > best[0]:
+                best = (f1, k, a)
+    return best[1], best[2], curve
