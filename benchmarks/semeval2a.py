@@ -86,6 +86,8 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
     smoothing = None
     if args.smooth:
         smoothing = smooth_by_neighbours(args, train, dev, cfg, model, p_dev, info["best"]["threshold"])
+        unsmoothed = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
+        smoothing["dev_macro_f1_unsmoothed"] = {lang: m["macro_f1"] for lang, m in unsmoothed.items()}  # reported only
         labels = smoothing.pop("labels")
     metrics = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
     params = {
