@@ -162,7 +162,7 @@ def run_matcher(args, model_name: str, setting: str, seed: int) -> Path | None:
     from idiomkit.data.semeval2a import load_dev_split, load_setting
     from idiomkit.models import load_model
     from idiomkit.results import ResultRecord, atomic_write_text, sha256_files, write_result
-    from idiomkit.tasks.semeval2a import score, submission_csv
+    from idiomkit.tasks.semeval2a import score, shot_table, submission_csv
     from idiomkit.training.sense_matcher import MatcherConfig, embed, nearest_shot_labels, train_matcher
 
     if setting != "one_shot":
@@ -178,9 +178,7 @@ def run_matcher(args, model_name: str, setting: str, seed: int) -> Path | None:
     show = lambda row: print(json.dumps(row), flush=True)  # noqa: E731
     matcher, info = train_matcher(load_model(model_name), train, cfg, on_epoch=show)
     one = [ex for ex in train if ex.setting == "one_shot"]
-    shots: dict[str, dict[int, list[int]]] = {}
-    for i, ex in enumerate(one):
-        shots.setdefault(ex.mwe, {}).setdefault(ex.label, []).append(i)
+    shots = shot_table(one, range(len(one)))
     missing = sorted({ex.mwe for ex in dev} - set(shots))
     if missing:
         raise SystemExit(f"matcher: {len(missing)} dev MWEs have no one-shot example (e.g. {missing[0]!r})")

@@ -119,9 +119,12 @@ def probe_features(model, examples: Sequence[Example2A], features: str, prompt: 
     return np.concatenate(parts, axis=1)
 
 
-def pick_shots(examples: Sequence[Example2A], seed: int = 0) -> dict[str, dict[int, list[int]]]:
-    """Episodes for the one-shot probe: per MWE, one example per label (seeded) -> ``{mwe: {label: [index]}}``."""
-    rng = random.Random(seed)
+def pick_shots(
+    examples: Sequence[Example2A], seed: int = 0, rng: random.Random | None = None
+) -> dict[str, dict[int, list[int]]]:
+    """Episodes for the one-shot probe: per MWE, one example per label (seeded, or drawn from ``rng`` when given:
+    repeated episodes) -> ``{mwe: {label: [index]}}``."""
+    rng = rng or random.Random(seed)
     by_key: dict[tuple[str, int], list[int]] = {}
     for i, ex in enumerate(examples):
         by_key.setdefault((ex.mwe, ex.label), []).append(i)
@@ -129,6 +132,14 @@ def pick_shots(examples: Sequence[Example2A], seed: int = 0) -> dict[str, dict[i
     for (mwe, label), idx in sorted(by_key.items()):
         shots.setdefault(mwe, {})[label] = [rng.choice(idx)]
     return shots
+
+
+def shot_table(examples: Sequence[Example2A], indices: Sequence[int]) -> dict[str, dict[int, list[int]]]:
+    """``examples[i]`` for every ``i`` in ``indices`` as labelled shots: ``{mwe: {label: [i, ...]}}``."""
+    table: dict[str, dict[int, list[int]]] = {}
+    for i in indices:
+        table.setdefault(examples[i].mwe, {}).setdefault(examples[i].label, []).append(i)
+    return table
 
 
 SHOT_FEATURES = ("cos_literal", "cos_idiomatic", "cos_difference", "has_literal_shot", "has_idiomatic_shot")
@@ -187,9 +198,7 @@ def with_shot_features(train, dev, x_train, x_dev, setting: str, seed: int):
     episodes = {m: {lab: [zero[j] for j in idx] for lab, idx in d.items()} for m, d in episodes.items()}
     used = {i for d in episodes.values() for idx in d.values() for i in idx}
     rows = [i for i in zero if i not in used]
-    dev_shots: dict[str, dict[int, list[int]]] = {}
-    for i in one:  # every one-shot example of the MWE is a shot
-        dev_shots.setdefault(train[i].mwe, {}).setdefault(train[i].label, []).append(i)
+    dev_shots = shot_table(train, one)  # every one-shot example of the MWE is a shot
     f_train = shot_features(x_train[rows], [train[i].mwe for i in rows], x_train, episodes)
     f_dev = shot_features(x_dev, [ex.mwe for ex in dev], x_train, dev_shots)
     return [train[i] for i in rows], np.hstack([x_train[rows], f_train]), np.hstack([x_dev, f_dev])

@@ -230,6 +230,14 @@ def train_classifier(
         return _train(model, fit, val, cfg, on_epoch)
 
 
+def warmup_linear_schedule(optimizer, total: int, warmup: float) -> torch.optim.lr_scheduler.LambdaLR:
+    """Learning rate rising linearly over the first ``warmup`` fraction of ``total`` steps, then falling to 0."""
+    warm = max(1, int(warmup * total))
+    return torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm)))
+    )
+
+
 def seed_everything(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed)
@@ -270,11 +278,7 @@ def _train(model: SpanClassifier, fit, val, cfg: ClassifierConfig, on_epoch) -> 
         weight_decay=0.01,
     )
     steps_per_epoch = math.ceil(len(fit) / cfg.batch_size)
-    total = steps_per_epoch * cfg.epochs
-    warm = max(1, int(cfg.warmup * total))
-    scheduler = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm)))
-    )
+    scheduler = warmup_linear_schedule(optimizer, steps_per_epoch * cfg.epochs, cfg.warmup)
     loss_fn = nn.CrossEntropyLoss()
     rng = random.Random(cfg.seed)
     history, best, best_state = [], None, None

@@ -34,7 +34,7 @@ from torch import Tensor
 
 from idiomkit.data.semeval2a import Example2A, find_mwe
 from idiomkit.pooling import _masked_mean
-from idiomkit.tasks.semeval2a import macro_f1, split_by_mwe
+from idiomkit.tasks.semeval2a import macro_f1, pick_shots, split_by_mwe
 from idiomkit.training.classifier import (
     ClassifierConfig,
     Encoded,
@@ -43,6 +43,7 @@ from idiomkit.training.classifier import (
     frozen_parameters,
     seed_everything,
     training_info,
+    warmup_linear_schedule,
 )
 
 log = logging.getLogger(__name__)
@@ -149,14 +150,9 @@ def episode_macro_f1(x: np.ndarray, examples: Sequence[Example2A], episodes: int
     """Simulated one-shot macro-F1: per MWE, draw one shot per label (``episodes`` times, seeded), label the rest
     by :func:`nearest_shot_labels`; gold and predictions of all draws pooled."""
     rng = random.Random(seed)
-    by_key: dict[tuple[str, int], list[int]] = {}
-    for i, ex in enumerate(examples):
-        by_key.setdefault((ex.mwe, ex.label), []).append(i)
     gold, pred = [], []
     for _ in range(episodes):
-        shots: dict[str, dict[int, list[int]]] = {}
-        for (mwe, label), idx in sorted(by_key.items()):
-            shots.setdefault(mwe, {})[label] = [rng.choice(idx)]
+        shots = pick_shots(examples, rng=rng)
         used = {i for d in shots.values() for idx in d.values() for i in idx}
         rest = [i for i in range(len(examples)) if i not in used]
         pred += nearest_shot_labels(x[rest], [examples[i].mwe for i in rest], x, shots)
@@ -180,11 +176,7 @@ def _train(model: SpanClassifier, fit, val, cfg: MatcherConfig, on_epoch) -> tup
     optimizer = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=0.01)
     rng = random.Random(cfg.seed)
     steps_per_epoch = len(mwe_batches(fit, cfg, random.Random(cfg.seed)))
-    total = steps_per_epoch * cfg.epochs
-    warm = max(1, int(cfg.warmup * total))
-    scheduler = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm)))
-    )
+    scheduler = warmup_linear_schedule(optimizer, steps_per_epoch * cfg.epochs, cfg.warmup)
 
     def validate(epoch: int, loss: float | None) -> dict[str, Any]:
         f1 = episode_macro_f1(embed(model, val, cfg.max_seq_length), val, cfg.episodes, cfg.seed)
@@ -229,14 +221,14 @@ def neighbour_smoothing(p: np.ndarray, x: np.ndarray, mwes: Sequence[str], k: in
     """Transductive smoothing of per-use probabilities: ``a * p_i + (1 - a) * mean(p_j)`` over the ``k`` uses ``j`` of
     the same MWE (in the same set) whose unit vectors ``x`` are most similar to ``x_i`` (``k = 0``: all of them); a
     use whose MWE has no other use keeps ``p_i``."""
-    mwes = np.asarray(mwes)
-    out = np.array(p, dtype=float)
+    mwes, p = np.asarray(mwes), np.asarray(p, dtype=float)
+    out = p.copy()
     for i in range(len(p)):
         same = np.flatnonzero(mwes == mwes[i])
         same = same[same != i]
         if len(same):
             nearest = same[np.argsort(-(x[same] @ x[i]), kind="stable")[: k or None]]
-            out[i] = a * p[i] + (1 - a) * float(np.mean(np.asarray(p)[nearest]))
+            out[i] = a * p[i] + (1 - a) * float(np.mean(p[nearest]))
     return out
 
 
