@@ -162,7 +162,7 @@ def run_matcher(args, model_name: str, setting: str, seed: int) -> Path | None:
     from idiomkit.data.semeval2a import load_dev_split, load_setting
     from idiomkit.models import load_model
     from idiomkit.results import ResultRecord, atomic_write_text, sha256_files, write_result
-    from idiomkit.tasks.semeval2a import score, shot_table, submission_csv
+    from idiomkit.tasks.semeval2a import one_shot_table, score, submission_csv
     from idiomkit.training.sense_matcher import MatcherConfig, embed, nearest_shot_labels, train_matcher
 
     if setting != "one_shot":
@@ -175,13 +175,13 @@ def run_matcher(args, model_name: str, setting: str, seed: int) -> Path | None:
     (name, results_dir, data_dir), start = slot, time.perf_counter()
     train, train_files = load_setting(data_dir, setting)
     dev, dev_files = load_dev_split(data_dir)
+    one = [ex for ex in train if ex.setting == "one_shot"]
+    try:  # checked before training: every dev MWE needs its shots
+        shots = one_shot_table(one, dev)
+    except ValueError as err:
+        raise SystemExit(f"matcher: {err}") from None
     show = lambda row: print(json.dumps(row), flush=True)  # noqa: E731
     matcher, info = train_matcher(load_model(model_name), train, cfg, on_epoch=show)
-    one = [ex for ex in train if ex.setting == "one_shot"]
-    shots = shot_table(one, range(len(one)))
-    missing = sorted({ex.mwe for ex in dev} - set(shots))
-    if missing:
-        raise SystemExit(f"matcher: {len(missing)} dev MWEs have no one-shot example (e.g. {missing[0]!r})")
     x_shots, x_dev = embed(matcher, one, cfg.max_seq_length), embed(matcher, dev, cfg.max_seq_length)
     labels = nearest_shot_labels(x_dev, [ex.mwe for ex in dev], x_shots, shots)
     metrics = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)

@@ -142,6 +142,16 @@ def shot_table(examples: Sequence[Example2A], indices: Sequence[int]) -> dict[st
     return table
 
 
+def one_shot_table(one_shot: Sequence[Example2A], dev: Sequence[Example2A]) -> dict[str, dict[int, list[int]]]:
+    """:func:`shot_table` of every one-shot example; a dev MWE without one is a one-line ValueError naming it."""
+    table = shot_table(one_shot, range(len(one_shot)))
+    missing = sorted({ex.mwe for ex in dev} - set(table))
+    if missing:
+        raise ValueError(f"{len(missing)} dev MWE(s) have no one-shot example, e.g. '{missing[0]}' (dev row of ID "
+                         f"{next(ex.id for ex in dev if ex.mwe == missing[0])})")  # fmt: skip
+    return table
+
+
 SHOT_FEATURES = ("cos_literal", "cos_idiomatic", "cos_difference", "has_literal_shot", "has_idiomatic_shot")
 
 
