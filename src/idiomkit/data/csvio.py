@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -17,7 +18,8 @@ def _decode(path: Path, first_row: int = 0, *, lenient: bool = False) -> str:
 
     ``lenient``: undecodable bytes become lone surrogates (``surrogateescape``) so the caller can name the row
     and field that holds them (see :func:`bad_byte`)."""
-    raw = path.read_bytes()
+    raw = read_bytes(path)
+    check_not_utf16_or_binary(path, raw)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -32,36 +34,131 @@ def _decode(path: Path, first_row: int = 0, *, lenient: bool = False) -> str:
     return text
 
 
+_WIDE_BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe": "UTF-16",
+              b"\xfe\xff": "UTF-16"}  # fmt: skip
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes; a missing file, a directory or an unreadable file is a one-line DataError."""
+    if not path.is_file():
+        raise DataError(path, None, None, "file not found" if not path.exists() else "not a regular file")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise DataError(path, None, None, f"cannot read ({exc.strerror or exc})") from None
+
+
+def check_not_utf16_or_binary(path: Path, raw: bytes) -> None:
+    """Refuse UTF-16/UTF-32 text (byte-order mark or NUL bytes) and binary files with one clear line."""
+    for bom, name in _WIDE_BOMS.items():
+        if raw.startswith(bom):
+            raise DataError(path, None, None, f"not valid UTF-8: encoded as {name} (byte-order mark)")
+    if (nul := raw.find(b"\x00", 0, 4096)) >= 0:
+        kind = "UTF-16 text without a byte-order mark" if raw[:2].count(b"\x00") == 1 else "a binary file"
+        raise DataError(path, None, None, f"not valid UTF-8 text: looks like {kind} (NUL byte at offset {nul})")
+
+
 def read_csv_rows(path: str | Path, required: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
     """Yield ``(row_number, row_dict)`` for each data row of a UTF-8 CSV file.
 
     Raises :class:`DataError` for a missing file, wrong encoding, missing columns or ragged rows.
     """
+    for number, record in csv_records(path, required):
+        if isinstance(record, DataError):
+            raise record
+        yield number, record
+
+
+def csv_records(path: str | Path, required: Sequence[str]) -> Iterator[tuple[int, dict[str, str] | DataError]]:
+    """Like :func:`read_csv_rows`, but a bad row (ragged, undecodable byte) comes back as its DataError instead of
+    being raised, so a lenient caller can count it and go on; file-level problems (missing file, encoding, header,
+    unreadable CSV) still raise."""
     path = Path(path)
-    if not path.is_file():
-        raise DataError(path, None, None, "file not found")
     text = _decode(path, lenient=True)
     check_bytes = _BAD_BYTE.search(text) is not None
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader, None) or []
+    rows = csv_value_rows(path, text)
+    header = next(rows, (0, []))[1]
     if check_bytes:
         bad_byte(path, 0, dict(zip(header, header, strict=True)))
+    check_header(path, header, required)
+    for number, values in rows:
+        if not values:
+            continue
+        try:
+            record = record_of(path, number, header, values)
+            if check_bytes:
+                bad_byte(path, number, record)
+        except DataError as err:
+            yield number, err
+            continue
+        yield number, record
+
+
+def check_header(path: Path, header: list[str], required: Sequence[str]) -> None:
+    """Every required column present, no column name twice (a repeated name would hide one of the values)."""
     missing = [col for col in required if col not in header]
     if missing:
         raise DataError(path, 0, missing[0], f"missing column (header has: {', '.join(header)})")
-    for number, values in enumerate(reader, start=1):
-        if not values:
-            continue
-        if len(values) < len(header):
-            raise DataError(
-                path, number, header[len(values)], f"missing value ({len(values)} values, {len(header)} columns)"
-            )
-        if len(values) > len(header):
-            raise DataError(path, number, None, f"has {len(values)} values, header has {len(header)} columns")
-        record = dict(zip(header, values, strict=True))
-        if check_bytes:
-            bad_byte(path, number, record)
-        yield number, record
+    repeated = [col for i, col in enumerate(header) if col in header[:i]]
+    if repeated:
+        raise DataError(path, 0, repeated[0], "column appears twice in the header")
+
+
+def record_of(path: Path, number: int, header: list[str], values: list[str]) -> dict[str, str]:
+    """``{column: value}`` of a data row; a row with fewer or more values than columns is a DataError."""
+    if len(values) < len(header):
+        raise DataError(
+            path, number, header[len(values)], f"missing value ({len(values)} values, {len(header)} columns)"
+        )
+    if len(values) > len(header):
+        raise DataError(path, number, None, f"has {len(values)} values, header has {len(header)} columns")
+    return dict(zip(header, values, strict=True))
+
+
+def csv_value_rows(
+    path: Path, text: str, first_row: int = 0, columns: Sequence[str] = (), **fmt: str
+) -> Iterator[tuple[int, list[str]]]:
+    """``(row number, values)`` of each CSV record of ``text``, the first numbered ``first_row`` (0 = a header).
+
+    A record the csv module cannot read (e.g. a field over its size limit) is a one-line DataError naming the row
+    and, from ``columns`` or the header, the field."""
+    reader = csv.reader(io.StringIO(text, newline=""), **fmt)
+    names = list(columns)
+    number = first_row - 1
+    while True:
+        try:
+            values = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise csv_error(path, text, first_row, number + 1, names, str(exc), fmt) from None
+        number += 1
+        if number == 0 and not names:
+            names = values
+        yield number, values
+
+
+def csv_error(
+    path: Path, text: str, first_row: int, row: int, names: list[str], problem: str, fmt: dict[str, str]
+) -> DataError:
+    """The DataError for a csv.Error at ``row``; for an oversized field, the field is found by re-reading the row
+    with the limit lifted."""
+    if "field larger than field limit" not in problem:
+        return DataError(path, row, None, f"unreadable CSV record ({problem})")
+    limit = csv.field_size_limit()
+    try:
+        csv.field_size_limit(2**31 - 1)
+        records = csv.reader(io.StringIO(text, newline=""), **fmt)
+        values = next(itertools.islice(records, row - first_row, None), [])
+    finally:
+        csv.field_size_limit(limit)
+    index = next((i for i, v in enumerate(values) if len(v) > limit), None)
+    if index is None:
+        return DataError(path, row, None, f"a value is longer than the CSV field limit ({limit} characters)")
+    field = names[index] if index < len(names) else f"column {index + 1}"
+    return DataError(
+        path, row, field, f"{len(values[index])} characters, longer than the CSV field limit ({limit} characters)"
+    )
 
 
 _BAD_BYTE = re.compile("[\udc80-\udcff]")

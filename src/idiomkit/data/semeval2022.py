@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from idiomkit.data.csvio import check_unique, parse_score, read_csv_rows, require_text
+from idiomkit.data.csvio import check_unique, csv_records, parse_score, require_text
 from idiomkit.data.errors import DataError
 
 log = logging.getLogger(__name__)
@@ -137,14 +137,27 @@ def _language(path: Path, row: int, value: str) -> str:
 
 
 def _collect(
-    path: Path, rows: Iterable[tuple[int, dict[str, str]]], parse: Callable[[int, dict[str, str]], R], strict: bool
+    path: Path,
+    rows: Iterable[tuple[int, dict[str, str] | DataError]],
+    parse: Callable[[int, dict[str, str]], R],
+    strict: bool,
+    id_field: str,
 ) -> list[R]:
-    """Parse every row; re-raise the first DataError (strict) or skip bad rows and log how many."""
+    """Parse every row; re-raise the first DataError (strict) or skip bad rows and log how many.
+
+    ``id_field`` must be unique over the rows kept. Only a row that parsed claims its ID, so in lenient mode a bad
+    row never takes a valid row with the same ID (before or after it) down with it; a second valid row with an ID
+    already kept is skipped and counted like any other bad row."""
     out: list[R] = []
     skipped: list[str] = []
+    seen: dict[str, int] = {}
     for number, record in rows:
         try:
-            out.append(parse(number, record))
+            if isinstance(record, DataError):
+                raise record
+            parsed = parse(number, record)
+            check_unique(path, number, id_field, record[id_field], seen)
+            out.append(parsed)
         except DataError as err:
             if strict:
                 raise
@@ -158,10 +171,8 @@ def load_train_pairs(data_dir: str | Path, *, path: str | Path | None = None, st
     """Load subtask B ``train_data.csv`` (or another file of the same schema, e.g. ``train_one_shot.csv``)."""
     path = Path(path) if path else semeval_root(data_dir) / B_FILES["train"]
     cols = ["ID", "MWE1", "MWE2", "Language", "sentence_1", "sentence_2", "sim", "alternative_1", "alternative_2"]
-    seen: dict[str, int] = {}
 
     def parse(row: int, rec: dict[str, str]) -> TrainPair:
-        check_unique(path, row, "ID", rec["ID"], seen)
         sim = parse_score(path, row, "sim", rec["sim"], allow_missing=("None",))
         alt1 = alt2 = None
         if sim is None:
@@ -179,16 +190,14 @@ def load_train_pairs(data_dir: str | Path, *, path: str | Path | None = None, st
             alternative_2=alt2,
         )
 
-    return _collect(path, read_csv_rows(path, cols), parse, strict)
+    return _collect(path, csv_records(path, cols), parse, strict, "ID")
 
 
 def load_eval_pairs(path: str | Path, *, strict: bool = True) -> list[EvalPair]:
     """Load a subtask B dev/eval/test pair file (columns ID, Language, MWE1, MWE2, sentence1, sentence2)."""
     path = Path(path)
-    seen: dict[str, int] = {}
 
     def parse(row: int, rec: dict[str, str]) -> EvalPair:
-        check_unique(path, row, "ID", rec["ID"], seen)
         return EvalPair(
             id=rec["ID"],
             language=_language(path, row, rec["Language"]),
@@ -198,18 +207,15 @@ def load_eval_pairs(path: str | Path, *, strict: bool = True) -> list[EvalPair]:
             sentence2=require_text(path, row, rec, "sentence2"),
         )
 
-    return _collect(
-        path, read_csv_rows(path, ["ID", "Language", "MWE1", "MWE2", "sentence1", "sentence2"]), parse, strict
-    )
+    cols = ["ID", "Language", "MWE1", "MWE2", "sentence1", "sentence2"]
+    return _collect(path, csv_records(path, cols), parse, strict, "ID")
 
 
 def load_gold(path: str | Path, *, pair_ids: set[str] | None = None, strict: bool = True) -> list[GoldRow]:
     """Load ``dev.gold.csv``; with ``pair_ids``, check that every ID and otherID points to a pair."""
     path = Path(path)
-    seen: dict[str, int] = {}
 
     def parse(row: int, rec: dict[str, str]) -> GoldRow:
-        check_unique(path, row, "ID", rec["ID"], seen)
         require_text(path, row, rec, "DataID")
         sim = parse_score(path, row, "sim", rec["sim"], allow_missing=("",))
         other = rec["otherID"] or None
@@ -222,7 +228,7 @@ def load_gold(path: str | Path, *, pair_ids: set[str] | None = None, strict: boo
                 raise DataError(path, row, "otherID", f"'{other}' points to no pair")
         return GoldRow(rec["ID"], rec["DataID"], _language(path, row, rec["Language"]), sim, other)
 
-    return _collect(path, read_csv_rows(path, ["ID", "DataID", "Language", "sim", "otherID"]), parse, strict)
+    return _collect(path, csv_records(path, ["ID", "DataID", "Language", "sim", "otherID"]), parse, strict, "ID")
 
 
 def load_subtask_b(data_dir: str | Path, split: str = "dev", *, strict: bool = True) -> SubtaskBSplit:
@@ -245,17 +251,18 @@ def load_subtask_a(data_dir: str | Path, name: str, *, strict: bool = True) -> l
         raise ValueError(f"unknown subtask A file '{name}'")
     root = semeval_root(data_dir)
     path = root / A_FILES[name]
-    labels: dict[str, int] = {}
-    if name == "dev":
-        gold_path = root / A_FILES["dev_gold"]
-        for row, rec in read_csv_rows(gold_path, ["ID", "Label"]):
-            labels[rec["ID"]] = _label(gold_path, row, rec["Label"])
+    gold_path = root / A_FILES["dev_gold"]
+    gold = _gold_labels(gold_path, strict) if name == "dev" else {}
     id_col = "ID" if name == "dev" else "DataID"
-    seen: dict[str, int] = {}
+
+    def label_of(row: int, rec: dict[str, str]) -> int:
+        if name != "dev":
+            return _label(path, row, rec["Label"])
+        if rec[id_col] not in gold:
+            raise DataError(path, row, id_col, f"'{rec[id_col]}' has no row in {gold_path.name}")
+        return gold[rec[id_col]][0]
 
     def parse(row: int, rec: dict[str, str]) -> SubtaskAExample:
-        check_unique(path, row, id_col, rec[id_col], seen)
-        label = labels.get(rec[id_col]) if name == "dev" else _label(path, row, rec["Label"])
         return SubtaskAExample(
             id=rec[id_col],
             language=_language(path, row, rec["Language"]),
@@ -264,11 +271,39 @@ def load_subtask_a(data_dir: str | Path, name: str, *, strict: bool = True) -> l
             previous=rec["Previous"],
             target=require_text(path, row, rec, "Target"),
             next=rec["Next"],
-            label=label,
+            label=label_of(row, rec),
         )
 
     cols = [id_col, "Language", "MWE", "Previous", "Target", "Next"] + ([] if name == "dev" else ["Label"])
-    return _collect(path, read_csv_rows(path, cols), parse, strict)
+    examples = _collect(path, csv_records(path, cols), parse, strict, id_col)
+    if name == "dev":
+        _check_gold_used(gold_path, gold, {ex.id for ex in examples}, path, strict)
+    return examples
+
+
+def _gold_labels(path: Path, strict: bool) -> dict[str, tuple[int, int]]:
+    """Subtask A ``dev_gold.csv`` as ``{ID: (label, row)}``; a repeated ID is refused (strict) or skipped and
+    counted, never allowed to overwrite the first row."""
+
+    def parse(row: int, rec: dict[str, str]) -> tuple[str, int, int]:
+        return require_text(path, row, rec, "ID"), _label(path, row, rec["Label"]), row
+
+    rows = _collect(path, csv_records(path, ["ID", "Label"]), parse, strict, "ID")
+    return {gold_id: (label, row) for gold_id, label, row in rows}
+
+
+def _check_gold_used(
+    gold_path: Path, gold: dict[str, tuple[int, int]], dev_ids: set[str], dev_path: Path, strict: bool
+) -> None:
+    """Every gold row labels a dev example: refused (strict) or counted in the log (lenient)."""
+    unused = sorted((row, gold_id) for gold_id, (_, row) in gold.items() if gold_id not in dev_ids)
+    if not unused:
+        return
+    row, gold_id = unused[0]
+    err = DataError(gold_path, row, "ID", f"'{gold_id}' is not an ID of {dev_path.name}")
+    if strict:
+        raise err
+    log.warning("%s: %d gold row(s) label no loaded dev example; first: %s", gold_path, len(unused), err)
 
 
 def _label(path: Path, row: int, value: str) -> int:
