@@ -1,15 +1,24 @@
 """Reproduce the benchmark tables from declarative experiment files (``benchmarks/experiments/*.toml``).
 
-One TOML file per experiment: which benchmark table it feeds, the seeds, the data it reads and either an
-``idiomkit train`` run (``[train]``: recipe, model, hyper-parameters, ``evaluate`` tasks), an ``idiomkit evaluate``
-run (``[evaluate]``: task, model, pooling, query mode, ...) or a benchmark script (``[command]``: ``run``, with
-``{seed}`` / ``{output}`` / ``{results}`` placeholders). A ``[quick]`` table overrides fields for ``--quick`` (tiny
-slices, a few steps); only experiments with ``quick.include = true`` (the default) run in quick mode.
+One TOML file per experiment: which benchmark table it feeds, the seeds, the data it reads (paths inside the data
+directory) and exactly one run table:
+
+- ``[train]``: an ``idiomkit train`` run (recipe, model, hyper-parameters, ``evaluate`` tasks; :class:`TrainRun`);
+- ``[evaluate]``: an ``idiomkit evaluate`` run (task, model, pooling, query mode, ...; :class:`EvaluateRun`);
+- ``[method]``: a benchmark script ``benchmarks/<script>.py`` (or an ``idiomkit`` subcommand) with typed
+  arguments (:class:`MethodRun`). Nothing is a shell command or a format string: the argv is built by code, and the
+  values the job supplies (seed, results folder, output folder, another experiment's output) are inline tables
+  such as ``{ inject = "seed" }`` (:class:`Injected`).
+
+A ``[quick]`` table overrides fields for ``--quick`` (tiny slices, a few steps); only experiments with
+``quick.include = true`` (the default) run in quick mode. Every field is checked by name and type when the file is
+read; a bad file is one line naming the file and the field.
 
 Every (experiment, seed) becomes one CLI command run as a subprocess, so each result file records the exact
 command that made it and can be re-run on its own. A job is skipped when its stamp (``<run root>/state``) holds the
-same key: sha256 of the command + the code (``src/idiomkit``, ``pyproject.toml``) + the experiment's data files.
-Training jobs resume from their checkpoints, so an interrupted ``--full`` run continues where it stopped.
+same key: sha256 of the command + the code (the installed ``idiomkit`` package, and ``pyproject.toml`` in a
+checkout) + the experiment's data files. Training jobs resume from their checkpoints, so an interrupted ``--full``
+run continues where it stopped.
 
 Example ``benchmarks/experiments/2b-adaptive-triplet-mwe-minilm.toml``::
 
@@ -27,10 +36,25 @@ Example ``benchmarks/experiments/2b-adaptive-triplet-mwe-minilm.toml``::
     seeds = [0]
     max_steps = 20
     limit_groups = 100
+
+and a benchmark script (``python benchmarks/semeval2a.py classifier -m minilm --epochs 2 --seeds <seed>
+--results-dir <results>``)::
+
+    [method]
+    script = "semeval2a"
+    subcommand = "classifier"
+
+    [method.args]
+    m = "minilm"                         # one letter: -m; otherwise --name, spelled as the script spells it
+    epochs = 2
+    context = true                       # true: the bare flag; false: left out
+    seeds = { inject = "seed" }
+    results-dir = { inject = "results" }
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -38,25 +62,114 @@ import shlex
 import shutil
 import subprocess
 import sys
+import types
+import typing
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from pathlib import Path, PurePosixPath
+from typing import Any, Union
 
 try:  # Python 3.11+
     import tomllib
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+import idiomkit
 from idiomkit.data.errors import DataError
 from idiomkit.results import atomic_write_text, sha256_files
 
-KINDS = ("train", "evaluate", "command")
+KINDS = ("train", "evaluate", "method")
 REPO = Path(__file__).resolve().parents[2]
+IDIOMKIT_ENTRY = "idiomkit"  # the one non-script entry a [method] may name: this installation's own CLI
+INJECTABLE = ("seed", "results", "output", "run")
+
+
+@dataclass
+class TrainRun:
+    """``[train]``: the options of ``idiomkit train`` an experiment may set (seed and output come from the job)."""
+
+    recipe: str
+    model: str
+    epochs: int | None = None
+    batch_size: int | None = None
+    lr: float | None = None
+    warmup: float | None = None
+    max_seq_length: int | None = None
+    mwe_tokens: bool | None = None
+    eval_every: int | None = None
+    checkpoint_every: int | None = None
+    patience: int | None = None
+    max_steps: int | None = None
+    limit_groups: int | None = None
+    keep_epochs: bool | None = None
+    lora_rank: int | None = None
+    dropout: float | None = None
+    fast_dropout: bool | None = None
+    unpad: bool | None = None
+    query_mode: str | None = None
+    span_queries: bool | None = None
+    sts_epochs: int | None = None
+    sts_weight: float | None = None
+    val_sts: bool | None = None
+    evaluate: list[str] | None = None
+
+
+@dataclass
+class EvaluateRun:
+    """``[evaluate]``: the options of ``idiomkit evaluate`` an experiment may set (the seed comes from the job)."""
+
+    task: str
+    model: str
+    pooling: str | None = None
+    prompt_name: str | None = None
+    recipe: str | None = None
+    batch_size: int | None = None
+    mwe_tokens: bool | None = None
+    query_mode: str | None = None
+    setting: str | None = None
+    features: str | None = None
+    usage_rerank: bool | None = None
+    usage_classifier: bool | None = None
+    usage_shared_classifier: bool | None = None
+    usage_span_probe: bool | None = None
+    twin_expansion: bool | None = None
+
+
+@dataclass(frozen=True)
+class Injected:
+    """A value the job supplies: ``{ inject = "seed" }`` (with an optional literal ``prefix``), ``"results"`` (the
+    results folder), ``"output"`` (the job's own folder, or ``file`` inside it) or ``"run"`` (the output folder of
+    ``experiment`` for the same seed). Joined by code, never formatted."""
+
+    inject: str
+    prefix: str = ""
+    file: str = ""
+    experiment: str = ""
+
+
+Scalar = str | int | float | Injected
+Value = str | int | float | bool | list | Injected
+
+
+@dataclass
+class MethodRun:
+    """``[method]``: ``benchmarks/<script>.py [subcommand] [positional...] [args...]``, or ``idiomkit <subcommand>``."""
+
+    script: str
+    subcommand: str | None = None
+    positional: list[Scalar] = field(default_factory=list)
+    args: dict[str, Value] = field(default_factory=dict)
+
+
+RUN_TYPES: dict[str, type] = {"train": TrainRun, "evaluate": EvaluateRun, "method": MethodRun}
+TOP_FIELDS = ("description", "benchmark", "seeds", "data", "quick", *KINDS)
 
 
 @dataclass
 class Experiment:
-    """One experiment file: the benchmark it feeds, seeds, data paths and one run spec (train/evaluate/command)."""
+    """One experiment file: the benchmark it feeds, seeds, data paths and one run spec (train/evaluate/method).
+
+    ``spec`` holds the run table's fields in file order (the order of the command line); ``run`` is the same
+    table as its typed dataclass."""
 
     name: str
     benchmark: str
@@ -67,10 +180,16 @@ class Experiment:
     quick: dict[str, Any] = field(default_factory=dict)
     description: str = ""
     path: Path | None = None
+    run: TrainRun | EvaluateRun | MethodRun | None = None
 
     @property
     def in_quick(self) -> bool:
         return bool(self.quick.get("include", True))
+
+    @property
+    def scripts_dir(self) -> Path:
+        """The folder of the benchmark scripts a ``[method]`` may name: the experiments folder's parent."""
+        return (self.path or Path("benchmarks/experiments/x.toml")).parent.parent
 
 
 @dataclass
@@ -94,38 +213,222 @@ class Job:
         return json.loads(self.stamp.read_text(encoding="utf-8")).get("key") == self.key
 
 
+# ---------------------------------------------------------------------------------------------------------- checks
+
+
+def type_name(hint: Any) -> str:
+    """``int | None`` → ``integer``; ``list[str] | None`` → ``list of strings`` (for error messages)."""
+    names = {str: "string", int: "integer", float: "number", bool: "boolean (true/false)"}
+    args = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
+    hint = args[0]
+    if typing.get_origin(hint) is list:
+        return f"list of {names[typing.get_args(hint)[0]]}s"
+    return names.get(hint, str(hint))
+
+
+def matches(value: Any, hint: Any) -> bool:
+    """Whether a TOML value has the type ``hint`` (bool is not an int; an int is a valid float)."""
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) in (Union, types.UnionType) and args:
+        return any(matches(value, a) for a in args)
+    if typing.get_origin(hint) is list:
+        (item,) = typing.get_args(hint)
+        return isinstance(value, list) and all(matches(v, item) for v in value)
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def checked_fields(path: Path, table: str, values: dict[str, Any], schema: type, *, partial: bool = False) -> dict:
+    """``values`` checked against the typed dataclass ``schema``: no unknown field, each of the right type, the
+    required ones present (unless ``partial``). Errors name the file and ``table.field``."""
+    hints = typing.get_type_hints(schema)
+    for key, value in values.items():
+        if key not in hints:
+            known = ", ".join(hints)
+            raise DataError(path, None, f"{table}.{key}", f"unknown field (known: {known})")
+        if not matches(value, hints[key]):
+            raise DataError(path, None, f"{table}.{key}", f"expected {type_name(hints[key])}, got {value!r}")
+    if not partial:
+        for f in dataclasses.fields(schema):
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and f.name not in values:
+                raise DataError(path, None, f"{table}.{f.name}", "missing")
+    return dict(values)
+
+
+def plain_relative(text: str) -> bool:
+    """A relative path that stays where it is put (no absolute path, no ``..``)."""
+    pure = PurePosixPath(text)
+    return bool(text) and not pure.is_absolute() and not Path(text).is_absolute() and ".." not in pure.parts
+
+
+def injected(path: Path, where: str, raw: dict[str, Any]) -> Injected:
+    """An inline table ``{ inject = ... }`` checked into an :class:`Injected`."""
+    checked_fields(path, where, raw, Injected)
+    ref = Injected(**raw)
+    if ref.inject not in INJECTABLE:
+        raise DataError(path, None, f"{where}.inject", f"expected one of {', '.join(INJECTABLE)}, got {ref.inject!r}")
+    extras = {"prefix": "seed", "file": "output", "experiment": "run"}
+    for name, owner in extras.items():
+        if getattr(ref, name) and ref.inject != owner:
+            raise DataError(path, None, f"{where}.{name}", f'only with inject = "{owner}"')
+    if ref.inject == "run" and not ref.experiment:
+        raise DataError(path, None, f"{where}.experiment", 'missing (the experiment whose output inject = "run" reads)')
+    if ref.file and not plain_relative(ref.file):
+        raise DataError(path, None, f"{where}.file", f"expected a path inside the output folder, got {ref.file!r}")
+    return ref
+
+
+def method_value(path: Path, where: str, value: Any, *, flag_ok: bool) -> Value:
+    """One ``[method]`` value: a string, number, boolean (options only), list of those, or an injected value."""
+    if isinstance(value, dict):
+        return injected(path, where, value)
+    if isinstance(value, bool):
+        if flag_ok:
+            return value
+    elif isinstance(value, (str, int, float)):
+        return value
+    elif isinstance(value, list) and flag_ok:
+        return [method_value(path, f"{where}[{i}]", v, flag_ok=False) for i, v in enumerate(value)]
+    expected = "string, number, boolean, list or { inject = ... }" if flag_ok else "string, number or { inject = ... }"
+    raise DataError(path, None, where, f"expected {expected}, got {value!r}")
+
+
+def known_scripts(scripts_dir: Path) -> list[str]:
+    """The allow-list of ``[method] script``: the benchmark scripts in ``scripts_dir`` and ``idiomkit`` itself."""
+    return sorted({p.stem for p in scripts_dir.glob("*.py")} | {IDIOMKIT_ENTRY})
+
+
+def idiomkit_subcommands() -> list[str]:
+    import typer
+
+    from idiomkit.cli import app
+
+    return sorted(typer.main.get_command(app).commands)
+
+
+def method_run(path: Path, table: dict[str, Any], scripts_dir: Path) -> MethodRun:
+    """``[method]`` checked into a :class:`MethodRun` (script on the allow-list, typed arguments)."""
+    raw = checked_fields(path, "method", {k: v for k, v in table.items() if k not in ("positional", "args")}, MethodRun)
+    scripts = known_scripts(scripts_dir)
+    if raw["script"] not in scripts:
+        raise DataError(path, None, "method.script", f"{raw['script']!r} is not a known script ({', '.join(scripts)})")
+    if raw["script"] == IDIOMKIT_ENTRY and raw.get("subcommand") not in idiomkit_subcommands():
+        commands = ", ".join(idiomkit_subcommands())
+        raise DataError(path, None, "method.subcommand", f"expected an idiomkit command ({commands})")
+    positional = table.get("positional", [])
+    if not isinstance(positional, list):
+        raise DataError(path, None, "method.positional", f"expected a list, got {positional!r}")
+    args = table.get("args", {})
+    if not isinstance(args, dict):
+        raise DataError(path, None, "method.args", f"expected a table of option = value, got {args!r}")
+    return MethodRun(
+        script=raw["script"], subcommand=raw.get("subcommand"),
+        positional=[method_value(path, f"method.positional[{i}]", v, flag_ok=False) for i, v in enumerate(positional)],
+        args={k: method_value(path, f"method.args.{k}", v, flag_ok=True) for k, v in args.items()},
+    )  # fmt: skip
+
+
+def checked_quick(path: Path, kind: str, raw: Any, scripts_dir: Path) -> dict[str, Any]:
+    """``[quick]``: ``include``, ``seeds`` and overrides of the run table's fields (``args`` for a method)."""
+    if not isinstance(raw, dict):
+        raise DataError(path, None, "quick", f"expected a table, got {raw!r}")
+    base = {k: raw[k] for k in ("include", "seeds") if k in raw}
+    if "include" in base and not isinstance(base["include"], bool):
+        raise DataError(path, None, "quick.include", f"expected boolean (true/false), got {base['include']!r}")
+    if "seeds" in base:
+        check_seeds(path, "quick.seeds", base["seeds"])
+    rest = {k: v for k, v in raw.items() if k not in base}
+    if kind != "method":
+        return {**base, **checked_fields(path, "quick", rest, RUN_TYPES[kind], partial=True)}
+    unknown = [k for k in rest if k != "args"]
+    if unknown:
+        raise DataError(path, None, f"quick.{unknown[0]}", "unknown field (known: include, seeds, args)")
+    if "args" in rest:
+        if not isinstance(rest["args"], dict):
+            raise DataError(path, None, "quick.args", f"expected a table of option = value, got {rest['args']!r}")
+        base["args"] = {k: method_value(path, f"quick.args.{k}", v, flag_ok=True) for k, v in rest["args"].items()}
+    return base
+
+
+def check_seeds(path: Path, where: str, seeds: Any) -> None:
+    if not (isinstance(seeds, list) and seeds and all(matches(s, int) for s in seeds)):
+        raise DataError(path, None, where, f"expected a non-empty list of integers, got {seeds!r}")
+
+
+def check_data(path: Path, data: Any) -> list[str]:
+    """``data``: a list of relative paths inside the data directory (no absolute path, no ``..``)."""
+    if not matches(data, list[str]):
+        raise DataError(path, None, "data", f"expected a list of strings, got {data!r}")
+    for item in data:
+        if not plain_relative(item):
+            raise DataError(path, None, "data", f"{item!r} is not a path inside the data directory")
+    return list(data)
+
+
 def load_experiment(path: Path) -> Experiment:
     """Parse and check one experiment file (errors name the file and the field)."""
+    path = Path(path)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise DataError(path, None, None, f"not valid TOML: {exc}") from None
+    for key, value in raw.items():
+        if key not in TOP_FIELDS:
+            what = "run table (kinds: train, evaluate, method)" if isinstance(value, dict) else "field"
+            raise DataError(path, None, key, f"unknown {what}")
     kinds = [k for k in KINDS if k in raw]
     if len(kinds) != 1:
-        raise DataError(path, None, "train|evaluate|command", f"exactly one run table is needed, found {kinds}")
+        raise DataError(path, None, "train|evaluate|method", f"exactly one run table is needed, found {kinds}")
+    kind = kinds[0]
     if not isinstance(raw.get("benchmark"), str):
         raise DataError(path, None, "benchmark", "missing (the results folder the experiment feeds)")
+    if not isinstance(raw.get("description", ""), str):
+        raise DataError(path, None, "description", f"expected string, got {raw['description']!r}")
     seeds = raw.get("seeds", [0])
-    if not (isinstance(seeds, list) and seeds and all(isinstance(s, int) for s in seeds)):
-        raise DataError(path, None, "seeds", f"expected a non-empty list of integers, got {seeds!r}")
-    kind = kinds[0]
-    spec = dict(raw[kind])
-    required = {"train": ("recipe", "model"), "evaluate": ("task", "model"), "command": ("run",)}[kind]
-    for key in required:
-        if key not in spec:
-            raise DataError(path, None, f"{kind}.{key}", "missing")
-    return Experiment(
-        name=path.stem, benchmark=raw["benchmark"], kind=kind, spec=spec, seeds=seeds,
-        data=list(raw.get("data", [])), quick=dict(raw.get("quick", {})), description=raw.get("description", ""),
-        path=path,
+    check_seeds(path, "seeds", seeds)
+    if not isinstance(raw[kind], dict):
+        raise DataError(path, None, kind, f"expected a table, got {raw[kind]!r}")
+    exp = Experiment(
+        name=path.stem, benchmark=raw["benchmark"], kind=kind, spec={}, seeds=seeds,
+        data=check_data(path, raw.get("data", [])), description=raw.get("description", ""), path=path,
     )  # fmt: skip
+    if kind == "method":
+        exp.run = method_run(path, raw[kind], exp.scripts_dir)
+        exp.spec = dict(raw[kind])
+    else:
+        exp.spec = checked_fields(path, kind, raw[kind], RUN_TYPES[kind])
+        exp.run = RUN_TYPES[kind](**exp.spec)
+    exp.quick = checked_quick(path, kind, raw.get("quick", {}), exp.scripts_dir)
+    return exp
+
+
+def injected_values(run: MethodRun) -> list[Injected]:
+    items = [*run.positional, *run.args.values()]
+    flat = [v for item in items for v in (item if isinstance(item, list) else [item])]
+    return [v for v in flat if isinstance(v, Injected)]
 
 
 def load_experiments(folder: str | Path) -> list[Experiment]:
+    """Every experiment of ``folder``; an ``inject = "run"`` must name one of them."""
     files = sorted(Path(folder).glob("*.toml"))
     if not files:
         raise FileNotFoundError(f"{folder}: no experiment files (*.toml)")
-    return [load_experiment(p) for p in files]
+    experiments = [load_experiment(p) for p in files]
+    names = {e.name for e in experiments}
+    for exp in experiments:
+        if isinstance(exp.run, MethodRun):
+            for ref in injected_values(exp.run):
+                if ref.inject == "run" and ref.experiment not in names:
+                    raise DataError(exp.path, None, "method", f"inject = 'run': no experiment {ref.experiment!r}")
+    return experiments
+
+
+# ------------------------------------------------------------------------------------------------------- commands
 
 
 def cli_flags(options: dict[str, Any]) -> list[str]:
@@ -156,22 +459,78 @@ def job_output(exp: Experiment, seed: int, run_root: Path) -> Path:
     return run_root / f"{exp.name}-seed{seed}"
 
 
+@dataclass
+class JobPlaces:
+    """What the job supplies to an :class:`Injected` value."""
+
+    seed: int
+    results: Path
+    output: Path
+    run_root: Path
+
+
+def resolve(value: Scalar, places: JobPlaces) -> str:
+    """One argv item: a literal as written (never formatted), or the injected value joined by code."""
+    if not isinstance(value, Injected):
+        return str(value)
+    if value.inject == "seed":
+        return value.prefix + str(places.seed)
+    if value.inject == "results":
+        return str(places.results)
+    if value.inject == "output":
+        return str(places.output / value.file) if value.file else str(places.output)
+    return str(places.run_root / f"{value.experiment}-seed{places.seed}")
+
+
+def method_flags(args: dict[str, Value], places: JobPlaces) -> list[str]:
+    """``{"m": "minilm", "epochs": 2, "context": True, "tag": ["a", "b"]}`` → ``-m minilm --epochs 2 --context
+    --tag a --tag b`` (keys spelled as the script spells its options; false leaves a flag out)."""
+    argv: list[str] = []
+    for key, value in args.items():
+        flag = ("-" if len(key) == 1 else "--") + key
+        if isinstance(value, bool):
+            argv += [flag] if value else []
+        elif isinstance(value, list):
+            for item in value:
+                argv += [flag, resolve(item, places)]
+        else:
+            argv += [flag, resolve(value, places)]
+    return argv
+
+
+def shown_path(path: Path) -> str:
+    """``path`` relative to the working directory when it is under it (as a command line would name it)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path.resolve())
+
+
+def method_argv(exp: Experiment, run: MethodRun, args: dict[str, Value], places: JobPlaces) -> list[str]:
+    if run.script == IDIOMKIT_ENTRY:
+        head = [idiomkit_executable()]
+    else:
+        head = [sys.executable, shown_path(exp.scripts_dir / f"{run.script}.py")]
+    sub = [run.subcommand] if run.subcommand else []
+    return [*head, *sub, *(resolve(v, places) for v in run.positional), *method_flags(args, places)]
+
+
 def job_argv(exp: Experiment, seed: int, quick: bool, run_root: Path, results_dir: Path) -> list[str]:
     """The command line of ``exp`` for ``seed`` (quick overrides applied)."""
-    spec = dict(exp.spec)
-    if quick:
-        spec.update({k: v for k, v in exp.quick.items() if k not in ("include", "seeds")})
+    overrides = {k: v for k, v in exp.quick.items() if k not in ("include", "seeds")} if quick else {}
     output = job_output(exp, seed, run_root)
-    if exp.kind == "command":
-        text = spec["run"].format(seed=seed, output=output, results=results_dir)
-        argv = shlex.split(text)
-        head = {"python": sys.executable, "idiomkit": idiomkit_executable()}.get(argv[0], argv[0])
-        return [head, *argv[1:]]
+    if isinstance(exp.run, MethodRun):
+        places = JobPlaces(seed=seed, results=results_dir, output=output, run_root=run_root)
+        return method_argv(exp, exp.run, {**exp.run.args, **overrides.get("args", {})}, places)
+    spec = {**exp.spec, **overrides}
     if exp.kind == "train":
         options = {"recipe": spec.pop("recipe"), "model": spec.pop("model"), **spec}
         return [idiomkit_executable(), "train", *cli_flags(options), "--seed", str(seed), "--output", str(output)]
     task = spec.pop("task")
     return [idiomkit_executable(), "evaluate", task, *cli_flags(spec), "--seed", str(seed)]
+
+
+# ------------------------------------------------------------------------------------------------------ the plan
 
 
 def sha256_tree(paths: list[Path]) -> str:
@@ -180,15 +539,32 @@ def sha256_tree(paths: list[Path]) -> str:
     return sha256_files(f for f in files if f.is_file() and "__pycache__" not in f.parts)
 
 
+def package_dir() -> Path:
+    """The installed ``idiomkit`` package (``src/idiomkit`` in a checkout, ``site-packages/idiomkit`` from a wheel)."""
+    return Path(idiomkit.__file__).resolve().parent
+
+
 def code_hash() -> str:
-    return sha256_tree([REPO / "src" / "idiomkit", REPO / "pyproject.toml"])
+    """sha256 of the package's own files (+ ``pyproject.toml`` beside ``src/`` in a checkout)."""
+    return sha256_tree([package_dir(), package_dir().parents[1] / "pyproject.toml"])
+
+
+def data_paths(exp: Experiment, data_dir: Path) -> list[Path]:
+    """The experiment's data paths, each inside ``data_dir`` after resolving links (else a one-line error)."""
+    root = data_dir.resolve()
+    paths = []
+    for item in exp.data:
+        target = (root / item).resolve()
+        if not target.is_relative_to(root):
+            raise DataError(exp.path or item, None, "data", f"{item!r} leads outside the data directory {root}")
+        if not target.exists():
+            raise FileNotFoundError(f"{exp.path}: field 'data': {item} not found under {data_dir}")
+        paths.append(target)
+    return paths
 
 
 def data_hash(exp: Experiment, data_dir: Path) -> str:
-    missing = [d for d in exp.data if not (data_dir / d).exists()]
-    if missing:
-        raise FileNotFoundError(f"{exp.path}: field 'data': {missing[0]} not found under {data_dir}")
-    return sha256_tree([data_dir / d for d in exp.data])
+    return sha256_tree(data_paths(exp, data_dir))
 
 
 def plan(
