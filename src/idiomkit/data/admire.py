@@ -12,14 +12,12 @@ names, an empty caption or image name, an unknown ``sentence_type`` -> :class:`D
 from __future__ import annotations
 
 import ast
-import csv
-import io
 import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from idiomkit.data.csvio import _decode
+from idiomkit.data.csvio import _decode, check_header, csv_value_rows, record_of
 from idiomkit.data.errors import DataError
 
 log = logging.getLogger(__name__)
@@ -143,38 +141,39 @@ def parse_row(path: Path, row: int, record: dict[str, str], *, require_gold: boo
     return AdmireItem(compound, record["subset"].strip(), sentence_type, sentence, span, images, captions, gold, row)
 
 
-def read_tsv_rows(path: Path) -> list[tuple[int, dict[str, str]]]:
-    """(row number, record) for each data row of a TSV with the AdMIRe header (CRLF or LF)."""
-    if not path.is_file():
-        raise DataError(path, None, None, "file not found")
-    reader = csv.reader(io.StringIO(_decode(path), newline=""), delimiter="\t")
-    header = [h.strip() for h in next(reader, None) or []]
-    missing = [c for c in COLUMNS if c not in header]
-    if missing:
-        raise DataError(path, 0, missing[0], f"missing column (header has: {', '.join(header)})")
-    rows = []
-    for number, values in enumerate(reader, start=1):
+def read_tsv_rows(path: Path) -> list[tuple[int, dict[str, str] | DataError]]:
+    """(row number, record) for each data row of a TSV with the AdMIRe header (CRLF or LF); a ragged row comes back
+    as its DataError so that a lenient caller can count it and go on."""
+    rows = csv_value_rows(path, _decode(path), delimiter="\t")
+    header = [h.strip() for h in next(rows, (0, []))[1]]
+    check_header(path, header, COLUMNS)
+    out: list[tuple[int, dict[str, str] | DataError]] = []
+    for number, values in rows:
         if not values or not any(v.strip() for v in values):
             continue
-        if len(values) != len(header):
-            raise DataError(path, number, None, f"has {len(values)} values, header has {len(header)} columns")
-        rows.append((number, dict(zip(header, values, strict=True))))
-    return rows
+        try:
+            out.append((number, record_of(path, number, header, values)))
+        except DataError as err:
+            out.append((number, err))
+    return out
 
 
 def load_admire_file(path: str | Path, *, require_gold: bool = True, strict: bool = True) -> list[AdmireItem]:
-    """Items of one AdMIRe subtask A TSV; ``strict=False`` skips bad rows (and logs how many)."""
+    """Items of one AdMIRe subtask A TSV; ``strict=False`` skips bad rows (and logs how many, with the first)."""
     path = Path(path)
-    items, skipped = [], 0
+    items: list[AdmireItem] = []
+    skipped: list[str] = []
     for row, record in read_tsv_rows(path):
         try:
+            if isinstance(record, DataError):
+                raise record
             items.append(parse_row(path, row, record, require_gold=require_gold))
-        except DataError:
+        except DataError as err:
             if strict:
                 raise
-            skipped += 1
+            skipped.append(str(err))
     if skipped:
-        log.warning("%s: skipped %d bad row(s)", path, skipped)
+        log.warning("%s: skipped %d bad row(s); first: %s", path, len(skipped), skipped[0])
     return items
 
 

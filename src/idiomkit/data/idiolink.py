@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from idiomkit.data.csvio import read_jsonl_records
+from idiomkit.data.csvio import check_not_utf16_or_binary, read_bytes, read_jsonl_records
 from idiomkit.data.errors import DataError
 
 SPLITS = ("train", "val", "test")
@@ -83,10 +83,11 @@ class IdioLinkSplit:
 
 
 def _read_json(path: Path) -> Any:
-    if not path.is_file():
-        raise DataError(path, None, None, "file not found")
+    """The parsed JSON of a UTF-8 file (a leading byte-order mark is accepted, as in the CSV loaders)."""
+    raw = read_bytes(path)
+    check_not_utf16_or_binary(path, raw)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DataError(path, None, None, f"not valid UTF-8 (offset {exc.start})") from None
     if not text.strip():

@@ -7,13 +7,11 @@ score) and ``assin2/assin2-{train-only,dev,test}.xml`` (``<pair similarity=...><
 
 from __future__ import annotations
 
-import csv
-import io
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from idiomkit.data.csvio import _decode, bad_byte
+from idiomkit.data.csvio import _decode, bad_byte, csv_value_rows
 from idiomkit.data.errors import DataError
 
 STS_SOURCES = ("stsb-en", "assin2")
@@ -66,7 +64,7 @@ def load_stsb(path: Path) -> list[StsPair]:
         raise DataError(path, None, None, "file not found")
     out = []
     text = _decode(path, first_row=1, lenient=True)
-    for row, values in enumerate(csv.reader(io.StringIO(text, newline="")), start=1):
+    for row, values in csv_value_rows(path, text, first_row=1, columns=STSB_COLUMNS):
         if not values:
             continue
         if len(values) < 3:
