@@ -9,6 +9,7 @@ by length and the checkpoint complete: model, optimizer, scheduler, phase/epoch/
 from __future__ import annotations
 
 import copy
+import fcntl
 import json
 import logging
 import os
@@ -16,6 +17,7 @@ import random
 import shutil
 import time
 from collections.abc import Callable
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -189,7 +191,7 @@ def sentence_setup(cfg: TrainConfig) -> Setup:
         from idiomkit.data.idiolink import load_idiolink, triplets_path
         from idiomkit.tasks.idiolink import IdioLinkEvaluator
 
-        cfg.mwe_tokens = False  # IdioLink sentences carry no MWE columns
+        cfg.mwe_tokens = False  # IdioLink sentences carry no MWE columns (also set by run_config)
         phases = build_phases(cfg.recipe, model, None, cfg)
         files = [triplets_path(data_dir, "train", "span")]
         if not cfg.limit_groups or cfg.limit_groups >= 50:
@@ -266,9 +268,23 @@ def plain_copy(model):
 # --- checkpoints --------------------------------------------------------------------------------------------
 
 
+class RunDirError(ValueError):
+    """A one-line refusal about a run directory: another config, a second writer, an unsafe or broken checkpoint."""
+
+
+CHECKPOINT_FORMAT = 2  # 2: only tensors and plain containers (loads with ``torch.load(weights_only=True)``)
+
+
 def rng_states() -> dict[str, Any]:
-    """Every generator a training step draws from (CUDA's too: dropout masks on a GPU come from it)."""
-    states = {"torch": torch.get_rng_state(), "python": random.getstate(), "numpy": np.random.get_state()}
+    """Every generator a training step draws from (CUDA's too: dropout masks on a GPU come from it), as tensors and
+    plain containers so that a checkpoint loads with ``weights_only=True``."""
+    kind, keys, pos, has_gauss, gauss = np.random.get_state(legacy=True)
+    states = {
+        "torch": torch.get_rng_state(),
+        "python": list(random.getstate()),
+        "numpy": {"kind": str(kind), "keys": torch.from_numpy(np.asarray(keys, dtype=np.int64)), "pos": int(pos),
+                  "has_gauss": int(has_gauss), "gauss": float(gauss)},
+    }  # fmt: skip
     if torch.cuda.is_available():
         states["cuda"] = torch.cuda.get_rng_state_all()
     return states
@@ -279,8 +295,11 @@ def set_rng_states(states: dict[str, Any]) -> None:
     torch.set_rng_state(states["torch"].cpu())
     if "cuda" in states and torch.cuda.is_available() and len(states["cuda"]) == torch.cuda.device_count():
         torch.cuda.set_rng_state_all([s.cpu() for s in states["cuda"]])
-    random.setstate(states["python"])
-    np.random.set_state(states["numpy"])
+    version, internal, gauss_next = states["python"]
+    random.setstate((version, tuple(internal), gauss_next))
+    n = states["numpy"]
+    keys = n["keys"].cpu().numpy().astype(np.uint32)
+    np.random.set_state((n["kind"], keys, n["pos"], n["has_gauss"], n["gauss"]))
 
 
 def save_checkpoint(out: Path, model, optimizer, scheduler, state: TrainState, cfg: TrainConfig) -> Path:
@@ -288,6 +307,7 @@ def save_checkpoint(out: Path, model, optimizer, scheduler, state: TrainState, c
     path = out / CHECKPOINT
     tmp = out / (CHECKPOINT + ".tmp")
     blob = {
+        "format": CHECKPOINT_FORMAT,
         "model": model.state_dict(),
         "optimizer": optimizer.state_dict(),
         "scheduler": scheduler.state_dict(),
@@ -307,15 +327,131 @@ def save_checkpoint(out: Path, model, optimizer, scheduler, state: TrainState, c
     return path
 
 
-def read_checkpoint(out: Path, model) -> dict[str, Any] | None:
-    """The checkpoint blob in ``out`` (if any), with the model weights and RNG states restored."""
+def load_checkpoint(out: Path) -> dict[str, Any] | None:
+    """The checkpoint blob in ``out`` (on the CPU), or None. It is unpickled with ``weights_only=True``: tensors and
+    plain containers only, so a crafted file cannot run code; anything else is a one-line :class:`RunDirError`."""
     path = out / CHECKPOINT
     if not path.exists():
         return None
-    blob = torch.load(path, map_location=model.device, weights_only=False)
+    try:
+        blob = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # noqa: BLE001 - pickle, zip and EOF errors all mean the same thing here
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise RunDirError(
+            f"{path}: refused to load: not a plain idiomkit checkpoint (tensors and plain data only; written by an "
+            f"older idiomkit, damaged or crafted): {first}; use --force-new to start over"
+        ) from None
+    if not isinstance(blob, dict) or blob.get("format") != CHECKPOINT_FORMAT:
+        raise RunDirError(f"{path}: not an idiomkit checkpoint of format {CHECKPOINT_FORMAT}; use --force-new")
+    return blob
+
+
+def restore_checkpoint(blob: dict[str, Any], model) -> None:
+    """Put a :func:`load_checkpoint` blob's weights into ``model`` and its RNG states into the generators."""
     model.load_state_dict(blob["model"])
     set_rng_states(blob["rng"])
+
+
+def read_checkpoint(out: Path, model) -> dict[str, Any] | None:
+    """The checkpoint blob in ``out`` (if any), with the model weights and RNG states restored."""
+    blob = load_checkpoint(out)
+    if blob is not None:
+        restore_checkpoint(blob, model)
     return blob
+
+
+# --- the run directory --------------------------------------------------------------------------------------
+
+RUN_CONFIG = "run_config.json"
+LOCK = ".lock"
+# config fields that may change when a run resumes: where things are (the data's hashes are in training.json), how
+# often a checkpoint is written, CPU threads, and whether epoch models are kept. Every other field shapes the run.
+RESUME_SAFE = frozenset({"output_dir", "data_dir", "checkpoint_every", "threads", "keep_epochs"})
+RUN_ARTIFACTS = ("best", "best.tmp", CHECKPOINT, CHECKPOINT + ".tmp", "training.json", RUN_CONFIG)
+
+
+def stored_config(out: Path, blob: dict[str, Any] | None) -> tuple[dict[str, Any], Path] | None:
+    """The config ``out`` was trained with and the file that says so: ``run_config.json`` (written at the start of
+    every run), else a finished run's ``training.json``, else the checkpoint's; None for a fresh directory."""
+    for name in (RUN_CONFIG, "training.json"):
+        path = out / name
+        if path.exists():
+            try:
+                config = json.loads(path.read_text(encoding="utf-8")).get("config")
+            except (UnicodeDecodeError, json.JSONDecodeError, AttributeError) as exc:
+                raise RunDirError(f"{path}: not a run config ({exc}); use --force-new to start over") from None
+            if not isinstance(config, dict):
+                raise RunDirError(f"{path}: has no 'config' object; use --force-new to start over")
+            return config, path
+    if blob is not None and isinstance(blob.get("config"), dict):
+        return blob["config"], out / CHECKPOINT
+    return None
+
+
+def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The fields (outside :data:`RESUME_SAFE`, present in both) whose values differ, in config order."""
+    return [k for k in new if k in old and k not in RESUME_SAFE and old[k] != new[k]]
+
+
+def check_same_config(out: Path, cfg: TrainConfig, blob: dict[str, Any] | None) -> None:
+    """Refuse to continue a run in ``out`` that was trained with another config (one line naming the fields)."""
+    found = stored_config(out, blob)
+    if found is None:
+        return
+    old, _ = found
+    new = asdict(cfg)
+    diffs = config_differences(old, new)
+    if diffs:
+        was = ", ".join(f"{k}={old[k]}" for k in diffs)
+        now = ", ".join(f"{k}={new[k]}" for k in diffs)
+        raise RunDirError(f"{out}: was trained with {was}; now {now}; use --force-new to start over")
+
+
+def run_artifacts(out: Path) -> list[Path]:
+    """What a run leaves in ``out`` that belongs to that run: best/, epoch-*/, checkpoints, training.json and the
+    run config (the saved model files are overwritten by the next run's final model)."""
+    found = [out / name for name in RUN_ARTIFACTS if (out / name).exists()]
+    return found + sorted(p for p in out.glob("epoch-*") if p.is_dir())
+
+
+def clear_run(out: Path) -> int:
+    """Remove :func:`run_artifacts` from ``out``; returns how many were removed (logged)."""
+    artifacts = run_artifacts(out)
+    for path in artifacts:
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
+    if artifacts:
+        log.info("--force-new: removed %d old run file(s)/dir(s): %s", len(artifacts), [p.name for p in artifacts])
+    return len(artifacts)
+
+
+def write_run_config(out: Path, cfg: TrainConfig) -> Path:
+    """Tie ``out`` to ``cfg``: ``run_config.json`` written before the first step."""
+    return atomic_write_text(out / RUN_CONFIG, json.dumps({"config": asdict(cfg)}, indent=2) + "\n")
+
+
+@contextmanager
+def run_lock(out: Path):
+    """Hold ``out/.lock`` (``flock``, non-blocking) for the run: a second writer is refused with one line."""
+    path = out / LOCK
+    try:
+        fh = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held open for the whole run
+    except OSError as exc:
+        raise RunDirError(f"{out}: cannot write the run directory ({exc.strerror or exc})") from None
+    try:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RunDirError(
+                f"{out}: another training run is writing here (lock {path} is held); wait for it or use another "
+                "--output"
+            ) from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"{os.getpid()}\n")
+        fh.flush()
+        yield path
+    finally:
+        fh.close()  # closing releases the lock
 
 
 def save_model_dir(model, path: Path) -> None:
@@ -501,13 +637,99 @@ class TrainResult:
     wall_s: float
 
 
+@dataclass(frozen=True)
+class Range:
+    """The allowed values of a numeric option: ``low`` (<=, or < when ``low_open``) to ``high`` (< when
+    ``high_open``)."""
+
+    low: float
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+
+    def contains(self, value: float) -> bool:
+        above = value > self.low if self.low_open else value >= self.low
+        below = self.high is None or (value < self.high if self.high_open else value <= self.high)
+        return above and below
+
+    def describe(self) -> str:
+        low = f"{'>' if self.low_open else '>='} {self.low}"
+        return low if self.high is None else f"{low} and {'<' if self.high_open else '<='} {self.high}"
+
+
+OPTION_RANGES: dict[str, Range] = {
+    "epochs": Range(1),
+    "batch_size": Range(1),
+    "lr": Range(0, low_open=True),
+    "warmup": Range(0),
+    "weight_decay": Range(0),
+    "max_grad_norm": Range(0, low_open=True),
+    "max_seq_length": Range(8),
+    "checkpoint_every": Range(1),
+    "eval_every": Range(0),
+    "patience": Range(1),
+    "max_steps": Range(1),
+    "limit_groups": Range(1),
+    "lora_rank": Range(1),
+    "dropout": Range(0, 1, high_open=True),
+    "sts_epochs": Range(0),
+    "sts_weight": Range(0),
+    "val_fraction": Range(0, 1, high_open=True),
+    "threads": Range(1),
+}
+OPTIONAL = frozenset({"patience", "max_steps", "limit_groups", "lora_rank", "dropout", "threads"})  # None: not set
+
+
+def check_options(cfg: TrainConfig) -> None:
+    """A one-line ``ValueError`` for an unknown recipe or an option out of :data:`OPTION_RANGES` (the CLI refuses
+    the same ranges at parse time)."""
+    if cfg.recipe not in RECIPES:
+        raise ValueError(f"unknown recipe '{cfg.recipe}' (expected one of {', '.join(RECIPES)})")
+    for name, allowed in OPTION_RANGES.items():
+        value = getattr(cfg, name)
+        if value is None and name in OPTIONAL:
+            continue
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or not allowed.contains(value):
+            raise ValueError(f"{name.replace('_', '-')} must be {allowed.describe()}, got {value!r}")
+
+
+def run_config(recipe: str, model: str, epochs: int, output_dir: str | Path, options: dict[str, Any]) -> TrainConfig:
+    """The checked :class:`TrainConfig` of a run, as it will be recorded (IdioLink recipes have no MWE tokens)."""
+    unknown = sorted(set(options) - {f for f in TrainConfig.__dataclass_fields__})
+    if unknown:
+        raise ValueError(f"unknown training option(s): {', '.join(unknown)}")
+    cfg = TrainConfig(recipe=recipe, model=model, epochs=epochs, output_dir=str(output_dir), **options)
+    check_options(cfg)
+    if RECIPES[cfg.recipe].source == "idiolink":
+        cfg.mwe_tokens = False  # IdioLink sentences carry no MWE columns
+    return cfg
+
+
+def open_run(out: Path, cfg: TrainConfig, force_new: bool, main: bool) -> dict[str, Any] | None:
+    """Check ``out`` against ``cfg`` and tie it to ``cfg``; returns the checkpoint to resume from (or None).
+
+    ``force_new`` clears the old run first. Only the main process of a distributed run checks and writes."""
+    if not main:
+        return None if force_new else load_checkpoint(out)
+    if force_new:
+        clear_run(out)
+        blob = None
+    else:
+        blob = load_checkpoint(out)
+        check_same_config(out, cfg, blob)
+    write_run_config(out, cfg)
+    return blob
+
+
 def train(
     recipe: str = "adaptive-triplet",
     model: str = "minilm",
     *,
     epochs: int = 10,
     output_dir: str | Path = "runs/adaptive-triplet",
-    resume: bool = True,
+    force_new: bool = False,
+    resume: bool | None = None,
     on_step: Callable[[TrainState], None] | None = None,
     progress: Callable[[TrainState, float], None] | None = None,
     **options: Any,
@@ -515,29 +737,37 @@ def train(
     """Train ``model`` with ``recipe`` (see :data:`idiomkit.training.recipes.RECIPES`) and save a
     sentence-transformers directory (+ model card, ``training.json``) in ``output_dir``.
 
-    Checkpoints (``output_dir/checkpoint.pt``) are written every ``checkpoint_every`` steps and at each epoch end;
-    with ``resume`` a run continues exactly where the last checkpoint left off. The best model on the validation
-    split (10% of train MWEs, never dev) becomes the final model. Other :class:`TrainConfig` fields go in
-    ``options``.
+    ``output_dir`` is tied to its config (``run_config.json``, written before the first step). Re-running with the
+    same config continues exactly where the last checkpoint (every ``checkpoint_every`` steps and at each epoch end)
+    left off; another config is refused with a :class:`RunDirError` naming the fields that differ (those in
+    :data:`RESUME_SAFE` may change); ``force_new`` starts over, removing the old run's best/, epoch-*/,
+    checkpoints and training.json (``resume=False``, the older spelling, means the same). A second process
+    training into ``output_dir`` at the same time is refused (``output_dir/.lock``). The best model on the
+    validation split (10% of train MWEs, never dev) becomes the final model. Other :class:`TrainConfig` fields go
+    in ``options``; each is range-checked first (:func:`check_options`).
     """
-    if recipe not in RECIPES:
-        raise ValueError(f"unknown recipe '{recipe}' (expected one of {', '.join(RECIPES)})")
-    cfg = TrainConfig(recipe=recipe, model=model, epochs=epochs, output_dir=str(output_dir), **options)
+    cfg = run_config(recipe, model, epochs, output_dir, options)
+    force_new = force_new or resume is False
     out = Path(output_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    rank = env_rank()
-    handler = logging.FileHandler(out / ("train.log" if rank == 0 else f"train.rank{rank}.log"), encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    log.addHandler(handler)
-    log.setLevel(logging.INFO)
     try:
-        return _train(cfg, out, resume, on_step, progress)
-    finally:
-        log.removeHandler(handler)
-        handler.close()
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunDirError(f"{out}: cannot create the run directory ({exc.strerror or exc})") from None
+    rank = env_rank()
+    with run_lock(out) if rank == 0 else nullcontext():
+        handler = logging.FileHandler(out / ("train.log" if rank == 0 else f"train.rank{rank}.log"), encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        try:
+            blob = open_run(out, cfg, force_new, main=rank == 0)
+            return _train(cfg, out, blob, on_step, progress)
+        finally:
+            log.removeHandler(handler)
+            handler.close()
 
 
-def _train(cfg: TrainConfig, out: Path, resume: bool, on_step, progress) -> TrainResult:
+def _train(cfg: TrainConfig, out: Path, blob: dict[str, Any] | None, on_step, progress) -> TrainResult:
     start = time.perf_counter()
     if cfg.threads:
         torch.set_num_threads(cfg.threads)
@@ -545,8 +775,12 @@ def _train(cfg: TrainConfig, out: Path, resume: bool, on_step, progress) -> Trai
     dist_info = init_from_env()
     run = setup(cfg)
     run.dist = dist_info
-    blob = read_checkpoint(out, run.model) if resume else None
+    if blob is not None:
+        restore_checkpoint(blob, run.model)
     state = TrainState(**blob["state"]) if blob else TrainState()
+    if run.dist.is_main and state.best_step is None and (out / "best").exists():
+        shutil.rmtree(out / "best")  # saved after the last checkpoint of an interrupted start: not this run's yet
+        log.info("removed best/ from before the last checkpoint (no validation recorded there)")
     log.info("start at step %d (phase %d, epoch %d, batch %d); config %s", state.step, state.phase, state.epoch,
              state.batch, json.dumps(asdict(cfg)))  # fmt: skip
     while state.phase < len(run.phases) and not state.stopped:
