@@ -173,11 +173,14 @@ def bad_byte(path: Path, row: int, record: dict[str, str]) -> None:
 
 
 def read_text_lines(path: str | Path) -> list[str]:
-    """The lines of a non-empty UTF-8 text file (DataError for a missing or empty file or a bad byte)."""
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(path, None, None, "file not found")
-    return _decode(path, first_row=1).splitlines()
+    """The lines of a non-empty UTF-8 text file (DataError for a missing or empty file or a bad byte).
+
+    Lines end at LF or CRLF only: U+2028, form feeds and the like stay inside their line (``str.splitlines`` would
+    split a valid JSON line or shift an aligned corpus file there)."""
+    lines = _decode(Path(path), first_row=1).split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 def read_jsonl_records(path: str | Path) -> Iterator[tuple[int, dict]]:

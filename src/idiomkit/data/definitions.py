@@ -16,18 +16,17 @@ and possessive fillers dropped). Each key falls in one of train / val / heldout 
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import html
-import io
 import logging
 import random
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from idiomkit.data.csvio import _decode, read_csv_rows, read_text_lines
+from idiomkit.data.csvio import _decode, csv_value_rows, read_csv_rows, read_text_lines
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2a import Example2A
 
@@ -161,6 +160,11 @@ def load_epie_definitions(data_dir: str | Path, kind: str) -> tuple[list[tuple[s
         if not raw.strip():
             raise DataError(paths[0], row, "idiom", "is empty")
         out.append((raw.strip(), display_text(raw.strip()), clean_meaning(line)))
+    if no_sense := [row for row, (_, _, text) in enumerate(out, start=1) if text is None]:
+        log.info(
+            "%s: %d of %d meaning lines have no sense block (first: row %d); those idioms get no EPIE definition",
+            paths[1], len(no_sense), len(out), no_sense[0],
+        )  # fmt: skip
     return out, paths
 
 
@@ -169,12 +173,12 @@ def _tagged_span(path: Path, row: int, words: str, tags: str) -> tuple[list[str]
     tokens, labels = words.split(" "), tags.split(" ")
     if len(tokens) != len(labels):
         raise DataError(path, row, "tags", f"{len(labels)} tags for {len(tokens)} tokens")
-    idx = [i for i, t in enumerate(labels) if t in ("B-IDIOM", "I-IDIOM")]
-    if not idx:
-        return None
     bad = [t for t in labels if t not in ("O", "B-IDIOM", "I-IDIOM")]
     if bad:
         raise DataError(path, row, "tags", f"unknown tag '{bad[0]}' (expected O, B-IDIOM, I-IDIOM)")
+    idx = [i for i, t in enumerate(labels) if t in ("B-IDIOM", "I-IDIOM")]
+    if not idx:
+        return None
     return tokens, idx[0], idx[-1] + 1
 
 
@@ -185,11 +189,11 @@ def _formal_label(path: Path, row: int, value: str) -> int:
     return int(value)
 
 
-def _span_replace(path: Path, row: int, words: str, tags: str, phrase: str) -> str | None:
-    if (span := _tagged_span(path, row, words, tags)) is None:
-        return None
-    tokens, a, b = span
-    return " ".join(tokens[:a] + [phrase] + tokens[b:])
+def _log_unused(source: str, total: int, reasons: Counter) -> None:
+    """One log line: how many of ``total`` sentences of ``source`` gave no pair, and why."""
+    if unused := {reason: n for reason, n in reasons.items() if n}:
+        detail = ", ".join(f"{n} {reason}" for reason, n in unused.items())
+        log.info("%s: %d of %d sentences give no sentence pair (%s)", source, sum(unused.values()), total, detail)
 
 
 def load_epie_pairs(data_dir: str | Path, definitions: dict[str, str]) -> tuple[list[SentencePair], list[Path]]:
@@ -204,15 +208,32 @@ def load_epie_pairs(data_dir: str | Path, definitions: dict[str, str]) -> tuple[
     translated = read_text_lines(t_path)
     if not 0 <= len(words) - len(translated) <= 1:
         raise DataError(t_path, None, None, f"has {len(translated)} lines for {len(words)} sentences")
+    formal = Counter()
     for row, (w, c, lab, t) in enumerate(zip(words, cands, labels, translated, strict=False), start=1):
-        if _formal_label(f_paths[2], row, lab) == 1 and t.strip() and t.strip().lower() != w.strip().lower():
+        if _formal_label(f_paths[2], row, lab) != 1:
+            formal["literal"] += 1
+        elif not t.strip() or t.strip().lower() == w.strip().lower():
+            formal["no paraphrase (missing or identical translation)"] += 1
+        else:
             pairs.append(SentencePair(idiom_key(c), w.strip(), t.strip(), "epie-formal"))
+    formal["no paraphrase (missing or identical translation)"] += len(words) - len(translated)
+    _log_unused("EPIE formal", len(words), formal)
     stem = root / EPIE_KINDS["static"][2]
     s_paths = [Path(f"{stem}_Words.txt"), Path(f"{stem}_Candidates.txt"), Path(f"{stem}_Tags.txt")]
-    for row, (w, c, tags) in enumerate(zip(*_aligned(s_paths), strict=True), start=1):
+    static = Counter()
+    s_lines = _aligned(s_paths)
+    for row, (w, c, tags) in enumerate(zip(*s_lines, strict=True), start=1):
         key = idiom_key(c)
-        if key in definitions and (para := _span_replace(s_paths[2], row, w, tags, definitions[key])):
-            pairs.append(SentencePair(key, w.strip(), para, "epie-static"))
+        span = _tagged_span(s_paths[2], row, w, tags)  # validated on every row, with or without a definition
+        if key not in definitions:
+            static["idiom without a definition"] += 1
+        elif span is None:
+            static["no tagged idiom span"] += 1
+        else:
+            tokens, a, b = span
+            pairs.append(SentencePair(key, w.strip(), " ".join(tokens[:a] + [definitions[key]] + tokens[b:]),
+                                      "epie-static"))  # fmt: skip
+    _log_unused("EPIE static", len(s_lines[0]), static)
     return pairs, f_paths + [t_path] + s_paths
 
 
@@ -250,7 +271,7 @@ def load_baiango(data_dir: str | Path) -> tuple[list[Definition], Path]:
     if not path.is_file():
         raise DataError(path, None, None, "file not found")
     out = []
-    for row, values in enumerate(csv.reader(io.StringIO(_decode(path, first_row=1), newline="")), start=1):
+    for row, values in csv_value_rows(path, _decode(path, first_row=1), first_row=1, columns=("idiom",)):
         if not values:
             continue
         m = re.fullmatch(r"\{(.*)\}>>\{(.*)\}", values[0].strip(), re.S)
@@ -278,15 +299,26 @@ def load_wiktionary(data_dir: str | Path) -> tuple[list[Definition], Path]:
 
 
 def merge(definitions: Iterable[Definition], pairs: Iterable[SentencePair]) -> dict[str, Idiom]:
-    """Idioms by key: first-seen display text, de-duplicated definitions, sentence pairs."""
+    """Idioms by key: first-seen display text, de-duplicated definitions, sentence pairs (the repeated definitions
+    and the pairs of idioms without a definition are counted in the log)."""
     idioms: dict[str, Idiom] = {}
+    repeated = orphans = 0
     for d in definitions:
         idiom = idioms.setdefault(d.key, Idiom(d.key, d.idiom))
         if all(x.text.lower() != d.text.lower() for x in idiom.definitions):
             idiom.definitions.append(d)
+        else:
+            repeated += 1
     for p in pairs:
         if p.key in idioms:
             idioms[p.key].pairs.append(p)
+        else:
+            orphans += 1
+    if repeated or orphans:
+        log.info(
+            "idiom data: %d repeated definition(s) merged, %d sentence pair(s) of idioms without a definition left out",
+            repeated, orphans,
+        )  # fmt: skip
     return idioms
 
 
