@@ -28,8 +28,8 @@ def test_cli_flags_follow_typer_spelling():
     [
         ('seeds = [0]\n[train]\nrecipe = "mnrl"\nmodel = "minilm"\n', "'benchmark'"),
         ('benchmark = "x"\n[train]\nrecipe = "mnrl"\n', "'train.model'"),
-        ('benchmark = "x"\nseeds = ["a"]\n[command]\nrun = "true"\n', "'seeds'"),
-        ('benchmark = "x"\n[command]\nrun = "true"\n[evaluate]\ntask = "t"\nmodel = "m"\n', "exactly one run table"),
+        ('benchmark = "x"\nseeds = ["a"]\n[method]\nscript = "idiomkit"\nsubcommand = "models"\n', "'seeds'"),
+        ('benchmark = "x"\n[train]\nrecipe = "r"\n[evaluate]\ntask = "t"\nmodel = "m"\n', "exactly one run table"),
         ('benchmark = "x\n', "not valid TOML"),
     ],
 )
@@ -60,14 +60,14 @@ def test_every_experiment_is_a_valid_idiomkit_command():
 
 def test_reproduce_runs_then_skips_until_the_command_changes(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    experiments = tmp_path / "experiments"
-    experiments.mkdir()
-    (tmp_path / "hit.py").write_text(
+    experiments = tmp_path / "benchmarks" / "experiments"
+    experiments.mkdir(parents=True)
+    (tmp_path / "benchmarks" / "hit.py").write_text(
         "import sys, pathlib\np = pathlib.Path('hits.txt')\n"
         "p.write_text((p.read_text() if p.exists() else '') + sys.argv[1])\n"
     )
     exp = experiments / "toy.toml"
-    exp.write_text('benchmark = "toy"\nseeds = [1, 2]\n[command]\nrun = "python hit.py {seed}"\n')
+    exp.write_text('benchmark = "toy"\nseeds = [1, 2]\n[method]\nscript = "hit"\npositional = [{ inject = "seed" }]\n')
     args = ["reproduce", "--quick", "--experiments", str(experiments), "--data-dir", str(tmp_path)]
     first = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
@@ -75,16 +75,17 @@ def test_reproduce_runs_then_skips_until_the_command_changes(tmp_path, monkeypat
     second = runner.invoke(app, args)
     assert second.exit_code == 0 and "up to date" in second.output
     assert (tmp_path / "hits.txt").read_text() == "12"  # nothing re-ran
-    exp.write_text(exp.read_text().replace("{seed}", "{seed}{seed}"))
+    exp.write_text(exp.read_text().replace('{ inject = "seed" }', '{ inject = "seed", prefix = "1" }'))
     third = runner.invoke(app, args)
     assert third.exit_code == 0
-    assert (tmp_path / "hits.txt").read_text() == "121122"
+    assert (tmp_path / "hits.txt").read_text() == "121112"
 
 
 def test_failing_job_exits_non_zero_and_keeps_no_stamp(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "e").mkdir()
-    (tmp_path / "e" / "fail.toml").write_text('benchmark = "toy"\n[command]\nrun = "python -c \'exit(3)\'"\n')
+    (tmp_path / "fail.py").write_text("raise SystemExit(3)\n")
+    (tmp_path / "e" / "fail.toml").write_text('benchmark = "toy"\n[method]\nscript = "fail"\n')
     result = runner.invoke(app, ["reproduce", "--quick", "--experiments", str(tmp_path / "e"), "--data-dir", "."])
     assert result.exit_code == 1 and "FAILED (3)" in result.output
     assert not list((tmp_path / "runs/reproduce-quick/state").glob("*.json"))

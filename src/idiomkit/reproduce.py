@@ -404,7 +404,17 @@ def load_experiment(path: Path) -> Experiment:
         exp.spec = checked_fields(path, kind, raw[kind], RUN_TYPES[kind])
         exp.run = RUN_TYPES[kind](**exp.spec)
     exp.quick = checked_quick(path, kind, raw.get("quick", {}), exp.scripts_dir)
+    if isinstance(exp.run, MethodRun):
+        check_seed_reaches_command(exp, exp.run)
     return exp
+
+
+def check_seed_reaches_command(exp: Experiment, run: MethodRun) -> None:
+    """Several seeds need a seed in the command (``inject = "seed"`` or ``"run"``), else each runs the same one."""
+    most = max(len(exp.seeds), len(exp.quick.get("seeds", [])))
+    if most > 1 and not any(ref.inject in ("seed", "run") for ref in injected_values(run)):
+        raise DataError(exp.path, None, "seeds", f"{most} seeds, but [method] injects no seed: each would run the "
+                        "same command (add { inject = \"seed\" })")  # fmt: skip
 
 
 def injected_values(run: MethodRun) -> list[Injected]:
