@@ -367,40 +367,96 @@ def reproduce(
         raise typer.Exit(1)
 
 
+def known_recipe(name: str) -> str:
+    """--recipe: refused at parse time, before any model loads, unless it is a registered recipe."""
+    from idiomkit.training.recipes import RECIPES
+
+    if name not in RECIPES:
+        raise typer.BadParameter(f"unknown recipe '{name}' (expected one of {', '.join(RECIPES)})")
+    return name
+
+
+def above(low: float):
+    """A callback refusing values <= ``low`` (typer's ``min`` is inclusive)."""
+
+    def check(value: float | None) -> float | None:
+        if value is not None and not value > low:
+            raise typer.BadParameter(f"{value:g} is not > {low:g}")
+        return value
+
+    return check
+
+
+def below(high: float):
+    """A callback refusing values >= ``high`` (typer's ``max`` is inclusive)."""
+
+    def check(value: float | None) -> float | None:
+        if value is not None and not value < high:
+            raise typer.BadParameter(f"{value:g} is not < {high:g}")
+        return value
+
+    return check
+
+
+def known_query_mode(mode: str) -> str:
+    """--query-mode of ``train``: one of the IdioLink query modes."""
+    from idiomkit.tasks.idiolink import QUERY_MODES
+
+    if mode not in QUERY_MODES:
+        raise typer.BadParameter(f"unknown query mode '{mode}' (expected one of {', '.join(QUERY_MODES)})")
+    return mode
+
+
 @app.command()
 @user_errors
 def train(
     recipe: Annotated[
         str,
         typer.Option(
+            callback=known_recipe,
             help="Recipe. SemEval 2B: adaptive-triplet, adaptive-triplet-sts, triplet, mnrl, cosent, cosent-sts, "
             "contrastive, contrastive-sts, cosine, ynu. IdioLink: idiolink-infonce, idiolink-mnrl, "
             "idiolink-adaptive-triplet, "
             "idiolink-infonce-index, idiolink-infonce-meaning. Idiom/definition pairs: "
-            "pairs-<contrastive|triplet|cosine|mnrl|adaptive-triplet>-<id|sp|idsp>."
+            "pairs-<contrastive|triplet|cosine|mnrl|adaptive-triplet>-<id|sp|idsp>.",
         ),
     ] = "adaptive-triplet",
     model: Annotated[str, typer.Option("--model", "-m", help="Base model: registry name or directory.")] = "minilm",
-    epochs: int = 10,
+    epochs: Annotated[int, typer.Option(min=1)] = 10,
     output: Annotated[Path, typer.Option("--output", "-o", help="Run / model directory.")] = Path(
         "runs/adaptive-triplet"
     ),
-    resume: Annotated[bool, typer.Option("--resume/--no-resume", help="Continue from output's checkpoint.")] = True,
-    batch_size: int = 64,
-    lr: float = 2e-5,
-    warmup: Annotated[float, typer.Option(help="Warmup: fraction of steps (<1) or steps.")] = 0.1,
-    max_seq_length: int = 128,
+    force_new: Annotated[
+        bool,
+        typer.Option(
+            "--force-new",
+            help="Start over: remove output's old best/, epoch-*/, checkpoints and training.json. Without it, the "
+            "same command resumes and another config is refused.",
+        ),
+    ] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume/--no-resume", hidden=True, help="Older spelling: --no-resume = --force-new.")
+    ] = True,
+    batch_size: Annotated[int, typer.Option(min=1)] = 64,
+    lr: Annotated[float, typer.Option(callback=above(0))] = 2e-5,
+    warmup: Annotated[float, typer.Option(min=0, help="Warmup: fraction of steps (<1) or steps.")] = 0.1,
+    max_seq_length: Annotated[int, typer.Option(min=8)] = 128,
     seed: int = 0,
     mwe_tokens: Annotated[bool, typer.Option("--mwe-tokens/--no-mwe-tokens")] = True,
-    eval_every: Annotated[int, typer.Option(help="Validate every N steps (0: each epoch).")] = 0,
-    checkpoint_every: Annotated[int, typer.Option(help="Checkpoint every N steps.")] = 50,
-    patience: Annotated[int | None, typer.Option(help="Stop after N validations without gain.")] = None,
-    max_steps: int | None = None,
-    limit_groups: Annotated[int | None, typer.Option(help="Use only the first N training groups.")] = None,
+    eval_every: Annotated[int, typer.Option(min=0, help="Validate every N steps (0: each epoch).")] = 0,
+    checkpoint_every: Annotated[int, typer.Option(min=1, help="Checkpoint every N steps.")] = 50,
+    patience: Annotated[int | None, typer.Option(min=1, help="Stop after N validations without gain.")] = None,
+    max_steps: Annotated[int | None, typer.Option(min=1)] = None,
+    limit_groups: Annotated[int | None, typer.Option(min=1, help="Use only the first N training groups.")] = None,
     keep_epochs: Annotated[bool, typer.Option(help="Also save the model after every epoch (epoch-N/).")] = False,
-    lora_rank: Annotated[int | None, typer.Option(help="Train LoRA adapters of this rank (merged on save).")] = None,
+    lora_rank: Annotated[
+        int | None, typer.Option(min=1, help="Train LoRA adapters of this rank (merged on save).")
+    ] = None,
     dropout: Annotated[
-        float | None, typer.Option(help="Dropout probability for this run (default: the model's own; 0 is faster).")
+        float | None,
+        typer.Option(
+            min=0, callback=below(1), help="Dropout probability in [0, 1) (default: the model's own; 0 is faster)."
+        ),
     ] = None,
     fast_dropout: Annotated[
         bool, typer.Option(help="On CPU: the same dropout with cheaper mask sampling (about 9% more steps/s here).")
@@ -408,13 +464,15 @@ def train(
     unpad: Annotated[
         bool, typer.Option(help="On CPU: BERT layers skip padding tokens (same result without dropout; faster).")
     ] = True,
-    query_mode: Annotated[str, typer.Option(help="IdioLink recipes: query mode of the validation search.")] = "span",
+    query_mode: Annotated[
+        str, typer.Option(callback=known_query_mode, help="IdioLink recipes: query mode of the validation search.")
+    ] = "span",
     span_queries: Annotated[
         bool, typer.Option("--span-queries/--sentence-queries", help="IdioLink recipes: train on span embeddings.")
     ] = False,
-    sts_epochs: Annotated[int, typer.Option(help="ynu recipe: epochs of STS pre-training.")] = 1,
+    sts_epochs: Annotated[int, typer.Option(min=0, help="ynu recipe: epochs of STS pre-training.")] = 1,
     sts_weight: Annotated[
-        float, typer.Option(help="*-sts recipes: weight of the STS CoSENT loss in each step's sum.")
+        float, typer.Option(min=0, help="*-sts recipes: weight of the STS CoSENT loss in each step's sum.")
     ] = 1.0,
     val_sts: Annotated[bool, typer.Option("--val-sts/--no-val-sts", help="Report STS dev at validation.")] = True,
     data_dir: DataDir = None,
@@ -427,7 +485,8 @@ def train(
         ),
     ] = None,
 ) -> None:
-    """Train a model (e.g. He & Scarton's adaptive triplet loss) with checkpoints; resumes after a kill."""
+    """Train a model (e.g. He & Scarton's adaptive triplet loss) with checkpoints; the same command resumes after a
+    kill, another config into the same --output is refused (--force-new starts over)."""
     check_evaluate_tasks(evaluate_on or [])
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -444,12 +503,12 @@ def train(
 
         result = run_training(
             recipe, model, epochs=epochs, batch_size=batch_size, lr=lr, warmup=warmup,
-            max_seq_length=max_seq_length, seed=seed, mwe_tokens=mwe_tokens, output_dir=output, resume=resume,
+            max_seq_length=max_seq_length, seed=seed, mwe_tokens=mwe_tokens, output_dir=output,
             eval_every=eval_every, max_steps=max_steps, limit_groups=limit_groups, progress=progress,
             checkpoint_every=checkpoint_every, patience=patience, keep_epochs=keep_epochs, lora_rank=lora_rank,
             sts_epochs=sts_epochs, val_sts=val_sts, data_dir=str(data_dir) if data_dir else None,
             query_mode=query_mode, span_queries=span_queries, dropout=dropout, fast_dropout=fast_dropout,
-            sts_weight=sts_weight, unpad=unpad,
+            sts_weight=sts_weight, unpad=unpad, force_new=force_new or not resume,
         )  # fmt: skip
     from idiomkit.training.distributed import env_rank
 
@@ -509,15 +568,27 @@ def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir, jobs=
         console.print(f"result: {evaluation.path}")
 
 
+def ratio_list(text: str) -> str:
+    """--alphas: comma-separated numbers, each in [0, 1] (refused at parse time, before any model loads)."""
+    try:
+        ratios = [float(a) for a in text.split(",")]
+    except ValueError:
+        raise typer.BadParameter(f"'{text}' is not a comma-separated list of numbers") from None
+    outside = [a for a in ratios if not 0 <= a <= 1]
+    if outside:
+        raise typer.BadParameter(f"each ratio must be in [0, 1], got {outside[0]:g}")
+    return text
+
+
 @app.command()
 @user_errors
 def interpolate(
     run: Annotated[Path, typer.Argument(help="A model directory made by `idiomkit train`.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to save the interpolated model.")],
-    alphas: Annotated[str, typer.Option(help="Comma-separated ratios to try (0 = start, 1 = tuned).")] = ",".join(
-        str(a) for a in (0.0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-    ),
-    max_sts_drop: Annotated[float, typer.Option(help="Allowed STS dev drop vs the start model.")] = 0.03,
+    alphas: Annotated[
+        str, typer.Option(callback=ratio_list, help="Comma-separated ratios to try (0 = start, 1 = tuned), in [0, 1].")
+    ] = ",".join(str(a) for a in (0.0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)),
+    max_sts_drop: Annotated[float, typer.Option(min=0, help="Allowed STS dev drop vs the start model.")] = 0.03,
     curve: Annotated[
         Path | None, typer.Option(help="Also score 2B dev at every ratio (report only) and write the curve JSON.")
     ] = None,
