@@ -31,13 +31,44 @@ class InterpolationPoint:
     metrics: dict[str, float]
 
 
+def check_ratios(alphas, max_sts_drop: float) -> tuple[float, ...]:
+    """The ratios as floats, each in [0, 1] (at least one), and ``max_sts_drop`` >= 0; else a one-line ValueError."""
+    ratios = tuple(float(a) for a in alphas)
+    if not ratios:
+        raise ValueError("alphas: give at least one ratio in [0, 1]")
+    outside = [a for a in ratios if not 0 <= a <= 1]
+    if outside:
+        raise ValueError(f"alphas: each ratio must be in [0, 1], got {outside[0]:g}")
+    if not max_sts_drop >= 0:
+        raise ValueError(f"max-sts-drop must be >= 0, got {max_sts_drop:g}")
+    return ratios
+
+
+def run_info(tuned_dir: Path) -> dict[str, Any]:
+    """``training.json`` of a run made by ``idiomkit train`` (one-line ValueError naming the file otherwise)."""
+    path = tuned_dir / "training.json"
+    if not path.is_file():
+        raise ValueError(f"{tuned_dir}: not a run made by `idiomkit train` (no training.json)")
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(info, dict) or not isinstance(info.get("config"), dict):
+        raise ValueError(f"{path}: has no 'config' object")
+    return info
+
+
 def start_model(tuned_dir: Path):
     """The run's starting model with the run's MWE tokens added exactly as training added them."""
     from idiomkit.models import load_model
     from idiomkit.training.trainer import TrainConfig, load_groups
 
-    info = json.loads((tuned_dir / "training.json").read_text(encoding="utf-8"))
-    cfg = TrainConfig(**info["config"])
+    path = tuned_dir / "training.json"
+    config = run_info(tuned_dir)["config"]
+    unknown = sorted(set(config) - set(TrainConfig.__dataclass_fields__))
+    if unknown:
+        raise ValueError(f"{path}: config has unknown field(s) {', '.join(unknown)}")
+    cfg = TrainConfig(**config)
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu")
     model.max_seq_length = cfg.max_seq_length
     if cfg.mwe_tokens:
@@ -105,12 +136,14 @@ def interpolate_run(
 ) -> dict[str, Any]:
     """Sweep, choose the ratio on validation, save the interpolated model (+ ``training.json``) to ``output_dir``."""
     tuned_dir, output_dir = Path(tuned_dir), Path(output_dir)
+    alphas = check_ratios(alphas, max_sts_drop)
+    run_info(tuned_dir)  # before any model loads
     start, tuned, cfg = load_pair(tuned_dir)
     points = interpolation_sweep(start, tuned, cfg, alphas, on_point=on_point)
     best = choose_alpha(points, max_sts_drop)
     start.load_state_dict(mix_weights(start, tuned, best.alpha))
     start.save(str(output_dir))
-    info = json.loads((tuned_dir / "training.json").read_text(encoding="utf-8"))
+    info = run_info(tuned_dir)
     cfg = info["config"]
     base_label = info.get("label") or run_label(info["recipe"], cfg["mwe_tokens"], cfg.get("lora_rank"))
     info["label"] = base_label + "-interp"
