@@ -260,3 +260,25 @@ def test_code_hash_covers_the_installed_package_wherever_it_lives(tmp_path, monk
     assert installed == reproduce.sha256_tree([wheel]) and installed != reproduce.sha256_tree([])
     (wheel / "reproduce.py").write_text("# changed\n")
     assert code_hash() != installed
+
+
+@pytest.mark.parametrize(("kind", "schema"), [("train", reproduce.TrainRun), ("evaluate", reproduce.EvaluateRun)])
+def test_every_typed_field_is_an_option_of_the_real_command(kind, schema):
+    """TrainRun / EvaluateRun do not drift from the CLI: each field, set, parses as an option of its command."""
+    import dataclasses
+    import typing
+
+    import typer
+
+    command = typer.main.get_command(app).commands[kind]
+    samples = {int: 8, float: 0.5, bool: True, list[str]: ["semeval2b"]}
+    texts = {"recipe": "mnrl", "model": "minilm", "pooling": "mean", "query_mode": "span", "setting": "zero_shot",
+             "features": "span", "prompt_name": "auto"}  # fmt: skip
+    hints = typing.get_type_hints(schema)
+    for f in dataclasses.fields(schema):
+        if f.name == "task":
+            continue  # evaluate's argument, not an option
+        types = [a for a in typing.get_args(hints[f.name]) if a is not type(None)] or [hints[f.name]]
+        value = texts[f.name] if types[0] is str else samples[types[0]]
+        head = ["semeval2b"] if kind == "evaluate" else []
+        command.make_context(kind, [*head, *reproduce.cli_flags({f.name: value})])  # click.UsageError if unknown
