@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
+import inspect
 import shlex
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,10 +15,12 @@ import numpy as np
 
 from idiomkit.config import default_data_dir, default_results_dir, seed_everything
 from idiomkit.encoding import encode_texts
-from idiomkit.models import DEFAULT_MODEL, REGISTRY, load_model, resolve_name
-from idiomkit.pooling import pooling_of
-from idiomkit.results import ResultRecord, sha256_files, write_prediction, write_result
-from idiomkit.tasks import get_task
+from idiomkit.errors import InputError, OptionError, api_errors, check_at_least, check_choice, is_safetensors_error
+from idiomkit.methods.idiolink.rerank import RERANK_OPTIONS, rerank_from_options
+from idiomkit.models import DEFAULT_MODEL, REGISTRY, load_model, model_path, resolve_name
+from idiomkit.pooling import POOLINGS, pooling_of
+from idiomkit.results import ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
+from idiomkit.tasks import Task, get_task
 
 
 @dataclass
@@ -30,6 +32,7 @@ class Evaluation:
     table: list[list[str]]
 
 
+@api_errors
 def models() -> list[dict[str, Any]]:
     """Registry entries with their install state."""
     return [
@@ -47,8 +50,12 @@ def models() -> list[dict[str, Any]]:
 
 
 def auto_prompt_name(model, prompt_name: str | None) -> str | None:
-    """``auto`` -> the model's ``query`` prompt when it defines a non-empty one (e5), else no prompt."""
+    """``auto`` -> the model's ``query`` prompt when it defines a non-empty one (e5), else no prompt; a name the model
+    does not define is an :class:`~idiomkit.errors.OptionError` (before anything is encoded)."""
     if prompt_name != "auto":
+        if prompt_name and prompt_name not in model.prompts:
+            known = ", ".join([*model.prompts, "auto", "none"])
+            raise OptionError(f"unknown prompt name '{prompt_name}' (this model's prompts: {known})")
         return prompt_name or None
     return "query" if model.prompts.get("query") else None
 
@@ -70,6 +77,27 @@ def semeval2b_dev_metrics(model, *, data_dir: str | Path | None = None, mwe_toke
     )
 
 
+def weights_file(model: str) -> str:
+    """The model's one ``*.safetensors`` file when it has exactly one, else the model path itself."""
+    path = Path(model_path(model))
+    files = sorted(path.glob("*.safetensors")) if path.is_dir() else []
+    return str(files[0]) if len(files) == 1 else str(path)
+
+
+def open_model(model: str, *, pooling: str = "mean", device: str | None = None):
+    """:func:`~idiomkit.models.load_model`, with corrupt or truncated weights a one-line error naming the file."""
+    try:
+        return load_model(model, pooling=pooling, device=device)
+    except Exception as exc:
+        if not is_safetensors_error(exc):
+            raise
+        raise InputError(f"{weights_file(model)}: corrupt or truncated model weights ({exc})") from exc
+
+
+EMBED_POOLINGS = POOLINGS  # span pooling is asked for with ``spans``
+
+
+@api_errors
 def embed(
     texts: Sequence[str],
     model: str | Any = DEFAULT_MODEL,
@@ -83,7 +111,11 @@ def embed(
     """Embed ``texts``; with ``spans`` (character offsets) pool only the span's tokens (late chunking)."""
     from idiomkit.pooling import encode_spans
 
-    st = load_model(model, pooling=pooling) if isinstance(model, str) else model
+    check_at_least("batch size", batch_size, 1)
+    check_choice("pooling", pooling, EMBED_POOLINGS)
+    if spans is not None and len(spans) != len(texts):
+        raise OptionError(f"{len(spans)} spans for {len(texts)} texts (give one span per text)")
+    st = open_model(model, pooling=pooling) if isinstance(model, str) else model
     name = auto_prompt_name(st, prompt_name)
     if spans is not None:
         prompt = st.prompts.get(name, "") if name else None
@@ -107,7 +139,7 @@ def training_summary(model) -> dict[str, Any] | None:
         return None
     from idiomkit.training.recipes import run_label
 
-    info = json.loads(path.read_text(encoding="utf-8"))
+    info = read_json_object(path, "training.json")
     cfg = info.get("config", {})
     keys = ("model", "epochs", "batch_size", "lr", "max_seq_length", "mwe_tokens", "lora_rank", "pooling", "seed")
     return {
@@ -133,6 +165,68 @@ def epoch_tag(training: dict[str, Any] | None) -> str | None:
     return f"{epochs}ep" if epochs and epochs != BUDGET_EPOCHS else None
 
 
+STANDARD_TASK_ARGS = frozenset({"self", "model", "data_dir", "prompt_name", "batch_size", "show_progress_bar", "seed"})
+
+
+def task_options(task_obj: Task) -> set[str] | None:
+    """The options a task's ``evaluate`` takes beyond the standard ones (None: any, it forwards ``**kwargs``)."""
+    params = inspect.signature(type(task_obj).evaluate).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD and p.name != "_" for p in params):
+        return None
+    named = {p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
+    if "rerank" in named:  # a task that applies second stages takes them as the options that build one
+        named |= set(RERANK_OPTIONS)
+    return named - STANDARD_TASK_ARGS - {"rerank"}
+
+
+def option_choices(task: str, lexical: bool) -> dict[str, Sequence[Any]]:
+    """The allowed values of a task's options that take one of a few (checked before any model loads)."""
+    from idiomkit.data.semeval2a import SETTINGS as SETTINGS_2A
+    from idiomkit.tasks import admire, idiolink, semeval2b
+
+    return {
+        "semeval2b": {"setting": semeval2b.SETTINGS},
+        "semeval2a": {"setting": SETTINGS_2A},
+        "idiolink": {"query_mode": idiolink.BM25_QUERY_MODES if lexical else idiolink.QUERY_MODES},
+        "admire": {"query_mode": admire.QUERY_MODES, "split": ("train", "dev", "test")},
+    }.get(task, {})
+
+
+PROBE_FEATURES = ("span", "sentence", "span+sentence", "sentence+span")
+
+
+def check_probe_features(features: str, setting: str) -> None:
+    """semeval2a ``features``: a base (:data:`PROBE_FEATURES`), optionally ``+shots`` or ``+shots+rule`` (one_shot)."""
+    base = features.removesuffix("+rule").removesuffix("+shots")
+    if base not in PROBE_FEATURES or (features.endswith("+rule") and not features.endswith("+shots+rule")):
+        expected = ", ".join(PROBE_FEATURES) + ", each optionally +shots or +shots+rule"
+        raise OptionError(f"unknown probe features '{features}' (expected {expected})")
+    if base != features and setting != "one_shot":
+        raise OptionError(f"probe features '{features}' need --setting one_shot (zero-shot dev MWEs have no shots)")
+
+
+def check_evaluate_options(
+    task_obj: Task, *, lexical: bool, pooling: str, batch_size: int, options: Mapping[str, Any]
+) -> None:
+    """Refuse, before any model loads, a batch size below 1, an unknown pooling, an option the task does not take
+    and an option value that is not among the task's choices."""
+    check_at_least("batch size", batch_size, 1)
+    check_choice("pooling", pooling, POOLINGS)
+    accepted = task_options(task_obj)
+    for key in options if accepted is not None else ():
+        if key not in accepted:
+            takes = ", ".join(sorted(accepted)) or "none"
+            raise OptionError(
+                f"task '{task_obj.name}' takes no option {key} (--{key.replace('_', '-')}); its options: {takes}"
+            )
+    for key, choices in option_choices(task_obj.name, lexical).items():
+        if key in options:
+            check_choice(f"{task_obj.name} {key.replace('_', ' ')}", options[key], choices)
+    if task_obj.name == "semeval2a" and "features" in options:
+        check_probe_features(options["features"], options.get("setting", "zero_shot"))
+
+
+@api_errors
 def evaluate(
     task: str,
     model: str = DEFAULT_MODEL,
@@ -168,6 +262,12 @@ def evaluate(
     """
     seed_everything(seed)
     task_obj = get_task(task)
+    lexical = model in getattr(task_obj, "lexical_models", ())  # e.g. bm25: no neural model to load
+    check_evaluate_options(task_obj, lexical=lexical, pooling=pooling, batch_size=batch_size, options=options)
+    task_kwargs = rerank_from_options(options)  # usage_rerank / twin_expansion -> rerank=, checked here
+    results_dir = Path(results_dir or default_results_dir())
+    if write:
+        check_writable_dir(results_dir / task_obj.result_task, "results directory")
     training = training_summary(model)
     if training and recipe == "zero-shot":  # a directory made by `idiomkit train`: name it by its recipe
         recipe = training["label"]
@@ -175,8 +275,7 @@ def evaluate(
         model_name = Path(training["config"]["model"]).name
     data_dir = Path(data_dir) if data_dir else default_data_dir()
     start = time.perf_counter()
-    lexical = model in getattr(task_obj, "lexical_models", ())  # e.g. bm25: no neural model to load
-    st = model if lexical else load_model(model, pooling=pooling)
+    st = model if lexical else open_model(model, pooling=pooling)
     name = None if lexical else auto_prompt_name(st, prompt_name)
     out = task_obj.evaluate(
         st,
@@ -185,7 +284,7 @@ def evaluate(
         batch_size=batch_size,
         show_progress_bar=show_progress_bar,
         seed=seed,  # tasks that draw splits (semeval2a's by-MWE validation) follow the run's seed
-        **options,
+        **task_kwargs,  # usage_rerank / twin_expansion -> rerank=, a method the task applies
     )
     wall = time.perf_counter() - start
     params = {
@@ -216,7 +315,5 @@ def evaluate(
             out.params.get("variant"),
         ]
         variant = variant or "-".join(p for p in parts if p) or None
-        path = write_result(record, results_dir or default_results_dir(), variant=variant)
-        for suffix, text in out.predictions.items():
-            write_prediction(path.with_suffix("." + suffix), text)
+        path = write_result(record, results_dir, variant=variant, predictions=out.predictions)  # predictions first
     return Evaluation(record, path, task_obj.summary_table(out.metrics))

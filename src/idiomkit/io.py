@@ -1,11 +1,16 @@
-"""Reading user text files for ``idiomkit embed``."""
+"""Reading user text files for ``idiomkit embed`` and writing its embeddings."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
+
+import numpy as np
 
 from idiomkit.data.csvio import read_jsonl_records, read_text_lines
 from idiomkit.data.errors import DataError
+from idiomkit.errors import FileSystemError
+from idiomkit.results import atomic_write_bytes, check_writable_dir
 
 
 def read_texts(path: Path) -> tuple[list[str], list[tuple[int, int]] | None]:
@@ -29,3 +34,18 @@ def read_texts(path: Path) -> tuple[list[str], list[tuple[int, int]] | None]:
                 raise DataError(path, row, "span", f"{span!r} is not [start, end] inside the text")
             spans.append((span[0], span[1]))
     return texts, (spans if len(spans) == len(texts) else None)
+
+
+def check_output_file(path: Path) -> Path:
+    """Refuse, before any compute, an output path that is a directory or whose directory cannot be written."""
+    if path.is_dir():
+        raise FileSystemError(f"{path}: is a directory; give a file name (e.g. {path / 'embeddings.npy'})")
+    check_writable_dir(path.parent, "output directory")
+    return path
+
+
+def save_embeddings(path: Path, embeddings: np.ndarray) -> Path:
+    """Write ``embeddings`` in ``.npy`` format to exactly ``path`` (no suffix added), atomically."""
+    buffer = io.BytesIO()
+    np.save(buffer, embeddings, allow_pickle=False)
+    return atomic_write_bytes(path, buffer.getvalue())

@@ -1,5 +1,8 @@
 """Result files: one JSON envelope per evaluation, written atomically, plus the raw predictions beside it.
 
+Order: the predictions are written first, then the envelope (each atomically, under a lock file beside the result),
+so a result JSON on disk always has its predictions and a second concurrent writer of the same result is refused.
+
 Envelope (checked by ``shared/tools/check_results.py``)::
 
     {"task", "model", "recipe", "seed", "commit", "data_sha256", "params", "metrics", "wall_s", "created"}
@@ -9,7 +12,10 @@ File name: ``<results_dir>/<task>/<model>__<recipe>[__<variant>]__seed<N>.json``
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import errno
+import fcntl
 import gzip
 import hashlib
 import json
@@ -17,10 +23,13 @@ import os
 import re
 import subprocess
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from idiomkit.data.errors import DataError
+from idiomkit.errors import FileSystemError, OutputClash
 
 DEFAULT_RESULTS_DIR = Path("benchmarks/results")
 
@@ -43,18 +52,23 @@ class ResultRecord:
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` atomically: a kill mid-write leaves the previous file intact."""
+    """Write ``data`` to ``path`` atomically (a unique temp file + rename): a kill or a full disk mid-write leaves the
+    previous file intact, and concurrent writers never interleave bytes. An OSError names ``path``."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+    except BaseException as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename is None:
+            exc.filename = str(path)
         raise
     return path
 
@@ -116,21 +130,107 @@ def result_path(
     return Path(results_dir) / task / ("__".join(parts) + ".json")
 
 
+def nearest_existing(path: Path) -> Path:
+    """``path`` or its closest ancestor that exists."""
+    path = Path(os.path.abspath(path))
+    while not path.exists() and path.parent != path:
+        path = path.parent
+    return path
+
+
+def check_writable_dir(path: str | Path, what: str = "output directory") -> Path:
+    """Refuse, before any compute, a ``path`` that cannot become a writable directory: a file, a path under a file,
+    or a read-only place (probed by creating and removing a temp file in the closest existing directory)."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise FileSystemError(f"{path}: {what} is a file, not a directory")
+    base = nearest_existing(path)
+    if not base.is_dir():
+        raise FileSystemError(f"{path}: {what} cannot be created: {base} is a file, not a directory")
+    try:
+        fd, probe = tempfile.mkstemp(dir=base, prefix=".idiomkit-write-check.")
+    except OSError as exc:
+        problem = "read-only file system" if exc.errno == errno.EROFS else exc.strerror or str(exc)
+        raise FileSystemError(f"{path}: {what} is not writable ({base}: {problem})") from exc
+    os.close(fd)
+    os.unlink(probe)
+    return path
+
+
+def lock_path(path: str | Path) -> Path:
+    """The lock file that guards writes of ``path`` (hidden, beside it; removed after each write)."""
+    path = Path(path)
+    return path.with_name(f".{path.name}.lock")
+
+
+@contextlib.contextmanager
+def output_lock(path: str | Path) -> Iterator[Path]:
+    """Hold an exclusive lock on ``path``'s lock file while writing it; a second writer (another process, or another
+    handle in this one) gets a one-line :class:`~idiomkit.errors.OutputClash` instead of waiting or interleaving."""
+    lock = lock_path(path)
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a+b") as fh:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            same = lock.exists() and os.fstat(fh.fileno()).st_ino == lock.stat().st_ino
+        except BlockingIOError:
+            same = False
+        if not same:  # held, or removed by a writer that just finished (its lock file is gone)
+            raise OutputClash(f"{path}: another process is writing this result right now (lock {lock}); wait for "
+                              "it to finish or write to another results directory")  # fmt: skip
+        try:
+            yield lock
+        finally:
+            lock.unlink(missing_ok=True)
+
+
 def write_result(
-    record: ResultRecord, results_dir: str | Path = DEFAULT_RESULTS_DIR, variant: str | None = None
+    record: ResultRecord,
+    results_dir: str | Path = DEFAULT_RESULTS_DIR,
+    variant: str | None = None,
+    predictions: Mapping[str, str] | None = None,
 ) -> Path:
-    """Fill commit/created if empty and write the envelope atomically; returns the path."""
+    """Fill commit/created if empty and write the envelope atomically; returns the path.
+
+    ``predictions`` (file suffix -> text, e.g. ``{"submission.csv": ...}``) are written first, beside the result,
+    and the envelope last; an older result JSON at the same path is removed before them, so a kill or a full disk
+    in between leaves no result JSON rather than one whose predictions are not on disk. All of it happens under
+    :func:`output_lock`: a concurrent writer of the same result is refused."""
     record.commit = record.commit or git_commit()
     record.created = record.created or dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
     record.wall_s = round(float(record.wall_s), 3)
     path = result_path(results_dir, record.task, record.model, record.recipe, record.seed, variant)
-    atomic_write_text(path, json.dumps(record.to_json(), indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(record.to_json(), indent=2, ensure_ascii=False) + "\n"
+    with output_lock(path):
+        if predictions:
+            path.unlink(missing_ok=True)
+        for suffix, prediction in (predictions or {}).items():
+            write_prediction(path.with_suffix("." + suffix), prediction)
+        atomic_write_text(path, text)
     return path
 
 
+def read_json_object(path: str | Path, what: str = "result file") -> dict[str, Any]:
+    """A JSON object file (a BOM is accepted); broken JSON or anything but an object is a one-line DataError
+    naming the file."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise DataError(path, None, None, f"not valid UTF-8 (byte offset {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise DataError(
+            path, None, None, f"invalid or truncated JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
+        ) from None
+    if not isinstance(data, dict):
+        raise DataError(path, None, None, f"a {what} must be a JSON object, got {type(data).__name__}")
+    return data
+
+
 def load_results(results_dir: str | Path = DEFAULT_RESULTS_DIR) -> list[tuple[Path, dict[str, Any]]]:
-    """Every result JSON under ``results_dir`` with its path, sorted by path."""
-    out = []
-    for path in sorted(Path(results_dir).glob("*/*.json")):
-        out.append((path, json.loads(path.read_text(encoding="utf-8"))))
-    return out
+    """Every result JSON under ``results_dir`` with its path, sorted by path (a results dir that is a file, broken
+    JSON or a non-object result is a one-line error naming the file)."""
+    results_dir = Path(results_dir)
+    if results_dir.exists() and not results_dir.is_dir():
+        raise FileSystemError(f"{results_dir}: results directory is a file, not a directory")
+    return [(path, read_json_object(path)) for path in sorted(results_dir.glob("*/*.json"))]

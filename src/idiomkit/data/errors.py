@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from idiomkit.errors import IdiomkitError
 
-class DataError(ValueError):
+
+class DataError(IdiomkitError, ValueError):
     """Malformed input data.
 
     ``str(err)`` is a single line ``<file>: row <n>: field '<name>': <problem>`` so the CLI can print it
