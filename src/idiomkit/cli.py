@@ -27,19 +27,21 @@ ResultsDir = Annotated[
 
 
 def user_errors(func):
-    """Turn expected user-facing errors into one line on stderr and exit code 2."""
+    """The CLI's error boundary: a failure of input, environment or disk (:func:`idiomkit.errors.user_error_message`:
+    bad data, options, OSError family, csv/JSON/UTF-8/safetensors errors...) is one line on stderr and exit code 2;
+    anything else (a bug) keeps its traceback."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        from idiomkit.data.errors import DataError
-        from idiomkit.models import ModelNotAvailable
-        from idiomkit.tasks.semeval2b import SubmissionError
+        from idiomkit.errors import user_error_message
 
         try:
             return func(*args, **kwargs)
-        except (DataError, ModelNotAvailable, SubmissionError, KeyError, ValueError, FileNotFoundError) as exc:
-            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            text = escape(" ".join(str(message).split()))  # messages hold brackets ("[start, end]"): not markup
+        except Exception as exc:
+            message = user_error_message(exc)
+            if message is None:
+                raise
+            text = escape(message)  # messages hold brackets ("[start, end]"): not markup
             err_console.print(f"[bold red]error:[/] {text}", highlight=False, soft_wrap=True)
             raise typer.Exit(2) from None
 
@@ -128,10 +130,14 @@ def embed(
     batch_size: int = 64,
 ) -> None:
     """Embed texts and print their shape (and save them with --output)."""
-    import numpy as np
+    from idiomkit.errors import check_at_least, check_choice
+    from idiomkit.io import check_output_file, read_texts, save_embeddings
 
+    check_at_least("--batch-size", batch_size, 1)
+    check_choice("pooling", pooling, ("mean", "last2", "span"))
+    if output:
+        check_output_file(output)
     from idiomkit.api import embed as embed_texts
-    from idiomkit.io import read_texts
 
     items, spans = read_texts(input) if input else (list(texts or []), None)
     if not items:
@@ -148,7 +154,7 @@ def embed(
         show_progress_bar=len(items) > 256,
     )
     if output:
-        np.save(output, emb)
+        save_embeddings(output, emb)  # exactly this path (np.save would add .npy), atomically
     console.print(f"{emb.shape[0]} embeddings of dimension {emb.shape[1]}" + (f" -> {output}" if output else ""))
 
 
@@ -268,7 +274,10 @@ def score(
     """Rescore a SemEval 2B dev submission CSV with the organisers' rules."""
     from idiomkit.config import default_data_dir
     from idiomkit.data.semeval2022 import load_subtask_b
-    from idiomkit.tasks.semeval2b import score_submission
+    from idiomkit.errors import check_choice
+    from idiomkit.tasks.semeval2b import SETTINGS, score_submission
+
+    check_choice("setting", setting, SETTINGS)
 
     split = load_subtask_b(data_dir or default_data_dir(), "dev")
     metrics = score_submission(submission, split.gold or [], setting)
@@ -287,14 +296,18 @@ def mteb_run(
     data_dir: DataDir = None,
 ) -> None:
     """Run a benchmark as an mteb task (local data, no result cache) and print its main score."""
+    from idiomkit.errors import check_at_least, check_choice
+
+    check_at_least("--batch-size", batch_size, 1)
+    check_choice("pooling", pooling, ("mean", "last2"))
     try:
         from idiomkit.mteb_tasks import get_mteb_task, run_mteb
     except ImportError as exc:
         raise ValueError(f"mteb is not installed ({exc}); install the 'mteb' extra") from None
-    from idiomkit.models import load_model
+    from idiomkit.api import open_model
 
     mteb_task = get_mteb_task(task, data_dir)
-    scores = run_mteb(load_model(model, pooling=pooling), mteb_task, batch_size=batch_size)
+    scores = run_mteb(open_model(model, pooling=pooling), mteb_task, batch_size=batch_size)
     name = mteb_task.metadata.main_score
     console.print(f"{mteb_task.metadata.name} {name} = {scores['main_score']:.6f}")
 
@@ -303,14 +316,27 @@ def mteb_run(
 @user_errors
 def report(
     results_dir: ResultsDir = None,
-    output: Annotated[Path, typer.Option(help="Markdown file to write.")] = Path("benchmarks/RESULTS.md"),
+    output: Annotated[Path, typer.Option(help="Folder for the results pages.")] = Path("docs/results"),
+    readme: Annotated[
+        Path, typer.Option(help="README whose marked results table is refreshed too (skipped without markers).")
+    ] = Path("README.md"),
 ) -> None:
-    """Regenerate benchmarks/RESULTS.md from the result JSON files."""
+    """Regenerate the results pages (docs/results/*.md) from the result JSON files."""
     from idiomkit.config import default_results_dir
-    from idiomkit.report import write_report
+    from idiomkit.errors import FileSystemError
+    from idiomkit.report import update_readme, write_report
+    from idiomkit.results import check_writable_dir
 
-    path = write_report(results_dir or default_results_dir(), output)
+    source = Path(results_dir or default_results_dir())
+    if not source.is_dir():
+        raise FileSystemError(f"{source}: results directory " + ("is a file" if source.exists() else "not found"))
+    if output.exists() and not output.is_dir():
+        raise FileSystemError(f"{output}: is a file; give the folder for the results pages")
+    check_writable_dir(output, "output directory")
+    path = write_report(source, output)
     console.print(f"wrote {path}")
+    if readme.is_file() and update_readme(readme, source):
+        console.print(f"updated the results table of {readme}")
 
 
 @app.command()
@@ -636,10 +662,15 @@ def export_onnx(
 ) -> None:
     """Export a model to ONNX (and dynamic int8) for faster CPU encoding; load it with
     ``idiomkit.models.onnx_backend.load_onnx_model(dir, "onnx" | "onnx-int8")``."""
-    from idiomkit.models import load_model
+    from idiomkit.errors import check_choice
+    from idiomkit.results import check_writable_dir
+
+    check_choice("pooling", pooling, ("mean", "last2"))
+    check_writable_dir(output, "output directory")
+    from idiomkit.api import open_model
     from idiomkit.models.onnx_backend import export_onnx as run_export
 
-    out = run_export(load_model(model, pooling=pooling, device="cpu"), output, quantize=quantize)
+    out = run_export(open_model(model, pooling=pooling, device="cpu"), output, quantize=quantize)
     console.print(f"exported {model} -> {out}/onnx")
 
 
