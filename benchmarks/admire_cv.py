@@ -26,7 +26,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--variant", default="ranked-triplet", help="zero-shot or a key of training.admire.VARIANTS")
+    ap.add_argument(
+        "--variant", default="ranked-triplet", help="zero-shot or a key of methods.admire.query_encoder.VARIANTS"
+    )
     ap.add_argument("-m", "--model", default="minilm")
     ap.add_argument("--model-name", default=None, help="name in the result file (default: registry/dir name)")
     ap.add_argument("--query-mode", default="marked+span")
@@ -45,10 +47,10 @@ def main() -> None:
 
     from idiomkit.config import default_data_dir, default_results_dir
     from idiomkit.data.admire import load_admire
+    from idiomkit.methods.admire import query_encoder as tr
     from idiomkit.models import load_model, resolve_name
     from idiomkit.results import ResultRecord, atomic_write_text, result_path, sha256_files, write_result
     from idiomkit.tasks.admire import predictions_tsv, score_items, submission_tsv
-    from idiomkit.training import admire as tr
 
     args.results_dir = args.results_dir or default_results_dir()
     command = "python " + " ".join(shlex.quote(a) for a in sys.argv)

@@ -1,8 +1,8 @@
 """AdMIRe subtask A (text): rankers over frozen similarities, and the ceiling of "knowing the sense".
 
-``--ranker feature``: a pairwise logistic ranker over per-caption features (:mod:`idiomkit.training.admire_features`);
+``--ranker feature``: a pairwise logistic ranker over per-caption features (:mod:`idiomkit.methods.admire.features`);
 ``--ranker structured``: a model of whole caption orders that also reads caption-caption similarities (the task's
-two pairs + distractor structure; :mod:`idiomkit.training.admire_structured`).
+two pairs + distractor structure; :mod:`idiomkit.methods.admire.structured`).
 For each type signal (``none``, ``proxy``, ``oracle``) writes
 ``admire/<model>__<ranker>-ranker[-<signal>-type]__{cv,test}-<query mode>__seed0.json`` (5-fold CV by compound on the
 85 train+dev items, and train-on-85 / score-test) with predictions beside them, and prints a table. Deterministic
@@ -38,7 +38,7 @@ def main() -> None:
         "--stack",
         default=None,
         help="structured: also read the scores of this trained ranker "
-        "(a key of training.admire.VARIANTS, e.g. lora-ranked-triplet; trained per fold, nested CV)",
+        "(a key of methods.admire.query_encoder.VARIANTS, e.g. lora-ranked-triplet; trained per fold, nested CV)",
     )
     ap.add_argument("--seed", type=int, default=0, help="seed of the stacked ranker's training")
     ap.add_argument(
@@ -64,12 +64,12 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     from idiomkit.config import default_data_dir, default_results_dir
     from idiomkit.data.admire import load_admire
+    from idiomkit.methods.admire import features as af
+    from idiomkit.methods.admire import structured as st
+    from idiomkit.methods.admire.query_encoder import caption_embeddings, compound_folds
     from idiomkit.models import load_model, resolve_name
     from idiomkit.results import ResultRecord, atomic_write_text, sha256_files, write_result
     from idiomkit.tasks.admire import predictions_tsv, score_items, submission_tsv
-    from idiomkit.training import admire_features as af
-    from idiomkit.training import admire_structured as st
-    from idiomkit.training.admire import caption_embeddings, compound_folds
 
     results_dir = args.results_dir or default_results_dir()
     command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
@@ -188,7 +188,7 @@ def stacked_ranker(model, pool, pool_captions, variant: str, seed: int, query_mo
     ``pool[train_idx]`` (memoised: each training set is trained once for all type signals)."""
     from dataclasses import replace
 
-    from idiomkit.training import admire as tr
+    from idiomkit.methods.admire import query_encoder as tr
 
     cfg = replace(tr.VARIANTS[variant], seed=seed, query_mode=query_mode)
     encoders: dict = {}

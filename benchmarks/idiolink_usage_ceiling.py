@@ -7,10 +7,10 @@ query and document; documents without the PIE's words (simplification, sense) ge
 which PIE they paraphrase). An upper-bound analysis on test gold labels, not a system: nothing here is chosen for a
 system, and every weight of the grid is printed.
 
-``classifier``: the SemEval-2A span classifier (``idiomkit.training.classifier``: minilm, top 4 layers, 2 epochs,
-``[SEP]`` + span-and-mean pooling) fine-tuned on IdioLink **train** (queries + literal/idiomatic documents; optionally
-plus 2A ``train_zero_shot``), accuracy on the PIE-bearing records of IdioLink **val** (unseen PIEs), overall and per
-PIE. Test is not touched.
+``classifier``: the SemEval-2A span classifier (``idiomkit.methods.semeval2a.classifier``: minilm, top 4 layers,
+2 epochs, ``[SEP]`` + span-and-mean pooling) fine-tuned on IdioLink **train** (queries + literal/idiomatic
+documents; optionally plus 2A ``train_zero_shot``), accuracy on the PIE-bearing records of IdioLink **val** (unseen
+PIEs), overall and per PIE. Test is not touched.
 
 usage: python benchmarks/idiolink_usage_ceiling.py oracle [RUN.trec[.gz] ...]
        python benchmarks/idiolink_usage_ceiling.py classifier [--with-2a] [--model minilm] [--seed 0]
@@ -82,8 +82,8 @@ def oracle(paths: list[Path], data_dir: Path) -> None:
 def classifier(data_dir: Path, model_name: str, with_2a: bool, seed: int) -> None:
     from idiomkit.data.idiolink import load_idiolink
     from idiomkit.data.semeval2a import Example2A, load_setting
+    from idiomkit.methods.semeval2a.classifier import ClassifierConfig, classify, train_classifier
     from idiomkit.models import load_model
-    from idiomkit.training.classifier import ClassifierConfig, classify, train_classifier
 
     def records(split: str):
         s = load_idiolink(data_dir, split)

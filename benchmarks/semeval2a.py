@@ -46,10 +46,10 @@ def run_classifier(args, model_name: str, setting: str, seed: int) -> Path | Non
     """Fine-tune one classifier and write its result JSON + submission CSV (skip if the result exists)."""
     from idiomkit.data.definitions import load_epie_usages
     from idiomkit.data.semeval2a import load_dev_split, load_setting
+    from idiomkit.methods.semeval2a.classifier import EXTRA, ClassifierConfig, classify, train_classifier
     from idiomkit.models import load_model
     from idiomkit.results import ResultRecord, atomic_write_text, sha256_files, write_result
     from idiomkit.tasks.semeval2a import score, submission_csv
-    from idiomkit.training.classifier import EXTRA, ClassifierConfig, classify, train_classifier
 
     cfg = ClassifierConfig(
         model=model_name,
@@ -125,16 +125,16 @@ def smooth_by_neighbours(args, train, dev, cfg, clf, p_dev, threshold: float) ->
     """Transductive zero-shot: each dev use's P(literal) mixed with that of the most similar other dev uses of its MWE
     (span cosine of a sense matcher trained on the same train split); (k, mix) chosen on the classifier's validation
     split, scored the same way. Returns the params to record, with the dev ``labels``."""
-    from idiomkit.models import load_model
-    from idiomkit.tasks.semeval2a import split_by_mwe
-    from idiomkit.training.classifier import build_inputs, carve_validation, predict_proba
-    from idiomkit.training.sense_matcher import (
+    from idiomkit.methods.semeval2a.classifier import build_inputs, carve_validation, predict_proba
+    from idiomkit.methods.semeval2a.sense_matcher import (
         MatcherConfig,
         choose_smoothing,
         embed,
         neighbour_smoothing,
         train_matcher,
     )
+    from idiomkit.models import load_model
+    from idiomkit.tasks.semeval2a import split_by_mwe
 
     _, val = carve_validation(train, cfg)
     mcfg = MatcherConfig(model=args.matcher_model or cfg.model, epochs=args.matcher_epochs, seed=cfg.seed)
@@ -158,12 +158,13 @@ def smooth_by_neighbours(args, train, dev, cfg, clf, p_dev, threshold: float) ->
 
 
 def run_matcher(args, model_name: str, setting: str, seed: int) -> Path | None:
-    """One-shot sense matcher (``idiomkit.training.sense_matcher``): train, label dev by its MWE's nearest shot."""
+    """One-shot sense matcher (``idiomkit.methods.semeval2a.sense_matcher``): train, label dev by its MWE's nearest
+    shot."""
     from idiomkit.data.semeval2a import load_dev_split, load_setting
+    from idiomkit.methods.semeval2a.sense_matcher import MatcherConfig, embed, nearest_shot_labels, train_matcher
     from idiomkit.models import load_model
     from idiomkit.results import ResultRecord, atomic_write_text, sha256_files, write_result
     from idiomkit.tasks.semeval2a import one_shot_table, score, submission_csv
-    from idiomkit.training.sense_matcher import MatcherConfig, embed, nearest_shot_labels, train_matcher
 
     if setting != "one_shot":
         raise SystemExit("matcher: one_shot only (zero-shot dev MWEs have no shots)")

@@ -136,7 +136,7 @@ def test_marked_sentence_and_submission(tmp_path):
 
 
 def test_compound_folds_group_by_compound(tmp_path):
-    from idiomkit.training.admire import compound_folds
+    from idiomkit.methods.admire.query_encoder import compound_folds
 
     item = load_admire_file(_write(tmp_path))[0]
     items = [item.__class__(**{**item.__dict__, "compound": f"c{i % 7}"}) for i in range(20)]
@@ -147,8 +147,8 @@ def test_compound_folds_group_by_compound(tmp_path):
 
 
 def test_cnn_head_starts_at_zero_shot_span_embedding(minilm, tmp_path):
+    from idiomkit.methods.admire.query_encoder import QueryEncoder, RankConfig
     from idiomkit.pooling import encode_spans
-    from idiomkit.training.admire import QueryEncoder, RankConfig
 
     item = load_admire_file(_write(tmp_path))[0]
     encoder = QueryEncoder(minilm, RankConfig(mode="cnn", query_mode="span"))
@@ -160,7 +160,7 @@ def test_cnn_head_starts_at_zero_shot_span_embedding(minilm, tmp_path):
 
 
 def test_rank_cosent_and_mnrl_hand_computed():
-    from idiomkit.training.admire import mnrl_loss, rank_cosent_loss
+    from idiomkit.methods.admire.query_encoder import mnrl_loss, rank_cosent_loss
 
     q = torch.tensor([[1.0, 0.0]])
     captions = torch.tensor([[[0.0, 1.0], [1.0, 0.0]]])  # gold order; cos 0 (best) and 1: one violated pair
@@ -170,7 +170,7 @@ def test_rank_cosent_and_mnrl_hand_computed():
 
 
 def test_feature_ranker_pairs_signal_and_recovery(tmp_path):
-    from idiomkit.training.admire_features import (
+    from idiomkit.methods.admire.features import (
         Similarities,
         blank_compound,
         cross_validated_scores,
@@ -226,8 +226,8 @@ def test_report_marks_oracle_rows_and_never_picks_them_as_best():
 
 def test_feature_similarities_match_plain_cosines(minilm, tmp_path):
     from idiomkit.encoding import encode_texts
-    from idiomkit.training.admire import caption_embeddings
-    from idiomkit.training.admire_features import blank_compound, similarities
+    from idiomkit.methods.admire.features import blank_compound, similarities
+    from idiomkit.methods.admire.query_encoder import caption_embeddings
 
     item = load_admire_file(_write(tmp_path))[0]
     captions = caption_embeddings(minilm, [item])
@@ -244,7 +244,7 @@ def _structured_items(n: int, seed: int = 0):
     """Synthetic items built like AdMIRe: two caption pairs (idiomatic, literal) + a distractor; the literal pair is
     near the compound; the sense used goes first (idiomatic: [I1, I2, L2, L1, D], literal: [L1, L2, I2, I1, D])."""
     from idiomkit.data.admire import AdmireItem
-    from idiomkit.training.admire_features import Similarities
+    from idiomkit.methods.admire.features import Similarities
 
     rng = np.random.default_rng(seed)
     items, caps, lit = [], [], []
@@ -267,7 +267,7 @@ def _structured_items(n: int, seed: int = 0):
 
 
 def test_structured_ranker_features_and_recovery():
-    from idiomkit.training.admire_structured import (
+    from idiomkit.methods.admire.structured import (
         PERMUTATIONS,
         StructuredRanker,
         cross_validated_structured_scores,
@@ -306,7 +306,7 @@ def test_structured_ranker_features_and_recovery():
 
 
 def test_structured_stacking_never_scores_an_item_with_a_ranker_that_saw_it():
-    from idiomkit.training.admire_structured import cross_validated_structured_scores
+    from idiomkit.methods.admire.structured import cross_validated_structured_scores
 
     items, caps, sims = _structured_items(40)
     calls = []
@@ -327,7 +327,7 @@ def test_structured_stacking_never_scores_an_item_with_a_ranker_that_saw_it():
 
 
 def test_structured_proxy_type_reads_extra_type_evidence():
-    from idiomkit.training.admire_structured import cross_validated_structured_scores
+    from idiomkit.methods.admire.structured import cross_validated_structured_scores
 
     items, caps, sims = _structured_items(60)
     gold = np.array([it.gold_ranks for it in items])
@@ -345,7 +345,7 @@ def test_structured_proxy_type_reads_extra_type_evidence():
 def test_type_detection_scores_the_out_of_fold_type_classifier():
     from sklearn.metrics import roc_auc_score
 
-    from idiomkit.training.admire_structured import type_detection
+    from idiomkit.methods.admire.structured import type_detection
 
     items, caps, sims = _structured_items(60)
     folds = np.arange(60) % 5
@@ -359,7 +359,7 @@ def test_type_detection_scores_the_out_of_fold_type_classifier():
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import log_loss
 
-    from idiomkit.training.admire_features import type_signal
+    from idiomkit.methods.admire.features import type_signal
 
     gold = np.array([it.sentence_type == "idiomatic" for it in items])
     x, p = type_signal(sims, items, "proxy")[:, None], np.zeros(60)

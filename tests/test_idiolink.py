@@ -9,6 +9,7 @@ import pytest
 
 from idiomkit.data.errors import DataError
 from idiomkit.data.idiolink import build_qrels, load_idiolink, load_triplets
+from idiomkit.methods.idiolink.rerank import IdioLinkRerank
 from idiomkit.results import read_prediction
 from idiomkit.tasks.idiolink import (
     bm25_search,
@@ -323,7 +324,7 @@ def test_sentence_plus_span_scores_are_the_mean_of_both_cosines(tmp_path, minilm
 def test_usage_rerank_moves_agreeing_usage_by_hand_values():
     import numpy as np
 
-    from idiomkit.tasks.idiolink_usage import figurative_labels, usage_rerank
+    from idiomkit.methods.idiolink.usage_rerank import figurative_labels, usage_rerank
 
     scores = np.array([[0.50, 0.48], [0.50, 0.48]])
     p_query = np.array([0.9, 0.1])  # u = 0.8, -0.8
@@ -343,7 +344,8 @@ def test_usage_reranker_fits_on_train_selects_on_val_and_writes_usage_variant(tm
         write_split(tmp_path, split)
     task = IdioLinkTest()
     out = task.evaluate(
-        minilm, data_dir=tmp_path, query_mode="sentence+span", usage_rerank=True, show_progress_bar=False,
+        minilm, data_dir=tmp_path, query_mode="sentence+span",
+        rerank=IdioLinkRerank(usage_rerank=True), show_progress_bar=False,
         use_cache=False,
     )  # fmt: skip
     info = out.params["usage_rerank"]
@@ -355,9 +357,12 @@ def test_usage_reranker_fits_on_train_selects_on_val_and_writes_usage_variant(tm
     if info["weight"] == 0.0:
         assert out.metrics == plain.metrics
     with pytest.raises(ValueError, match="not bm25"):
-        task.evaluate("bm25", data_dir=tmp_path, usage_rerank=True)
+        task.evaluate("bm25", data_dir=tmp_path, rerank=IdioLinkRerank(usage_rerank=True))
     with pytest.raises(ValueError, match="on test, not val"):
-        task.evaluate(minilm, data_dir=tmp_path, split="val", query_mode="span", usage_rerank=True)
+        task.evaluate(
+            minilm, data_dir=tmp_path, split="val", query_mode="span",
+            rerank=IdioLinkRerank(usage_rerank=True),
+        )
 
 
 @pytest.mark.parametrize(
@@ -378,7 +383,7 @@ def test_usage_reranker_fits_on_train_selects_on_val_and_writes_usage_variant(tm
     ],
 )
 def test_locate_pie_finds_inflected_and_placeholder_forms(text, pie, found):
-    from idiomkit.tasks.idiolink_usage import locate_pie
+    from idiomkit.methods.idiolink.usage_rerank import locate_pie
 
     span = locate_pie(text, pie)
     assert (text[span[0] : span[1]] if span else None) == found
@@ -387,7 +392,7 @@ def test_locate_pie_finds_inflected_and_placeholder_forms(text, pie, found):
 def test_classifier_usage_signs_read_the_querys_pie_in_each_document(tmp_path, monkeypatch):
     import numpy as np
 
-    from idiomkit.tasks.idiolink_usage import ClassifierUsageReranker
+    from idiomkit.methods.idiolink.usage_rerank import ClassifierUsageReranker
 
     write_split(tmp_path, "test")
     split = load_idiolink(tmp_path, "test")
@@ -419,14 +424,15 @@ def test_classifier_usage_signs_read_the_querys_pie_in_each_document(tmp_path, m
 
 
 def test_classifier_usage_reranker_trains_on_train_selects_on_val(tmp_path, minilm):
+    from idiomkit.methods.idiolink.usage_rerank import CLASSIFIER_WEIGHT_GRID as WEIGHT_GRID
     from idiomkit.tasks.idiolink import IdioLinkTest
-    from idiomkit.tasks.idiolink_usage import CLASSIFIER_WEIGHT_GRID as WEIGHT_GRID
 
     for split in ("train", "val", "test"):
         write_split(tmp_path, split)
     task = IdioLinkTest()
     out = task.evaluate(
-        minilm, data_dir=tmp_path, query_mode="span", usage_rerank="classifier", twin_expansion=True,
+        minilm, data_dir=tmp_path, query_mode="span",
+        rerank=IdioLinkRerank(usage_rerank="classifier", twin_expansion=True),
         show_progress_bar=False, use_cache=False,
     )  # fmt: skip
     info = out.params["usage_rerank"]
@@ -438,11 +444,11 @@ def test_classifier_usage_reranker_trains_on_train_selects_on_val(tmp_path, mini
     assert (info["val"]["r_precision"] + info["val"]["ndcg@10"]) / 2 == max(mean.values())
     assert set(info["val_accuracy"]) == {"queries", "documents", "documents_located"}
     with pytest.raises(ValueError, match="unknown usage re-ranker 'oracle'"):
-        task.evaluate(minilm, data_dir=tmp_path, query_mode="span", usage_rerank="oracle", show_progress_bar=False)
+        IdioLinkRerank(usage_rerank="oracle")
 
 
 def test_choose_weight_takes_the_best_mean_and_extends_the_grid_past_a_top_edge():
-    from idiomkit.tasks.idiolink_usage import choose_weight
+    from idiomkit.methods.idiolink.usage_rerank import choose_weight
 
     def peak_at(top):  # mean of the two metrics rises until ``top``, then falls
         return lambda w: {"r_precision": 50 - abs(w - top), "ndcg@10": 70 - abs(w - top)}
@@ -460,9 +466,9 @@ def test_choose_weight_takes_the_best_mean_and_extends_the_grid_past_a_top_edge(
 def test_span_probe_usage_decision_uses_the_models_own_span_embeddings(tmp_path, minilm):
     import numpy as np
 
+    from idiomkit.methods.idiolink.usage_rerank import SpanProbeDecision, usage_examples
     from idiomkit.pooling import encode_spans
     from idiomkit.tasks.idiolink import IdioLinkTest
-    from idiomkit.tasks.idiolink_usage import SpanProbeDecision, usage_examples
     from idiomkit.tasks.semeval2a import PROBE_C
 
     for split in ("train", "val", "test"):
@@ -475,7 +481,8 @@ def test_span_probe_usage_decision_uses_the_models_own_span_embeddings(tmp_path,
     assert x[:, :dim] == pytest.approx(span / np.linalg.norm(span, axis=1, keepdims=True), abs=1e-5)
     assert np.linalg.norm(x[:, dim:], axis=1) == pytest.approx(1.0)
     out = IdioLinkTest().evaluate(
-        minilm, data_dir=tmp_path, query_mode="span", usage_rerank="span-probe", show_progress_bar=False,
+        minilm, data_dir=tmp_path, query_mode="span",
+        rerank=IdioLinkRerank(usage_rerank="span-probe"), show_progress_bar=False,
         use_cache=False,
     )  # fmt: skip
     info = out.params["usage_rerank"]
@@ -492,7 +499,8 @@ def test_shared_classifier_decision_adds_only_its_top_layers_and_leaves_the_enco
         write_split(tmp_path, split)
     before = {name: p.detach().clone() for name, p in minilm.named_parameters()}
     out = IdioLinkTest().evaluate(
-        minilm, data_dir=tmp_path, query_mode="span", usage_rerank="shared-classifier", show_progress_bar=False,
+        minilm, data_dir=tmp_path, query_mode="span",
+        rerank=IdioLinkRerank(usage_rerank="shared-classifier"), show_progress_bar=False,
         use_cache=False,
     )  # fmt: skip
     assert out.params["variant"] == "span-usagesharedclf"
@@ -521,7 +529,7 @@ def test_cli_refuses_two_usage_rerankers():
 
 
 def test_jaccard_links_by_hand():
-    from idiomkit.tasks.idiolink_twins import jaccard_links
+    from idiomkit.methods.idiolink.twins import jaccard_links
 
     texts = ["a b c d", "a b c e", "x y z", "A, b; c d!"]  # 0~1: 3/5; 0~3 identical word sets; 2 alone
     links = jaccard_links(texts, 0.5, block=2).toarray()  # blocks of 2 rows must not change anything
@@ -535,7 +543,7 @@ def test_propagate_lifts_twins_of_top_documents_only():
     import numpy as np
     from scipy import sparse
 
-    from idiomkit.tasks.idiolink_twins import propagate
+    from idiomkit.methods.idiolink.twins import propagate
 
     links = sparse.csr_matrix(np.array([[0, 0.8, 0, 0], [0.8, 0, 0, 0.55], [0, 0, 0, 0], [0, 0.55, 0, 0]]))
     scores = np.array([[0.9, 0.1, 0.5, 0.2], [0.1, 0.2, 0.9, 0.3]])
@@ -555,7 +563,9 @@ def test_twin_expansion_is_chosen_on_val_and_writes_twins_variant(tmp_path, mini
         write_split(tmp_path, split)
     task = IdioLinkTest()
     out = task.evaluate(
-        minilm, data_dir=tmp_path, query_mode="span", twin_expansion=True, show_progress_bar=False, use_cache=False
+        minilm, data_dir=tmp_path, query_mode="span",
+        rerank=IdioLinkRerank(twin_expansion=True), show_progress_bar=False,
+        use_cache=False,
     )
     info = out.params["twin_expansion"]
     assert out.params["variant"] == "span-twins" and info["selection_split"] == "val"
@@ -568,10 +578,11 @@ def test_twin_expansion_is_chosen_on_val_and_writes_twins_variant(tmp_path, mini
     else:  # the toy's near-duplicates are the idiomatic/simplification pairs (J = 7/11 and 6/10): an expansion
         assert info["tau"] <= 7 / 11  # that changes nothing ties with k = 0, and ties go to k = 0
     with pytest.raises(ValueError, match="not bm25"):
-        task.evaluate("bm25", data_dir=tmp_path, twin_expansion=True)
+        task.evaluate("bm25", data_dir=tmp_path, rerank=IdioLinkRerank(twin_expansion=True))
     write_split(tmp_path, "train")
     both = task.evaluate(
-        minilm, data_dir=tmp_path, query_mode="span", usage_rerank=True, twin_expansion=True, show_progress_bar=False
+        minilm, data_dir=tmp_path, query_mode="span", rerank=IdioLinkRerank(usage_rerank=True, twin_expansion=True),
+        show_progress_bar=False,
     )
     assert both.params["variant"] == "span-usage-twins"
     assert {"usage_rerank", "twin_expansion"} <= set(both.params)

@@ -7,6 +7,14 @@ from sklearn.metrics import f1_score
 
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2a import Example2A, find_mwe, load_dev, load_dev_split, load_setting, load_train
+from idiomkit.methods.semeval2a.classifier import (
+    ClassifierConfig,
+    SpanClassifier,
+    best_threshold,
+    build_inputs,
+    carve_validation,
+    train_classifier,
+)
 from idiomkit.tasks.semeval2a import (
     apply_shot_rule,
     macro_f1,
@@ -17,14 +25,6 @@ from idiomkit.tasks.semeval2a import (
     single_label_shots,
     split_by_mwe,
     submission_csv,
-)
-from idiomkit.training.classifier import (
-    ClassifierConfig,
-    SpanClassifier,
-    best_threshold,
-    build_inputs,
-    carve_validation,
-    train_classifier,
 )
 
 TRAIN_HEADER = "DataID,Language,MWE,Setting,Previous,Target,Next,Label\n"

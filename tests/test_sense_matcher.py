@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from idiomkit.data.semeval2a import Example2A
-from idiomkit.training.sense_matcher import (
+from idiomkit.methods.semeval2a.sense_matcher import (
     MatcherConfig,
     cosent_pair_loss,
     episode_macro_f1,
@@ -85,7 +85,7 @@ def test_tiny_matcher_run_lowers_the_loss_and_records_epochs(minilm):
 
 
 def test_neighbour_smoothing_hand_values():
-    from idiomkit.training.sense_matcher import choose_smoothing, neighbour_smoothing
+    from idiomkit.methods.semeval2a.sense_matcher import choose_smoothing, neighbour_smoothing
 
     p = np.array([0.9, 0.1, 0.2, 0.6, 0.5])
     x = np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0], [1.0, 0.0], [0.6, 0.8]])

@@ -12,9 +12,9 @@ queries in one of five modes (:data:`QUERY_MODES`):
   PIE, the sentence *which sense*; equal weights, fixed a priori, nothing tuned).
 
 Queries get the model's ``query`` prompt when it defines one. Similarity is cosine; ties are broken by index order.
-``usage_rerank=True`` adds a literal/figurative probe re-ranker fitted on train and val
-(:mod:`idiomkit.tasks.idiolink_usage`; variant ``<mode>-usage``); ``twin_expansion=True`` propagates scores to
-near-duplicate documents of the top k, parameters chosen on val (:mod:`idiomkit.tasks.idiolink_twins`; ``-twins``).
+Second stages are methods, not part of the task: ``rerank=`` (built by the caller, e.g.
+:class:`idiomkit.methods.idiolink.rerank.IdioLinkRerank`) re-scores the test scores -- a literal/figurative usage
+re-ranker fitted on train and val (variant ``<mode>-usage``) and/or twin expansion (``-twins``).
 Lexical baseline: ``bm25`` (bm25s, k1=0.9, b=0.4 as selected on val in the paper; query = sentence or span text).
 
 Metrics (binary relevance, ranx): R-Precision and nDCG@10, macro over queries, overall and by query usage, in %.
@@ -29,7 +29,7 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -55,6 +55,18 @@ METRICS = ("r_precision", "ndcg@10")
 _RANX_NAMES = {"r_precision": "r-precision", "ndcg@10": "ndcg@10"}
 
 Run = dict[str, list[tuple[str, float]]]  # query id -> ranked (doc id, score), best first
+
+
+class Rerank(Protocol):
+    """A second stage fitted outside the task (:mod:`idiomkit.methods.idiolink`): re-scores a split's queries x
+    documents, returning (scores, params to record); ``variant_suffix`` extends the result variant."""
+
+    variant_suffix: str
+
+    def __call__(
+        self, model, data_dir: str | Path, split: IdioLinkSplit, scores: np.ndarray, *, query_mode: str,
+        prompt_name: str | None, batch_size: int,
+    ) -> tuple[np.ndarray, dict[str, Any]]: ...  # fmt: skip
 
 
 # ---------------------------------------------------------------- metrics
@@ -426,25 +438,20 @@ class IdioLinkTest(Task):
         cache_dir: str | Path | None = None,
         use_cache: bool = True,
         bm25_method: str = "lucene",
-        usage_rerank: bool | str = False,
-        twin_expansion: bool = False,
+        rerank: Rerank | None = None,
         **_: Any,
     ) -> TaskOutput:
-        """``usage_rerank``: add the literal/figurative probe re-ranker (:mod:`idiomkit.tasks.idiolink_usage`),
-        trained on IdioLink train with C and weight chosen on val (dense models only; variant ``<mode>-usage``);
-        ``usage_rerank="classifier"``: the decision comes from a fine-tuned span classifier instead
-        (:class:`~idiomkit.tasks.idiolink_usage.ClassifierUsageReranker`; variant ``<mode>-usageclf``);
-        ``usage_rerank="shared-classifier"``: that classifier fine-tuned from the model itself (top layers; the rest
-        shared; variant ``<mode>-usagesharedclf``); ``usage_rerank="span-probe"``: from a probe on the model's own
-        span embeddings (variant ``<mode>-usagespan``).
-        ``twin_expansion``: near-duplicate score propagation over the index (:mod:`idiomkit.tasks.idiolink_twins`),
-        parameters chosen on val (dense models only; variant ``<mode>-twins``; after the usage re-ranker when both
-        are on: ``<mode>-usage[clf|sharedclf|span]-twins``, the expansion then chosen on the re-ranked val scores)."""
+        """``rerank``: a second stage fitted on train/val by a method (usage re-ranking and/or twin expansion,
+        :class:`idiomkit.methods.idiolink.rerank.IdioLinkRerank`), applied to the test scores (dense models only;
+        variant ``<mode><rerank.variant_suffix>``, e.g. ``span-usageclf-twins``)."""
+        moved = sorted({"usage_rerank", "twin_expansion"} & set(_))
+        if moved:
+            raise ValueError(f"{moved[0]} is a method now: pass rerank=IdioLinkRerank(...) (idiomkit.methods.idiolink)")
         data = load_idiolink(data_dir, split)
         start = time.perf_counter()
         params: dict[str, Any] = {"split": split, "query_mode": query_mode, "top_k": top_k, "variant": query_mode}
         if isinstance(model, str):
-            if usage_rerank or twin_expansion:
+            if rerank is not None:
                 raise ValueError("usage re-ranking and twin expansion need a dense model, not bm25")
             if model not in LEXICAL_MODELS:
                 raise ValueError(f"unknown lexical model '{model}' (expected one of {', '.join(LEXICAL_MODELS)})")
@@ -466,7 +473,7 @@ class IdioLinkTest(Task):
         else:
             if query_mode not in QUERY_MODES:
                 raise ValueError(f"unknown query mode '{query_mode}' (expected one of {', '.join(QUERY_MODES)})")
-            if (usage_rerank or twin_expansion) and split != "test":
+            if rerank is not None and split != "test":
                 raise ValueError(f"re-rankers are chosen on train/val; evaluate them on test, not {split}")
             scores = dense_scores(
                 model,
@@ -478,33 +485,13 @@ class IdioLinkTest(Task):
                 cache_dir=cache_dir,
                 use_cache=use_cache,
             )
-            reranker = None
-            if usage_rerank:
-                from idiomkit.tasks.idiolink_usage import DECISIONS, ClassifierUsageReranker, UsageReranker
-
-                if usage_rerank not in (True, "probe", *DECISIONS):
-                    raise ValueError(
-                        f"unknown usage re-ranker '{usage_rerank}' (expected probe, {', '.join(DECISIONS)})"
-                    )
-                fit_args = {"query_mode": query_mode, "prompt_name": prompt_name, "batch_size": batch_size}
-                if usage_rerank in DECISIONS:
-                    reranker = ClassifierUsageReranker.fit(model, data_dir, decision=usage_rerank, **fit_args)
-                else:
-                    reranker = UsageReranker.fit(model, data_dir, **fit_args)
-                scores = reranker.rerank(model, data, scores)
-                params["usage_rerank"] = reranker.info
-                suffix = DECISIONS[usage_rerank].variant if usage_rerank in DECISIONS else ""
-                params["variant"] = f"{query_mode}-usage{suffix}"
-            if twin_expansion:
-                from idiomkit.tasks.idiolink_twins import TwinExpansion
-
-                twins = TwinExpansion.fit(
-                    model, data_dir, query_mode=query_mode, prompt_name=prompt_name, batch_size=batch_size,
-                    usage_reranker=reranker,
+            if rerank is not None:
+                scores, stage_params = rerank(
+                    model, data_dir, data, scores, query_mode=query_mode, prompt_name=prompt_name,
+                    batch_size=batch_size,
                 )  # fmt: skip
-                scores = twins.apply(data, scores)
-                params["twin_expansion"] = twins.info
-                params["variant"] = f"{params['variant']}-twins"
+                params.update(stage_params)
+                params["variant"] = f"{query_mode}{rerank.variant_suffix}"
             run = make_run(data.queries, data.documents, scores, top_k)
             params.update(
                 document_prompt="passage" if model.prompts.get("passage") else None,

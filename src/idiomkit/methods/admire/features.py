@@ -25,11 +25,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
 from idiomkit.data.admire import AdmireItem
+from idiomkit.methods.base import Method
+from idiomkit.tasks.admire import query_embeddings, text_query_embeddings
 
 TYPE_SIGNALS = ("none", "proxy", "oracle")
 
@@ -53,7 +56,6 @@ def similarities(
     model, items: Sequence[AdmireItem], captions: np.ndarray, query_mode: str = "marked+span"
 ) -> Similarities:
     """Frozen-model similarities of ``items`` against their unit-normalised caption embeddings ``(n, 5, d)``."""
-    from idiomkit.tasks.admire import query_embeddings, text_query_embeddings
 
     def cos(queries: np.ndarray) -> np.ndarray:
         return np.einsum("nd,nkd->nk", queries, captions)
@@ -122,3 +124,22 @@ def cross_validated_scores(
         w = fit_ranker(feats[folds != f], gold_ranks[folds != f], c)
         scores[folds == f] = feats[folds == f] @ w
     return scores
+
+
+@dataclass
+class FeatureRanker(Method):
+    """Pairwise logistic ranker over per-caption features (:func:`fit_ranker`); scores are ``features @ w``."""
+
+    name: ClassVar[str] = "admire/features"
+    description: ClassVar[str] = "pairwise logistic ranker over frozen-model similarity features"
+
+    c: float = 0.1
+    weights: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+    def fit(self, feats: np.ndarray, gold_ranks: np.ndarray) -> FeatureRanker:
+        self.weights = fit_ranker(feats, gold_ranks, self.c)
+        return self
+
+    def predict(self, feats: np.ndarray) -> np.ndarray:
+        """Ranking scores ``(n, 5)`` of ``(n, 5, f)`` features."""
+        return feats @ self.weights

@@ -20,17 +20,24 @@ import copy
 import hashlib
 import logging
 import random
+import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import torch
 from torch import Tensor, nn
 
 from idiomkit.data.admire import AdmireItem
+from idiomkit.encoding import encode_texts
+from idiomkit.losses.adaptive_triplet import AdaptiveTripletLoss
 from idiomkit.losses.ranked_triplet import ranked_triplet_loss
+from idiomkit.methods.base import Method
+from idiomkit.pooling import span_features
 from idiomkit.tasks.admire import caption_scores, marker_of, query_inputs
+from idiomkit.tasks.idiolink import model_fingerprint
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +94,6 @@ def rank_cosent_loss(q: Tensor, c: Tensor, scale: float = 20.0) -> Tensor:
 
 def adaptive_triplet_loss(q: Tensor, c: Tensor) -> Tensor:
     """He & Scarton's miner + triplet loss over [queries; captions]; a query shares its label with its best caption."""
-    from idiomkit.losses.adaptive_triplet import AdaptiveTripletLoss
 
     b, k, _ = c.shape
     labels = torch.arange(b + b * k)  # queries 0..b-1, then caption r of item n at row b + n * k + r
@@ -163,8 +169,6 @@ class QueryEncoder(nn.Module):
         self._cache: dict[tuple[str, str], tuple[Tensor, Tensor, Tensor]] = {}
 
     def _run(self, items: Sequence[AdmireItem]) -> tuple[Tensor, Tensor, Tensor]:
-        from idiomkit.pooling import span_features
-
         texts, spans = query_inputs(items, self.cfg.query_mode, marker_of(self.model))
         features, mask = span_features(self.model, texts, spans or [(0, len(t)) for t in texts])
         if spans is None:
@@ -215,8 +219,6 @@ def trainable_parameters(encoder: QueryEncoder) -> list[nn.Parameter]:
 
 def caption_embeddings(model, items: Sequence[AdmireItem], cache_dir: str | Path | None = None) -> np.ndarray:
     """Unit-normalised caption embeddings ``(n, 5, d)`` (file order) by ``model``, cached as ``.npy``."""
-    from idiomkit.encoding import encode_texts
-    from idiomkit.tasks.idiolink import model_fingerprint
 
     digest = hashlib.sha256(model_fingerprint(model).encode())
     digest.update("\n".join(c for it in items for c in it.captions).encode())
@@ -332,7 +334,6 @@ def fit(base_model, train: Sequence[AdmireItem], c_train: np.ndarray, cfg: RankC
 def cross_validate(base_model, items: Sequence[AdmireItem], captions: np.ndarray, cfg: RankConfig | None,
                    query_mode: str, k: int = 5, fold_seed: int = 0) -> RankRun:  # fmt: skip
     """Out-of-fold scores over ``items`` with folds by compound."""
-    import time
 
     folds = compound_folds(items, k, fold_seed)
     scores = np.zeros((len(items), 5), dtype=np.float32)
@@ -350,10 +351,28 @@ def cross_validate(base_model, items: Sequence[AdmireItem], captions: np.ndarray
 def train_and_test(base_model, train: Sequence[AdmireItem], c_train: np.ndarray, evaluate: list[Sequence[AdmireItem]],
                    c_eval: list[np.ndarray], cfg: RankConfig | None, query_mode: str) -> list[RankRun]:  # fmt: skip
     """Train once on ``train`` and score each evaluation set (e.g. test and the extended set)."""
-    import time
 
     start = time.perf_counter()
     encoder = fit(base_model, train, c_train, cfg, query_mode)
     train_s = time.perf_counter() - start
     return [RankRun(encoder_scores(encoder, ev, c), None, train_s, count_trainable(encoder) if cfg else 0)
             for ev, c in zip(evaluate, c_eval, strict=True)]  # fmt: skip
+
+
+@dataclass
+class TrainedQueryEncoder(Method):
+    """A query encoder fine-tuned against frozen caption embeddings (:func:`train_encoder`); scores are cosines."""
+
+    name: ClassVar[str] = "admire/query-encoder"
+    description: ClassVar[str] = "query encoder trained against frozen caption embeddings (full, LoRA, CNN, BiLSTM)"
+
+    config: RankConfig = field(default_factory=lambda: RankConfig())
+    encoder: QueryEncoder | None = None
+
+    def fit(self, base_model, items: Sequence[AdmireItem], captions: np.ndarray) -> TrainedQueryEncoder:
+        self.encoder = train_encoder(base_model, items, captions, self.config)
+        return self
+
+    def predict(self, items: Sequence[AdmireItem], captions: np.ndarray) -> np.ndarray:
+        """Cosine(query, caption) ``(n, 5)`` in file order."""
+        return encoder_scores(self.encoder, items, captions)

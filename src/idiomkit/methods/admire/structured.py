@@ -8,7 +8,7 @@ scores every one of the 5! = 120 orders with a linear model over *permutation* f
 
 - caption-caption cosines: within the first pair, within the second pair, distractor to the other four, first pair
   to second pair;
-- the z-scored similarities of :mod:`idiomkit.training.admire_features` (``lit``, ``ctx``, ``span``, ``mctx``) of
+- the z-scored similarities of :mod:`idiomkit.methods.admire.features` (``lit``, ``ctx``, ``span``, ``mctx``) of
   the caption placed at each position (position-specific weights);
 - all of them times a sentence-type value ``t`` (+1 idiomatic, -1 literal, 0 unknown).
 
@@ -24,11 +24,18 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from typing import ClassVar
 
 import numpy as np
+import torch
 
 from idiomkit.data.admire import AdmireItem
-from idiomkit.training.admire_features import Similarities, _z, type_signal
+from idiomkit.data.definitions import load_epie_usages
+from idiomkit.data.semeval2a import Example2A, load_setting
+from idiomkit.methods.admire.features import Similarities, _z, type_signal
+from idiomkit.methods.base import Method
+from idiomkit.methods.semeval2a.classifier import ClassifierConfig, build_inputs, predict_proba, train_classifier
+from idiomkit.models import load_model
 
 PERMUTATIONS = np.array(list(itertools.permutations(range(5))))  # row p: caption index at each position
 STRUCTURED_SIGNALS = ("none", "proxy", "oracle")
@@ -76,7 +83,6 @@ def permutation_features(
 def fit_order_model(feats: np.ndarray, gold: Sequence[int], l2: float = 0.01) -> np.ndarray:
     """Weights maximising the mean log-softmax of the gold orders ``gold`` (rows of :data:`PERMUTATIONS`) minus
     ``l2 * |w|^2`` (LBFGS from zero: deterministic)."""
-    import torch
 
     x, y = torch.tensor(feats, dtype=torch.float64), torch.tensor(np.asarray(gold))
     w = torch.zeros(feats.shape[-1], dtype=torch.float64, requires_grad=True)
@@ -107,8 +113,11 @@ def scores_of_best_order(probs: np.ndarray) -> np.ndarray:
     return out
 
 
-class StructuredRanker:
+class StructuredRanker(Method):
     """Order model + (for ``proxy``) a type classifier, fitted on labelled items; see the module docstring."""
+
+    name: ClassVar[str] = "admire/structured"
+    description: ClassVar[str] = "scores all 120 caption orders (pairs + distractor structure)"
 
     def __init__(self, signal: str = "proxy", l2: float = 0.01, type_c: float = 1.0):
         if signal not in STRUCTURED_SIGNALS:
@@ -164,6 +173,8 @@ class StructuredRanker:
         type_extra: np.ndarray | None = None,
     ) -> np.ndarray:  # fmt: skip
         return scores_of_best_order(self.probabilities(captions, sims, items, extra, type_extra))
+
+    predict = scores
 
 
 # a learned ranker to stack: (indices of the training items, items to score, their captions) -> scores (n, 5)
@@ -242,10 +253,6 @@ def semeval2a_literal_logits(
     rows of the zero-shot + one-shot files) and, with ``epie``, the 3,136 labelled EPIE formal sentences (split by
     idiom key), read at the compound of each AdMIRe sentence. Returns ``{split: logit P(literal)}`` and the
     training info. No AdMIRe label is used."""
-    from idiomkit.data.definitions import load_epie_usages
-    from idiomkit.data.semeval2a import Example2A, load_setting
-    from idiomkit.models import load_model
-    from idiomkit.training.classifier import ClassifierConfig, build_inputs, predict_proba, train_classifier
 
     train, _ = load_setting(data_dir, "one_shot")
     train, key_of = [ex for ex in train if ex.language == "EN"], {}

@@ -18,7 +18,7 @@ near-copies of idiomatic documents), so its rows measure a retrieval *pipeline*,
 
 Usage::
 
-    from idiomkit.tasks.idiolink_twins import TwinExpansion
+    from idiomkit.methods.idiolink.twins import TwinExpansion
     twins = TwinExpansion.fit(model, data_dir, query_mode="span")   # grid on val
     scores = twins.apply(test_split, scores)                         # test scores, same shape
 """
@@ -30,12 +30,14 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from scipy import sparse
 
 from idiomkit.data.idiolink import IdioLinkSplit, load_idiolink
+from idiomkit.methods.base import Method
+from idiomkit.tasks.idiolink import dense_scores, make_run, retrieval_metrics, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +49,6 @@ LAMBDA_GRID = (0.9, 0.95, 0.99)
 def jaccard_links(texts: Sequence[str], min_jaccard: float, block: int = 512) -> sparse.csr_matrix:
     """Word-set Jaccard similarity between every two texts, kept where ``>= min_jaccard`` (diagonal excluded);
     a sparse ``(n, n)`` matrix, computed in row blocks so a 7,500-document index needs no dense n x n array."""
-    from idiomkit.tasks.idiolink import tokenize
 
     vocab: dict[str, int] = {}
     rows, cols = [], []
@@ -84,8 +85,11 @@ def propagate(scores: np.ndarray, links: sparse.csr_matrix, k: int, tau: float, 
 
 
 @dataclass
-class TwinExpansion:
+class TwinExpansion(Method):
     """The expansion's parameters chosen on val (``k = 0``: none) and the record of that choice."""
+
+    name: ClassVar[str] = "idiolink/twins"
+    description: ClassVar[str] = "near-duplicate score propagation, (k, tau, lambda) chosen on val"
 
     k: int
     tau: float
@@ -107,9 +111,9 @@ class TwinExpansion:
         usage_reranker=None,
     ) -> TwinExpansion:
         """Choose ``(k, tau, lam)`` by the mean of val R-Precision and nDCG@10 of ``query_mode`` retrieval (first
-        re-ranked by ``usage_reranker``, a fitted :class:`~idiomkit.tasks.idiolink_usage.UsageReranker`, if given);
-        ties go to the smaller k, then the larger tau, then the smaller lam (the most conservative expansion)."""
-        from idiomkit.tasks.idiolink import dense_scores
+        re-ranked by ``usage_reranker``, a fitted :class:`~idiomkit.methods.idiolink.usage_rerank.UsageReranker`, if
+        given); ties go to the smaller k, then the larger tau, then the smaller lam
+        (the most conservative expansion)."""
 
         val = load_idiolink(data_dir, "val")
         scores = dense_scores(model, val, query_mode, prompt_name=prompt_name, batch_size=batch_size)
@@ -128,7 +132,6 @@ class TwinExpansion:
         lambda_grid: Sequence[float] = LAMBDA_GRID,
     ) -> TwinExpansion:
         """The grid search of :meth:`fit` on given first-stage ``scores`` of ``split`` (its selection split)."""
-        from idiomkit.tasks.idiolink import make_run, retrieval_metrics
 
         links = jaccard_links([d.sentence for d in split.documents], min(tau_grid))
         qrels = split.qrels()
@@ -166,3 +169,5 @@ class TwinExpansion:
             return np.array(scores, copy=True)
         links = jaccard_links([d.sentence for d in split.documents], self.tau)
         return propagate(scores, links, self.k, self.tau, self.lam)
+
+    predict = apply

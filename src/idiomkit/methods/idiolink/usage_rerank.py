@@ -13,13 +13,14 @@ the re-ranker can only be kept where val says it helps); test is scored once wit
 
 Usage::
 
-    from idiomkit.tasks.idiolink_usage import UsageReranker
+    from idiomkit.methods.idiolink.usage_rerank import UsageReranker
     reranker = UsageReranker.fit(model, data_dir, query_mode="sentence+span")   # train probe, pick C/weight on val
     scores = reranker.rerank(model, test_split, scores)                          # test scores, same shape
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 import time
@@ -29,8 +30,15 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
+import torch
 
 from idiomkit.data.idiolink import IdioLinkSplit, load_idiolink
+from idiomkit.data.semeval2a import Example2A, data_paths, load_train
+from idiomkit.methods.base import Method
+from idiomkit.methods.semeval2a.classifier import ClassifierConfig, classify, train_classifier
+from idiomkit.models import load_model
+from idiomkit.tasks.idiolink import dense_scores, document_embeddings, make_run, query_embeddings, retrieval_metrics
+from idiomkit.tasks.semeval2a import fit_probe, probe_features, split_by_mwe
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +86,6 @@ def usage_rerank(scores: np.ndarray, p_query: np.ndarray, p_doc: np.ndarray, wei
 
 def _features(model, split: IdioLinkSplit, *, prompt_name: str | None, batch_size: int, data_file=None):
     """(query features, document features): sentence-mode query embeddings and the documents' index embeddings."""
-    from idiomkit.tasks.idiolink import document_embeddings, query_embeddings
 
     queries = query_embeddings(model, split.queries, "sentence", prompt_name=prompt_name, batch_size=batch_size)
     docs = document_embeddings(model, split.documents, data_file=data_file, batch_size=batch_size)
@@ -86,8 +93,11 @@ def _features(model, split: IdioLinkSplit, *, prompt_name: str | None, batch_siz
 
 
 @dataclass
-class UsageReranker:
+class UsageReranker(Method):
     """A fitted probe (``predict_proba`` over sentence embeddings) and the re-ranking weight chosen on val."""
+
+    name: ClassVar[str] = "idiolink/usage-rerank"
+    description: ClassVar[str] = "literal/figurative probe re-ranking, C and weight chosen on val"
 
     probe: Any
     weight: float
@@ -110,8 +120,6 @@ class UsageReranker:
     ) -> UsageReranker:
         """Train the probe on IdioLink train; choose (C, weight) by val nDCG@10 of ``query_mode`` retrieval."""
         from sklearn.linear_model import LogisticRegression
-
-        from idiomkit.tasks.idiolink import dense_scores, make_run, retrieval_metrics
 
         def features(split: IdioLinkSplit):
             data_file = split.files[0] if split.files else None
@@ -163,6 +171,8 @@ class UsageReranker:
         data_file = split.files[0] if split.files else None
         q, d = _features(model, split, prompt_name=self.prompt_name, batch_size=self.batch_size, data_file=data_file)
         return usage_rerank(scores, self.probe.predict_proba(q)[:, 1], self.probe.predict_proba(d)[:, 1], self.weight)
+
+    predict = rerank
 
 
 # ---------------------------------------------------------------- a fine-tuned classifier as the usage decision
@@ -226,7 +236,6 @@ def locate_pie(text: str, pie: str | re.Pattern) -> tuple[int, int] | None:
 def usage_examples(records) -> list:
     """2A-style examples (``mwe`` = the PIE as it occurs; label 0 figurative, 1 literal) of the records that carry
     their PIE (queries; literal and idiomatic documents: simplifications and senses paraphrase it away)."""
-    from idiomkit.data.semeval2a import Example2A
 
     return [
         Example2A(r.id, "EN", r.span_text, "", r.sentence, "", 1 if r.usage == "literal" else 0)
@@ -237,13 +246,13 @@ def usage_examples(records) -> list:
 
 @dataclass
 class FineTunedDecision:
-    """The usage decision of a fine-tuned 2A span classifier (:mod:`idiomkit.training.classifier`: ``[SEP]`` input,
-    span-and-mean pooling, top 4 layers fine-tuned for 2 epochs; epoch chosen on a split carved by ``group``),
+    """The usage decision of a fine-tuned 2A span classifier (:mod:`idiomkit.methods.semeval2a.classifier`: ``[SEP]``
+    input, span-and-mean pooling, top 4 layers fine-tuned for 2 epochs; epoch chosen on a split carved by ``group``),
     started from ``classifier_model``: a second model beside the retrieval encoder (see
     :class:`SharedClassifierDecision` for one started from the encoder itself)."""
 
     variant: ClassVar[str] = "clf"  # result variant <mode>-usage<variant>
-    description: ClassVar[str] = "fine-tuned span classifier (idiomkit.training.classifier)"
+    description: ClassVar[str] = "fine-tuned span classifier (idiomkit.methods.semeval2a.classifier)"
     shared: ClassVar[bool] = False
 
     classifier: Any
@@ -252,11 +261,6 @@ class FineTunedDecision:
 
     @classmethod
     def fit(cls, model, examples, group, *, classifier_model: str = "minilm", seed: int = 0, **_: Any):
-        import copy
-
-        from idiomkit.models import load_model
-        from idiomkit.training.classifier import ClassifierConfig, train_classifier
-
         name = "the retrieval encoder (shared trunk)" if cls.shared else classifier_model
         cfg = ClassifierConfig(model=name, epochs=2, train_layers=4, tune_threshold=False, seed=seed)
         start = copy.deepcopy(model) if cls.shared else load_model(classifier_model)
@@ -269,7 +273,6 @@ class FineTunedDecision:
 
     def figurative_probability(self, examples) -> np.ndarray:
         """P(figurative) of each 2A-style example."""
-        from idiomkit.training.classifier import classify
 
         if not examples:
             return np.zeros(0)
@@ -280,7 +283,6 @@ class FineTunedDecision:
 def shared_parameters(model, classifier) -> dict[str, int]:
     """Parameter counts of the retrieval encoder, of what the classifier adds to it (parameters that differ from the
     encoder's: its fine-tuned layers and head) and of the pair."""
-    import torch
 
     encoder = dict(model[0].auto_model.named_parameters())
 
@@ -324,8 +326,6 @@ class SpanProbeDecision:
     def fit(cls, model, examples, group, *, seed: int = 0, batch_size: int = 64, **_: Any):
         from sklearn.linear_model import LogisticRegression
 
-        from idiomkit.tasks.semeval2a import fit_probe, split_by_mwe
-
         start = time.perf_counter()
         x = cls._features(model, examples, batch_size)
         y = np.array([ex.label for ex in examples])
@@ -340,8 +340,6 @@ class SpanProbeDecision:
 
     @staticmethod
     def _features(model, examples, batch_size: int) -> np.ndarray:
-        from idiomkit.tasks.semeval2a import probe_features
-
         x = probe_features(model, examples, SPAN_PROBE_FEATURES, None, batch_size).astype(np.float64)
         half = x.shape[1] // 2  # [span; sentence], two embeddings of the same size
         return np.hstack([p / np.linalg.norm(p, axis=1, keepdims=True).clip(1e-9) for p in (x[:, :half], x[:, half:])])
@@ -362,7 +360,7 @@ DECISIONS = {
 
 
 @dataclass
-class ClassifierUsageReranker:
+class ClassifierUsageReranker(Method):
     """Usage re-ranking with a trained literal/figurative decision:
 
         score'(q, d) = cos(q, d) + weight * u(q) * u(d | PIE of q),     u = 2 * P(figurative) - 1
@@ -384,6 +382,9 @@ class ClassifierUsageReranker:
         scores = reranker.rerank(model, test_split, scores)
     """
 
+    name: ClassVar[str] = "idiolink/usage-rerank-classifier"
+    description: ClassVar[str] = "usage re-ranking by a trained decision read at the query's PIE in each document"
+
     decider: Any
     weight: float = 0.0
     info: dict[str, Any] = field(default_factory=dict)
@@ -403,8 +404,6 @@ class ClassifierUsageReranker:
         seed: int = 0,
         weight_grid: tuple[float, ...] = CLASSIFIER_WEIGHT_GRID,
     ) -> ClassifierUsageReranker:
-        from idiomkit.data.semeval2a import data_paths, load_train
-        from idiomkit.tasks.idiolink import dense_scores, make_run, retrieval_metrics
 
         if decision not in DECISIONS:
             raise ValueError(f"unknown usage decision '{decision}' (expected {' or '.join(DECISIONS)})")
@@ -454,8 +453,6 @@ class ClassifierUsageReranker:
         """(u per query, {PIE: u per document}) for ``split``, cached: ``u = 2 P(figurative) - 1`` read at the
         query's span and at each document's occurrence of the PIE (0 where it has none)."""
         if split.name not in self._decisions:
-            from idiomkit.data.semeval2a import Example2A
-
             u_query = 2.0 * self.figurative_probability(usage_examples(split.queries)) - 1.0
             located: list[tuple[str, int]] = []
             examples = []
@@ -495,3 +492,5 @@ class ClassifierUsageReranker:
     def rerank(self, model, split: IdioLinkSplit, scores: np.ndarray) -> np.ndarray:
         """Re-ranked copy of ``scores`` (queries x documents of ``split``); ``model`` is unused (API parity)."""
         return scores if self.weight == 0.0 else scores + self.weight * self.usage_signs(split)
+
+    predict = rerank

@@ -17,13 +17,14 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
 from torch import Tensor, nn
 
 from idiomkit.data.semeval2a import Example2A, find_mwe
+from idiomkit.methods.base import Method
 from idiomkit.pooling import _masked_mean, span_token_mask
 from idiomkit.tasks.semeval2a import macro_f1, split_by_mwe
 
@@ -335,3 +336,26 @@ def classify(model: SpanClassifier, examples: Sequence[Example2A], cfg: Classifi
     """Labels (0 idiomatic / 1 literal) for ``examples`` at ``threshold`` on P(literal)."""
     proba = predict_proba(model, build_inputs(examples, cfg), cfg.max_seq_length)
     return [int(p >= threshold) for p in proba], proba
+
+
+@dataclass
+class FineTunedClassifier(Method):
+    """The 2A span classifier (:func:`train_classifier`); labels at the threshold kept on validation."""
+
+    name: ClassVar[str] = "semeval2a/classifier"
+    description: ClassVar[str] = "fine-tuned span classifier (epoch and threshold chosen on a by-MWE validation split)"
+
+    config: ClassifierConfig = field(default_factory=ClassifierConfig)
+    model: SpanClassifier | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def fit(self, st, train: Sequence[Example2A], group: Callable[[Example2A], str] | None = None,
+            on_epoch=None) -> FineTunedClassifier:  # fmt: skip
+        self.model, self.info = train_classifier(st, train, self.config, on_epoch, group)
+        return self
+
+    def predict(self, examples: Sequence[Example2A], threshold: float | None = None) -> list[int]:
+        """Labels (0 idiomatic / 1 literal) at ``threshold`` (default: the one kept on validation)."""
+        threshold = self.info["best"]["threshold"] if threshold is None else threshold
+        labels, _ = classify(self.model, examples, self.config, threshold)
+        return labels

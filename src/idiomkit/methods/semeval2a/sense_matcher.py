@@ -13,7 +13,7 @@ on simulated one-shot episodes (one shot per label, drawn with the seed), so dev
 
 Usage::
 
-    from idiomkit.training.sense_matcher import MatcherConfig, train_matcher, nearest_shot_labels
+    from idiomkit.methods.semeval2a.sense_matcher import MatcherConfig, train_matcher, nearest_shot_labels
     matcher, info = train_matcher(load_model("me5-small-enpt"), train_examples, MatcherConfig(seed=0))
 """
 
@@ -25,17 +25,16 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
 from torch import Tensor
 
 from idiomkit.data.semeval2a import Example2A, find_mwe
-from idiomkit.pooling import _masked_mean
-from idiomkit.tasks.semeval2a import macro_f1, pick_shots, split_by_mwe
-from idiomkit.training.classifier import (
+from idiomkit.methods.base import Method
+from idiomkit.methods.semeval2a.classifier import (
     ClassifierConfig,
     Encoded,
     SpanClassifier,
@@ -45,6 +44,8 @@ from idiomkit.training.classifier import (
     training_info,
     warmup_linear_schedule,
 )
+from idiomkit.pooling import _masked_mean
+from idiomkit.tasks.semeval2a import macro_f1, pick_shots, split_by_mwe
 
 log = logging.getLogger(__name__)
 
@@ -246,3 +247,26 @@ def choose_smoothing(
             if best is None or f1 > best[0]:
                 best = (f1, k, a)
     return best[1], best[2], curve
+
+
+@dataclass
+class SenseMatcher(Method):
+    """The one-shot sense matcher (:func:`train_matcher`): an example takes the label of its MWE's nearest shot."""
+
+    name: ClassVar[str] = "semeval2a/sense-matcher"
+    description: ClassVar[str] = "fine-tuned span encoder; label of the nearest one-shot example of the MWE"
+
+    config: MatcherConfig = field(default_factory=MatcherConfig)
+    model: SpanClassifier | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def fit(self, st, train: Sequence[Example2A], on_epoch=None) -> SenseMatcher:
+        self.model, self.info = train_matcher(st, train, self.config, on_epoch)
+        return self
+
+    def predict(self, examples: Sequence[Example2A], shot_examples: Sequence[Example2A], shots: dict) -> list[int]:
+        """Labels of ``examples`` by :func:`nearest_shot_labels` (``shots``: ``{mwe: {label: [row of
+        shot_examples]}}``, e.g. :func:`idiomkit.tasks.semeval2a.one_shot_table`)."""
+        x = embed(self.model, examples, self.config.max_seq_length)
+        x_shots = embed(self.model, shot_examples, self.config.max_seq_length)
+        return nearest_shot_labels(x, [ex.mwe for ex in examples], x_shots, shots)

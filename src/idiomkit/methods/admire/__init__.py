@@ -1,0 +1,1 @@
+"""Trained systems for AdMIRe caption ranking (query encoder, feature and structured rankers)."""
