@@ -43,10 +43,12 @@ def one_line_error(result, exit_code: int = 2) -> str:
     return lines[0]
 
 
-def write_config(out: Path, name: str = RUN_CONFIG, **changes) -> None:
+def write_config(out: Path, *names: str, **changes) -> None:
+    """A run directory whose ``names`` (default: run_config.json and training.json, a finished run) hold a config."""
     out.mkdir(parents=True, exist_ok=True)
     cfg = asdict(TrainConfig(output_dir=str(out), **changes))
-    (out / name).write_text(json.dumps({"config": cfg}), encoding="utf-8")
+    for name in names or (RUN_CONFIG, "training.json"):
+        (out / name).write_text(json.dumps({"config": cfg}), encoding="utf-8")
 
 
 # --- checkpoints load with weights_only=True ----------------------------------------------------------------
@@ -146,6 +148,8 @@ def test_config_of_a_run_without_run_config_comes_from_training_json_or_the_chec
         write_config(out, "training.json", recipe="cosine")
         blob = None
     else:
+        out.mkdir()
+        (out / CHECKPOINT).write_bytes(b"")  # there is a checkpoint; its (already loaded) blob holds the config
         blob = {"config": asdict(TrainConfig(recipe="cosine"))}
     with pytest.raises(RunDirError, match="was trained with recipe=cosine; now recipe=mnrl"):
         check_same_config(out, TrainConfig(recipe="mnrl"), blob)
@@ -159,7 +163,14 @@ def test_resume_safe_fields_may_change_and_the_rest_may_not():
     assert config_differences(old, shaping) == ["model", "warmup", "lora_rank", "eval_every", "max_steps"]
 
 
+def test_run_config_without_progress_does_not_block_another_config(tmp_path):
+    write_config(tmp_path, RUN_CONFIG, epochs=2)  # a run that failed before its first checkpoint
+    assert open_run(tmp_path, TrainConfig(epochs=3), force_new=False, main=True) is None
+    assert json.loads((tmp_path / RUN_CONFIG).read_text())["config"]["epochs"] == 3
+
+
 def test_broken_run_config_is_one_line(tmp_path):
+    write_config(tmp_path, "training.json")
     (tmp_path / RUN_CONFIG).write_text("{not json", encoding="utf-8")
     with pytest.raises(RunDirError, match=r"run_config\.json: not a run config .*; use --force-new") as err:
         open_run(tmp_path, TrainConfig(), force_new=False, main=True)

@@ -393,9 +393,15 @@ def config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return [k for k in new if k in old and k not in RESUME_SAFE and old[k] != new[k]]
 
 
+def has_progress(out: Path) -> bool:
+    """Whether ``out`` holds a run to continue or a finished one (a checkpoint or ``training.json``); a run that
+    stopped before its first checkpoint left nothing another config could mix with."""
+    return (out / CHECKPOINT).exists() or (out / "training.json").exists()
+
+
 def check_same_config(out: Path, cfg: TrainConfig, blob: dict[str, Any] | None) -> None:
     """Refuse to continue a run in ``out`` that was trained with another config (one line naming the fields)."""
-    found = stored_config(out, blob)
+    found = stored_config(out, blob) if has_progress(out) else None
     if found is None:
         return
     old, _ = found
