@@ -249,6 +249,8 @@ CASES = [
          "binary file"),
     Case("idiolink-empty-list", lambda r: idiolink(r, raw_docs="[]"), IL_LOAD, "indexes.json", None, None,
          "has no records"),
+    Case("idiolink-subject-null", lambda r: idiolink(r, docs=changed(DOCS, 1, subject=None)), IL_LOAD,
+         "indexes.json", 2, "subject", "must be a string, got null"),
     Case("idiolink-empty-idiom", lambda r: idiolink(r, docs=changed(DOCS, 3, idiom="")), IL_LOAD, "indexes.json", 4,
          "idiom", "is empty"),
     # IdioLink triplets (JSON lines)

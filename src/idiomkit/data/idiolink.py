@@ -162,6 +162,8 @@ def _records(path: Path, cls: type[IdioLinkRecord], usages: Iterable[str]) -> li
         if not isinstance(is_gold, bool):
             raise DataError(path, row, "is_gold", f"must be true or false, got {json.dumps(is_gold)}")
         offsets, span_text = resolve_span(path, row, sentence, record["span"])
+        if not isinstance(record["subject"], str):
+            raise DataError(path, row, "subject", f"must be a string, got {json.dumps(record['subject'])[:60]}")
         out.append(
             cls(
                 id=rid,
@@ -169,7 +171,7 @@ def _records(path: Path, cls: type[IdioLinkRecord], usages: Iterable[str]) -> li
                 idiom=_text(path, row, record, "idiom").strip(),
                 span=offsets,
                 span_text=span_text,
-                subject=str(record["subject"]),
+                subject=record["subject"],
                 usage=usage,
                 is_gold=is_gold,
             )
