@@ -267,6 +267,7 @@ def evaluate(
     task_kwargs = rerank_from_options(options)  # usage_rerank / twin_expansion -> rerank=, checked here
     results_dir = Path(results_dir or default_results_dir())
     if write:
+        check_writable_dir(results_dir, "results directory")
         check_writable_dir(results_dir / task_obj.result_task, "results directory")
     training = training_summary(model)
     if training and recipe == "zero-shot":  # a directory made by `idiomkit train`: name it by its recipe

@@ -65,6 +65,11 @@ def is_safetensors_error(exc: BaseException) -> bool:
     )
 
 
+def is_usage_error(exc: BaseException) -> bool:
+    """A click/typer usage error (``BadParameter``...), whichever click the installed typer uses."""
+    return hasattr(exc, "format_message") and any(cls.__name__ == "UsageError" for cls in type(exc).__mro__)
+
+
 def is_model_not_available(exc: BaseException) -> bool:
     registry = sys.modules.get("idiomkit.models.registry")
     return registry is not None and isinstance(exc, registry.ModelNotAvailable)
@@ -83,6 +88,8 @@ def _message(exc: BaseException) -> str | None:
         return f"unreadable CSV ({exc})"
     if is_safetensors_error(exc):
         return f"corrupt or truncated safetensors weights ({exc})"
+    if is_usage_error(exc):  # typer.BadParameter raised in a command's body
+        return exc.format_message()  # type: ignore[attr-defined]
     if isinstance(exc, KeyError):
         return str(exc.args[0]) if exc.args else "missing key"
     if isinstance(exc, ValueError):
