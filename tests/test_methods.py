@@ -1,0 +1,43 @@
+"""The METHODS registry and the IdioLink second-stage options (no model, no data)."""
+
+from __future__ import annotations
+
+import pytest
+
+from idiomkit.methods import METHODS, Method, get_method
+from idiomkit.methods.idiolink.rerank import IdioLinkRerank, rerank_from_options
+from idiomkit.tasks.idiolink import IdioLinkTest
+
+
+def test_every_registered_method_is_a_method_named_task_slash_method():
+    assert "semeval2a/sense-matcher" in METHODS and "admire/structured" in METHODS
+    for name, cls in METHODS.items():
+        assert issubclass(cls, Method) and cls.name == name
+        assert name.split("/")[0] in {"semeval2a", "idiolink", "admire"}
+
+
+def test_unknown_method_is_named():
+    with pytest.raises(KeyError, match="unknown method 'idiolink/oracle'"):
+        get_method("idiolink/oracle")
+
+
+@pytest.mark.parametrize(
+    ("usage", "twins", "suffix"),
+    [(True, False, "-usage"), ("classifier", True, "-usageclf-twins"), ("span-probe", False, "-usagespan"),
+     ("shared-classifier", False, "-usagesharedclf"), (False, True, "-twins")],
+)  # fmt: skip
+def test_rerank_variant_suffix(usage, twins, suffix):
+    assert IdioLinkRerank(usage_rerank=usage, twin_expansion=twins).variant_suffix == suffix
+
+
+def test_rerank_from_options_builds_the_stage_only_when_asked():
+    options = rerank_from_options({"query_mode": "span", "usage_rerank": "classifier", "twin_expansion": False})
+    assert options == {"query_mode": "span", "rerank": IdioLinkRerank(usage_rerank="classifier")}
+    assert rerank_from_options({"query_mode": "span", "twin_expansion": False}) == {"query_mode": "span"}
+    with pytest.raises(ValueError, match="unknown usage re-ranker 'oracle'"):
+        rerank_from_options({"usage_rerank": "oracle"})
+
+
+def test_the_task_refuses_the_old_rerank_options(tmp_path):
+    with pytest.raises(ValueError, match="usage_rerank is a method now"):
+        IdioLinkTest().evaluate("bm25", data_dir=tmp_path, usage_rerank=True)
