@@ -282,3 +282,13 @@ def test_every_typed_field_is_an_option_of_the_real_command(kind, schema):
         value = texts[f.name] if types[0] is str else samples[types[0]]
         head = ["semeval2b"] if kind == "evaluate" else []
         command.make_context(kind, [*head, *reproduce.cli_flags({f.name: value})])  # click.UsageError if unknown
+
+
+def test_known_idiomkit_verbs_are_the_cli_commands():
+    """reproduce keeps the verb list itself (the CLI sits above it); it must name exactly the CLI's commands."""
+    import typer
+
+    from idiomkit.cli import app
+    from idiomkit.reproduce import IDIOMKIT_VERBS
+
+    assert sorted(IDIOMKIT_VERBS) == sorted(typer.main.get_command(app).commands)

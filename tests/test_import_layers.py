@@ -35,9 +35,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 KNOWN_TRAINING_CYCLE = frozenset(
     {"idiomkit.training.trainer", "idiomkit.training.recipes", "idiomkit.training.pair_recipes"}
 )
-# reproduce lists the CLI's subcommands (idiomkit.cli.app) while the CLI runs reproduce: one front end, two modules.
-KNOWN_REPRODUCE_CLI_CYCLE = frozenset({"idiomkit.cli", "idiomkit.reproduce"})
-KNOWN_CYCLES = (KNOWN_TRAINING_CYCLE, KNOWN_REPRODUCE_CLI_CYCLE)
+KNOWN_CYCLES = (KNOWN_TRAINING_CYCLE,)
 
 
 def module_name(path: Path) -> str:
