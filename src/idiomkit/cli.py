@@ -96,19 +96,12 @@ def models(as_json: Annotated[bool, typer.Option("--json", help="Print JSON inst
     if as_json:
         console.print_json(json.dumps(entries))
         return
-    rows = [["name", "model", "params", "languages", "source package", "installed"]]
-    rows += [
-        [
-            e["name"],
-            e["title"],
-            e["params"],
-            e["languages"],
-            e["package"],
-            "yes" if e["installed"] else f"no ({e['install']})",
-        ]
-        for e in entries
-    ]
+    rows = [["name", "params", "languages", "package", "ready"]]
+    rows += [[e["name"], e["params"], e["languages"], e["package"], "yes" if e["installed"] else "no"] for e in entries]
     print_table(rows, "idiomkit models")
+    for e in entries:
+        if not e["installed"]:
+            console.print(f"{e['name']}: {e['install']}", highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -353,7 +346,7 @@ def reproduce(
     data_dir: DataDir = None,
 ) -> None:
     """Run the experiments behind every table (skipping jobs whose command + code + data are unchanged), then
-    regenerate the report: --quick → runs/reproduce-quick/RESULTS.md, --full → benchmarks/RESULTS.md."""
+    regenerate the report: --quick → runs/reproduce-quick/report/, --full → docs/results/."""
     import time
 
     from idiomkit.config import default_data_dir, default_results_dir
@@ -386,7 +379,7 @@ def reproduce(
             console.print(job.command, highlight=False, soft_wrap=True)
         return
     if results_dir.exists():
-        output = root / "RESULTS.md" if quick else results_dir.parent / "RESULTS.md"
+        output = root / "report" if quick else Path("docs/results")
         console.print(f"wrote {write_report(results_dir, output)}")
     if failed:
         console.print(f"{failed} job(s) failed: logs in {root / 'logs'}")
@@ -650,6 +643,18 @@ def interpolate(
         payload = {"name": info["label"], "kind": "interpolation", "run": str(run), "prompt": "auto", "points": points}
         atomic_write_text(curve, json.dumps(payload, indent=2) + "\n")
     evaluate_trained(output, info, evaluate_on or [], data_dir)
+
+
+@app.command("settings")
+@user_errors
+def show_settings(data_dir: DataDir = None, results_dir: ResultsDir = None) -> None:
+    """Where data is read, results are written and models are cached, and where each setting came from."""
+    from idiomkit.config import settings
+
+    rows = [["setting", "path", "from", "exists"]]
+    for setting in settings(data_dir, results_dir):
+        rows.append([setting.name, str(setting.path), setting.source, "yes" if setting.path.exists() else "no"])
+    print_table(rows, "idiomkit settings")
 
 
 @app.command("export-onnx")

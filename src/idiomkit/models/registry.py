@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from idiomkit.config import default_cache_dir
+
 log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "minilm"
@@ -65,10 +67,8 @@ class ModelSpec:
 
 
 def cache_dir() -> Path:
-    root = (
-        os.environ.get("IDIOMKIT_CACHE") or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "idiomkit"
-    )
-    return Path(root)
+    """Where converted and assembled registry models live (see :mod:`idiomkit.config`)."""
+    return default_cache_dir()
 
 
 def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
