@@ -489,7 +489,7 @@ def result_json(records: object) -> Callable[[Path], Path]:
     [
         ([{"task": "semeval2b-dev"}], "a__zero-shot__seed0.json: a result file must be a JSON object, got list"),
         ('{"task": "semeval2b-dev", "metrics": ', "a__zero-shot__seed0.json: invalid or truncated JSON (line 1"),
-        ("\"just a string\"", "a result file must be a JSON object, got str"),
+        ('"just a string"', "a result file must be a JSON object, got str"),
     ],
     ids=["list", "truncated", "string"],
 )
