@@ -69,6 +69,8 @@ def main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log prog
         hf_logging.disable_progress_bar()
 
 
+DOCS_RESULTS = Path("docs/results")  # where `idiomkit report` writes the results pages
+
 USAGE_FLAGS = {
     "--usage-rerank": True,
     "--usage-classifier": "classifier",
@@ -309,10 +311,14 @@ def mteb_run(
 @user_errors
 def report(
     results_dir: ResultsDir = None,
-    output: Annotated[Path, typer.Option(help="Folder for the results pages.")] = Path("docs/results"),
+    output: Annotated[Path, typer.Option(help="Folder for the results pages.")] = DOCS_RESULTS,
     readme: Annotated[
-        Path, typer.Option(help="README whose marked results table is refreshed too (skipped without markers).")
-    ] = Path("README.md"),
+        Path | None,
+        typer.Option(
+            help="README whose marked results table is refreshed too (default: README.md when the pages go to "
+            "docs/results; no README is touched for another --output)."
+        ),
+    ] = None,
 ) -> None:
     """Regenerate the results pages (docs/results/*.md) from the result JSON files."""
     from idiomkit.config import default_results_dir
@@ -328,7 +334,8 @@ def report(
     check_writable_dir(output, "output directory")
     path = write_report(source, output)
     console.print(f"wrote {path}")
-    if readme.is_file() and update_readme(readme, source):
+    readme = readme or (Path("README.md") if output == DOCS_RESULTS else None)
+    if readme and readme.is_file() and update_readme(readme, source):
         console.print(f"updated the results table of {readme}")
 
 
@@ -379,7 +386,7 @@ def reproduce(
             console.print(job.command, highlight=False, soft_wrap=True)
         return
     if results_dir.exists():
-        output = root / "report" if quick else Path("docs/results")
+        output = root / "report" if quick else DOCS_RESULTS
         console.print(f"wrote {write_report(results_dir, output)}")
     if failed:
         console.print(f"{failed} job(s) failed: logs in {root / 'logs'}")
