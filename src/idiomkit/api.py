@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,9 @@ import numpy as np
 from idiomkit.config import default_data_dir, default_results_dir, seed_everything
 from idiomkit.encoding import encode_texts
 from idiomkit.errors import InputError, OptionError, api_errors, check_at_least, check_choice, is_safetensors_error
+from idiomkit.methods import get_runnable
 from idiomkit.methods.idiolink.rerank import RERANK_OPTIONS, rerank_from_options
+from idiomkit.methods.runner import RunContext
 from idiomkit.models import DEFAULT_MODEL, REGISTRY, load_model, model_path, resolve_name
 from idiomkit.pooling import POOLINGS, pooling_of
 from idiomkit.results import ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
@@ -318,3 +321,47 @@ def evaluate(
         variant = variant or "-".join(p for p in parts if p) or None
         path = write_result(record, results_dir, variant=variant, predictions=out.predictions)  # predictions first
     return Evaluation(record, path, task_obj.summary_table(out.metrics))
+
+
+def method_key(task: str, method: str) -> str:
+    """``("semeval2a", "classifier")`` -> ``"semeval2a/classifier"`` (a full ``task/method`` name is kept)."""
+    return method if "/" in method else f"{task}/{method}"
+
+
+@api_errors
+def run_method(
+    task: str,
+    method: str,
+    options: Any = None,
+    *,
+    data_dir: str | Path | None = None,
+    results_dir: str | Path | None = None,
+    command: str | None = None,
+    **values: Any,
+) -> list[Path]:
+    """Run a registered method end to end (``idiomkit run TASK --method M``) and return the result files written.
+
+    Args:
+        task: the task (``semeval2a``, ``admire``, ``idiolink``).
+        method: the method's name in :data:`idiomkit.methods.RUNNABLE` without the task (``classifier``).
+        options: an instance of the method's options dataclass (e.g. ``ClassifierOptions``); or give its fields
+            as keyword ``values``.
+        command: the command line recorded in ``params.command`` (default: the ``idiomkit`` command being run).
+    """
+    name = method_key(task, method)
+    runnable = get_runnable(name)
+    if not name.startswith(task + "/"):
+        raise OptionError(f"method '{name}' does not belong to task '{task}'")
+    if options is None:
+        known = {f.name for f in dataclass_fields(runnable.options)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise OptionError(f"{name}: no option '{unknown[0]}' (options: {', '.join(sorted(known))})")
+        options = runnable.options(**values)
+    elif values or not isinstance(options, runnable.options):
+        raise OptionError(f"{name}: options must be one {runnable.options.__name__} (or keyword values, not both)")
+    results = Path(results_dir or default_results_dir())
+    check_writable_dir(results, "results directory")
+    context = RunContext(data_dir=Path(data_dir) if data_dir else default_data_dir(), results_dir=results,
+                         command=command or current_command(), evaluate=evaluate)  # fmt: skip
+    return runnable.run(options, context)

@@ -686,5 +686,34 @@ def export_onnx(
     console.print(f"exported {model} -> {out}/onnx")
 
 
+@app.command("run", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@user_errors
+def run_method(
+    ctx: typer.Context,
+    task: Annotated[str, typer.Argument(help="Task: semeval2a | admire | idiolink.")],
+    method: Annotated[str, typer.Option("--method", help="A method of the task (see docs/methods.md).")],
+    data_dir: DataDir = None,
+    results_dir: ResultsDir = None,
+    help_options: Annotated[bool, typer.Option("--help-options", help="List the method's options and exit.")] = False,
+) -> None:
+    """Run a trained system end to end (fit, predict, score; result JSONs + predictions). The method's own options
+    follow (``--help-options`` lists them), e.g. ``idiomkit run semeval2a --method classifier --train-layers 4``."""
+    from idiomkit.api import method_key
+    from idiomkit.api import run_method as run
+    from idiomkit.methods import get_runnable
+    from idiomkit.methods.runner import describe_options, parse_options
+
+    name = method_key(task, method)
+    runnable = get_runnable(name)
+    if help_options:
+        console.print(f"{name} options:", highlight=False)
+        for line in describe_options(runnable.options):
+            console.print("  " + escape(line), highlight=False, soft_wrap=True)
+        return
+    options = parse_options(runnable.options, ctx.args, name)
+    written = run(task, method, options, data_dir=data_dir, results_dir=results_dir)
+    console.print(f"{len(written)} result file(s) written", highlight=False)
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()
