@@ -4,6 +4,9 @@ round-robin streams, validation on a split carved from train by MWE, and exactly
 A small loop of our own (rather than ``SentenceTransformerTrainer``) keeps tokenisation cached, batches bucketed
 by length and the checkpoint complete: model, optimizer, scheduler, phase/epoch/batch position and RNG states.
 ``benchmarks/train_speed.py`` measures it against a plain ``SentenceTransformerTrainer`` run.
+
+A run directory is tied to its config (``run_config.json``; another config is refused unless ``force_new``), held
+by one writer at a time (``.lock``), and its checkpoint holds only tensors and plain data (``weights_only=True``).
 """
 
 from __future__ import annotations
