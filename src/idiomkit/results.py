@@ -5,9 +5,11 @@ so a result JSON on disk always has its predictions and a second concurrent writ
 
 Envelope (checked by ``shared/tools/check_results.py``)::
 
-    {"task", "model", "recipe", "seed", "commit", "data_sha256", "params", "metrics", "wall_s", "created"}
+    {"key", "task", "model", "recipe", "seed", "commit", "data_sha256", "params", "metrics", "wall_s", "created"}
 
-File name: ``<results_dir>/<task>/<model>__<recipe>[__<variant>]__seed<N>.json``.
+A result is named by its :class:`ResultKey` (stored as ``"key"``): :meth:`ResultKey.path` is the one place a result
+path is made, ``<results_dir>/<task>/<model>__<recipe>[__<variant>]__seed<N>.json``, and readers take the key from
+the stored fields (:meth:`ResultKey.from_record`), never from the file name. See ``docs/results-format.md``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from idiomkit.data.errors import DataError
 from idiomkit.errors import FileSystemError, OutputClash
@@ -123,11 +125,113 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "x"
 
 
+Track = Literal["plain", "marked"]
+TRACKS: tuple[Track, ...] = ("plain", "marked")
+# Words in an input-naming option that mean the system is shown where the idiom is (a gold span): a span query or
+# feature, the compound marked with separator tokens, an instruction that quotes the span.
+GOLD_SPAN_WORDS = frozenset({"span", "marked", "instruction"})
+# Options (in ``params``, or in ``params.training.config`` for a trained classifier) that name what the system reads.
+INPUT_OPTIONS = ("query_mode", "features", "pool", "classifier")
+
+
+def option_words(value: Any) -> set[str]:
+    """The lower-case words of an option value (``"sentence+span"`` -> {sentence, span})."""
+    return set(re.findall(r"[a-z]+", value.lower())) if isinstance(value, str) else set()
+
+
+def gold_inputs(params: Mapping[str, Any]) -> list[str]:
+    """The gold annotations (which a user of the system does not have) that a result's system is given, named by
+    the options in its ``params``: MWE tokens (``mwe_tokens``), gold spans (an input option of
+    :data:`INPUT_OPTIONS` with a word of :data:`GOLD_SPAN_WORDS`), gold sentence types (``oracle``)."""
+    found = ["mwe_tokens"] if params.get("mwe_tokens") else []
+    training = params.get("training")
+    config = training.get("config") if isinstance(training, Mapping) else None
+    for where, options in (("", params), ("training.config.", config if isinstance(config, Mapping) else {})):
+        found += [f"{where}{name}" for name in INPUT_OPTIONS if option_words(options.get(name)) & GOLD_SPAN_WORDS]
+    if params.get("oracle"):
+        found.append("oracle")
+    return found
+
+
+def result_track(params: Mapping[str, Any]) -> Track:
+    """``marked`` when the system is given any gold annotation (:func:`gold_inputs`), else ``plain`` (it sees only
+    the ordinary text a user has). The one place a track is decided."""
+    return "marked" if gold_inputs(params) else "plain"
+
+
+@dataclass(frozen=True)
+class ResultKey:
+    """What names one result: task, model, recipe, variant (the configuration beyond model and recipe, in its
+    file-name form), track (:func:`result_track`; stored, not in the file name) and seed."""
+
+    task: str
+    model: str
+    recipe: str
+    variant: str = ""
+    track: Track = "plain"
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "variant", slug(self.variant) if self.variant else "")
+        if self.track not in TRACKS:
+            raise ValueError(f"unknown track '{self.track}' (expected one of {', '.join(TRACKS)})")
+
+    @classmethod
+    def of(cls, record: ResultRecord, variant: str | None = None) -> ResultKey:
+        """The key of ``record`` with ``variant``; its track from the record's params."""
+        return cls(record.task, record.model, record.recipe, variant or "", result_track(record.params), record.seed)
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any], source: str | Path | None = None) -> ResultKey:
+        """The key stored in a result JSON (its ``"key"`` object); a record without one (hand-written) gets its key
+        from its top-level fields, ``params.variant`` and the track rule. Never read from a file name; a malformed
+        key is a one-line :class:`~idiomkit.data.errors.DataError` naming ``source``."""
+        stored = record.get("key")
+        if stored is None:
+            params = record.get("params") if isinstance(record.get("params"), Mapping) else {}
+            stored = {"task": record.get("task", ""), "model": record.get("model", ""),
+                      "recipe": record.get("recipe", ""), "variant": params.get("variant") or "",
+                      "track": result_track(params), "seed": record.get("seed", 0)}  # fmt: skip
+        return cls.from_json(stored, source)
+
+    @classmethod
+    def from_json(cls, data: Any, source: str | Path | None = None) -> ResultKey:
+        """A key from its JSON object (each field present and of its type)."""
+        where = source or "result"
+        if not isinstance(data, Mapping):
+            raise DataError(where, None, "key", f"must be an object, got {type(data).__name__}")
+        for name in ("task", "model", "recipe", "variant", "track", "seed"):
+            kind = int if name == "seed" else str
+            if not isinstance(data.get(name), kind) or isinstance(data.get(name), bool):
+                raise DataError(where, None, f"key.{name}", f"must be {kind.__name__}, got {data.get(name)!r}")
+        if data["track"] not in TRACKS:
+            raise DataError(where, None, "key.track", f"unknown track '{data['track']}' (expected plain or marked)")
+        return cls(data["task"], data["model"], data["recipe"], data["variant"], data["track"], data["seed"])
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def config(self) -> tuple[str, str, str, str, str]:
+        """The key without its seed: the runs of one configuration share it."""
+        return self.task, self.model, self.recipe, self.variant, self.track
+
+    @property
+    def config_name(self) -> str:
+        """``<model>__<recipe>[__<variant>]``: the file name without seed and suffix (orders a configuration)."""
+        return "__".join([slug(self.model), slug(self.recipe)] + ([self.variant] if self.variant else []))
+
+    def path(self, results_dir: str | Path) -> Path:
+        """``<results_dir>/<task>/<model>__<recipe>[__<variant>]__seed<N>.json``: the one place a result path is
+        made."""
+        return Path(results_dir) / self.task / f"{self.config_name}__seed{self.seed}.json"
+
+
 def result_path(
     results_dir: str | Path, task: str, model: str, recipe: str, seed: int, variant: str | None = None
 ) -> Path:
-    parts = [slug(model), slug(recipe)] + ([slug(variant)] if variant else []) + [f"seed{seed}"]
-    return Path(results_dir) / task / ("__".join(parts) + ".json")
+    """The path of a result (:meth:`ResultKey.path`; the track does not change it)."""
+    return ResultKey(task, model, recipe, variant or "", seed=seed).path(results_dir)
 
 
 def nearest_existing(path: Path) -> Path:
@@ -189,8 +293,12 @@ def write_result(
     results_dir: str | Path = DEFAULT_RESULTS_DIR,
     variant: str | None = None,
     predictions: Mapping[str, str] | None = None,
+    *,
+    key: ResultKey | None = None,
 ) -> Path:
-    """Fill commit/created if empty and write the envelope atomically; returns the path.
+    """Fill commit/created if empty and write the envelope, its ``key`` first, atomically to ``key.path``; returns
+    the path. Without ``key`` it is ``ResultKey.of(record, variant)``; a key that names another task, model,
+    recipe or seed than the record is a ValueError.
 
     ``predictions`` (file suffix -> text, e.g. ``{"submission.csv": ...}``) are written first, beside the result,
     and the envelope last; an older result JSON at the same path is removed before them, so a kill or a full disk
@@ -199,8 +307,12 @@ def write_result(
     record.commit = record.commit or git_commit()
     record.created = record.created or dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
     record.wall_s = round(float(record.wall_s), 3)
-    path = result_path(results_dir, record.task, record.model, record.recipe, record.seed, variant)
-    text = json.dumps(record.to_json(), indent=2, ensure_ascii=False) + "\n"
+    key = key or ResultKey.of(record, variant)
+    if (key.task, key.model, key.recipe, key.seed) != (record.task, record.model, record.recipe, record.seed):
+        raise ValueError(f"result key {key} does not name this record ({record.task}, {record.model}, "
+                         f"{record.recipe}, seed {record.seed})")  # fmt: skip
+    path = key.path(results_dir)
+    text = json.dumps({"key": key.to_json(), **record.to_json()}, indent=2, ensure_ascii=False) + "\n"
     with output_lock(path):
         if predictions:
             path.unlink(missing_ok=True)
