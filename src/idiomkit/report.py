@@ -1,6 +1,7 @@
 """Regenerate the results pages (``docs/results/``) from the result JSON files (nothing typed by hand).
 
-Runs of the same configuration (same file name but for ``__seed<N>``) are aggregated: mean ± std over seeds.
+Runs of the same configuration (same :class:`~idiomkit.results.ResultKey` but for its seed, read from each file's
+stored ``key``, never from its name) are aggregated: mean ± std over seeds.
 Reference rows (papers, independent re-computations) come from :data:`REFERENCES`; prose that explains a table
 comes from ``docs/notes/<task>.md`` when present.
 """
@@ -14,7 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from idiomkit.results import atomic_write_text, load_results
+from idiomkit.results import ResultKey, atomic_write_text, load_results
 
 TASK_TITLES = {
     "semeval2b-dev": "SemEval-2022 Task 2B, dev split (Spearman's rho; organisers' rules)",
@@ -201,20 +202,31 @@ def json_section(path: Path, title: str, intro: str) -> list[str]:
     return [f"## {title}", "", intro, "", data.get("markdown", "```\n" + json.dumps(data, indent=2) + "\n```"), ""]
 
 
-def task_table(task: str, entries: list[tuple[Path, dict[str, Any]]]) -> str:
-    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+def result_key(path: Path, rec: dict[str, Any]) -> ResultKey:
+    """The stored key of a result (``path`` only names the file in an error)."""
+    return ResultKey.from_record(rec, source=path)
+
+
+def by_configuration(entries: list[tuple[Path, dict[str, Any]]]) -> list[tuple[ResultKey, list[dict[str, Any]]]]:
+    """The results grouped by their key without seed, ordered by :attr:`ResultKey.config_name`; each group's key is
+    its first result's."""
+    groups: dict[tuple[str, ...], tuple[ResultKey, list[dict[str, Any]]]] = {}
     for path, rec in entries:
-        groups[re.sub(r"__seed\d+$", "", path.stem)].append(rec)
+        key = result_key(path, rec)
+        groups.setdefault(key.config, (key, []))[1].append(rec)
+    return [groups[config] for config in sorted(groups, key=lambda c: (groups[c][0].config_name, c))]
+
+
+def task_table(task: str, entries: list[tuple[Path, dict[str, Any]]]) -> str:
     runs = [r for _, r in entries]
     cols = _columns(task, runs)
     percent = task == "idiolink-test"
     head = ["model", "recipe", "config", "seeds", *cols, "epochs", "train s", "wall s", "command"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for key in sorted(groups):
-        recs = groups[key]
+    for key, recs in by_configuration(entries):
         first = recs[0]
-        config = key.split("__")[2:] or [first["params"].get("pooling", "")]
-        cells = [first["model"], first["recipe"], " ".join(config), str(len(recs))]
+        config = key.variant or first["params"].get("pooling", "")
+        cells = [first["model"], first["recipe"], config, str(len(recs))]
         for col in cols:
             values = [flatten(r["metrics"])[col] for r in recs if col in flatten(r["metrics"])]
             cells.append(_fmt(values, percent) if values else "")
@@ -380,7 +392,7 @@ MATRIX_COLUMNS: list[tuple[str, str, str, dict[str, str]]] = [
     ("Xiao I/D margin", "xiao-pairs", "id_margin", {}),
 ]
 # variant tokens that name the column (query mode, setting, split), not the model/recipe configuration
-_COLUMN_TOKENS = {"sentence", "span", "instruction", "sentence+span", "instruction+span", "cv", "test", "zero_shot",
+COLUMN_TOKENS = {"sentence", "span", "instruction", "sentence+span", "instruction+span", "cv", "test", "zero_shot",
                   "one_shot", "dev", "heldout"}  # fmt: skip
 
 
@@ -402,8 +414,8 @@ def semeval2b_grid(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
         done = training.get("epochs_done")
         if done is not None and epochs and done < epochs:  # stopped early (max steps, e.g. the demo's 60 steps)
             continue
-        # results written before the training summary was recorded (2-epoch runs) carry no variant in their name
-        two_epochs = epochs == 2 or (epochs is None and len(path.stem.split("__")) == 3)
+        # results written before the training summary was recorded (2-epoch runs) carry no variant
+        two_epochs = epochs == 2 or (epochs is None and not result_key(path, rec).variant)
         if rec["model"] in GRID_2B_MODELS and rec["recipe"] in GRID_2B_RECIPES and two_epochs:
             cells[(rec["recipe"], rec["model"])].append(rec)
     if not cells:
@@ -424,29 +436,33 @@ def semeval2b_grid(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     return lines + [""]
 
 
-def matrix_row_key(path: Path, rec: dict[str, Any]) -> tuple[str, str, str]:
-    """(model, recipe, configuration) of a result: its file name without seed and column-naming tokens."""
-    parts = path.stem.split("__")
-    variant = parts[2] if len(parts) == 4 else ""
-    config = "-".join(t for t in variant.split("-") if t and t not in _COLUMN_TOKENS)
-    return rec["model"], rec["recipe"], config
+def row_config(variant: str) -> str:
+    """The part of a key's variant that names the model/recipe configuration (a matrix row): its ``-``-separated
+    tokens but those of :data:`COLUMN_TOKENS`, which name the column (``6ep-sentence`` -> ``6ep``)."""
+    return "-".join(t for t in variant.split("-") if t and t not in COLUMN_TOKENS)
+
+
+def matrix_row_key(key: ResultKey) -> tuple[str, str, str]:
+    """(model, recipe, configuration) of a result's key: the matrix row it belongs to."""
+    return key.model, key.recipe, row_config(key.variant)
 
 
 def matrix_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """Model/recipe × benchmark main scores (mean over seeds), one row per configuration found in two or more
     benchmarks' result files (rows seen in one benchmark only are in that benchmark's table)."""
     cells: dict[tuple[str, str, str], dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
-    chosen: dict[tuple[tuple[str, str, str], int], str] = {}
-    for path, rec in sorted(results, key=lambda item: item[0].as_posix()):
-        row = matrix_row_key(path, rec)
+    chosen: dict[tuple[tuple[str, str, str], int], tuple[str, ...]] = {}
+    keyed = [(result_key(path, rec), rec) for path, rec in results]
+    keyed.sort(key=lambda item: item[0].path("").as_posix())  # file order, made from the keys
+    for key, rec in keyed:
+        row = matrix_row_key(key)
         values = flatten(rec["metrics"])
         for col, (_title, task, metric, need) in enumerate(MATRIX_COLUMNS):
             if rec["task"] != task or metric not in values:
                 continue
             if any(rec["params"].get(k) != v for k, v in need.items()):
                 continue
-            config = re.sub(r"__seed\d+$", "", path.stem)
-            if chosen.setdefault((row, col), config) != config:  # two configurations in one cell: keep the first
+            if chosen.setdefault((row, col), key.config) != key.config:  # two configurations in a cell: keep the 1st
                 continue
             cells[row][col].append(values[metric])
     rows = {row: cols for row, cols in cells.items() if len({MATRIX_COLUMNS[c][1] for c in cols}) >= 2}
