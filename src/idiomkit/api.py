@@ -22,17 +22,18 @@ from idiomkit.methods.idiolink.rerank import RERANK_OPTIONS, rerank_from_options
 from idiomkit.methods.runner import RunContext
 from idiomkit.models import DEFAULT_MODEL, REGISTRY, load_model, model_path, resolve_name
 from idiomkit.pooling import POOLINGS, pooling_of
-from idiomkit.results import ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
+from idiomkit.results import ResultKey, ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
 from idiomkit.tasks import Task, get_task
 
 
 @dataclass
 class Evaluation:
-    """The outcome of :func:`evaluate`: the result record, its file (if written) and a printable table."""
+    """The outcome of :func:`evaluate`: the result record, its file (if written), a printable table and its key."""
 
     record: ResultRecord
     path: Path | None
     table: list[list[str]]
+    key: ResultKey | None = None
 
 
 @api_errors
@@ -166,6 +167,13 @@ def epoch_tag(training: dict[str, Any] | None) -> str | None:
         return None
     epochs = training["config"].get("epochs")
     return f"{epochs}ep" if epochs and epochs != BUDGET_EPOCHS else None
+
+
+def result_variant(pooling: str | None, training: dict[str, Any] | None, task_variant: str | None) -> str:
+    """A result's variant: the pooling (when not ``mean`` and not part of a trained model; None for a lexical
+    model), the epoch tag (:func:`epoch_tag`) and the task's own variant (e.g. idiolink's query mode), in order."""
+    parts = [pooling if pooling and pooling != "mean" and not training else None, epoch_tag(training), task_variant]
+    return "-".join(p for p in parts if p)
 
 
 STANDARD_TASK_ARGS = frozenset({"self", "model", "data_dir", "prompt_name", "batch_size", "show_progress_bar", "seed"})
@@ -310,17 +318,10 @@ def evaluate(
         data_sha256=sha256_files(out.data_files),
         wall_s=wall,
     )
-    path = None
-    if write:
-        # a task may name its own variant (e.g. idiolink's query mode); a non-default pooling is prefixed
-        parts = [
-            pooling if pooling != "mean" and not lexical and not training else None,
-            epoch_tag(training),
-            out.params.get("variant"),
-        ]
-        variant = variant or "-".join(p for p in parts if p) or None
-        path = write_result(record, results_dir, variant=variant, predictions=out.predictions)  # predictions first
-    return Evaluation(record, path, task_obj.summary_table(out.metrics))
+    variant = variant or result_variant(None if lexical else pooling, training, out.params.get("variant"))
+    key = ResultKey.of(record, variant)
+    path = write_result(record, results_dir, predictions=out.predictions, key=key) if write else None  # predictions 1st
+    return Evaluation(record, path, task_obj.summary_table(out.metrics), key)
 
 
 def method_key(task: str, method: str) -> str:
