@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from idiomkit.cli import app
@@ -35,3 +36,22 @@ def test_models_table_fits_80_columns():
     assert table and all(len(line) <= 80 for line in table)
     names = {line.split("│")[1].strip() for line in table if line.startswith("│")}
     assert set(REGISTRY) <= names  # every registry name printed whole, not cut with an ellipsis
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["train", "--epochs", "0"], "Invalid value for '--epochs'"),
+        (["train", "--no-such-flag"], "No such option: --no-such-flag"),
+        (["evaluate"], "Missing argument 'task'"),
+        (["no-such-verb"], "No such command 'no-such-verb'"),
+        (["interpolate", "r", "-o", "o", "--alphas", "5,-2"], "--alphas"),
+    ],
+)
+def test_console_entry_point_gives_usage_errors_in_one_line(argv, message):
+    """The installed ``idiomkit`` (cli.main) turns click's usage banner + boxed panel into one line, exit 2."""
+    out = subprocess.run([sys.executable, "-m", "idiomkit.cli", *argv], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], out.stderr
+    assert "Traceback" not in out.stderr and out.stdout == ""

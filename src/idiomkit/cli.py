@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.exceptions import TyperException  # typer's click exceptions (UsageError, ...) derive from it
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1") if os.environ.get("IDIOMKIT_ONLINE") != "1" else None
 
@@ -58,7 +59,9 @@ def print_table(rows: list[list[str]], title: str | None = None) -> None:
 
 
 @app.callback()
-def main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details.")] = False) -> None:
+def global_options(
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log progress details.")] = False,
+) -> None:
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
@@ -715,5 +718,21 @@ def run_method(
     console.print(f"{len(written)} result file(s) written", highlight=False)
 
 
+def main() -> None:
+    """The ``idiomkit`` console entry point: like ``app()``, but a usage error (bad option value, unknown option,
+    missing argument) is one line and exit code 2 too, not click's usage banner and boxed panel."""
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        err_console.print("aborted")
+        raise SystemExit(1) from None
+    except TyperException as exc:
+        if not hasattr(exc, "format_message"):
+            raise
+        err_console.print(f"[bold red]error:[/] {escape(' '.join(exc.format_message().split()))}", highlight=False)
+        raise SystemExit(getattr(exc, "exit_code", 2)) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    app()
+    main()
