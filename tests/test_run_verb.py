@@ -181,7 +181,7 @@ def test_classifier_run_writes_the_result_the_script_wrote(data_dir, tmp_path, m
     path = tmp_path / "res/semeval2a-dev/minilm__classifier-sep-span-mean-top1__zero_shot-1ep__seed0.json"
     record = json.loads(path.read_text())
     assert (record["task"], record["model"], record["recipe"], record["seed"]) == (
-        "semeval2a-dev", "minilm", "classifier-sep-span-mean-top1", 0)  # fmt: skip
+        "semeval2a-dev", "minilm", "classifier-sep-span+mean-top1", 0)  # fmt: skip
     assert list(record["params"]) == ["split", "setting", "classifier", "threshold", "selected_epoch", "training",
                                       "threads", "command"]  # fmt: skip
     assert record["params"]["classifier"] == "fine-tuned encoder + linear head"
