@@ -122,6 +122,7 @@ def test_write_result_envelope(tmp_path):
     saved = json.loads(path.read_text())
     assert path.name == "m__zero-shot__seed3.json"
     assert set(saved) == {
+        "key",
         "task",
         "model",
         "recipe",
