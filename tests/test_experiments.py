@@ -207,18 +207,18 @@ def test_several_seeds_need_an_injected_seed(tmp_path):
     [
         (
             "2a-classifier-minilm-zero-shot-context",
-            "benchmarks/semeval2a.py classifier -m minilm --setting zero_shot "
+            "run semeval2a --method classifier -m minilm --setting zero_shot "
             "--epochs 2 --train-layers 4 --threads 2 --context --seeds 1 --results-dir RES",
         ),
         (
             "admire-structured-lora-2a-epie-type-minilm",
-            "benchmarks/admire_features.py --ranker structured --stack "
+            "run admire --method structured --stack "
             "lora-ranked-triplet --type-classifier --type-epie --signals proxy --seed 1 --threads 2 --results-dir RES",
         ),
         ("xiao-pairs-triplet-id", "benchmarks/xiao_pairs.py run pairs-triplet-id@1"),
         (
             "idiolink-twins-usageclf-infonce-minilm",
-            "benchmarks/idiolink_twins.py runs/reproduce/idiolink-infonce-minilm-seed1 --modes span --usage-classifier",
+            "run idiolink runs/reproduce/idiolink-infonce-minilm-seed1 --method twins --modes span --usage-classifier",
         ),
         (
             "2b-interp-adaptive-triplet-mwe-minilm-6ep",

@@ -245,20 +245,3 @@ def test_one_shot_table_names_a_dev_mwe_without_shots():
     expected = r"^1 dev MWE\(s\) have no one-shot example, e.g. 'night owl' \(dev row of ID 7\)$"
     with pytest.raises(ValueError, match=expected):
         one_shot_table(one, [_ex(5, "big fish", None), _ex(7, "night owl", None)])
-
-
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["matcher", "--setting", "zero_shot"], "matcher: one_shot only (zero-shot dev MWEs have no shots)"),
-        (["classifier", "--setting", "one_shot", "--smooth"], "--smooth: zero_shot setting without --extra-train only"),
-    ],
-)
-def test_benchmark_modes_refuse_a_setting_they_cannot_run(argv, message):
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "semeval2a.py"
-    run = subprocess.run([sys.executable, str(script), *argv, "-m", "minilm"], capture_output=True, text=True)
-    assert run.returncode == 1 and run.stderr.strip().splitlines()[-1] == message

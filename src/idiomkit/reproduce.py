@@ -37,14 +37,16 @@ Example ``benchmarks/experiments/2b-adaptive-triplet-mwe-minilm.toml``::
     max_steps = 20
     limit_groups = 100
 
-and a benchmark script (``python benchmarks/semeval2a.py classifier -m minilm --epochs 2 --seeds <seed>
+and a method (``idiomkit run semeval2a --method classifier -m minilm --epochs 2 --context --seeds <seed>
 --results-dir <results>``)::
 
     [method]
-    script = "semeval2a"
-    subcommand = "classifier"
+    script = "idiomkit"
+    subcommand = "run"
+    positional = ["semeval2a"]
 
     [method.args]
+    method = "classifier"
     m = "minilm"                         # one letter: -m; otherwise --name, spelled as the script spells it
     epochs = 2
     context = true                       # true: the bare flag; false: left out
