@@ -216,3 +216,24 @@ def test_admire_zero_shot_run_writes_the_results_the_script_wrote(data_dir, tmp_
                                   "split", "train_s", "trainable_params", "n_items"]  # fmt: skip
     assert cv["params"]["variant"] == "cv-span" and cv["params"]["n_items"] == 12 and len(cv["metrics"]["folds"]) == 3
     assert cv["params"]["command"] == "idiomkit " + " ".join(argv)
+
+
+def test_every_run_experiment_parses_against_its_methods_options():
+    """Each ``idiomkit run`` experiment job (full and quick) names a runnable method and only options it takes."""
+    import typer
+
+    from idiomkit.reproduce import job_argv, load_experiments
+
+    root = Path(__file__).resolve().parents[1]
+    command = typer.main.get_command(app).commands["run"]
+    jobs = 0
+    for exp in load_experiments(root / "benchmarks/experiments"):
+        for quick in (False, True):
+            argv = job_argv(exp, 0, quick, Path("runs/x"), Path("results"))
+            if Path(argv[0]).name != "idiomkit" or argv[1] != "run":
+                continue
+            ctx = command.make_context("run", argv[2:])
+            name = f"{ctx.params['task']}/{ctx.params['method']}"
+            parse_options(RUNNABLE[name].options, ctx.args, name)
+            jobs += 1
+    assert jobs >= 60  # 30 experiments, full and quick
