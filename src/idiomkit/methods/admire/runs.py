@@ -34,7 +34,7 @@ from idiomkit.methods.admire import query_encoder as tr
 from idiomkit.methods.admire import structured as st
 from idiomkit.methods.runner import RunContext
 from idiomkit.models import load_model, resolve_name
-from idiomkit.results import ResultRecord, atomic_write_text, result_path, sha256_files, write_result
+from idiomkit.results import ResultRecord, result_path, sha256_files, write_result
 from idiomkit.tasks.admire import predictions_tsv, score_items, submission_tsv
 
 log = logging.getLogger(__name__)
@@ -153,9 +153,7 @@ def run_query_encoder(options: QueryEncoderOptions, context: RunContext) -> list
                                  "trainable_params": run.trainable, "n_items": len(run.scores)},
                 data_sha256=sha256_files(data.files), wall_s=time.perf_counter() - start,
             )  # fmt: skip
-            out = write_result(record, context.results_dir, variant=variant)
-            for suffix, text in preds.items():
-                atomic_write_text(out.with_suffix("." + suffix), text)
+            out = write_result(record, context.results_dir, variant=variant, predictions=preds)  # predictions first
             m = metrics
             print(f"{out}: top1 {m['top1']:.3f} dcg {m['dcg']:.3f} rho {m['spearman']:.3f} tau {m['kendall']:.3f}")
             written.append(out)
@@ -278,15 +276,15 @@ def run_rankers(ranker: str, options, context: RunContext) -> list[Path]:
                 params["oracle"] = "reads the gold sentence_type of the ranked item: an upper bound, not a system"
             record = ResultRecord(task="admire", model=name, recipe=recipe, seed=seed, metrics=metrics, params=params,
                                   data_sha256=sha256_files(data.files), wall_s=time.perf_counter() - start)  # fmt: skip
-            out = write_result(record, context.results_dir, variant=variant)
             extra = [str(f) for f in folds] if split == "cv" else None
-            atomic_write_text(out.with_suffix(".predictions.tsv"), predictions_tsv(items, scores, extra))
+            preds = {"predictions.tsv": predictions_tsv(items, scores, extra)}
             if split == "test" and signal != "oracle":
                 if structured:
                     xe = fitted.scores(caps["xe"], sims["xe"], sets["xe"], stacked["xe"], type_extra["xe"])
                 else:
                     xe = af.features(sims["xe"], af.type_signal(sims["xe"], sets["xe"], signal)) @ w
-                atomic_write_text(out.with_suffix(".submission_xe.tsv"), submission_tsv(sets["xe"], xe))
+                preds["submission_xe.tsv"] = submission_tsv(sets["xe"], xe)
+            out = write_result(record, context.results_dir, variant=variant, predictions=preds)  # predictions first
             written.append(out)
             m = metrics
             rows.append((recipe, split, m["top1"], m["spearman"], m["idiomatic"]["spearman"], m["literal"]["spearman"]))

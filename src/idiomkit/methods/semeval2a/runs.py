@@ -42,7 +42,7 @@ from idiomkit.methods.semeval2a.sense_matcher import (
     train_matcher,
 )
 from idiomkit.models import load_model, resolve_name
-from idiomkit.results import ResultRecord, atomic_write_text, result_path, sha256_files, write_result
+from idiomkit.results import ResultRecord, result_path, sha256_files, write_result
 from idiomkit.tasks.semeval2a import one_shot_table, score, split_by_mwe, submission_csv
 
 SETTINGS = ("zero_shot", "one_shot")
@@ -131,8 +131,8 @@ def classifier_config(options: ClassifierOptions, model_name: str, setting: str,
 
 
 def write_2a_result(context: RunContext, dev, labels, setting: str, record: ResultRecord, variant: str) -> Path:
-    path = write_result(record, context.results_dir, variant=variant)
-    atomic_write_text(path.with_suffix(".submission.csv"), submission_csv(dev, labels, setting))
+    predictions = {"submission.csv": submission_csv(dev, labels, setting)}
+    path = write_result(record, context.results_dir, variant=variant, predictions=predictions)  # predictions first
     metrics = record.metrics
     print(f"{path}: ALL {metrics['ALL']['macro_f1']:.4f} EN {metrics['EN']['macro_f1']:.4f} "
           f"PT {metrics['PT']['macro_f1']:.4f}", flush=True)  # fmt: skip
