@@ -17,11 +17,12 @@ _LAZY = {
     "evaluate": "idiomkit.api",
     "models": "idiomkit.api",
     "load_model": "idiomkit.models",
+    "run_method": "idiomkit.api",
 }
-__all__ = ["DataError", "embed", "evaluate", "load_model", "models"]  # = sorted(_LAZY)
+__all__ = ["DataError", "embed", "evaluate", "load_model", "models", "run_method"]  # = sorted(_LAZY)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from idiomkit.api import embed, evaluate, models
+    from idiomkit.api import embed, evaluate, models, run_method
     from idiomkit.data.errors import DataError
     from idiomkit.models import load_model
 

@@ -273,7 +273,8 @@ def report_lines(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     lines = ["### Cross-validation (5 folds by compound on train+dev, 85 items) and test (15 items)", "",
              "CV cells: mean ± std over seeds of the out-of-fold metrics; fold std: std over all fold × seed "
              "blocks (17 items each). Test: trained on all 85 items per seed. Generated from the result JSONs "
-             "(`params.split` cv|test) written by `benchmarks/admire_cv.py` and `benchmarks/admire_features.py`; "
+             "(`params.split` cv|test) written by `idiomkit run admire --method …` (formerly `benchmarks/admire_cv.py` "
+             "and `benchmarks/admire_features.py`); "
              "rows marked *oracle* read the gold sentence type and are upper bounds, never the best system.", "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]  # fmt: skip
     best = None
