@@ -125,7 +125,7 @@ def test_negatives_come_from_other_idioms():
 
 
 def test_training_pairs_never_touch_held_out_or_validation_idioms(data_dir):
-    from idiomkit.training.pair_recipes import idiom_data, train_pairs
+    from idiomkit.training.recipes.pairs import idiom_data, train_pairs
 
     data = idiom_data(str(data_dir))
     cfg = SimpleNamespace(data_dir=str(data_dir), limit_groups=None, seed=0)
@@ -184,7 +184,7 @@ def test_train_pairs_of_reads_training_json(tmp_path):
 
 
 def test_pair_examples_labels_and_classes(minilm):
-    from idiomkit.training.pair_recipes import class_examples, labelled_examples, triplet_examples
+    from idiomkit.training.recipes.pairs import class_examples, labelled_examples, triplet_examples
 
     idioms = [_idiom(k, f"meaning of {k}", 2) for k in ("a1", "b2", "c3")]
     pairs = id_pairs(idioms) + sp_pairs(idioms)

@@ -6,8 +6,8 @@ import torch
 from helpers import tokenize_on
 from torch import nn
 
-from idiomkit.training import fast_dropout
-from idiomkit.training.fast_dropout import ATTENTION_NAME, FastDropout, dropout_scale_mask, enable_fast_dropout
+from idiomkit.training.speedups import fast_dropout
+from idiomkit.training.speedups.fast_dropout import ATTENTION_NAME, FastDropout, dropout_scale_mask, enable_fast_dropout
 
 
 def test_mask_drops_at_rate_p_scales_kept_values_and_follows_the_seed():

@@ -31,12 +31,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("cli", ("idiomkit.cli", "idiomkit.reproduce")),  # reproduce runs the CLI's commands
 ]
 
-# The one circle left inside training/ (trainer <-> recipes <-> pair_recipes); the lead removes it, then this constant.
-KNOWN_TRAINING_CYCLE = frozenset(
-    {"idiomkit.training.trainer", "idiomkit.training.recipes", "idiomkit.training.pair_recipes"}
-)
-KNOWN_CYCLES = (KNOWN_TRAINING_CYCLE,)
-
 
 def module_name(path: Path) -> str:
     parts = path.relative_to(SRC).with_suffix("").parts
@@ -166,10 +160,10 @@ def test_every_module_has_a_layer():
         layer_of(module)
 
 
-def test_no_import_cycles_but_the_known_ones():
+def test_no_import_cycles():
     graph = import_graph()
-    unknown = [c for c in cycles(graph) if not any(set(c) <= known for known in KNOWN_CYCLES)]
-    assert not unknown, "import cycles: " + "; ".join(cycle_path(graph, c) for c in unknown)
+    found = cycles(graph)
+    assert not found, "import cycles: " + "; ".join(cycle_path(graph, c) for c in found)
 
 
 def test_no_module_imports_a_higher_layer():

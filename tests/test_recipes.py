@@ -13,7 +13,8 @@ from idiomkit.data.errors import DataError
 from idiomkit.data.sts import StsPair, load_assin2, load_sts, load_stsb
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training import run_label
-from idiomkit.training.recipes import RECIPES, labelled_pair_examples, positive_examples, triplet_examples
+from idiomkit.training.recipes import RECIPES
+from idiomkit.training.recipes.semeval2b import labelled_pair_examples, positive_examples, triplet_examples
 from idiomkit.training.relabel import group_pairs
 from idiomkit.training.sampler import grouped_length_batches
 
@@ -257,7 +258,7 @@ def test_span_aware_training_embeddings_equal_late_chunking(tokenizer_model):
     from idiomkit.models import load_model
     from idiomkit.pooling import encode_spans, install_span_pooling
     from idiomkit.training.examples import collate
-    from idiomkit.training.recipes import idiolink_infonce_examples, idiolink_triplets
+    from idiomkit.training.recipes.idiolink import idiolink_infonce_examples, idiolink_triplets
 
     model = load_model("minilm", pooling="last2")
     examples = idiolink_infonce_examples(model, None, IdioCfg)
@@ -278,7 +279,7 @@ def test_span_aware_training_embeddings_equal_late_chunking(tokenizer_model):
 def test_idiolink_labels_follow_relevance_classes(tokenizer_model):
     from idiomkit.config import default_data_dir
     from idiomkit.data.idiolink import load_idiolink
-    from idiomkit.training.recipes import idiolink_labelled_examples, idiolink_triplets
+    from idiomkit.training.recipes.idiolink import idiolink_labelled_examples, idiolink_triplets
 
     examples = idiolink_labelled_examples(tokenizer_model, None, IdioCfg)
     triplets = idiolink_triplets(IdioCfg)
@@ -296,7 +297,7 @@ def test_idiolink_labels_follow_relevance_classes(tokenizer_model):
 def test_index_tuples_follow_the_paper_recipe_on_train_documents_only():
     from idiomkit.config import default_data_dir
     from idiomkit.data.idiolink import load_idiolink
-    from idiomkit.training.recipes import index_tuples
+    from idiomkit.training.recipes.idiolink import index_tuples
 
     class Cfg:
         data_dir, limit_groups, seed = None, None, 0
@@ -318,8 +319,8 @@ def test_idiom_meaning_stream_never_sees_an_idiolink_val_or_test_pie(tokenizer_m
     from idiomkit.config import default_data_dir
     from idiomkit.data.definitions import idiom_key
     from idiomkit.data.idiolink import load_idiolink
-    from idiomkit.training.pair_recipes import decontaminated_idioms, idiom_data
     from idiomkit.training.recipes import build_phases
+    from idiomkit.training.recipes.pairs import decontaminated_idioms, idiom_data
 
     class Cfg:
         data_dir, limit_groups, seed, max_seq_length, span_queries, epochs = None, None, 0, 64, False, 1

@@ -6,8 +6,8 @@ import pytest
 import torch
 from helpers import tokenize_on
 
-from idiomkit.training.fast_dropout import enable_fast_dropout
-from idiomkit.training.unpad import UnpaddedBertLayer, enable_unpadding, token_mask
+from idiomkit.training.speedups.fast_dropout import enable_fast_dropout
+from idiomkit.training.speedups.unpad import UnpaddedBertLayer, enable_unpadding, token_mask
 
 TEXTS = ["he kicked the bucket last year", "a red car", "spill the beans, then again spill them on the floor"]
 

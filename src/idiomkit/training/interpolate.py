@@ -14,11 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from sentence_transformers import SentenceTransformer
 
+from idiomkit.models import load_model
 from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.mwe import add_mwe_tokens
 from idiomkit.training.recipes import run_label
+from idiomkit.training.recipes.base import sts_dev_pairs
+from idiomkit.training.trainer import TrainConfig, load_groups, validation_evaluator, write_model_card
 
 log = logging.getLogger("idiomkit.training")
 
@@ -60,9 +64,6 @@ def run_info(tuned_dir: Path) -> dict[str, Any]:
 
 def start_model(tuned_dir: Path):
     """The run's starting model with the run's MWE tokens added exactly as training added them."""
-    from idiomkit.models import load_model
-    from idiomkit.training.trainer import TrainConfig, load_groups
-
     path = tuned_dir / "training.json"
     config = run_info(tuned_dir)["config"]
     unknown = sorted(set(config) - set(TrainConfig.__dataclass_fields__))
@@ -91,8 +92,6 @@ def mix_weights(start, tuned, alpha: float) -> dict[str, torch.Tensor]:
 
 def load_pair(tuned_dir: str | Path):
     """(start model with the run's MWE tokens, fine-tuned model, the run's config)."""
-    from sentence_transformers import SentenceTransformer
-
     tuned_dir = Path(tuned_dir)
     start, cfg = start_model(tuned_dir)
     tuned = SentenceTransformer(str(tuned_dir), device="cpu")
@@ -104,8 +103,6 @@ def load_pair(tuned_dir: str | Path):
 def interpolation_sweep(start, tuned, cfg, alphas=DEFAULT_ALPHAS, *, on_point=None) -> list[InterpolationPoint]:
     """Validation metrics (train-carved idiom validation + STS dev) at each ratio; ``on_point(alpha, model)``.
     ``start`` holds its own weights again when the sweep returns."""
-    from idiomkit.training.trainer import load_groups, sts_dev_pairs, validation_evaluator
-
     _, val, _ = load_groups(cfg)
     evaluators = [validation_evaluator(val, tuned, cfg.mwe_tokens), StsEvaluator(sts_dev_pairs(cfg))]
     start_weights = {k: v.clone() for k, v in start.state_dict().items()}
@@ -155,7 +152,5 @@ def interpolate_run(
     }
     info["best"] = {"metric": "val_idiom", "value": best.metrics["val_idiom"], "alpha": best.alpha}
     atomic_write_text(output_dir / "training.json", json.dumps(info, indent=2) + "\n")
-    from idiomkit.training.trainer import write_model_card
-
     write_model_card(output_dir, info)
     return info

@@ -27,13 +27,16 @@ from typing import Any
 
 import numpy as np
 import torch
+from transformers import get_linear_schedule_with_warmup
 
 from idiomkit.config import run_data_dir, seed_everything
+from idiomkit.data.idiolink import load_idiolink, triplets_path
 from idiomkit.data.semeval2022 import B_FILES, load_train_pairs, semeval_root
-from idiomkit.data.sts import load_sts, sts_files
+from idiomkit.data.sts import sts_files
 from idiomkit.models import load_model
 from idiomkit.pooling import install_span_pooling, stack_only_pooled_layers
 from idiomkit.results import atomic_write_text, sha256_files
+from idiomkit.tasks.idiolink import IdioLinkEvaluator
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.distributed import (
@@ -46,11 +49,12 @@ from idiomkit.training.distributed import (
     shard_batch,
 )
 from idiomkit.training.examples import collate
-from idiomkit.training.fast_dropout import enable_fast_dropout
 from idiomkit.training.mwe import MweTransform, add_mwe_tokens
-from idiomkit.training.recipes import RECIPES, Phase, build_phases, run_label
+from idiomkit.training.recipes import RECIPES, build_phases, run_label
+from idiomkit.training.recipes.base import PRIMARY, Phase, Setup, sts_dev_pairs
+from idiomkit.training.recipes.pairs import idiom_data, pairs_setup
 from idiomkit.training.relabel import Group, group_pairs, split_by_mwe, validation_pairs
-from idiomkit.training.unpad import enable_unpadding
+from idiomkit.training.speedups import enable_fast_dropout, enable_unpadding
 
 log = logging.getLogger("idiomkit.training")
 
@@ -60,7 +64,6 @@ VALIDATION_TEXT = {
     "idiolink": "IdioLink val split (10 PIEs disjoint from train and test); IdioLink test never used",
     "pairs": "validation idioms (10% of idiom keys by hash); held-out idioms never used",
 }
-PRIMARY = "val_idiom"
 
 
 @dataclass
@@ -89,8 +92,8 @@ class TrainConfig:
     sts_weight: float = 1.0  # STS-mixing recipes: weight of the STS (CoSENT) loss in each step's sum
     lora_rank: int | None = None  # LoRA adapters (peft) instead of full fine-tuning; merged into the saved model
     dropout: float | None = None  # None: the model's own dropout; 0 turns it off (no mask sampling: faster on CPU)
-    fast_dropout: bool = True  # on CPU: the same dropout with cheaper mask sampling (training/fast_dropout.py)
-    unpad: bool = True  # on CPU: BERT layers skip padding tokens in their token-wise work (training/unpad.py)
+    fast_dropout: bool = True  # on CPU: the same dropout with cheaper mask sampling (training/speedups/fast_dropout.py)
+    unpad: bool = True  # on CPU: BERT layers skip padding tokens in their token-wise work (training/speedups/unpad.py)
     output_dir: str = "runs/adaptive-triplet"
     eval_every: int = 0  # steps; 0 = once per epoch
     checkpoint_every: int = 50
@@ -121,19 +124,6 @@ class TrainState:
     history: list[dict[str, Any]] = field(default_factory=list)
 
 
-@dataclass
-class Setup:
-    """The model, its training phases and the validation evaluators."""
-
-    model: Any
-    phases: list[Phase]
-    evaluators: list[Any]
-    data_files: list[Path]
-    counts: dict[str, int]
-    primary: str = PRIMARY  # the validation metric that selects the best model
-    dist: DistInfo = field(default_factory=DistInfo)  # data-parallel processes (torchrun / accelerate launch)
-
-
 # --- data ---------------------------------------------------------------------------------------------------
 
 
@@ -145,11 +135,6 @@ def load_groups(cfg: TrainConfig) -> tuple[list[Group], list[Group], list[Path]]
     if cfg.limit_groups:
         train, val = train[: cfg.limit_groups], val[: max(2, cfg.limit_groups // 5)]
     return train, val, [path]
-
-
-def sts_dev_pairs(cfg: TrainConfig):
-    pairs = load_sts(run_data_dir(cfg.data_dir), "dev")
-    return pairs[: cfg.limit_groups * 4] if cfg.limit_groups else pairs
 
 
 def validation_evaluator(val: list[Group], model, mwe_tokens: bool) -> SemEval2BEvaluator:
@@ -164,12 +149,8 @@ def setup(cfg: TrainConfig) -> Setup:
     validation evaluators (train-carved 2B validation, or IdioLink val); ``cfg.dropout``, ``cfg.fast_dropout``
     and ``cfg.unpad`` (CPU only: on GPUs torch's own dropout kernels are fast, and unpadding's index look-ups would
     synchronise with the host; not measured there) apply to every recipe."""
-    if RECIPES[cfg.recipe].source == "pairs":  # idiom/definition pairs (Xiao et al.): own data, pooling, evaluator
-        from idiomkit.training.pair_recipes import pairs_setup
-
-        run = pairs_setup(cfg)
-    else:
-        run = sentence_setup(cfg)
+    # idiom/definition pairs (Xiao et al.) have their own data, pooling and evaluator
+    run = pairs_setup(cfg) if RECIPES[cfg.recipe].source == "pairs" else sentence_setup(cfg)
     if cfg.dropout is not None:
         set_dropout(run.model, cfg.dropout)
     if cfg.fast_dropout and cfg.dropout != 0 and run.model.device.type == "cpu":
@@ -191,9 +172,6 @@ def sentence_setup(cfg: TrainConfig) -> Setup:
     counts: dict[str, int] = {}
     primary = PRIMARY
     if source == "idiolink":
-        from idiomkit.data.idiolink import load_idiolink, triplets_path
-        from idiomkit.tasks.idiolink import IdioLinkEvaluator
-
         cfg.mwe_tokens = False  # IdioLink sentences carry no MWE columns (also set by run_config)
         phases = build_phases(cfg.recipe, model, None, cfg)
         files = [triplets_path(data_dir, "train", "span")]
@@ -217,8 +195,6 @@ def sentence_setup(cfg: TrainConfig) -> Setup:
     if any(s.examples.name == "sts" for p in phases for s in p.streams):
         files += list(sts_files(data_dir, "train").values())
     if any(s.examples.name == "idiom-meaning" for p in phases for s in p.streams):
-        from idiomkit.training.pair_recipes import idiom_data
-
         files += list(idiom_data(str(data_dir)).files)
     if any(s.examples.span_masks is not None for p in phases for s in p.streams):
         install_span_pooling(model)
@@ -503,8 +479,6 @@ def validate(
 
 
 def make_optimizer(model, cfg: TrainConfig, total: int):
-    from transformers import get_linear_schedule_with_warmup
-
     params = [p for p in model.parameters() if p.requires_grad]
     try:  # the fused kernel: 16 ms instead of 61 ms a step for MiniLM on 2 CPU cores (benchmarks/train_speed.py)
         optimizer = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True)

@@ -22,6 +22,9 @@ import math
 
 import torch
 from torch import nn
+from transformers import AttentionInterface
+from transformers.integrations.sdpa_attention import sdpa_attention_forward
+from transformers.masking_utils import AttentionMaskInterface, sdpa_mask
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +53,6 @@ class FastDropout(nn.Dropout):
 def fast_dropout_attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0, **kwargs):
     """Attention function for transformers' ``AttentionInterface``: SDPA without dropout (inference, ``p`` = 0);
     with dropout, softmax attention whose probabilities get a :func:`dropout_scale_mask`."""
-    from transformers.integrations.sdpa_attention import sdpa_attention_forward
-
     if dropout == 0.0 or getattr(module, "is_causal", False):
         return sdpa_attention_forward(module, query, key, value, attention_mask, scaling=scaling, dropout=dropout,
                                       **kwargs)  # fmt: skip
@@ -68,9 +69,6 @@ def fast_dropout_attention(module, query, key, value, attention_mask, scaling=No
 
 
 def _register() -> None:
-    from transformers import AttentionInterface
-    from transformers.masking_utils import AttentionMaskInterface, sdpa_mask
-
     AttentionInterface.register(ATTENTION_NAME, fast_dropout_attention)
     AttentionMaskInterface.register(ATTENTION_NAME, sdpa_mask)  # the masks SDPA gets
 

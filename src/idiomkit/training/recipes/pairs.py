@@ -14,6 +14,7 @@ the paper; no MWE tokens.
 from __future__ import annotations
 
 import functools
+import logging
 import random
 from collections.abc import Sequence
 
@@ -21,10 +22,17 @@ import torch
 from sentence_transformers.sentence_transformer import losses as st_losses
 
 from idiomkit.config import run_data_dir
-from idiomkit.data.definitions import IdiomData, Pair, id_pairs, load_idiom_data, sp_pairs
-from idiomkit.losses import AdaptiveTripletLoss
+from idiomkit.data.definitions import IdiomData, Pair, id_pairs, idiom_key, load_idiom_data, sp_pairs
+from idiomkit.data.idiolink import load_idiolink
+from idiomkit.data.sts import sts_files
+from idiomkit.models import load_model
+from idiomkit.tasks.sts import StsEvaluator
+from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
 from idiomkit.training.examples import Examples, make_examples
-from idiomkit.training.recipes import Phase, Stream
+from idiomkit.training.recipes.base import Phase, PhasesFn, Recipe, Setup, Stream, adaptive_loss, sts_dev_pairs
+from idiomkit.training.recipes.idiolink import idiolink_infonce_examples, infonce_loss
+
+log = logging.getLogger(__name__)
 
 PAIR_SETS = {"id": ("id",), "sp": ("sp",), "idsp": ("id", "sp")}
 TRAIN_PAIRS_LABEL = {"id": "id", "sp": "sp", "idsp": "id+sp"}
@@ -103,14 +111,11 @@ LOSSES = {
     "cosine": (labelled_examples, lambda m, c: st_losses.CosineSimilarityLoss(m)),
     "triplet": (triplet_examples, lambda m, c: st_losses.TripletLoss(m)),
     "mnrl": (positive_examples, lambda m, c: st_losses.MultipleNegativesRankingLoss(m)),
-    "adaptive-triplet": (
-        class_examples,
-        lambda m, c: AdaptiveTripletLoss(m, c.miner_margin, c.margin, miner_distance=c.miner_distance),
-    ),
+    "adaptive-triplet": (class_examples, adaptive_loss),
 }
 
 
-def _phases_fn(loss: str, pair_set: str):
+def _phases_fn(loss: str, pair_set: str) -> PhasesFn:
     build, make_loss = LOSSES[loss]
 
     def phases(model, _groups, cfg) -> list[Phase]:
@@ -121,7 +126,7 @@ def _phases_fn(loss: str, pair_set: str):
     return phases
 
 
-RECIPES_PAIRS = {f"pairs-{loss}-{s}": _phases_fn(loss, s) for s in PAIR_SETS for loss in LOSSES}
+PAIR_PHASES: dict[str, PhasesFn] = {f"pairs-{loss}-{s}": _phases_fn(loss, s) for s in PAIR_SETS for loss in LOSSES}
 
 
 # --- idiom meaning as a second stream of IdioLink training ----------------------------------------------------
@@ -132,9 +137,6 @@ DEFINITION_SPLITS = ("train", "val")  # the Xiao held-out idioms stay unseen by 
 def decontaminated_idioms(cfg) -> tuple[list, int]:
     """Definition idioms (Xiao train + validation splits) minus every PIE of IdioLink val and test (matched by
     :func:`~idiomkit.data.definitions.idiom_key`); returns (idioms, number removed)."""
-    from idiomkit.data.definitions import idiom_key
-    from idiomkit.data.idiolink import load_idiolink
-
     data_dir = run_data_dir(cfg.data_dir)
     held_out = {idiom_key(d.idiom) for split in ("val", "test") for d in load_idiolink(data_dir, split).documents}
     idioms = [i for split in DEFINITION_SPLITS for i in idiom_data(str(data_dir)).split(split)]
@@ -145,12 +147,8 @@ def decontaminated_idioms(cfg) -> tuple[list, int]:
 def idiom_meaning_examples(model, cfg) -> Examples:
     """(idiom, definition) and (sentence with the idiom, its literal paraphrase) pairs for
     ``MultipleNegativesRankingLoss`` (no idiom twice a batch), from :func:`decontaminated_idioms`."""
-    import logging
-
     idioms, removed = decontaminated_idioms(cfg)
-    logging.getLogger(__name__).info(
-        "idiom-meaning pairs: %d idioms (%d removed: PIEs of IdioLink val/test)", len(idioms), removed
-    )
+    log.info("idiom-meaning pairs: %d idioms (%d removed: PIEs of IdioLink val/test)", len(idioms), removed)
     pairs = id_pairs(idioms, seed=cfg.seed) + sp_pairs(idioms, seed=cfg.seed, per_idiom=SP_TRAIN_PER_IDIOM)
     return positive_examples(model, pairs, cfg, "idiom-meaning", prompts=["query", "passage"])
 
@@ -158,8 +156,6 @@ def idiom_meaning_examples(model, cfg) -> Examples:
 def idiolink_meaning_phases(model, groups, cfg) -> list[Phase]:
     """``idiolink-infonce-meaning``: the IdioLink InfoNCE tuples round-robin with idiom-meaning pairs (MNRL at the
     same temperature): does knowing what idioms mean help find the figurative documents?"""
-    from idiomkit.training.recipes import idiolink_infonce_examples, infonce_loss
-
     streams = [
         Stream(idiolink_infonce_examples(model, groups, cfg), infonce_loss(model)),
         Stream(idiom_meaning_examples(model, cfg), infonce_loss(model)),
@@ -167,24 +163,22 @@ def idiolink_meaning_phases(model, groups, cfg) -> list[Phase]:
     return [Phase("idiolink+meaning", streams, cfg.epochs)]
 
 
-RECIPES_IDIOLINK_PAIRS = {"idiolink-infonce-meaning": idiolink_meaning_phases}
+# pairs-* first, then the IdioLink recipe that adds idiom meaning (the registry's order)
+RECIPES: dict[str, Recipe] = {
+    **{name: Recipe("pairs", fn) for name, fn in PAIR_PHASES.items()},
+    "idiolink-infonce-meaning": Recipe("idiolink", idiolink_meaning_phases),
+}
 
 
-def pairs_setup(cfg):
-    """The trainer's :class:`~idiomkit.training.trainer.Setup` for a ``pairs-*`` recipe: mean pooling, no MWE
+def pairs_setup(cfg) -> Setup:
+    """The trainer's :class:`~idiomkit.training.recipes.base.Setup` for a ``pairs-*`` recipe: mean pooling, no MWE
     tokens, validation on the validation idioms (+ STS dev when ``val_sts``)."""
-    from idiomkit.data.sts import sts_files
-    from idiomkit.models import load_model
-    from idiomkit.tasks.sts import StsEvaluator
-    from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
-    from idiomkit.training.trainer import Setup, sts_dev_pairs
-
     cfg.mwe_tokens, cfg.pooling = False, "mean"
     model = load_model(cfg.model, pooling="mean", device="cpu" if not torch.cuda.is_available() else None)
     model.max_seq_length = cfg.max_seq_length
     data_dir = run_data_dir(cfg.data_dir)
     data = idiom_data(str(data_dir))
-    phases = RECIPES_PAIRS[cfg.recipe](model, None, cfg)
+    phases = PAIR_PHASES[cfg.recipe](model, None, cfg)
     val = data.split("val")
     if cfg.limit_groups:
         val = val[: max(4, cfg.limit_groups // 5)]
