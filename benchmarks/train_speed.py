@@ -22,9 +22,9 @@ Configurations (ablations of idiomkit's loop, each a step away from the next):
   ours-len256     + group-aware length-bucketed batches
   ours-torch-dropout  + max_seq_length 128 (the default: 65 of 9,108 training texts, 0.7%, are longer) + fused AdamW
   ours-padded     + fast dropout (the default on CPU: the same Bernoulli masks drawn 4 per 64-bit random word, and
-                  softmax attention with that mask instead of SDPA's dropout path; training/fast_dropout.py)
+                  softmax attention with that mask instead of SDPA's dropout path; training/speedups/fast_dropout.py)
   ours            + unpadding (the default on CPU: BERT layers run their linear layers, layer norms and GELU on the
-                  real tokens only and pad just for the attention product; training/unpad.py)
+                  real tokens only and pad just for the attention product; training/speedups/unpad.py)
   ours-same-batches  (full epoch only) ours with the plain loop's in-order batches: the same in-batch triplets,
                   so the same objective and, up to dropout's random stream, the same quality
   ours-nodropout  ours with ``dropout=0`` (``idiomkit train --dropout 0``): no dropout masks to sample (a change
