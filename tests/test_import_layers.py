@@ -188,6 +188,50 @@ def test_tasks_never_import_methods_or_training():
     assert not bad
 
 
+# packages of optional extras (pyproject): a module may import these inside the function that needs them
+OPTIONAL_EXTRAS = frozenset(
+    {"peft", "accelerate", "datasets", "pytorch_metric_learning", "matplotlib", "openTSNE", "umap", "ranx", "bm25s",
+     "onnxruntime", "onnx", "mteb"}
+)  # fmt: skip
+TOP_LEVEL_IMPORTS_ONLY = ("idiomkit.training",)  # packages whose modules import everything else at the top
+
+
+def function_imports(path: Path) -> list[str]:
+    """``line: module`` for each import inside a function of ``path`` that is not an optional extra."""
+    found = []
+    for func in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(func):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = ["." * node.level + (node.module or "")]
+            else:
+                continue
+            found += [f"{node.lineno}: {n}" for n in names if n.split(".")[0] not in OPTIONAL_EXTRAS]
+    return sorted(set(found), key=lambda entry: int(entry.split(":")[0]))
+
+
+def test_training_imports_at_top_level_but_optional_extras():
+    """A module of training/ states what it needs at its top (the graph above sees every edge where it is made)."""
+    lazy = [
+        f"{module}:{entry}" for module, path in all_modules().items() if module.startswith(TOP_LEVEL_IMPORTS_ONLY)
+        for entry in function_imports(path)
+    ]  # fmt: skip
+    assert not lazy, "imports inside functions:\n" + "\n".join(lazy)
+
+
+def test_function_imports_finds_lazy_imports_and_lets_optional_extras_be(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text(
+        "import json\n\n\ndef f():\n    from idiomkit.models import load_model\n    from peft import LoraConfig\n"
+        "\n\nclass C:\n    def g(self):\n        import random\n        from . import sibling\n",
+        encoding="utf-8",
+    )
+    assert function_imports(path) == ["5: idiomkit.models", "11: random", "12: ."]
+
+
 def write_package(root: Path, files: dict[str, str]) -> dict[str, Path]:
     for name, text in files.items():
         path = root / name
