@@ -53,8 +53,8 @@ def run_training(args, model: str, output: Path, losses_file: Path, threads: int
 def max_weight_diff(a: Path, b: Path) -> float:
     import torch
 
-    wa = torch.load(a / "checkpoint.pt", weights_only=False)["model"]
-    wb = torch.load(b / "checkpoint.pt", weights_only=False)["model"]
+    wa = torch.load(a / "checkpoint.pt", weights_only=True)["model"]
+    wb = torch.load(b / "checkpoint.pt", weights_only=True)["model"]
     return max(float((wa[k].float() - wb[k].float()).abs().max()) for k in wa)
 
 

@@ -51,7 +51,7 @@ def killed_run(cmd: list[str], out: Path, log: Path, delay: float) -> int:
         time.sleep(delay)
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    return torch.load(ckpt, weights_only=False)["state"]["step"]
+    return torch.load(ckpt, weights_only=True)["state"]["step"]
 
 
 def dev_scores(model_dir: Path) -> dict[str, float]:

@@ -149,8 +149,8 @@ def test_two_stream_recipe_resumes_exactly(tmp_path):
     full, resumed = full_and_resumed(train, tmp_path, 3, "adaptive-triplet-sts", **SMALL, max_steps=5)
     assert resumed.state.step == full.state.step == 5
     assert full.counts["2b+sts/sts_rows"] == 48
-    a = torch.load(tmp_path / "full" / "checkpoint.pt", weights_only=False)["model"]
-    b = torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=False)["model"]
+    a = torch.load(tmp_path / "full" / "checkpoint.pt", weights_only=True)["model"]
+    b = torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=True)["model"]
     assert all(torch.equal(v, b[k]) for k, v in a.items())
 
 
@@ -165,7 +165,7 @@ def test_sts_weight_zero_reduces_sts_mixing_to_the_plain_recipe(tmp_path, plain)
                                  ("w1", plain + "-sts", 1.0)]:  # fmt: skip
         train(recipe, **SMALL, max_steps=2, lr=1e-3, dropout=0.0, sts_weight=weight, val_sts=False,
               output_dir=tmp_path / name)  # fmt: skip
-        runs[name] = torch.load(tmp_path / name / "checkpoint.pt", weights_only=False)["model"]
+        runs[name] = torch.load(tmp_path / name / "checkpoint.pt", weights_only=True)["model"]
     close = [torch.allclose(v, runs["w0"][k], atol=1e-6) for k, v in runs["plain"].items()]
     assert all(close)
     assert not all(torch.allclose(v, runs["w1"][k], atol=1e-6) for k, v in runs["plain"].items())

@@ -59,7 +59,7 @@ def test_checkpoint_crash_mid_write_keeps_previous(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))  # killed before rename
     with pytest.raises(KeyboardInterrupt):
         save_checkpoint(tmp_path, *tiny_parts(3), TrainState(step=3), TrainConfig())
-    blob = torch.load(tmp_path / CHECKPOINT, weights_only=False)
+    blob = torch.load(tmp_path / CHECKPOINT, weights_only=True)
     assert blob["state"]["step"] == 1 and bool((blob["model"]["weight"] == 1).all())
     assert [p.name for p in tmp_path.iterdir()] == [CHECKPOINT]  # no temp file left behind
 
@@ -77,7 +77,7 @@ def test_sigkill_during_writes_leaves_complete_files(tmp_path):
     finally:
         proc.kill()
         proc.wait()
-    blob = torch.load(tmp_path / CHECKPOINT, weights_only=False)
+    blob = torch.load(tmp_path / CHECKPOINT, weights_only=True)
     step = blob["state"]["step"]
     assert step >= 2 and bool((blob["model"]["weight"] == step).all())
     result = json.loads((tmp_path / "result.json").read_text())
@@ -95,7 +95,7 @@ def test_same_seed_same_metrics_and_weights(tmp_path):
     assert set(first) == set(second) and "val_idiom" in first
     for key, value in first.items():
         assert math.isfinite(value) and abs(value - second[key]) <= 1e-6, key
-    a, b = (torch.load(tmp_path / n / CHECKPOINT, weights_only=False)["model"] for n in ("a", "b"))
+    a, b = (torch.load(tmp_path / n / CHECKPOINT, weights_only=True)["model"] for n in ("a", "b"))
     assert all(torch.equal(a[k], b[k]) for k in a)
     card = (tmp_path / "a" / "README.md").read_text()  # the model card: recipe, data hashes, metrics, intended use
     sha = json.loads((tmp_path / "a" / "training.json").read_text())["data_sha256"]

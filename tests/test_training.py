@@ -181,8 +181,8 @@ def test_resume_after_interruption_matches_uninterrupted_run(tmp_path):
 
     full, resumed = full_and_resumed(train, tmp_path, 2, **SMALL, max_steps=4)
     assert resumed.state.step == full.state.step == 4
-    a = torch.load(tmp_path / "full" / "checkpoint.pt", weights_only=False)
-    b = torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=False)
+    a = torch.load(tmp_path / "full" / "checkpoint.pt", weights_only=True)
+    b = torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=True)
     timing = ("train_s",)
     assert {k: v for k, v in a["state"].items() if k not in timing} == {
         k: v for k, v in b["state"].items() if k not in timing
