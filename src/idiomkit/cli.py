@@ -354,18 +354,29 @@ def reproduce(
     experiments: Annotated[Path, typer.Option(help="Folder of experiment files.")] = Path("benchmarks/experiments"),
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the jobs and whether they would run.")] = False,
     data_dir: DataDir = None,
+    check: Annotated[
+        bool, typer.Option("--check", help="Re-run the selected --full jobs into a temporary folder and compare each "
+                           "result with the recorded one (metrics, raw predictions); exit 1 on a difference.")
+    ] = False,
+    check_json: Annotated[
+        Path, typer.Option("--check-json", help="Where --check writes its table.")
+    ] = Path("benchmarks/reproduce_check.json"),
 ) -> None:
     """Run the experiments behind every table (skipping jobs whose command + code + data are unchanged), then
-    regenerate the report: --quick → runs/reproduce-quick/report/, --full → docs/results/."""
+    regenerate the report: --quick → runs/reproduce-quick/report/, --full → docs/results/. With --check: re-run
+    them as recorded and compare (benchmarks/results is never written)."""
     import time
 
     from idiomkit.config import default_data_dir, default_results_dir
     from idiomkit.report import write_report
     from idiomkit.reproduce import load_experiments, plan, run_job
 
+    data = Path(data_dir or os.environ.get("IDIOMKIT_DATA_DIR") or default_data_dir()).resolve()
+    if check:
+        reproduce_check(load_experiments(experiments), only, data, check_json, dry_run)
+        return
     root = Path("runs/reproduce-quick" if quick else "runs/reproduce")
     results_dir = root / "results" if quick else default_results_dir()
-    data = Path(data_dir or os.environ.get("IDIOMKIT_DATA_DIR") or default_data_dir()).resolve()
     jobs = plan(
         load_experiments(experiments), quick=quick, run_root=root, results_dir=results_dir,
         data_dir=data, only=only,
@@ -393,6 +404,40 @@ def reproduce(
         console.print(f"wrote {write_report(results_dir, output)}")
     if failed:
         console.print(f"{failed} job(s) failed: logs in {root / 'logs'}")
+        raise typer.Exit(1)
+
+
+def reproduce_check(experiments: list, only: list[str] | None, data: Path, check_json: Path, dry_run: bool) -> None:
+    """``reproduce --check``: each selected job re-run into a temporary results folder and compared with
+    benchmarks/results (the table printed and written to ``check_json``); exit 1 when a result differs beyond its
+    experiment's documented tolerance, fails, or has no recorded counterpart."""
+    import tempfile
+
+    from idiomkit.config import default_results_dir
+    from idiomkit.reproduce import check_jobs, check_table, failed_checks, run_check, write_check_json
+
+    recorded = default_results_dir()
+    log_dir = Path("runs/reproduce-check/logs")
+    with tempfile.TemporaryDirectory(prefix="idiomkit-check-") as scratch:
+        jobs = check_jobs(experiments, only=only, scratch=Path(scratch), models_root=Path("runs/reproduce"),
+                          recorded_dir=recorded)  # fmt: skip
+        if not jobs:
+            raise ValueError(f"--only {' '.join(only or [])}: no experiment matches")
+        if dry_run:
+            for job in jobs:
+                state = "not checkable: " + job.recreate if job.missing else "to check"
+                console.print(f"{job.experiment.name} seed {job.seed} ({state}): {job.command}", highlight=False)
+            return
+        rows = []
+        for i, job in enumerate(jobs, 1):
+            console.print(f"[{i}/{len(jobs)}] {job.experiment.name} seed {job.seed}: {job.command}", highlight=False)
+            rows += run_check(job, recorded_dir=recorded, data_dir=data, log_dir=log_dir)
+    print_table(check_table(rows), f"reproduce --check: {len(jobs)} jobs against {recorded}")
+    console.print(f"wrote {write_check_json(check_json, rows, only=only)}")
+    failed = failed_checks(rows)
+    if failed:
+        console.print(f"{len(failed)} result(s) not reproduced: " + "; ".join(
+            f"{r.experiment} seed {r.seed}: {r.status} {r.detail}".strip() for r in failed[:5]), highlight=False)
         raise typer.Exit(1)
 
 

@@ -64,6 +64,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 import types
 import typing
 from dataclasses import dataclass, field
@@ -77,7 +78,7 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
 
 import idiomkit
 from idiomkit.data.errors import DataError
-from idiomkit.results import atomic_write_text, sha256_files
+from idiomkit.results import atomic_write_text, git_commit, read_json_object, read_prediction, sha256_files
 
 KINDS = ("train", "evaluate", "method")
 REPO = Path(__file__).resolve().parents[2]
@@ -163,7 +164,17 @@ class MethodRun:
 
 
 RUN_TYPES: dict[str, type] = {"train": TrainRun, "evaluate": EvaluateRun, "method": MethodRun}
-TOP_FIELDS = ("description", "benchmark", "seeds", "data", "quick", *KINDS)
+TOP_FIELDS = ("description", "benchmark", "seeds", "data", "quick", "check", *KINDS)
+
+
+@dataclass
+class CheckSpec:
+    """``[check]``: how ``idiomkit reproduce --check`` compares a re-run with the recorded result. Metrics must be
+    equal unless the experiment documents its nondeterminism: ``tolerance`` (max |diff| of any metric) and
+    ``reason`` (why the run is not bit-reproducible; required with a tolerance)."""
+
+    tolerance: float = 0.0
+    reason: str = ""
 
 
 @dataclass
@@ -183,6 +194,7 @@ class Experiment:
     description: str = ""
     path: Path | None = None
     run: TrainRun | EvaluateRun | MethodRun | None = None
+    check: CheckSpec = field(default_factory=CheckSpec)
 
     @property
     def in_quick(self) -> bool:
@@ -361,6 +373,18 @@ def checked_quick(path: Path, kind: str, raw: Any, scripts_dir: Path) -> dict[st
     return base
 
 
+def checked_check(path: Path, raw: Any) -> CheckSpec:
+    """``[check]``: a tolerance of 0 or more, and a reason whenever it is above 0."""
+    if not isinstance(raw, dict):
+        raise DataError(path, None, "check", f"expected a table, got {raw!r}")
+    spec = CheckSpec(**checked_fields(path, "check", raw, CheckSpec))
+    if spec.tolerance < 0:
+        raise DataError(path, None, "check.tolerance", f"expected 0 or more, got {spec.tolerance!r}")
+    if spec.tolerance > 0 and not spec.reason.strip():
+        raise DataError(path, None, "check.reason", "missing (say why the run is not bit-reproducible)")
+    return spec
+
+
 def check_seeds(path: Path, where: str, seeds: Any) -> None:
     if not (isinstance(seeds, list) and seeds and all(matches(s, int) for s in seeds)):
         raise DataError(path, None, where, f"expected a non-empty list of integers, got {seeds!r}")
@@ -410,6 +434,7 @@ def load_experiment(path: Path) -> Experiment:
         exp.spec = checked_fields(path, kind, raw[kind], RUN_TYPES[kind])
         exp.run = RUN_TYPES[kind](**exp.spec)
     exp.quick = checked_quick(path, kind, raw.get("quick", {}), exp.scripts_dir)
+    exp.check = checked_check(path, raw.get("check", {}))
     if isinstance(exp.run, MethodRun):
         check_seed_reaches_command(exp, exp.run)
     return exp
@@ -531,12 +556,15 @@ def method_argv(exp: Experiment, run: MethodRun, args: dict[str, Value], places:
     return [*head, *sub, *(resolve(v, places) for v in run.positional), *method_flags(args, places)]
 
 
-def job_argv(exp: Experiment, seed: int, quick: bool, run_root: Path, results_dir: Path) -> list[str]:
-    """The command line of ``exp`` for ``seed`` (quick overrides applied)."""
+def job_argv(
+    exp: Experiment, seed: int, quick: bool, run_root: Path, results_dir: Path, models_root: Path | None = None
+) -> list[str]:
+    """The command line of ``exp`` for ``seed`` (quick overrides applied). ``inject = "run"`` reads another
+    experiment's output under ``models_root`` (default ``run_root``, where this job writes its own)."""
     overrides = {k: v for k, v in exp.quick.items() if k not in ("include", "seeds")} if quick else {}
     output = job_output(exp, seed, run_root)
     if isinstance(exp.run, MethodRun):
-        places = JobPlaces(seed=seed, results=results_dir, output=output, run_root=run_root)
+        places = JobPlaces(seed=seed, results=results_dir, output=output, run_root=models_root or run_root)
         return method_argv(exp, exp.run, {**exp.run.args, **overrides.get("args", {})}, places)
     spec = {**exp.spec, **overrides}
     if exp.kind == "train":
@@ -583,6 +611,18 @@ def data_hash(exp: Experiment, data_dir: Path) -> str:
     return sha256_tree(data_paths(exp, data_dir))
 
 
+def selected(experiments: list[Experiment], *, quick: bool, only: list[str] | None) -> list[tuple[Experiment, list]]:
+    """The experiments ``--only`` (benchmark or experiment names) and the mode select, each with its seeds."""
+    chosen = []
+    for exp in experiments:
+        if only and exp.benchmark not in only and exp.name not in only:
+            continue
+        if quick and not exp.in_quick:
+            continue
+        chosen.append((exp, exp.quick.get("seeds", exp.seeds) if quick else exp.seeds))
+    return chosen
+
+
 def plan(
     experiments: list[Experiment], *, quick: bool, run_root: Path, results_dir: Path, data_dir: Path,
     only: list[str] | None = None,
@@ -590,12 +630,7 @@ def plan(
     """Every (experiment, seed) job of the selection, with its skip key and stamp file."""
     code = code_hash()
     jobs = []
-    for exp in experiments:
-        if only and exp.benchmark not in only and exp.name not in only:
-            continue
-        if quick and not exp.in_quick:
-            continue
-        seeds = exp.quick.get("seeds", exp.seeds) if quick else exp.seeds
+    for exp, seeds in selected(experiments, quick=quick, only=only):
         data = data_hash(exp, data_dir)
         for seed in seeds:
             argv = job_argv(exp, seed, quick, run_root, results_dir)
@@ -621,3 +656,266 @@ def run_job(job: Job, *, results_dir: Path, data_dir: Path, log_dir: Path) -> in
         job.stamp.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(job.stamp, json.dumps({"key": job.key, "command": job.command}, indent=2) + "\n")
     return code
+
+
+# ------------------------------------------------------------------------------------------------------ --check
+
+
+@dataclass
+class CheckJob:
+    """One (experiment, seed) re-run of ``--check``: its command, the scratch folder its results go to, and the
+    trained-model folders it reads that are not on disk (then it cannot run)."""
+
+    experiment: Experiment
+    seed: int
+    argv: list[str]
+    results: Path
+    missing: list[Path] = field(default_factory=list)
+    recreate: str = ""  # how the missing models would be made, and the recorded CPU time
+
+    @property
+    def command(self) -> str:
+        return " ".join(shlex.quote(a) for a in self.argv)
+
+
+@dataclass
+class ResultCheck:
+    """One row of the check: a re-run result against the recorded one of the same key (same relative path)."""
+
+    experiment: str
+    seed: int
+    result: str
+    status: str  # identical | within tolerance | differs | no recorded result | no result | failed | not checkable
+    metrics_identical: bool | None = None
+    predictions_identical: bool | None = None
+    max_diff: float | None = None
+    seconds: float = 0.0
+    tolerance: float = 0.0
+    tolerance_reason: str = ""
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("identical", "within tolerance")
+
+
+def check_jobs(
+    experiments: list[Experiment], *, only: list[str] | None, scratch: Path, models_root: Path, recorded_dir: Path
+) -> list[CheckJob]:  # fmt: skip
+    """The ``--full`` jobs of the selection as recorded, each writing its results (and any model it trains) under
+    ``scratch``; trained models other experiments made are read from ``models_root``."""
+    jobs = []
+    for exp, seeds in selected(experiments, quick=False, only=only):
+        for seed in seeds:
+            results = scratch / "results" / f"{exp.name}-seed{seed}"
+            argv = job_argv(exp, seed, False, scratch / "runs", results, models_root=models_root)
+            missing = missing_models(argv, models_root)
+            recreate = "; ".join(recreate_hint(p, experiments, recorded_dir) for p in missing)
+            jobs.append(CheckJob(exp, seed, argv, results, missing, recreate))
+    return jobs
+
+
+def recreate_hint(model_dir: Path, experiments: list[Experiment], recorded_dir: Path) -> str:
+    """How ``<models_root>/<experiment>-seed<N>`` is made (its experiment's command) and the training time the
+    recorded results of that recipe, model, seed and epochs report (``params.training.train_s``)."""
+    name, _, seed = model_dir.name.rpartition("-seed")
+    maker = next((e for e in experiments if e.name == name), None)
+    if maker is None or not seed.isdigit():
+        return f"{shown_path(model_dir)}: no experiment makes it"
+    argv = job_argv(maker, int(seed), False, model_dir.parent, recorded_dir)
+    hint = f"made by `{' '.join(shlex.quote(a) for a in argv[1:])}`"
+    seconds = recorded_train_seconds(maker, int(seed), recorded_dir)
+    return hint + (f" (recorded training ≈ {seconds / 60:.0f} CPU min)" if seconds else "")
+
+
+def recorded_train_seconds(maker: Experiment, seed: int, recorded_dir: Path) -> float:
+    """The largest ``params.training.train_s`` among recorded results trained like ``maker`` (same model, seed,
+    epochs, and a recipe named after its recipe); 0 when none."""
+    if not isinstance(maker.run, TrainRun):
+        return 0.0
+    best = 0.0
+    for path in sorted(recorded_dir.glob("*/*.json")):
+        record = read_json_object(path)
+        training = (record.get("params") or {}).get("training") or {}
+        config = training.get("config") or {}
+        same = (config.get("model") == maker.run.model and record.get("seed") == seed
+                and str(record.get("recipe", "")).startswith(maker.run.recipe)
+                and maker.run.epochs in (None, config.get("epochs")))  # fmt: skip
+        if same and is_number(training.get("train_s")):
+            best = max(best, float(training["train_s"]))
+    return best
+
+
+def missing_models(argv: list[str], models_root: Path) -> list[Path]:
+    """The paths of ``argv`` under ``models_root`` (trained model folders) that do not exist."""
+    root = models_root.resolve()
+    paths = [Path(a).resolve() for a in argv[1:] if "/" in a and not a.startswith("-")]
+    return [p for p in paths if p.is_relative_to(root) and not p.exists()]
+
+
+def flat_metrics(metrics: Any, prefix: str = "") -> dict[str, Any]:
+    """``{"ALL": {"idiom": 0.1}}`` → ``{"ALL.idiom": 0.1}`` (lists indexed the same way)."""
+    if isinstance(metrics, dict):
+        items = metrics.items()
+    elif isinstance(metrics, list):
+        items = enumerate(metrics)
+    else:
+        return {prefix: metrics}
+    flat: dict[str, Any] = {}
+    for key, value in items:
+        flat.update(flat_metrics(value, f"{prefix}.{key}" if prefix else str(key)))
+    return flat
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def metric_diff(new: dict[str, Any], old: dict[str, Any]) -> tuple[float, list[str]]:
+    """The largest |new - old| over the numeric metrics both have, and the metrics that are not equal (missing on
+    one side, or a non-number that differs: these count as an infinite difference)."""
+    a, b = flat_metrics(new), flat_metrics(old)
+    worst, unequal = 0.0, []
+    for name in sorted(a.keys() | b.keys()):
+        x, y = a.get(name), b.get(name)
+        if is_number(x) and is_number(y):
+            diff = abs(float(x) - float(y))
+            if diff != diff:  # NaN on one side only
+                diff = 0.0 if (x != x and y != y) else float("inf")
+        else:
+            diff = 0.0 if (name in a and name in b and x == y) else float("inf")
+        if diff > 0:
+            unequal.append(name)
+        worst = max(worst, diff)
+    return worst, unequal
+
+
+def prediction_files(result_json: Path) -> dict[str, Path]:
+    """The prediction files beside a result JSON, by suffix without ``.gz`` (``submission.csv`` for both
+    ``<stem>.submission.csv`` and ``<stem>.submission.csv.gz``)."""
+    prefix = result_json.stem + "."
+    files = {}
+    for path in sorted(result_json.parent.glob(f"{glob_escape(prefix)}*")):
+        if path != result_json and path.name.startswith(prefix) and path.is_file():
+            files[path.name[len(prefix) :].removesuffix(".gz")] = path
+    return files
+
+
+def glob_escape(text: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
+
+
+def predictions_differ(new_json: Path, old_json: Path) -> list[str]:
+    """The prediction suffixes that are not the same text on both sides (missing on one side included)."""
+    new, old = prediction_files(new_json), prediction_files(old_json)
+    return [s for s in sorted(new.keys() | old.keys())
+            if s not in new or s not in old or read_prediction(new[s]) != read_prediction(old[s])]  # fmt: skip
+
+
+def compare_result(new_json: Path, job: CheckJob, recorded_dir: Path, seconds: float) -> ResultCheck:
+    """One re-run result against the recorded result at the same path relative to the results folder."""
+    relative = new_json.relative_to(job.results)
+    old_json = recorded_dir / relative
+    spec = job.experiment.check
+    row = ResultCheck(job.experiment.name, job.seed, str(relative), "", seconds=round(seconds, 1),
+                      tolerance=spec.tolerance, tolerance_reason=spec.reason)  # fmt: skip
+    if not old_json.exists():
+        row.status, row.detail = "no recorded result", f"{old_json} does not exist"
+        return row
+    new, old = read_json_object(new_json), read_json_object(old_json)
+    worst, unequal = metric_diff(new.get("metrics", {}), old.get("metrics", {}))
+    differing = predictions_differ(new_json, old_json)
+    row.max_diff, row.metrics_identical, row.predictions_identical = worst, not unequal, not differing
+    notes = [f"metrics differ: {', '.join(unequal[:5])}" + (" ..." if len(unequal) > 5 else "")] if unequal else []
+    notes += [f"predictions differ: {', '.join(differing)}"] if differing else []
+    row.detail = "; ".join(notes)
+    if not unequal and not differing:
+        row.status = "identical"
+    elif worst <= row.tolerance:
+        row.status = "within tolerance"
+    else:
+        row.status = "differs"
+    return row
+
+
+def run_check(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Path) -> list[ResultCheck]:
+    """Re-run ``job`` into its scratch results folder and compare every result JSON it wrote with the recorded
+    one; a job that needs a missing trained model is one ``not checkable`` row and does not run."""
+    exp = job.experiment
+    if job.missing:
+        needs = ", ".join(shown_path(p) for p in job.missing)
+        detail = f"needs {needs} (not on disk); {job.recreate}".rstrip("; ")
+        return [ResultCheck(exp.name, job.seed, "", "not checkable", detail=detail)]
+    job.results.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "IDIOMKIT_RESULTS_DIR": str(job.results), "IDIOMKIT_DATA_DIR": str(data_dir)}
+    log_dir.mkdir(parents=True, exist_ok=True)
+    log_file = log_dir / f"{exp.name}__seed{job.seed}.log"
+    tick = time.perf_counter()
+    with log_file.open("w", encoding="utf-8") as log:
+        code = subprocess.run(job.argv, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
+    seconds = time.perf_counter() - tick
+    if code != 0:
+        return [ResultCheck(exp.name, job.seed, "", "failed", seconds=round(seconds, 1),
+                            detail=f"exit code {code}; log {shown_path(log_file)}")]  # fmt: skip
+    written = sorted(job.results.glob("*/*.json"))
+    if not written:
+        return [ResultCheck(exp.name, job.seed, "", "no result", seconds=round(seconds, 1),
+                            detail=f"the command wrote no result JSON; log {shown_path(log_file)}")]  # fmt: skip
+    return [compare_result(path, job, recorded_dir, seconds) for path in written]
+
+
+def check_table(rows: list[ResultCheck]) -> list[list[str]]:
+    """The check as table rows (header first): experiment, seed, result, status, metrics and predictions
+    identical?, max |diff|, seconds."""
+    def yes_no(value: bool | None) -> str:
+        return "" if value is None else ("yes" if value else "no")
+
+    table = [["experiment", "seed", "result", "status", "metrics identical", "predictions identical", "max |diff|",
+              "s"]]  # fmt: skip
+    for r in rows:
+        diff = "" if r.max_diff is None else f"{r.max_diff:.3g}"
+        table.append([r.experiment, str(r.seed), r.result, r.status, yes_no(r.metrics_identical),
+                      yes_no(r.predictions_identical), diff, f"{r.seconds:.0f}"])  # fmt: skip
+    return table
+
+
+def check_markdown(rows: list[ResultCheck]) -> str:
+    """The check table as markdown (a detail column added where any row has one)."""
+    table = check_table(rows)
+    with_detail = any(r.detail for r in rows)
+    lines = []
+    for i, cells in enumerate(table):
+        extra = (["detail"] if i == 0 else [rows[i - 1].detail]) if with_detail else []
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in [*cells, *extra]) + " |")
+        if i == 0:
+            lines.append("|" + "---|" * (len(cells) + len(extra)))
+    return "\n".join(lines)
+
+
+def json_row(row: ResultCheck) -> dict[str, Any]:
+    """A row as JSON (an infinite difference, from a metric missing on one side, is the string ``"inf"``)."""
+    data = dataclasses.asdict(row)
+    if data["max_diff"] == float("inf"):
+        data["max_diff"] = "inf"
+    return data
+
+
+def failed_checks(rows: list[ResultCheck]) -> list[ResultCheck]:
+    """The rows that fail the check: anything but identical, within tolerance, or not checkable (listed only)."""
+    return [r for r in rows if not r.ok and r.status != "not checkable"]
+
+
+def write_check_json(path: Path, rows: list[ResultCheck], *, only: list[str] | None) -> Path:
+    """The check's rows, a summary and the markdown table (the report renders it) as one JSON file."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    data = {
+        "command": "idiomkit reproduce --check" + "".join(f" --only {o}" for o in only or []),
+        "commit": git_commit(),
+        "ok": not failed_checks(rows),
+        "counts": counts,
+        "rows": [json_row(r) for r in rows],
+        "markdown": check_markdown(rows),
+    }
+    return atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
