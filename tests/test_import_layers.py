@@ -19,7 +19,8 @@ PACKAGE = "idiomkit"
 
 # (layer name, module prefixes); a module belongs to the layer of its longest matching prefix
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("utilities", ("idiomkit.config", "idiomkit.progress", "idiomkit.errors", "idiomkit.data.errors")),
+    ("utilities", ("idiomkit.config", "idiomkit.progress", "idiomkit.errors", "idiomkit.data.errors",
+                   "idiomkit.options")),  # options: dataclass <-> command-line flags (tasks and methods)
     ("data", ("idiomkit.data", "idiomkit.io", "idiomkit.results")),  # results: the record/prediction store
     # training.mwe: the MWE-token text transform, also applied by the 2B task when scoring (its home is embed/)
     ("models/embed", ("idiomkit.models", "idiomkit.pooling", "idiomkit.encoding", "idiomkit.training.mwe")),

@@ -1,0 +1,200 @@
+"""Typed options: a dataclass's fields as command-line flags, and back (``idiomkit evaluate`` and ``idiomkit run``).
+
+A field ``train_layers`` is the flag ``--train-layers N``; a bool field is a bare flag; a list field takes several
+values (``--seeds 0 1 2``) and may repeat. Field metadata refines it: ``help``; ``choices`` (the allowed values);
+``short`` (a one-letter alias, ``-m``); ``positional`` (collects the bare arguments); ``flags`` (bare flags that
+each set the field to a value, e.g. ``{"--usage-classifier": "classifier"}``: at most one of them per command);
+``cli=False`` (set from Python only, never a flag).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Sequence
+from typing import Any, Union
+
+from idiomkit.errors import OptionError
+
+
+def flag_name(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def field_hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def cli_fields(cls: type) -> list[dataclasses.Field]:
+    """The fields of ``cls`` that the command line may set (``cli=False`` ones are Python-only)."""
+    return [f for f in dataclasses.fields(cls) if f.metadata.get("cli", True)]
+
+
+def base_type(hint: Any) -> Any:
+    """``int | None`` -> int; ``list[str]`` -> list[str]."""
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) in (Union, types.UnionType) and args:
+        return args[0]
+    return hint
+
+
+def is_list(hint: Any) -> bool:
+    return typing.get_origin(base_type(hint)) is list
+
+
+def item_type(hint: Any) -> Any:
+    hint = base_type(hint)
+    return typing.get_args(hint)[0] if typing.get_origin(hint) is list else hint
+
+
+def default_of(f: dataclasses.Field) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return dataclasses.MISSING
+
+
+def option_flags(cls: type) -> dict[str, str]:
+    """``{"--train-layers": "train_layers", "-m": "model", ...}``: every flag of ``cls`` and the field it sets."""
+    flags: dict[str, str] = {}
+    for f in cli_fields(cls):
+        if f.metadata.get("flags"):
+            flags.update(dict.fromkeys(f.metadata["flags"], f.name))
+            continue
+        if f.metadata.get("positional") and not f.metadata.get("short"):
+            continue
+        flags[flag_name(f.name)] = f.name
+        if f.metadata.get("short"):
+            flags["-" + f.metadata["short"]] = f.name
+    return flags
+
+
+def describe_options(cls: type) -> list[str]:
+    """One line per option: flag, type, default, help (``--help-options``)."""
+    hints = field_hints(cls)
+    lines = []
+    for f in cli_fields(cls):
+        hint = hints[f.name]
+        kind = item_type(hint).__name__ + (" ..." if is_list(hint) else "")
+        if base_type(hint) is bool or f.metadata.get("flags"):
+            kind = "flag"
+        default = default_of(f)
+        default = "required" if default is dataclasses.MISSING else default
+        spelled = ("-" + f.metadata["short"] + ", " if f.metadata.get("short") else "") + flag_name(f.name)
+        if f.metadata.get("positional"):
+            spelled = f"[{f.name.upper()} ...] or " + spelled if f.metadata.get("short") else f"{f.name.upper()} ..."
+        if f.metadata.get("flags"):
+            spelled = " | ".join(f.metadata["flags"])
+        choices = f" (one of {', '.join(f.metadata['choices'])})" if f.metadata.get("choices") else ""
+        lines.append(f"{spelled}  {kind}  default {default!r}{choices}  {f.metadata.get('help', '')}".rstrip())
+    return lines
+
+
+def convert(owner: str, flag: str, text: str, hint: Any) -> Any:
+    kind = item_type(hint)
+    try:
+        return kind(text) if kind in (int, float) else text
+    except ValueError:
+        raise OptionError(f"{owner}: option '{flag}': expected {kind.__name__}, got {text!r}") from None
+
+
+def unknown_option(owner: str, flag: str, cls: type) -> OptionError:
+    return OptionError(f"{owner}: no option '{flag}' (options: {', '.join(option_flags(cls))})")
+
+
+def parse_options(cls: type, argv: Sequence[str], owner: str = "method", *, check_choices: bool = True) -> Any:
+    """``argv`` parsed against the dataclass ``cls``; one-line OptionError on an unknown option, a missing or
+    mistyped value, a value not among a field's choices, or two flags that set the same ``flags`` field."""
+    hints, flags = field_hints(cls), option_flags(cls)
+    by_name = {f.name: f for f in dataclasses.fields(cls)}
+    positional = next((f.name for f in cli_fields(cls) if f.metadata.get("positional")), None)
+    given: dict[str, Any] = {}
+    set_by: dict[str, str] = {}
+    words, i = list(argv), 0
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if not word.startswith("-") or word == "-":
+            if positional is None:
+                raise OptionError(f"{owner}: unexpected argument {word!r} (options: {', '.join(flags)})")
+            given.setdefault(positional, []).append(convert(owner, positional, word, hints[positional]))
+            continue
+        flag, _, inline = word.partition("=")
+        if flag not in flags:
+            raise unknown_option(owner, flag, cls)
+        name = flags[flag]
+        hint = hints[name]
+        if by_name[name].metadata.get("flags"):
+            if name in set_by and set_by[name] != flag:
+                raise OptionError(f"{owner}: give one of {', '.join(by_name[name].metadata['flags'])}")
+            given[name], set_by[name] = by_name[name].metadata["flags"][flag], flag
+            continue
+        if base_type(hint) is bool:
+            given[name] = True
+            continue
+        values = [inline] if inline else []
+        while not values or (is_list(hint) and not inline):
+            if i >= len(words) or (words[i].startswith("-") and not is_number(words[i])):
+                break
+            values.append(words[i])
+            i += 1
+        if not values:
+            raise OptionError(f"{owner}: option '{flag}' needs a value")
+        converted = [convert(owner, flag, v, hint) for v in values]
+        if is_list(hint):
+            given.setdefault(name, []).extend(converted)
+        else:
+            given[name] = converted[-1]
+    for name, value in given.items() if check_choices else ():
+        check_choice(owner, by_name[name], value)
+    return cls(**given)
+
+
+def is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
+def check_choice(owner: str, f: dataclasses.Field, value: Any) -> None:
+    choices = f.metadata.get("choices")
+    for item in value if isinstance(value, list) else [value]:
+        if choices and item not in choices:
+            raise OptionError(
+                f"{owner}: option '{flag_name(f.name)}': {item!r} is not one of {', '.join(map(str, choices))}"
+            )
+
+
+def make_options(cls: type, values: dict[str, Any], owner: str, *, check_choices: bool = True) -> Any:
+    """``cls(**values)`` from Python keyword values: an unknown name (or, with ``check_choices``, a value outside a
+    field's choices) is a one-line OptionError naming the owner (e.g. the task) and its options."""
+    by_name = {f.name: f for f in dataclasses.fields(cls)}
+    for name, value in values.items():
+        if name not in by_name:
+            takes = ", ".join(sorted(f.name for f in cli_fields(cls))) or "none"
+            raise OptionError(f"{owner} takes no option {name} ({flag_name(name)}); its options: {takes}")
+        if check_choices:
+            check_choice(owner, by_name[name], value)
+    return cls(**values)
+
+
+def option_args(options: Any) -> list[str]:
+    """The flags that give ``options`` (non-default command-line fields only), the inverse of :func:`parse_options`."""
+    argv: list[str] = []
+    for f in cli_fields(options):
+        value = getattr(options, f.name)
+        if value == default_of(f):
+            continue
+        if f.metadata.get("flags"):
+            argv += [flag for flag, v in f.metadata["flags"].items() if v == value][:1]
+        elif isinstance(value, bool):
+            argv += [flag_name(f.name)] if value else []
+        elif isinstance(value, list):
+            argv += [flag_name(f.name), *map(str, value)]
+        else:
+            argv += [flag_name(f.name), str(value)]
+    return argv
