@@ -290,6 +290,15 @@ def engineering_sections(bench: Path) -> list[str]:
         "batch; gradients are averaged.",
     )
     parts += mteb_section(bench / "mteb_check.json")
+    parts += json_section(
+        bench / "reproduce_check.json",
+        "Re-runs of recorded results (idiomkit reproduce --check)",
+        "From `idiomkit reproduce --check --only ...` (`benchmarks/reproduce_check.json`): each selected experiment "
+        "re-run as recorded into a temporary folder; its metrics and raw prediction files compared with the "
+        "recorded result of the same key (exactly, unless the experiment's `[check]` documents a tolerance). "
+        "Rows marked *not checkable* need a trained model that is not on disk; the detail names the command that "
+        "makes it and its recorded CPU time.",
+    )
     backends = bench / "encode_speed_backends.md"
     if backends.exists():
         parts += ["## Encoding backends: torch vs ONNX vs ONNX int8", "", backends.read_text("utf-8").strip(), ""]
