@@ -19,8 +19,9 @@ USAGES = ("literal", "idiomatic", "simplification", "sense")
 def main() -> None:
     from idiomkit.config import default_data_dir
     from idiomkit.data.idiolink import load_idiolink
+    from idiomkit.metrics.trec import read_trec_run
     from idiomkit.results import read_prediction
-    from idiomkit.tasks.idiolink import read_trec_run, top_k_composition
+    from idiomkit.tasks.idiolink import top_k_composition
 
     root = Path(__file__).resolve().parent
     parser = argparse.ArgumentParser()

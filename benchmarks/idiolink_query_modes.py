@@ -25,8 +25,9 @@ def main() -> None:
     from idiomkit.api import auto_prompt_name
     from idiomkit.config import default_data_dir
     from idiomkit.data.idiolink import IdioLinkSplit, load_idiolink
+    from idiomkit.metrics.retrieval import r_precision_and_ndcg10
     from idiomkit.models import load_model
-    from idiomkit.tasks.idiolink import dense_scores, make_run, retrieval_metrics
+    from idiomkit.tasks.idiolink import dense_scores, make_run
 
     parser = argparse.ArgumentParser()
     parser.add_argument("models", nargs="+")
@@ -53,7 +54,7 @@ def main() -> None:
         label = Path(name).name if is_dir else name
         for mode in args.modes:
             scores = dense_scores(model, val, mode, prompt_name=auto_prompt_name(model, "auto"), use_cache=False)
-            m = retrieval_metrics(val.qrels(), make_run(val.queries, val.documents, scores), usage_of)
+            m = r_precision_and_ndcg10(val.qrels(), make_run(val.queries, val.documents, scores), usage_of)
             lit, idi = m["literal"], m["idiomatic"]
             print(
                 f"| {label} | {mode} | {m['r_precision']:.2f} | {m['ndcg@10']:.2f} | "

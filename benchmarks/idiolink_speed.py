@@ -28,8 +28,8 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     from idiomkit.config import default_data_dir
+    from idiomkit.embed.cache import MEMORY_CACHE
     from idiomkit.models import load_model
-    from idiomkit.tasks import idiolink
     from idiomkit.tasks.idiolink import IdioLinkTest
 
     start = time.perf_counter()
@@ -39,7 +39,7 @@ def main() -> None:
     for mode in args.modes:
         with tempfile.TemporaryDirectory() as cache:  # empty: the first run encodes and caches the documents
             for state in ("cold", "warm"):
-                idiolink._MEMORY_CACHE.clear()  # as in a new process: documents come from the .npy (warm) or not
+                MEMORY_CACHE.clear()  # as in a new process: documents come from the .npy (warm) or not
                 start = time.perf_counter()
                 out = task.evaluate(model, data_dir=default_data_dir(), query_mode=mode, cache_dir=cache,
                                     batch_size=args.batch_size, show_progress_bar=False)  # fmt: skip

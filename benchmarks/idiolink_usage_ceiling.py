@@ -48,8 +48,9 @@ def noisy_signs(records, accuracy: float, rng: random.Random) -> dict[str, int]:
 
 def oracle(paths: list[Path], data_dir: Path) -> None:
     from idiomkit.data.idiolink import load_idiolink
+    from idiomkit.metrics.retrieval import r_precision_and_ndcg10
+    from idiomkit.metrics.trec import read_trec_run
     from idiomkit.results import read_prediction
-    from idiomkit.tasks.idiolink import read_trec_run, retrieval_metrics
 
     split = load_idiolink(data_dir, "test")
     qrels = split.qrels()
@@ -58,7 +59,7 @@ def oracle(paths: list[Path], data_dir: Path) -> None:
     for path in paths:
         run = read_trec_run(read_prediction(path))
         name = path.name.removesuffix(".gz").removesuffix(".run.trec")
-        plain = retrieval_metrics(qrels, run)
+        plain = r_precision_and_ndcg10(qrels, run)
         print(f"| {name} | (none) | {plain['r_precision']:.2f} / {plain['ndcg@10']:.2f} |" + " |" * (len(WEIGHTS) - 1))
         for accuracy in ACCURACIES:
             cells = []
@@ -71,7 +72,7 @@ def oracle(paths: list[Path], data_dir: Path) -> None:
                         q: sorted(((d, s + w * u_q[q] * u_d[d]) for d, s in docs), key=lambda x: -x[1])
                         for q, docs in run.items()
                     }
-                    m = retrieval_metrics(qrels, reranked)
+                    m = r_precision_and_ndcg10(qrels, reranked)
                     scores.append((m["r_precision"], m["ndcg@10"]))
                 rp, nd = np.mean(scores, axis=0)
                 cells.append(f"{rp:.2f} / {nd:.2f}")

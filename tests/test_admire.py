@@ -11,14 +11,8 @@ from scipy.stats import kendalltau, spearmanr
 from idiomkit.data.admire import COLUMNS, find_compound, load_admire, load_admire_file
 from idiomkit.data.errors import DataError
 from idiomkit.losses import RankedTripletLoss, ranked_triplet_loss
-from idiomkit.tasks.admire import (
-    dcg,
-    item_metrics,
-    marked_sentence,
-    predicted_orders,
-    ranking_metrics,
-    submission_tsv,
-)
+from idiomkit.metrics.ranking import dcg, item_metrics, ranking_metrics
+from idiomkit.tasks.admire import marked_sentence, predicted_orders, submission_tsv
 
 GOLD = ["a", "b", "c", "d", "e"]
 PRED_A = ["b", "a", "c", "d", "e"]  # best two swapped
@@ -147,8 +141,8 @@ def test_compound_folds_group_by_compound(tmp_path):
 
 
 def test_cnn_head_starts_at_zero_shot_span_embedding(minilm, tmp_path):
+    from idiomkit.embed.spans import encode_spans
     from idiomkit.methods.admire.query_encoder import QueryEncoder, RankConfig
-    from idiomkit.pooling import encode_spans
 
     item = load_admire_file(_write(tmp_path))[0]
     encoder = QueryEncoder(minilm, RankConfig(mode="cnn", query_mode="span"))
@@ -225,7 +219,7 @@ def test_report_marks_oracle_rows_and_never_picks_them_as_best():
 
 
 def test_feature_similarities_match_plain_cosines(minilm, tmp_path):
-    from idiomkit.encoding import encode_texts
+    from idiomkit.embed.encode import encode_texts
     from idiomkit.methods.admire.features import blank_compound, similarities
     from idiomkit.methods.admire.query_encoder import caption_embeddings
 

@@ -25,7 +25,7 @@ from idiomkit.data.semeval2022 import load_subtask_a, load_subtask_b, load_train
 from idiomkit.data.sts import load_sts
 from idiomkit.io import read_texts
 from idiomkit.models import ModelNotAvailable, load_model
-from idiomkit.tasks.semeval2b import read_submission
+from idiomkit.tasks.semeval2b import read_2b_submission
 
 runner = CliRunner()
 
@@ -254,7 +254,7 @@ CASES = [
     # submission CSV for `score`
     Case("submission-not-a-number",
          lambda r: write(semeval(r) / "sub.csv", "ID,Language,Setting,Sim\n1,EN,pre_train,0.5\n2,EN,pre_train,x\n")
-         and r, lambda r: read_submission(r / "sub.csv"), "sub.csv", 2, "Sim", "'x' is not a number",
+         and r, lambda r: read_2b_submission(r / "sub.csv"), "sub.csv", 2, "Sim", "'x' is not a number",
          lambda r: ["score", str(r / "sub.csv"), "--data-dir", str(r)]),  # fmt: skip
 ]  # fmt: skip
 

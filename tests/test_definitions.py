@@ -24,7 +24,8 @@ from idiomkit.data.definitions import (
     substitute_phrase,
 )
 from idiomkit.data.errors import DataError
-from idiomkit.tasks.xiao_pairs import ranks_of_truth, retrieval_metrics, score_pairs, train_pairs_of
+from idiomkit.metrics.retrieval import mrr_and_recall, ranks_of_truth
+from idiomkit.tasks.xiao_pairs import score_pairs, train_pairs_of
 
 MEANING = (
     '[<div class="ds-single">In the event that something happens. <span class="illustration">Take it, just in '
@@ -149,7 +150,7 @@ def test_retrieval_ranks_by_hand():
     d = np.array([[1.0, 0.0], [1.0, 0.0], [0.6, 0.8]])
     ranks = ranks_of_truth(q, d)
     assert ranks.tolist() == [2, 3, 1]  # ties count against the truth; query 2 scores 0, 0, .8
-    m = retrieval_metrics(ranks)
+    m = mrr_and_recall(ranks)
     assert m["mrr"] == pytest.approx((1 / 2 + 1 / 3 + 1) / 3) and m["recall@1"] == pytest.approx(1 / 3)
 
 

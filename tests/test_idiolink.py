@@ -9,16 +9,13 @@ import pytest
 
 from idiomkit.data.errors import DataError
 from idiomkit.data.idiolink import build_qrels, load_idiolink, load_triplets
+from idiomkit.embed.cache import MEMORY_CACHE
+from idiomkit.embed.spans import encode_spans
 from idiomkit.methods.idiolink.rerank import IdioLinkRerank
+from idiomkit.metrics.retrieval import r_precision_and_ndcg10
+from idiomkit.metrics.trec import read_trec_run, trec_run
 from idiomkit.results import read_prediction
-from idiomkit.tasks.idiolink import (
-    bm25_search,
-    query_inputs,
-    read_trec_run,
-    retrieval_metrics,
-    top_k_composition,
-    trec_run,
-)
+from idiomkit.tasks.idiolink import bm25_search, query_inputs, top_k_composition
 
 
 def rec(id, sentence, idiom, span, usage, subject="Food", is_gold=False):
@@ -202,7 +199,7 @@ def test_metrics_match_hand_values_and_ranx():
     usage = {"q1": "literal", "q2": "idiomatic", "q3": "idiomatic"}
     ndcg1 = (1 + 1 / math.log2(4)) / (1 + 1 / math.log2(3))
     ndcg2 = 1 / math.log2(3)
-    m = retrieval_metrics(qrels, run, usage)
+    m = r_precision_and_ndcg10(qrels, run, usage)
     assert m["r_precision"] == pytest.approx(100 * 1.5 / 3, abs=1e-4)
     assert m["ndcg@10"] == pytest.approx(100 * (ndcg1 + ndcg2 + 1) / 3, abs=1e-4)
     assert m["literal"] == pytest.approx({"r_precision": 50.0, "ndcg@10": 100 * ndcg1}, abs=1e-4)
@@ -230,8 +227,8 @@ def test_top_k_composition_counts_what_fills_each_querys_top_k(tmp_path):
 
 def test_metrics_follow_given_order_on_ties():
     qrels = {"q": {"b": 1}}
-    assert retrieval_metrics(qrels, {"q": [("b", 1.0), ("a", 1.0)]})["ndcg@10"] == 100.0
-    assert retrieval_metrics(qrels, {"q": [("a", 1.0), ("b", 1.0)]})["ndcg@10"] < 100.0
+    assert r_precision_and_ndcg10(qrels, {"q": [("b", 1.0), ("a", 1.0)]})["ndcg@10"] == 100.0
+    assert r_precision_and_ndcg10(qrels, {"q": [("a", 1.0), ("b", 1.0)]})["ndcg@10"] < 100.0
 
 
 # ---------------------------------------------------------------- queries, BM25, task
@@ -287,7 +284,7 @@ def test_evaluate_bm25_writes_named_result_and_run(tmp_path):
 
 
 def test_evaluate_minilm_span_with_disk_cache(tmp_path, minilm):
-    from idiomkit.tasks.idiolink import _MEMORY_CACHE, IdioLinkTest
+    from idiomkit.tasks.idiolink import IdioLinkTest
 
     write_split(tmp_path)
     task = IdioLinkTest()
@@ -295,7 +292,7 @@ def test_evaluate_minilm_span_with_disk_cache(tmp_path, minilm):
         minilm, data_dir=tmp_path, query_mode="span", cache_dir=tmp_path / "cache", show_progress_bar=False
     )
     assert len(list((tmp_path / "cache").glob("*.npy"))) == 1
-    _MEMORY_CACHE.clear()
+    MEMORY_CACHE.clear()
     again = task.evaluate(
         minilm, data_dir=tmp_path, query_mode="span", cache_dir=tmp_path / "cache", show_progress_bar=False
     )
@@ -467,7 +464,6 @@ def test_span_probe_usage_decision_uses_the_models_own_span_embeddings(tmp_path,
     import numpy as np
 
     from idiomkit.methods.idiolink.usage_rerank import SpanProbeDecision, usage_examples
-    from idiomkit.pooling import encode_spans
     from idiomkit.tasks.idiolink import IdioLinkTest
     from idiomkit.tasks.semeval2a import PROBE_C
 
@@ -513,16 +509,17 @@ def test_shared_classifier_decision_adds_only_its_top_layers_and_leaves_the_enco
 
 
 def test_cli_refuses_two_usage_rerankers():
-    import typer
+    from idiomkit.errors import OptionError
+    from idiomkit.tasks import get_task, parse_task_options
 
-    from idiomkit.cli import usage_option
-
-    assert usage_option(False, False, False, False) == {}
-    assert usage_option(False, False, False, True) == {"usage_rerank": "span-probe"}
-    assert usage_option(False, True, False, False) == {"usage_rerank": "classifier"}
-    assert usage_option(False, False, True, False) == {"usage_rerank": "shared-classifier"}
-    with pytest.raises(typer.BadParameter, match="give one of"):
-        usage_option(True, False, False, True)
+    task = get_task("idiolink")
+    assert parse_task_options(task, []).usage_rerank is False
+    assert parse_task_options(task, ["--usage-span-probe"]).usage_rerank == "span-probe"
+    assert parse_task_options(task, ["--usage-classifier"]).usage_rerank == "classifier"
+    assert parse_task_options(task, ["--usage-shared-classifier"]).usage_rerank == "shared-classifier"
+    assert parse_task_options(task, ["--usage-rerank", "--twin-expansion"]).usage_rerank is True
+    with pytest.raises(OptionError, match="give one of --usage-rerank, --usage-classifier"):
+        parse_task_options(task, ["--usage-rerank", "--usage-span-probe"])
 
 
 # ---------------------------------------------------------------- twin expansion

@@ -17,7 +17,7 @@ pytest.importorskip("mteb")
 from idiomkit.data.semeval2022 import B_FILES, ROOT  # noqa: E402
 from idiomkit.mteb_tasks import (  # noqa: E402
     AdMIReRanking,
-    IdioLinkTest,
+    IdioLinkRetrieval,
     SemEval2022Task2BDev,
     get_mteb_task,
     organiser_sts_scores,
@@ -91,7 +91,7 @@ def test_idiolink_mteb_main_score_equals_idiomkit(minilm, data_dir, tmp_path):
 
     write_idiolink_subset(data_dir, tmp_path)
     ours = Ours().evaluate(minilm, data_dir=tmp_path, query_mode="sentence", show_progress_bar=False, use_cache=False)
-    scores = run_mteb(minilm, IdioLinkTest(data_dir=tmp_path))
+    scores = run_mteb(minilm, IdioLinkRetrieval(data_dir=tmp_path))
     m = ours.metrics
     assert 0 < m["ndcg@10"] < 100  # a subset where ranking matters
     assert scores["main_score"] == scores["ndcg_at_10"]
@@ -155,7 +155,7 @@ def test_metadata_points_at_local_data(data_dir):
     task = SemEval2022Task2BDev()
     assert Path(task.metadata.dataset["path"]) == data_dir / ROOT
     assert task.metadata.main_score == "cosine_spearman" and task.metadata.eval_splits == ["dev"]
-    il = IdioLinkTest()
+    il = IdioLinkRetrieval()
     assert il.metadata.license == "apache-2.0" and il.metadata.main_score == "ndcg_at_10"
     with pytest.raises(KeyError, match="no mteb task"):
         get_mteb_task("nope")

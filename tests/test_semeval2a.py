@@ -15,11 +15,11 @@ from idiomkit.methods.semeval2a.classifier import (
     carve_validation,
     train_classifier,
 )
+from idiomkit.metrics.classification import macro_f1
 from idiomkit.tasks.semeval2a import (
     apply_shot_rule,
-    macro_f1,
     pick_shots,
-    read_submission,
+    read_2a_submission,
     score,
     shot_features,
     single_label_shots,
@@ -69,10 +69,10 @@ def test_submission_roundtrip_and_bad_submission(tmp_path):
     dev = [_ex(7), _ex(8, lang="PT")]
     text = submission_csv(dev, [1, 0], "one_shot")
     assert text.splitlines() == ["ID,Language,Setting,Label", "7,EN,one_shot,1", "8,PT,one_shot,0"]
-    assert read_submission(_write(tmp_path, "sub.csv", text)) == {"one_shot": {"7": 1, "8": 0}}
+    assert read_2a_submission(_write(tmp_path, "sub.csv", text)) == {"one_shot": {"7": 1, "8": 0}}
     bad = _write(tmp_path, "bad.csv", "ID,Language,Setting,Label\n7,EN,one_shot,idiom\n")
     with pytest.raises(DataError, match=r"bad.csv: row 1: field 'Label'"):
-        read_submission(bad)
+        read_2a_submission(bad)
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2022 import load_subtask_b
 from idiomkit.tasks.semeval2b import (
     SubmissionError,
-    read_submission,
+    read_2b_submission,
     score_predictions,
     score_submission,
     write_submission,
@@ -50,7 +50,7 @@ def test_submission_round_trip(tiny_data, tmp_path):
     assert len(lines) == 1 + 2 * len(split.pairs)  # both settings, as in the official format file
     assert score_submission(path, split.gold) == score_predictions(PRED, split.gold)
     with pytest.raises(DataError, match="no rows for setting 'fine_tune'"):
-        read_submission(path, "fine_tune")
+        read_2b_submission(path, "fine_tune")
 
 
 def test_refuses_incomplete_predictions(tiny_data):

@@ -6,7 +6,7 @@ import pytest
 from helpers import B_DEV_HEADER, B_GOLD_HEADER, B_TRAIN_HEADER, write_semeval_tree
 
 from idiomkit.data.errors import DataError
-from idiomkit.data.semeval2022 import load_gold, load_subtask_a, load_subtask_b, load_train_pairs
+from idiomkit.data.semeval2022 import load_2b_gold, load_subtask_a, load_subtask_b, load_train_pairs
 
 GOOD_TRAIN_ROW = "t1,big fish,None,EN,He is a big fish.,He is important.,1,,\n"
 
@@ -119,7 +119,7 @@ def test_gold_without_sim_or_other_id(tmp_path):
     path = tmp_path / "gold.csv"
     path.write_text(B_GOLD_HEADER + "1,dev.EN.1.1,EN,,\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"row 1: field 'sim': is empty and otherID is empty"):
-        load_gold(path)
+        load_2b_gold(path)
 
 
 def test_gold_id_not_in_pairs(tmp_path):

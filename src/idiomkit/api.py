@@ -15,13 +15,14 @@ from typing import Any
 import numpy as np
 
 from idiomkit.config import default_data_dir, default_results_dir, seed_everything
-from idiomkit.encoding import encode_texts
+from idiomkit.embed.encode import encode_texts
+from idiomkit.embed.pooling import POOLINGS, pooling_of
+from idiomkit.embed.spans import encode_spans
 from idiomkit.errors import InputError, OptionError, api_errors, check_at_least, check_choice, is_safetensors_error
 from idiomkit.methods import get_runnable
 from idiomkit.methods.idiolink.rerank import RERANK_OPTIONS, rerank_from_options
 from idiomkit.methods.runner import RunContext
 from idiomkit.models import DEFAULT_MODEL, REGISTRY, load_model, model_path, resolve_name
-from idiomkit.pooling import POOLINGS, pooling_of
 from idiomkit.results import ResultKey, ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
 from idiomkit.tasks import Task, get_task
 
@@ -113,8 +114,6 @@ def embed(
     show_progress_bar: bool = False,
 ) -> np.ndarray:
     """Embed ``texts``; with ``spans`` (character offsets) pool only the span's tokens (late chunking)."""
-    from idiomkit.pooling import encode_spans
-
     check_at_least("batch size", batch_size, 1)
     check_choice("pooling", pooling, EMBED_POOLINGS)
     if spans is not None and len(spans) != len(texts):

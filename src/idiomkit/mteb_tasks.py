@@ -2,8 +2,8 @@
 
 - :class:`SemEval2022Task2BDev` (STS): SemEval-2022 Task 2B dev with the organisers' rules; main score
   ``cosine_spearman`` over the idiom rows of all languages = idiomkit's ``ALL.idiom``.
-- :class:`IdioLinkTest` (retrieval): the test index, sentence queries, idiomkit's relevance; main score
-  ``ndcg_at_10`` = idiomkit's ``ndcg@10`` (``query_mode=sentence``) / 100.
+- :class:`IdioLinkRetrieval` (retrieval, mteb name ``IdioLinkTest``): the test index, sentence queries, idiomkit's
+  relevance; main score ``ndcg_at_10`` = idiomkit's ``ndcg@10`` (``query_mode=sentence``) / 100.
 - :class:`AdMIReRanking` (reranking, five captions per sentence): main score ``spearman`` = idiomkit's admire
   ``spearman`` (``query_mode=sentence``); ``ndcg_at_5`` x 3.631 = the organisers' DCG.
 
@@ -196,7 +196,7 @@ def r_precision(qrels: dict[str, dict[str, int]], results: dict[str, dict[str, f
     return out
 
 
-class IdioLinkTest(_LocalData, AbsTaskRetrieval):
+class IdioLinkRetrieval(_LocalData, AbsTaskRetrieval):
     """IdioLink test as an mteb retrieval task (sentence queries over the whole test index)."""
 
     data_files = ("idiolink/test/indexes.json", "idiolink/test/queries.json")
@@ -354,7 +354,7 @@ class AdMIReRanking(_LocalData, AbsTaskRetrieval):
 
 # ---------------------------------------------------------------- running
 
-MTEB_TASKS = {"semeval2b": SemEval2022Task2BDev, "idiolink": IdioLinkTest, "admire": AdMIReRanking}
+MTEB_TASKS = {"semeval2b": SemEval2022Task2BDev, "idiolink": IdioLinkRetrieval, "admire": AdMIReRanking}
 
 
 def get_mteb_task(name: str, data_dir: str | Path | None = None):

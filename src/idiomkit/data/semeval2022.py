@@ -211,7 +211,7 @@ def load_eval_pairs(path: str | Path, *, strict: bool = True) -> list[EvalPair]:
     return _collect(path, csv_records(path, cols), parse, strict, "ID")
 
 
-def load_gold(path: str | Path, *, pair_ids: set[str] | None = None, strict: bool = True) -> list[GoldRow]:
+def load_2b_gold(path: str | Path, *, pair_ids: set[str] | None = None, strict: bool = True) -> list[GoldRow]:
     """Load ``dev.gold.csv``; with ``pair_ids``, check that every ID and otherID points to a pair."""
     path = Path(path)
 
@@ -241,7 +241,7 @@ def load_subtask_b(data_dir: str | Path, split: str = "dev", *, strict: bool = T
     if split != "dev":
         return SubtaskBSplit(split, pairs, None, (pair_path,))
     gold_path = root / B_FILES["dev_gold"]
-    gold = load_gold(gold_path, pair_ids={p.id for p in pairs}, strict=strict)
+    gold = load_2b_gold(gold_path, pair_ids={p.id for p in pairs}, strict=strict)
     return SubtaskBSplit(split, pairs, gold, (pair_path, gold_path))
 
 

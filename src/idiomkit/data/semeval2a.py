@@ -96,7 +96,7 @@ def load_train(path: str | Path, setting: str) -> list[Example2A]:
     return out
 
 
-def load_gold(path: str | Path) -> dict[str, tuple[int, str, int]]:
+def load_2a_gold(path: str | Path) -> dict[str, tuple[int, str, int]]:
     """``dev_gold.csv`` as ``{ID: (label, language, row)}``."""
     path = Path(path)
     seen: dict[str, int] = {}
@@ -111,7 +111,7 @@ def load_gold(path: str | Path) -> dict[str, tuple[int, str, int]]:
 def load_dev(dev_path: str | Path, gold_path: str | Path | None = None) -> list[Example2A]:
     """``dev.csv`` joined by ID to ``dev_gold.csv``: every ID needs one gold row with the same language."""
     dev_path = Path(dev_path)
-    gold = load_gold(gold_path) if gold_path is not None else None
+    gold = load_2a_gold(gold_path) if gold_path is not None else None
     seen: dict[str, int] = {}
     out = []
     for row, rec in read_csv_rows(dev_path, DEV_COLUMNS):

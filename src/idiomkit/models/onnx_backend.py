@@ -18,7 +18,7 @@ from typing import Any
 
 import torch
 
-from idiomkit.pooling import pooling_of
+from idiomkit.embed.pooling import pooling_of
 
 log = logging.getLogger(__name__)
 

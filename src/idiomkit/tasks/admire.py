@@ -25,7 +25,6 @@ order as a Python-list string.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,11 +33,12 @@ from typing import Any
 import numpy as np
 
 from idiomkit.data.admire import AdmireItem, load_admire
+from idiomkit.embed.encode import encode_texts, unit_rows
+from idiomkit.embed.spans import encode_spans
+from idiomkit.metrics.ranking import ORDER_METRICS, ranking_metrics
 from idiomkit.tasks.base import Task, TaskOutput
 
 QUERY_MODES = ("sentence", "span", "marked", "marked+span")
-METRICS = ("top1", "dcg", "spearman", "kendall")
-DCG_WEIGHTS = (3, 1, 0, 0, 0)
 # The seed (slides "Enhancing Idiomaticity Representations in LLM's", Table 1): split of 15 items, no std.
 REFERENCE_ROWS = [
     {"system": "all-MiniLM-L6-v2 zero-shot (seed baseline)", "spearman": 0.116, "kendall": 0.083, "params": "-"},
@@ -48,50 +48,6 @@ REFERENCE_ROWS = [
     {"system": "BERT frozen + BiLSTM (seed)", "spearman": -0.233, "kendall": -0.159, "params": "526K"},
 ]
 TARGET = {"spearman": 0.60, "top1": 0.60}
-
-
-# ---------------------------------------------------------------- metrics
-
-
-def dcg(predicted: Sequence[str], gold: Sequence[str]) -> float:
-    """The organisers' DCG: ``sum_k w_k / log2(2 + predicted.index(gold[k]))`` with ``w = (3, 1, 0, 0, 0)``."""
-    return float(sum(w / math.log2(2 + list(predicted).index(gold[k])) for k, w in enumerate(DCG_WEIGHTS) if w))
-
-
-def rank_correlations(predicted: Sequence[str], gold: Sequence[str]) -> tuple[float, float]:
-    """(Spearman rho, Kendall tau) between predicted and gold ranks of the same distinct items (no ties)."""
-    if sorted(predicted) != sorted(gold) or len(set(gold)) != len(gold):
-        raise ValueError(f"predicted order {list(predicted)} is not a permutation of {list(gold)}")
-    n = len(gold)
-    pred_rank = {name: i for i, name in enumerate(predicted)}
-    r = [pred_rank[name] for name in gold]  # predicted rank of the gold 0, 1, ... item
-    rho = 1.0 - 6.0 * sum((ri - i) ** 2 for i, ri in enumerate(r)) / (n * (n * n - 1))
-    concordant = sum(1 if r[j] > r[i] else -1 for i in range(n) for j in range(i + 1, n))
-    return rho, concordant / (n * (n - 1) / 2)
-
-
-def item_metrics(predicted: Sequence[str], gold: Sequence[str]) -> dict[str, float]:
-    rho, tau = rank_correlations(predicted, gold)
-    return {"top1": float(predicted[0] == gold[0]), "dcg": dcg(predicted, gold), "spearman": rho, "kendall": tau}
-
-
-def ranking_metrics(
-    predicted: Sequence[Sequence[str]], gold: Sequence[Sequence[str]], types: Sequence[str | None] | None = None
-) -> dict[str, Any]:
-    """Item metrics averaged over items; with ``types`` also per sentence type (``idiomatic``/``literal``)."""
-    if len(predicted) != len(gold) or not gold:
-        raise ValueError(f"{len(predicted)} predicted orders for {len(gold)} gold orders")
-    per_item = [item_metrics(p, g) for p, g in zip(predicted, gold, strict=True)]
-
-    def block(rows: list[dict[str, float]]) -> dict[str, float]:
-        return {m: round(float(np.mean([r[m] for r in rows])), 6) for m in METRICS}
-
-    out: dict[str, Any] = block(per_item) | {"n": len(per_item)}
-    for kind in ("idiomatic", "literal"):
-        rows = [r for r, t in zip(per_item, types or [], strict=False) if t == kind]
-        if rows:
-            out[kind] = block(rows) | {"n": len(rows)}
-    return out
 
 
 # ---------------------------------------------------------------- ranking
@@ -122,41 +78,30 @@ def marker_of(model) -> str:
     return getattr(model.tokenizer, "sep_token", None) or "[SEP]"
 
 
-def _unit(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float32)
-    return x / np.clip(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12, None)
-
-
 def text_query_embeddings(model, texts: Sequence[str], *, batch_size: int = 32) -> np.ndarray:
     """Unit-normalised embeddings of whole texts as queries (``query`` prompt if the model has one)."""
-    from idiomkit.encoding import encode_texts
-
     prompt = "query" if model.prompts.get("query") else None
-    return _unit(encode_texts(model, list(texts), prompt_name=prompt, batch_size=batch_size))
+    return unit_rows(encode_texts(model, list(texts), prompt_name=prompt, batch_size=batch_size))
 
 
 def query_embeddings(
     model, items: Sequence[AdmireItem], query_mode: str = "span", *, batch_size: int = 32
 ) -> np.ndarray:
     """Unit-normalised query embeddings ``(n_items, d)`` of ``items`` in ``query_mode``."""
-    from idiomkit.pooling import encode_spans
-
     texts, spans = query_inputs(items, query_mode, marker_of(model))
     if spans is None:
         return text_query_embeddings(model, texts, batch_size=batch_size)
     prompt = model.prompts.get("query") or None
-    return _unit(encode_spans(model, texts, spans, prompt=prompt, batch_size=batch_size))
+    return unit_rows(encode_spans(model, texts, spans, prompt=prompt, batch_size=batch_size))
 
 
 def caption_scores(model, items: Sequence[AdmireItem], query_mode: str = "span", *, batch_size: int = 32) -> np.ndarray:
     """Cosine(query, caption) as an ``(n_items, 5)`` array, captions in file order."""
-    from idiomkit.encoding import encode_texts
-
     q = query_embeddings(model, items, query_mode, batch_size=batch_size)
     captions = [c for it in items for c in it.captions]
     c_prompt = "passage" if model.prompts.get("passage") else None
     c = encode_texts(model, captions, prompt_name=c_prompt, batch_size=batch_size).reshape(len(items), 5, -1)
-    return np.einsum("nd,nkd->nk", q, _unit(c))
+    return np.einsum("nd,nkd->nk", q, unit_rows(c))
 
 
 def predicted_orders(items: Sequence[AdmireItem], scores: np.ndarray) -> list[list[str]]:
@@ -232,7 +177,7 @@ class AdmireTask(Task):
         for label, block in (("all", metrics), ("idiomatic", metrics.get("idiomatic")),
                              ("literal", metrics.get("literal"))):  # fmt: skip
             if block:
-                rows.append([label, str(block["n"])] + [f"{block[m]:.3f}" for m in METRICS])
+                rows.append([label, str(block["n"])] + [f"{block[m]:.3f}" for m in ORDER_METRICS])
         return rows
 
 
@@ -268,8 +213,8 @@ def report_lines(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
         groups.setdefault(key, {"cv": [], "test": []})[split].append(rec)
     if not groups:
         return []
-    head = ["model", "recipe", "query", "seeds", *(f"CV {m}" for m in METRICS), "CV ρ fold std", "CV top-1 fold std",
-            "test top-1", "test ρ", "trainable"]  # fmt: skip
+    head = ["model", "recipe", "query", "seeds", *(f"CV {m}" for m in ORDER_METRICS), "CV ρ fold std",
+            "CV top-1 fold std", "test top-1", "test ρ", "trainable"]  # fmt: skip
     lines = ["### Cross-validation (5 folds by compound on train+dev, 85 items) and test (15 items)", "",
              "CV cells: mean ± std over seeds of the out-of-fold metrics; fold std: std over all fold × seed "
              "blocks (17 items each). Test: trained on all 85 items per seed. Generated from the result JSONs "
@@ -285,7 +230,7 @@ def report_lines(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
         folds = [f for r in cv for f in r["metrics"].get("folds", [])]
         oracle = bool(cv[0]["params"].get("oracle"))
         cells = [key[0], key[1] + (" (*oracle*)" if oracle else ""), key[2], str(len(cv))]
-        cells += [_mean_std([r["metrics"][m] for r in cv]) for m in METRICS]
+        cells += [_mean_std([r["metrics"][m] for r in cv]) for m in ORDER_METRICS]
         cells += [f"{float(np.std([f[m] for f in folds], ddof=1)):.3f}" if len(folds) > 1 else ""
                   for m in ("spearman", "top1")]  # fmt: skip
         cells += [_mean_std([r["metrics"][m] for r in test]) for m in ("top1", "spearman")]

@@ -22,7 +22,6 @@ Metrics (binary relevance, ranx): R-Precision and nDCG@10, macro over queries, o
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import re
@@ -34,6 +33,11 @@ from typing import Any, Protocol
 import numpy as np
 
 from idiomkit.data.idiolink import Document, IdioLinkSplit, Query, load_idiolink
+from idiomkit.embed.cache import cached_array, embeddings_cache_dir, model_fingerprint
+from idiomkit.embed.encode import encode_texts, unit_rows
+from idiomkit.embed.spans import encode_spans
+from idiomkit.metrics.retrieval import r_precision_and_ndcg10, rank_top_k
+from idiomkit.metrics.trec import Run, trec_run
 from idiomkit.tasks.base import Task, TaskOutput
 
 log = logging.getLogger(__name__)
@@ -51,11 +55,6 @@ INSTRUCTION = (
 )
 INSTRUCT_FORMAT = "Instruct: {instruction}\nQuery: "  # generic format for models without their own (paper, B.iii)
 TOKEN_RE = re.compile(r"\b\w+(?:'\w+)?\b")  # the paper's BM25 tokenizer (lowercased words, contractions kept)
-METRICS = ("r_precision", "ndcg@10")
-_RANX_NAMES = {"r_precision": "r-precision", "ndcg@10": "ndcg@10"}
-
-Run = dict[str, list[tuple[str, float]]]  # query id -> ranked (doc id, score), best first
-
 
 class Rerank(Protocol):
     """A second stage fitted outside the task (:mod:`idiomkit.methods.idiolink`): re-scores a split's queries x
@@ -69,72 +68,13 @@ class Rerank(Protocol):
     ) -> tuple[np.ndarray, dict[str, Any]]: ...  # fmt: skip
 
 
-# ---------------------------------------------------------------- metrics
-
-
-def retrieval_metrics(
-    qrels: dict[str, dict[str, int]], run: Run, usage_of: dict[str, str] | None = None
-) -> dict[str, Any]:
-    """R-Precision and nDCG@10 (binary gains) in percent, macro over the queries of ``qrels``, computed with ranx.
-
-    The ranking order of ``run`` is authoritative (ties already broken): ranx gets rank-derived scores. With
-    ``usage_of`` (query id -> usage), the metrics are also given per usage (``{"literal": {...}, ...}``).
-    """
-    from ranx import Qrels, evaluate
-    from ranx import Run as RanxRun
-
-    missing = [q for q in qrels if not qrels[q]]
-    if missing:
-        raise ValueError(f"query '{missing[0]}' has no relevant documents")
-    ranked = {q: {doc: float(len(docs) - i) for i, (doc, _) in enumerate(docs)} for q, docs in run.items()}
-    for q in qrels:  # a query with nothing retrieved scores 0 (ranx needs an entry)
-        if not ranked.get(q):
-            ranked[q] = {"__none__": 1.0}
-    ranx_run = RanxRun({q: ranked[q] for q in qrels})
-    evaluate(Qrels(qrels), ranx_run, list(_RANX_NAMES.values()), return_mean=False, make_comparable=True)
-    per_query = {m: {q: float(v) for q, v in ranx_run.scores[r].items()} for m, r in _RANX_NAMES.items()}
-
-    def block(ids: Sequence[str]) -> dict[str, float]:
-        return {m: round(100.0 * float(np.mean([per_query[m][q] for q in ids])), 4) for m in METRICS}
-
-    out: dict[str, Any] = block(list(qrels))
-    if usage_of is not None:
-        for usage in ("literal", "idiomatic"):
-            ids = [q for q in qrels if usage_of.get(q) == usage]
-            if ids:
-                out[usage] = block(ids)
-    return out
-
-
-def rank_top_k(scores: np.ndarray, k: int = TOP_K) -> np.ndarray:
-    """Indices of the ``k`` best columns per row, best first; ties keep index order (stable)."""
-    k = min(k, scores.shape[1])
-    return np.argsort(-scores, axis=1, kind="stable")[:, :k]
+# ---------------------------------------------------------------- runs
 
 
 def make_run(queries: Sequence[Query], documents: Sequence[Document], scores: np.ndarray, k: int = TOP_K) -> Run:
+    """The top ``k`` documents of each query by ``scores`` (queries x documents), best first."""
     top = rank_top_k(scores, k)
     return {q.id: [(documents[j].id, float(scores[i, j])) for j in top[i]] for i, q in enumerate(queries)}
-
-
-def trec_run(run: Run, tag: str = "idiomkit") -> str:
-    """A TREC run file: ``qid Q0 docid rank score tag`` (rank from 1)."""
-    lines = [
-        f"{qid} Q0 {doc} {rank} {score:.6f} {tag}"
-        for qid, docs in run.items()
-        for rank, (doc, score) in enumerate(docs, start=1)
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def read_trec_run(text: str) -> Run:
-    """Parse :func:`trec_run` output back (order by rank)."""
-    rows: dict[str, list[tuple[int, str, float]]] = {}
-    for line in text.splitlines():
-        if line.strip():
-            qid, _, doc, rank, score, *_ = line.split()
-            rows.setdefault(qid, []).append((int(rank), doc, float(score)))
-    return {q: [(d, s) for _, d, s in sorted(r)] for q, r in rows.items()}
 
 
 def top_k_composition(split: IdioLinkSplit, run: Run, k: int = 10) -> dict[str, dict[str, float]]:
@@ -180,27 +120,6 @@ def query_inputs(queries: Sequence[Query], mode: str) -> tuple[list[str], list[t
 
 # ---------------------------------------------------------------- dense retrieval
 
-_MEMORY_CACHE: dict[str, np.ndarray] = {}
-
-
-def model_fingerprint(model) -> str:
-    """sha256 over the model's source path, module layout and weights (changes when the model is trained)."""
-    digest = hashlib.sha256()
-    with contextlib.suppress(AttributeError, IndexError, TypeError):
-        digest.update(str(model[0].auto_model.config._name_or_path).encode())
-    digest.update(repr(model).encode())
-    for name, tensor in model.state_dict().items():
-        digest.update(name.encode())
-        digest.update(tensor.detach().float().cpu().contiguous().numpy().tobytes())
-    return digest.hexdigest()
-
-
-def default_cache_dir() -> Path:
-    from idiomkit.models import cache_dir
-
-    return cache_dir() / "embeddings" / "idiolink"
-
-
 def document_embeddings(
     model,
     documents: Sequence[Document],
@@ -216,46 +135,25 @@ def document_embeddings(
     Cached in memory (per process) and, unless ``cache_dir`` is False-y with ``use_cache`` off, as ``.npy`` under
     ``cache_dir`` (default ``<idiomkit cache>/embeddings/idiolink``), keyed by model fingerprint + document file sha.
     """
-    from idiomkit.encoding import encode_texts
-
     doc_prompt = "passage" if model.prompts.get("passage") else None
-    key = None
-    if use_cache:
-        digest = hashlib.sha256(model_fingerprint(model).encode())
-        digest.update(str(doc_prompt).encode())
-        if data_file is not None:
-            digest.update(Path(data_file).read_bytes())
-        else:
-            digest.update("\n".join(d.id + "\t" + d.sentence for d in documents).encode())
-        key = digest.hexdigest()[:32]
-        if key in _MEMORY_CACHE:
-            return _MEMORY_CACHE[key]
-        path = Path(cache_dir or default_cache_dir()) / f"{key}.npy"
-        if path.is_file():
-            emb = np.load(path)
-            if emb.shape[0] == len(documents):
-                _MEMORY_CACHE[key] = emb
-                return emb
-    emb = encode_texts(
-        model,
-        [d.sentence for d in documents],
-        prompt_name=doc_prompt,
-        batch_size=batch_size,
-        show_progress_bar=show_progress_bar,
-    )
-    emb = _normalise(emb)
-    if key is not None:
-        _MEMORY_CACHE[key] = emb
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{time.time_ns()}.tmp.npy")
-        np.save(tmp, emb)
-        tmp.replace(path)
-    return emb
 
+    def encode() -> np.ndarray:
+        texts = [d.sentence for d in documents]
+        emb = encode_texts(
+            model, texts, prompt_name=doc_prompt, batch_size=batch_size, show_progress_bar=show_progress_bar
+        )
+        return unit_rows(emb)
 
-def _normalise(emb: np.ndarray) -> np.ndarray:
-    emb = np.asarray(emb, dtype=np.float32)
-    return emb / np.clip(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12, None)
+    if not use_cache:
+        return encode()
+    digest = hashlib.sha256(model_fingerprint(model).encode())
+    digest.update(str(doc_prompt).encode())
+    if data_file is not None:
+        digest.update(Path(data_file).read_bytes())
+    else:
+        digest.update("\n".join(d.id + "\t" + d.sentence for d in documents).encode())
+    directory = Path(cache_dir or embeddings_cache_dir("idiolink"))
+    return cached_array(digest.hexdigest()[:32], encode, directory=directory, rows=len(documents))
 
 
 def query_embeddings(
@@ -268,16 +166,13 @@ def query_embeddings(
     show_progress_bar: bool = False,
 ) -> np.ndarray:
     """Unit-normalised query embeddings for ``mode`` (see :data:`QUERY_MODES`)."""
-    from idiomkit.encoding import encode_texts
-    from idiomkit.pooling import encode_spans
-
     if mode in FUSED_MODES:
         parts = [
             query_embeddings(model, queries, part, prompt_name=prompt_name, batch_size=batch_size,
                              show_progress_bar=show_progress_bar)
             for part in FUSED_MODES[mode]
         ]  # fmt: skip
-        return _normalise(np.sum(parts, axis=0))
+        return unit_rows(np.sum(parts, axis=0))
     texts, spans = query_inputs(queries, mode)
     if spans is not None:
         prompt = model.prompts.get(prompt_name) if prompt_name else None
@@ -288,7 +183,7 @@ def query_embeddings(
         emb = encode_texts(
             model, texts, prompt_name=prompt_name, batch_size=batch_size, show_progress_bar=show_progress_bar
         )
-    return _normalise(emb)
+    return unit_rows(emb)
 
 
 def dense_scores(
@@ -500,7 +395,7 @@ class IdioLinkTest(Task):
             if query_mode.startswith("instruction"):
                 params["instruction"] = INSTRUCT_FORMAT.format(instruction=INSTRUCTION) + "{sentence}"
         params["search_s"] = round(time.perf_counter() - start, 3)
-        metrics = retrieval_metrics(data.qrels(), run, {q.id: q.usage for q in data.queries})
+        metrics = r_precision_and_ndcg10(data.qrels(), run, {q.id: q.usage for q in data.queries})
         return TaskOutput(
             metrics=metrics,
             params=params,

@@ -19,6 +19,8 @@ import numpy as np
 
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2a import SETTINGS, Example2A, load_dev_split, load_setting
+from idiomkit.embed.spans import encode_spans
+from idiomkit.metrics.classification import macro_f1
 from idiomkit.tasks.base import Task, TaskOutput
 
 SUBMISSION_COLUMNS = ["ID", "Language", "Setting", "Label"]
@@ -31,21 +33,6 @@ PAPER_ROWS: list[tuple[str, dict[str, float], str]] = [
     ("task baseline (mBERT), one-shot", {"ALL.macro_f1": 0.8691}, "Tayyar Madabushi et al. 2022, via YNU-HPCC Tab. 1"),
     ("YNU-HPCC xlm-R base (CLS), one-shot", {"ALL.macro_f1": 0.9002}, "Liu et al. 2022, Tab. 1, dev"),
 ]
-
-
-def macro_f1(gold: Sequence[int], pred: Sequence[int]) -> float:
-    """Unweighted mean of the per-label F1 over the labels in gold or pred (scikit-learn's ``average='macro'``)."""
-    if len(gold) != len(pred):
-        raise ValueError(f"{len(gold)} gold labels but {len(pred)} predictions")
-    if not gold:
-        raise ValueError("no labels to score")
-    scores = []
-    for label in sorted(set(gold) | set(pred)):
-        tp = sum(g == label and p == label for g, p in zip(gold, pred, strict=True))
-        fp = sum(g != label and p == label for g, p in zip(gold, pred, strict=True))
-        fn = sum(g == label and p != label for g, p in zip(gold, pred, strict=True))
-        scores.append(2 * tp / (2 * tp + fp + fn) if tp else 0.0)
-    return sum(scores) / len(scores)
 
 
 def score(predictions: Mapping[str, int], gold: Sequence[Example2A]) -> dict[str, dict[str, float]]:
@@ -72,7 +59,7 @@ def submission_csv(examples: Sequence[Example2A], labels: Sequence[int], setting
     return buf.getvalue()
 
 
-def read_submission(path: str | Path) -> dict[str, dict[str, int]]:
+def read_2a_submission(path: str | Path) -> dict[str, dict[str, int]]:
     """``{setting: {ID: label}}`` from a submission CSV; blank labels (unfilled settings) are skipped."""
     from idiomkit.data.csvio import read_csv_rows
 
@@ -105,7 +92,6 @@ def split_by_mwe(
 
 def probe_features(model, examples: Sequence[Example2A], features: str, prompt: str | None, batch_size: int):
     """Frozen embeddings: ``span`` (MWE tokens, late chunking), ``sentence`` (whole target) or ``span+sentence``."""
-    from idiomkit.pooling import encode_spans
 
     texts = [ex.target for ex in examples]
     parts = []

@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
-from scipy.stats import spearmanr
 
 from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2022 import LANGUAGES, EvalPair, GoldRow
-from idiomkit.encoding import encode_texts
+from idiomkit.embed.encode import encode_texts
+from idiomkit.metrics.similarity import cosine_rows, spearman
 from idiomkit.results import atomic_write_text
 
 SETTINGS = ("pre_train", "fine_tune")
@@ -28,12 +28,6 @@ SUBMISSION_HEADER = ["ID", "Language", "Setting", "Sim"]
 
 class SubmissionError(ValueError):
     """A submission that cannot be scored (missing, duplicate or non-numeric predictions)."""
-
-
-def _spearman(gold: Sequence[float], pred: Sequence[float]) -> float:
-    if len(gold) < 2:
-        return float("nan")
-    return float(spearmanr(gold, pred).statistic)
 
 
 def score_predictions(predictions: Mapping[str, float], gold: Sequence[GoldRow]) -> dict[str, dict[str, float]]:
@@ -58,9 +52,9 @@ def score_predictions(predictions: Mapping[str, float], gold: Sequence[GoldRow])
         sts = [i for i, g in enumerate(rows) if g.is_sts]
         idiom = [i for i, g in enumerate(rows) if not g.is_sts]
         out[name] = {
-            "idiom": _spearman([gold_sim[i] for i in idiom], [pred[i] for i in idiom]),
-            "sts": _spearman([gold_sim[i] for i in sts], [pred[i] for i in sts]),
-            "all": _spearman(gold_sim, pred),
+            "idiom": spearman([gold_sim[i] for i in idiom], [pred[i] for i in idiom]),
+            "sts": spearman([gold_sim[i] for i in sts], [pred[i] for i in sts]),
+            "all": spearman(gold_sim, pred),
         }
     return out
 
@@ -86,7 +80,7 @@ def write_submission(
     return atomic_write_text(path, submission_csv(pairs, sims, setting))
 
 
-def read_submission(path: str | Path, setting: str = "pre_train") -> dict[str, float]:
+def read_2b_submission(path: str | Path, setting: str = "pre_train") -> dict[str, float]:
     """Read one setting's predictions from a submission CSV, refusing malformed rows."""
     path = Path(path)
     out: dict[str, float] = {}
@@ -119,19 +113,12 @@ def score_submission(
     path: str | Path, gold: Sequence[GoldRow], setting: str = "pre_train"
 ) -> dict[str, dict[str, float]]:
     """Score a submission CSV file; unknown IDs are refused like the official script does."""
-    predictions = read_submission(path, setting)
+    predictions = read_2b_submission(path, setting)
     known = {g.id for g in gold} | {g.other_id for g in gold if g.other_id}
     unknown = sorted(set(predictions) - known)
     if unknown:
         raise SubmissionError(f"{path}: {len(unknown)} ID(s) not in the gold data (first: {unknown[0]}); wrong split?")
     return score_predictions(predictions, gold)
-
-
-def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise cosine similarity of two (n, d) arrays."""
-    a = a / np.linalg.norm(a, axis=1, keepdims=True).clip(min=1e-12)
-    b = b / np.linalg.norm(b, axis=1, keepdims=True).clip(min=1e-12)
-    return np.einsum("ij,ij->i", a, b)
 
 
 # --- evaluation with a model --------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.data.semeval2022 import load_subtask_b
+from idiomkit.embed.mwe import MweTransform
 from idiomkit.tasks.base import Task, TaskOutput
 from idiomkit.tasks.semeval2b import pair_similarities, score_predictions, submission_csv
 
@@ -32,8 +33,6 @@ class SemEval2BDev(Task):
     ) -> TaskOutput:
         """``mwe_tokens``: write each MWE the model's tokenizer knows as its ``ID<mwe>ID`` token (trained models)."""
         if mwe_tokens and transform is None:
-            from idiomkit.training.mwe import MweTransform
-
             transform = MweTransform.for_model(model)
         split = load_subtask_b(data_dir, "dev")
         sims = pair_similarities(

@@ -9,7 +9,7 @@ import numpy as np
 from scipy.stats import spearmanr
 
 from idiomkit.data.sts import StsPair
-from idiomkit.encoding import encode_texts
+from idiomkit.embed.encode import encode_texts
 
 
 def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from idiomkit.data.definitions import Idiom, Pair, id_pairs, load_idiom_data, sp_pairs
-from idiomkit.encoding import encode_texts
+from idiomkit.embed.encode import encode_texts, unit_rows
+from idiomkit.metrics.retrieval import mrr_and_recall, ranks_of_truth
 from idiomkit.tasks.base import Task, TaskOutput
 
 EVAL_SEED = 0  # fixed negatives and sentence sample for evaluation (independent of the training seed)
@@ -43,14 +44,10 @@ for _label, _row in PAPER_ROWS:
     _row["sp_margin"] = round(_row["sp"] - _row["sp_incorrect"], 3)
 
 
-def _normalise(x: np.ndarray) -> np.ndarray:
-    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
-
-
 def embed_unique(model, texts: Sequence[str], batch_size: int = 64, prompt_name: str | None = None, **kw):
     """Unit-norm embeddings of the unique ``texts`` and the index of each text."""
     unique = list(dict.fromkeys(texts))
-    emb = _normalise(encode_texts(model, unique, batch_size=batch_size, prompt_name=prompt_name, **kw))
+    emb = unit_rows(encode_texts(model, unique, batch_size=batch_size, prompt_name=prompt_name, **kw))
     return emb, {t: i for i, t in enumerate(unique)}
 
 
@@ -60,21 +57,6 @@ def pair_cosines(emb: np.ndarray, index: dict[str, int], pairs: Sequence[Pair]) 
     pos = (a * emb[[index[p.positive] for p in pairs]]).sum(1)
     neg = (a * emb[[index[p.negative] for p in pairs]]).sum(1)
     return pos, neg
-
-
-def ranks_of_truth(queries: np.ndarray, documents: np.ndarray) -> np.ndarray:
-    """1-based rank of document i for query i (ties count against the truth)."""
-    sims = queries @ documents.T
-    truth = np.diag(sims)
-    return (sims >= truth[:, None]).sum(1)
-
-
-def retrieval_metrics(ranks: np.ndarray) -> dict[str, float]:
-    return {
-        "mrr": float(np.mean(1.0 / ranks)),
-        "recall@1": float(np.mean(ranks <= 1)),
-        "recall@10": float(np.mean(ranks <= 10)),
-    }
 
 
 def score_pairs(model, idioms: Sequence[Idiom], *, batch_size: int = 64, prompt_name: str | None = None,
@@ -95,7 +77,7 @@ def score_pairs(model, idioms: Sequence[Idiom], *, batch_size: int = 64, prompt_
     metrics["id_margin"] = metrics["id"] - metrics["id_incorrect"]
     metrics["sp_margin"] = metrics["sp"] - metrics["sp_incorrect"]
     ranks = ranks_of_truth(emb[[index[p.anchor] for p in ids]], emb[[index[p.positive] for p in ids]])
-    metrics.update(retrieval_metrics(ranks))
+    metrics.update(mrr_and_recall(ranks))
     raw = {"id": ids, "sp": sps, "id_cos": (id_pos, id_neg), "sp_cos": (sp_pos, sp_neg), "ranks": ranks}
     return {k: metrics[k] for k in METRIC_KEYS}, raw
 

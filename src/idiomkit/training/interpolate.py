@@ -16,10 +16,10 @@ from typing import Any
 import torch
 from sentence_transformers import SentenceTransformer
 
+from idiomkit.embed.mwe import add_mwe_tokens
 from idiomkit.models import load_model
 from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator
-from idiomkit.training.mwe import add_mwe_tokens
 from idiomkit.training.recipes import run_label
 from idiomkit.training.recipes.base import sts_dev_pairs
 from idiomkit.training.trainer import TrainConfig, load_groups, validation_evaluator, write_model_card

@@ -33,8 +33,11 @@ from idiomkit.config import run_data_dir, seed_everything
 from idiomkit.data.idiolink import load_idiolink, triplets_path
 from idiomkit.data.semeval2022 import B_FILES, load_train_pairs, semeval_root
 from idiomkit.data.sts import sts_files
+from idiomkit.embed.mwe import MweTransform, add_mwe_tokens
+from idiomkit.embed.pooling import stack_only_pooled_layers
+from idiomkit.embed.spans import install_span_pooling
 from idiomkit.models import load_model
-from idiomkit.pooling import install_span_pooling, stack_only_pooled_layers
+from idiomkit.models.lora import add_lora
 from idiomkit.results import atomic_write_text, sha256_files
 from idiomkit.tasks.idiolink import IdioLinkEvaluator
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
@@ -49,7 +52,6 @@ from idiomkit.training.distributed import (
     shard_batch,
 )
 from idiomkit.training.examples import collate
-from idiomkit.training.mwe import MweTransform, add_mwe_tokens
 from idiomkit.training.recipes import RECIPES, build_phases, run_label
 from idiomkit.training.recipes.base import PRIMARY, Phase, Setup, sts_dev_pairs
 from idiomkit.training.recipes.pairs import idiom_data, pairs_setup
@@ -218,20 +220,6 @@ def set_dropout(model, p: float) -> int:
         layer.p = p
     log.info("dropout %.2f in %d layers", p, len(layers))
     return len(layers)
-
-
-def add_lora(model, rank: int, trainable_token_ids: list[int]) -> None:
-    """Wrap the transformer in LoRA adapters (attention + feed-forward); new MWE token rows stay trainable."""
-    from peft import LoraConfig, get_peft_model
-
-    config = LoraConfig(
-        r=rank, lora_alpha=2 * rank, lora_dropout=0.1,
-        target_modules=["query", "key", "value", "dense"],
-        trainable_token_indices={"word_embeddings": trainable_token_ids} if trainable_token_ids else None,
-    )  # fmt: skip
-    model[0].model = get_peft_model(model[0].model, config)  # ST 6: `auto_model` is a read-only alias of `model`
-    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
-    log.info("LoRA rank %d: %d trainable parameters", rank, trainable)
 
 
 def plain_copy(model):

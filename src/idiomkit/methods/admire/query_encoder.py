@@ -30,14 +30,16 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
+from idiomkit.config import seed_everything
 from idiomkit.data.admire import AdmireItem
-from idiomkit.encoding import encode_texts
+from idiomkit.embed.cache import cached_array, model_fingerprint
+from idiomkit.embed.encode import encode_texts, unit_rows
+from idiomkit.embed.spans import masked_mean, span_features
 from idiomkit.losses.adaptive_triplet import AdaptiveTripletLoss
 from idiomkit.losses.ranked_triplet import ranked_triplet_loss
 from idiomkit.methods.base import Method
-from idiomkit.pooling import span_features
+from idiomkit.models.lora import add_lora
 from idiomkit.tasks.admire import caption_scores, marker_of, query_inputs
-from idiomkit.tasks.idiolink import model_fingerprint
 
 log = logging.getLogger(__name__)
 
@@ -147,11 +149,6 @@ class TokenBiLSTM(nn.Module):
         return tokens + self.out(self.lstm(tokens * attention.unsqueeze(-1))[0])
 
 
-def _masked_mean(tokens: Tensor, mask: Tensor) -> Tensor:
-    m = mask.unsqueeze(-1).to(tokens.dtype)
-    return (tokens * m).sum(1) / m.sum(1).clamp(min=1e-9)
-
-
 # ---------------------------------------------------------------- query encoder
 
 
@@ -195,15 +192,7 @@ class QueryEncoder(nn.Module):
         tokens, attention, mask = self.tokens(items)
         if self.head is not None:
             tokens = self.head(tokens, attention)
-        return nn.functional.normalize(_masked_mean(tokens, mask), dim=-1)
-
-
-def add_lora(model, rank: int) -> None:
-    from peft import LoraConfig, get_peft_model
-
-    modules = ["query", "key", "value", "dense"]
-    config = LoraConfig(r=rank, lora_alpha=2 * rank, lora_dropout=0.1, target_modules=modules)
-    model[0].model = get_peft_model(model[0].model, config)
+        return nn.functional.normalize(masked_mean(tokens, mask), dim=-1)
 
 
 def trainable_parameters(encoder: QueryEncoder) -> list[nn.Parameter]:
@@ -218,35 +207,27 @@ def trainable_parameters(encoder: QueryEncoder) -> list[nn.Parameter]:
 
 
 def caption_embeddings(model, items: Sequence[AdmireItem], cache_dir: str | Path | None = None) -> np.ndarray:
-    """Unit-normalised caption embeddings ``(n, 5, d)`` (file order) by ``model``, cached as ``.npy``."""
+    """Unit-normalised caption embeddings ``(n, 5, d)`` (file order) by ``model``, cached as ``.npy`` in
+    ``cache_dir`` (none: not cached)."""
+    captions = [c for it in items for c in it.captions]
+
+    def encode() -> np.ndarray:
+        prompt = "passage" if model.prompts.get("passage") else None
+        emb = unit_rows(encode_texts(model, captions, prompt_name=prompt, batch_size=16))
+        return emb.reshape(len(items), 5, -1)
 
     digest = hashlib.sha256(model_fingerprint(model).encode())
-    digest.update("\n".join(c for it in items for c in it.captions).encode())
-    path = Path(cache_dir) / f"{digest.hexdigest()[:24]}.npy" if cache_dir else None
-    if path is not None and path.is_file():
-        return np.load(path)
-    prompt = "passage" if model.prompts.get("passage") else None
-    emb = encode_texts(model, [c for it in items for c in it.captions], prompt_name=prompt, batch_size=16)
-    emb = emb / np.clip(np.linalg.norm(emb, axis=-1, keepdims=True), 1e-12, None)
-    emb = emb.reshape(len(items), 5, -1).astype(np.float32)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.save(path, emb)
-    return emb
+    digest.update("\n".join(captions).encode())
+    directory = Path(cache_dir) if cache_dir else None
+    return cached_array(digest.hexdigest()[:24], encode, directory=directory, memory=False)
 
 
 # ---------------------------------------------------------------- training / scoring
 
 
-def seed_all(seed: int) -> None:
-    random.seed(seed)
-    np.random.seed(seed)
-    torch.manual_seed(seed)
-
-
 def train_encoder(base_model, items: Sequence[AdmireItem], captions: np.ndarray, cfg: RankConfig) -> QueryEncoder:
     """Fine-tune a copy of ``base_model`` on ``items`` (``captions``: their ``(n, 5, d)`` file-order embeddings)."""
-    seed_all(cfg.seed)
+    seed_everything(cfg.seed)
     model = copy.deepcopy(base_model)
     if cfg.mode == "lora":
         add_lora(model, cfg.lora_rank)

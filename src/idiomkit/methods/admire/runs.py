@@ -27,6 +27,7 @@ import numpy as np
 import torch
 from sklearn.metrics import roc_auc_score
 
+from idiomkit.config import seed_everything
 from idiomkit.data.admire import load_admire
 from idiomkit.errors import OptionError
 from idiomkit.methods.admire import features as af
@@ -134,7 +135,7 @@ def run_query_encoder(options: QueryEncoderOptions, context: RunContext) -> list
             if path.is_file():
                 print(f"skip (exists): {path}")
                 continue
-            tr.seed_all(seed)
+            seed_everything(seed)
             start = time.perf_counter()
             if split == "cv":
                 run = tr.cross_validate(base, pool, cap_pool, run_cfg, options.query_mode, options.folds)

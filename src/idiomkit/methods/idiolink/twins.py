@@ -37,7 +37,8 @@ from scipy import sparse
 
 from idiomkit.data.idiolink import IdioLinkSplit, load_idiolink
 from idiomkit.methods.base import Method
-from idiomkit.tasks.idiolink import dense_scores, make_run, retrieval_metrics, tokenize
+from idiomkit.metrics.retrieval import r_precision_and_ndcg10
+from idiomkit.tasks.idiolink import dense_scores, make_run, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +141,7 @@ class TwinExpansion(Method):
         settings = [(0, max(tau_grid), min(lambda_grid))]
         settings += [(k, t, lam) for k, t, lam in itertools.product(k_grid, tau_grid, lambda_grid) if k > 0]
         for k, tau, lam in settings:
-            metrics = retrieval_metrics(qrels, make_run(split.queries, split.documents,
+            metrics = r_precision_and_ndcg10(qrels, make_run(split.queries, split.documents,
                                                         propagate(scores, links, k, tau, lam)))  # fmt: skip
             value = (metrics["r_precision"] + metrics["ndcg@10"]) / 2
             grid[f"k={k},tau={tau},lambda={lam}"] = {m: metrics[m] for m in ("r_precision", "ndcg@10")}

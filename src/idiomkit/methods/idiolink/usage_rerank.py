@@ -36,8 +36,9 @@ from idiomkit.data.idiolink import IdioLinkSplit, load_idiolink
 from idiomkit.data.semeval2a import Example2A, data_paths, load_train
 from idiomkit.methods.base import Method
 from idiomkit.methods.semeval2a.classifier import ClassifierConfig, classify, train_classifier
+from idiomkit.metrics.retrieval import r_precision_and_ndcg10
 from idiomkit.models import load_model
-from idiomkit.tasks.idiolink import dense_scores, document_embeddings, make_run, query_embeddings, retrieval_metrics
+from idiomkit.tasks.idiolink import dense_scores, document_embeddings, make_run, query_embeddings
 from idiomkit.tasks.semeval2a import fit_probe, probe_features, split_by_mwe
 
 log = logging.getLogger(__name__)
@@ -143,7 +144,7 @@ class UsageReranker(Method):
             }
             for w in weight_grid:
                 run = make_run(val.queries, val.documents, usage_rerank(val_scores, p_q, p_d, w))
-                ndcg = retrieval_metrics(qrels, run)["ndcg@10"]
+                ndcg = r_precision_and_ndcg10(qrels, run)["ndcg@10"]
                 grid[f"C={c},weight={w}"] = ndcg
                 if best is None or (ndcg, -w, -c) > best[:3]:
                     best = (ndcg, -w, -c, probe)
@@ -426,7 +427,7 @@ class ClassifierUsageReranker(Method):
         val_scores = dense_scores(model, val, query_mode, prompt_name=prompt_name, batch_size=batch_size)
         signs, qrels = reranker.usage_signs(val), val.qrels()
         reranker.weight, grid = choose_weight(
-            lambda w: retrieval_metrics(qrels, make_run(val.queries, val.documents, val_scores + w * signs)),
+            lambda w: r_precision_and_ndcg10(qrels, make_run(val.queries, val.documents, val_scores + w * signs)),
             weight_grid,
         )
         reranker.info = {

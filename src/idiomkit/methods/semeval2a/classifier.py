@@ -23,10 +23,12 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
+from idiomkit.config import seed_everything
 from idiomkit.data.semeval2a import Example2A, find_mwe
+from idiomkit.embed.spans import masked_mean, span_token_mask
 from idiomkit.methods.base import Method
-from idiomkit.pooling import _masked_mean, span_token_mask
-from idiomkit.tasks.semeval2a import macro_f1, split_by_mwe
+from idiomkit.metrics.classification import macro_f1
+from idiomkit.tasks.semeval2a import split_by_mwe
 
 log = logging.getLogger(__name__)
 
@@ -145,9 +147,9 @@ class SpanClassifier(nn.Module):
         tokens = self.encoder(**inputs).last_hidden_state
         parts = []
         if "span" in self.pool:
-            parts.append(_masked_mean(tokens, features["span_mask"]))
+            parts.append(masked_mean(tokens, features["span_mask"]))
         if "mean" in self.pool:
-            parts.append(_masked_mean(tokens, features["attention_mask"]))
+            parts.append(masked_mean(tokens, features["attention_mask"]))
         if self.pool == "cls":
             parts.append(tokens[:, 0])
         return self.head(self.dropout(torch.cat(parts, dim=-1)))
@@ -237,12 +239,6 @@ def warmup_linear_schedule(optimizer, total: int, warmup: float) -> torch.optim.
     return torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: min((s + 1) / warm, max(0.0, (total - s) / max(1, total - warm)))
     )
-
-
-def seed_everything(seed: int) -> None:
-    random.seed(seed)
-    np.random.seed(seed)
-    torch.manual_seed(seed)
 
 
 @contextlib.contextmanager

@@ -32,7 +32,9 @@ import numpy as np
 import torch
 from torch import Tensor
 
+from idiomkit.config import seed_everything
 from idiomkit.data.semeval2a import Example2A, find_mwe
+from idiomkit.embed.spans import masked_mean
 from idiomkit.methods.base import Method
 from idiomkit.methods.semeval2a.classifier import (
     ClassifierConfig,
@@ -40,12 +42,11 @@ from idiomkit.methods.semeval2a.classifier import (
     SpanClassifier,
     frozen,
     frozen_parameters,
-    seed_everything,
     training_info,
     warmup_linear_schedule,
 )
-from idiomkit.pooling import _masked_mean
-from idiomkit.tasks.semeval2a import macro_f1, pick_shots, split_by_mwe
+from idiomkit.metrics.classification import macro_f1
+from idiomkit.tasks.semeval2a import pick_shots, split_by_mwe
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,7 @@ def span_vectors(model: SpanClassifier, examples: Sequence[Example2A], max_lengt
     batch = Encoded([ex.target for ex in examples], None, spans)
     feats = model.features(batch, max_length)
     inputs = {k: v for k, v in feats.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
-    return _masked_mean(model.encoder(**inputs).last_hidden_state, feats["span_mask"])
+    return masked_mean(model.encoder(**inputs).last_hidden_state, feats["span_mask"])
 
 
 @torch.inference_mode()

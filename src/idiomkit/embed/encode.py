@@ -1,4 +1,5 @@
-"""Fast text encoding with a rich progress bar: one global length sort, then chunks through ``model.encode``."""
+"""Fast text encoding with a rich progress bar: one global length sort, then chunks through ``model.encode``;
+and :func:`unit_rows`, the normalisation every cosine in idiomkit uses."""
 
 from __future__ import annotations
 
@@ -44,3 +45,9 @@ def encode_texts(
             show_progress_bar=False,
         )
     return out
+
+
+def unit_rows(x: np.ndarray) -> np.ndarray:
+    """``x`` as float32 with every row (last axis) scaled to unit length; all-zero rows stay zero."""
+    x = np.asarray(x, dtype=np.float32)
+    return x / np.clip(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12, None)

@@ -1,24 +1,19 @@
-"""Pooling: the model's own ``mean``, ``last2`` (He et al.) and ``span`` (late chunking).
+"""Pooling modules: the model's own ``mean``, ``last2`` (He et al.) and ``span`` (late chunking).
 
 ``last2`` uses sentence-transformers' own ``WeightedLayerPooling`` module with equal, frozen weights over the last
 two layers, placed between the Transformer and a mean ``Pooling`` module, so a saved model reloads with plain
 ``SentenceTransformer(path)`` and pools the same way. ``span`` pooling needs a character span per text and is
-therefore a function (:func:`encode_spans`): it encodes the whole sentence and mean-pools only the span tokens.
+therefore a function (:func:`idiomkit.embed.spans.encode_spans`).
 """
 
 from __future__ import annotations
 
 import logging
 import types
-from collections.abc import Sequence
 
-import numpy as np
 import torch
 from sentence_transformers import SentenceTransformer
-from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, WeightedLayerPooling
-from torch import Tensor
-
-from idiomkit.progress import track
+from sentence_transformers.sentence_transformer.modules import Pooling, WeightedLayerPooling
 
 log = logging.getLogger(__name__)
 
@@ -106,99 +101,3 @@ def pooling_of(model: SentenceTransformer) -> str:
             mode = module.pooling_mode
             return mode if isinstance(mode, str) else "+".join(mode)
     return "unknown"
-
-
-def span_token_mask(offsets: Tensor, spans: Sequence[tuple[int, int]]) -> Tensor:
-    """1 for tokens whose character offsets overlap ``[start, end)``; special tokens (empty offsets) are 0."""
-    starts = torch.tensor([s for s, _ in spans], dtype=offsets.dtype).unsqueeze(1)
-    ends = torch.tensor([e for _, e in spans], dtype=offsets.dtype).unsqueeze(1)
-    tok_start, tok_end = offsets[..., 0], offsets[..., 1]
-    return ((tok_start < ends) & (tok_end > starts) & (tok_end > tok_start)).long()
-
-
-def _masked_mean(tokens: Tensor, mask: Tensor) -> Tensor:
-    mask = mask.unsqueeze(-1).to(tokens.dtype)
-    return (tokens * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
-
-
-def span_features(model: SentenceTransformer, texts: Sequence[str], spans: Sequence[tuple[int, int]]):
-    """Tokenise ``texts`` for ``model`` and return (features, span mask) on the model's device; spans falling
-    outside the truncated input fall back to the whole sentence (counted in the log)."""
-    enc = model.tokenizer(
-        list(texts),
-        padding=True,
-        truncation=True,
-        max_length=model.max_seq_length,
-        return_offsets_mapping=True,
-        return_tensors="pt",
-    )
-    offsets = enc.pop("offset_mapping")
-    mask = span_token_mask(offsets, spans)
-    empty = mask.sum(dim=1) == 0
-    if empty.any():
-        log.warning("%d span(s) have no tokens after truncation; pooling their whole sentence", int(empty.sum()))
-        mask[empty] = enc["attention_mask"][empty]
-    return {k: v.to(model.device) for k, v in enc.items()}, mask.to(model.device)
-
-
-def forward_span_embeddings(
-    model: SentenceTransformer, texts: Sequence[str], spans: Sequence[tuple[int, int]]
-) -> Tensor:
-    """Differentiable span embeddings (for losses): one forward pass over the full texts, pooled over spans."""
-    features, mask = span_features(model, texts, spans)
-    out = model.forward(features)
-    emb = _masked_mean(out["token_embeddings"], mask)
-    if any(isinstance(m, Normalize) for m in model):
-        emb = torch.nn.functional.normalize(emb, dim=-1)
-    return emb
-
-
-def encode_spans(
-    model: SentenceTransformer,
-    texts: Sequence[str],
-    spans: Sequence[tuple[int, int]],
-    *,
-    prompt: str | None = None,
-    batch_size: int = 64,
-    show_progress_bar: bool = False,
-) -> np.ndarray:
-    """Late chunking: encode each whole text (with ``prompt`` prefixed) and mean-pool the span's tokens.
-
-    Texts are processed longest first in batches, so padding stays small. Returns float32 ``(n, dim)``.
-    """
-    if len(texts) != len(spans):
-        raise ValueError(f"{len(texts)} texts but {len(spans)} spans")
-    prefix = prompt or ""
-    full = [prefix + t for t in texts]
-    shifted = [(s + len(prefix), e + len(prefix)) for s, e in spans]
-    order = np.argsort([-len(t) for t in full], kind="stable")
-    out = np.zeros((len(texts), model.get_embedding_dimension()), dtype=np.float32)
-    was_training = model.training
-    model.eval()
-    try:
-        with torch.inference_mode():
-            batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
-            for idx in track(batches, "span embeddings", enabled=show_progress_bar):
-                emb = forward_span_embeddings(model, [full[i] for i in idx], [shifted[i] for i in idx])
-                out[idx] = emb.float().cpu().numpy()
-    finally:
-        model.train(was_training)
-    return out
-
-
-def install_span_pooling(model: SentenceTransformer):
-    """Make the model's ``Pooling`` use ``features["span_mask"]`` (when present) instead of the attention mask:
-    span-aware training with the same numbers as :func:`encode_spans`. Returns the hook handle."""
-    from sentence_transformers.sentence_transformer.modules import Pooling
-
-    pool = next(m for m in model if isinstance(m, Pooling))
-
-    def use_span_mask(module, args):
-        features = args[0]
-        if "span_mask" not in features:
-            return None
-        features = dict(features)
-        features["attention_mask"] = features.pop("span_mask")
-        return (features,)
-
-    return pool.register_forward_pre_hook(use_span_mask)
