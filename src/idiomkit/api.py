@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import inspect
 import shlex
 import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +20,11 @@ from idiomkit.embed.pooling import POOLINGS, pooling_of
 from idiomkit.embed.spans import encode_spans
 from idiomkit.errors import InputError, OptionError, api_errors, check_at_least, check_choice, is_safetensors_error
 from idiomkit.methods import get_runnable
-from idiomkit.methods.idiolink.rerank import RERANK_OPTIONS, rerank_from_options
+from idiomkit.methods.idiolink.rerank import rerank_from_options
 from idiomkit.methods.runner import RunContext
 from idiomkit.models import DEFAULT_MODEL, REGISTRY, load_model, model_path, resolve_name
 from idiomkit.results import ResultKey, ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
-from idiomkit.tasks import Task, get_task
+from idiomkit.tasks import IdioLinkOptions, Task, get_task
 
 
 @dataclass
@@ -175,65 +175,25 @@ def result_variant(pooling: str | None, training: dict[str, Any] | None, task_va
     return "-".join(p for p in parts if p)
 
 
-STANDARD_TASK_ARGS = frozenset({"self", "model", "data_dir", "prompt_name", "batch_size", "show_progress_bar", "seed"})
+def task_options(task_obj: Task, options: Any, values: Mapping[str, Any], *, lexical: bool) -> Any:
+    """The task's options object: ``options`` (one instance of the task's options dataclass) or built from keyword
+    ``values``; an option the task does not take or a value outside its choices is an OptionError, raised before
+    any model loads. ``usage_rerank`` / ``twin_expansion`` become ``rerank``, the method that applies them."""
+    if options is None:
+        options = task_obj.make_options(**values)
+    elif values:
+        raise OptionError(f"task '{task_obj.name}': give one {task_obj.Options.__name__} or keyword values, not both")
+    task_obj.check_options(options, lexical=lexical)
+    if isinstance(options, IdioLinkOptions) and options.rerank is None:
+        stages = rerank_from_options({"usage_rerank": options.usage_rerank, "twin_expansion": options.twin_expansion})
+        options = dataclass_replace(options, rerank=stages.get("rerank"))
+    return options
 
 
-def task_options(task_obj: Task) -> set[str] | None:
-    """The options a task's ``evaluate`` takes beyond the standard ones (None: any, it forwards ``**kwargs``)."""
-    params = inspect.signature(type(task_obj).evaluate).parameters.values()
-    if any(p.kind is p.VAR_KEYWORD and p.name != "_" for p in params):
-        return None
-    named = {p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
-    if "rerank" in named:  # a task that applies second stages takes them as the options that build one
-        named |= set(RERANK_OPTIONS)
-    return named - STANDARD_TASK_ARGS - {"rerank"}
-
-
-def option_choices(task: str, lexical: bool) -> dict[str, Sequence[Any]]:
-    """The allowed values of a task's options that take one of a few (checked before any model loads)."""
-    from idiomkit.data.semeval2a import SETTINGS as SETTINGS_2A
-    from idiomkit.tasks import admire, idiolink, semeval2b
-
-    return {
-        "semeval2b": {"setting": semeval2b.SETTINGS},
-        "semeval2a": {"setting": SETTINGS_2A},
-        "idiolink": {"query_mode": idiolink.BM25_QUERY_MODES if lexical else idiolink.QUERY_MODES},
-        "admire": {"query_mode": admire.QUERY_MODES, "split": ("train", "dev", "test")},
-    }.get(task, {})
-
-
-PROBE_FEATURES = ("span", "sentence", "span+sentence", "sentence+span")
-
-
-def check_probe_features(features: str, setting: str) -> None:
-    """semeval2a ``features``: a base (:data:`PROBE_FEATURES`), optionally ``+shots`` or ``+shots+rule`` (one_shot)."""
-    base = features.removesuffix("+rule").removesuffix("+shots")
-    if base not in PROBE_FEATURES or (features.endswith("+rule") and not features.endswith("+shots+rule")):
-        expected = ", ".join(PROBE_FEATURES) + ", each optionally +shots or +shots+rule"
-        raise OptionError(f"unknown probe features '{features}' (expected {expected})")
-    if base != features and setting != "one_shot":
-        raise OptionError(f"probe features '{features}' need --setting one_shot (zero-shot dev MWEs have no shots)")
-
-
-def check_evaluate_options(
-    task_obj: Task, *, lexical: bool, pooling: str, batch_size: int, options: Mapping[str, Any]
-) -> None:
-    """Refuse, before any model loads, a batch size below 1, an unknown pooling, an option the task does not take
-    and an option value that is not among the task's choices."""
+def check_evaluate_options(pooling: str, batch_size: int) -> None:
+    """Refuse, before any model loads, a batch size below 1 and an unknown pooling."""
     check_at_least("batch size", batch_size, 1)
     check_choice("pooling", pooling, POOLINGS)
-    accepted = task_options(task_obj)
-    for key in options if accepted is not None else ():
-        if key not in accepted:
-            takes = ", ".join(sorted(accepted)) or "none"
-            raise OptionError(
-                f"task '{task_obj.name}' takes no option {key} (--{key.replace('_', '-')}); its options: {takes}"
-            )
-    for key, choices in option_choices(task_obj.name, lexical).items():
-        if key in options:
-            check_choice(f"{task_obj.name} {key.replace('_', ' ')}", options[key], choices)
-    if task_obj.name == "semeval2a" and "features" in options:
-        check_probe_features(options["features"], options.get("setting", "zero_shot"))
 
 
 @api_errors
@@ -253,7 +213,8 @@ def evaluate(
     batch_size: int = 64,
     variant: str | None = None,
     command: str | None = None,
-    **options: Any,
+    options: Any = None,
+    **values: Any,
 ) -> Evaluation:
     """Evaluate ``model`` on ``task`` and (by default) write the result JSON + raw predictions.
 
@@ -265,6 +226,8 @@ def evaluate(
         recipe: how the model was made (``zero-shot`` for untrained models).
         model_name: name used in the result file (default: registry name or directory name).
         command: the command line that produced the result (default: the ``idiomkit`` command being run).
+        options: the task's options (e.g. :class:`~idiomkit.tasks.IdioLinkOptions`); or give its fields as keyword
+            ``values`` (``query_mode="span"``). An option the task does not take is an error.
 
     A model directory made by ``idiomkit train`` adds its training summary (recipe, epochs, steps, training
     seconds, validation best) to ``params.training``; its pooling is part of the model, so the result file name
@@ -273,8 +236,8 @@ def evaluate(
     seed_everything(seed)
     task_obj = get_task(task)
     lexical = model in getattr(task_obj, "lexical_models", ())  # e.g. bm25: no neural model to load
-    check_evaluate_options(task_obj, lexical=lexical, pooling=pooling, batch_size=batch_size, options=options)
-    task_kwargs = rerank_from_options(options)  # usage_rerank / twin_expansion -> rerank=, checked here
+    check_evaluate_options(pooling, batch_size)
+    options = task_options(task_obj, options, values, lexical=lexical)
     results_dir = Path(results_dir or default_results_dir())
     if write:
         check_writable_dir(results_dir, "results directory")
@@ -290,12 +253,12 @@ def evaluate(
     name = None if lexical else auto_prompt_name(st, prompt_name)
     out = task_obj.evaluate(
         st,
+        options,
         data_dir=data_dir,
         prompt_name=name,
         batch_size=batch_size,
         show_progress_bar=show_progress_bar,
         seed=seed,  # tasks that draw splits (semeval2a's by-MWE validation) follow the run's seed
-        **task_kwargs,  # usage_rerank / twin_expansion -> rerank=, a method the task applies
     )
     wall = time.perf_counter() - start
     params = {

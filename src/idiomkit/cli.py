@@ -74,22 +74,6 @@ def global_options(
 
 DOCS_RESULTS = Path("docs/results")  # where `idiomkit report` writes the results pages
 
-USAGE_FLAGS = {
-    "--usage-rerank": True,
-    "--usage-classifier": "classifier",
-    "--usage-shared-classifier": "shared-classifier",
-    "--usage-span-probe": "span-probe",
-}
-
-
-def usage_option(*given: bool) -> dict[str, bool | str]:
-    """``{"usage_rerank": ...}`` for the one usage re-ranker flag given (flags in :data:`USAGE_FLAGS` order; none
-    -> {}); two flags are an error."""
-    chosen = [v for flag, v in zip(given, USAGE_FLAGS.values(), strict=True) if flag]
-    if len(chosen) > 1:
-        raise typer.BadParameter(f"give one of {', '.join(USAGE_FLAGS)}")
-    return {"usage_rerank": chosen[0]} if chosen else {}
-
 
 @app.command()
 @user_errors
@@ -156,10 +140,11 @@ def embed(
     console.print(f"{emb.shape[0]} embeddings of dimension {emb.shape[1]}" + (f" -> {output}" if output else ""))
 
 
-@app.command()
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 @user_errors
 def evaluate(
-    task: Annotated[str, typer.Argument(help="Benchmark: semeval2b | idiolink | semeval2a")],
+    ctx: typer.Context,
+    task: Annotated[str, typer.Argument(help="Benchmark: semeval2b | idiolink | semeval2a | admire | xiao-pairs")],
     model: Annotated[str, typer.Option("--model", "-m", help="Registry name, model directory or hub id.")] = "minilm",
     pooling: Annotated[str, typer.Option(help="mean | last2")] = "mean",
     prompt_name: Annotated[str, typer.Option(help="Model prompt name, 'auto' (query for e5) or 'none'.")] = "auto",
@@ -169,71 +154,21 @@ def evaluate(
     data_dir: DataDir = None,
     results_dir: ResultsDir = None,
     no_write: Annotated[bool, typer.Option("--no-write", help="Print only; write no result file.")] = False,
-    mwe_tokens: Annotated[
-        bool, typer.Option("--mwe-tokens", help="Rewrite MWEs as the model's ID<mwe>ID tokens.")
-    ] = False,
-    query_mode: Annotated[
-        str | None,
-        typer.Option(
-            "--query-mode",
-            help="idiolink: sentence | span | instruction | instruction+span | sentence+span (bm25: sentence | span); "
-            "admire: sentence | span | marked | marked+span.",
-        ),
-    ] = None,
-    setting: Annotated[
-        str | None, typer.Option("--setting", help="semeval2a: zero_shot | one_shot; semeval2b: pre_train | fine_tune.")
-    ] = None,
-    features: Annotated[
-        str | None,
-        typer.Option(
-            "--features",
-            help="semeval2a probe: span | sentence | span+sentence; one_shot: add +shots (cosines to the MWE's "
-            "labelled shots) or +shots+rule (also take the shots' label where they carry one only).",
-        ),
-    ] = None,
-    usage_rerank: Annotated[
-        bool,
-        typer.Option(
-            "--usage-rerank",
-            help="idiolink: re-rank with a literal/figurative probe trained on IdioLink train, weight chosen on val.",
-        ),
-    ] = False,
-    usage_classifier: Annotated[
-        bool,
-        typer.Option(
-            "--usage-classifier",
-            help="idiolink: re-rank by usage with a fine-tuned literal/figurative span classifier (IdioLink train + "
-            "SemEval-2A train) instead of the probe; weight chosen on val. A second model beside the encoder.",
-        ),
-    ] = False,
-    usage_shared_classifier: Annotated[
-        bool,
-        typer.Option(
-            "--usage-shared-classifier",
-            help="idiolink: as --usage-classifier, the classifier fine-tuned from the model itself (top 4 layers; "
-            "embeddings and bottom layers shared).",
-        ),
-    ] = False,
-    usage_span_probe: Annotated[
-        bool,
-        typer.Option(
-            "--usage-span-probe",
-            help="idiolink: re-rank by usage with a probe on the model's own PIE-span embeddings (trained on the "
-            "same data as --usage-classifier, read at the PIE in each document); one model.",
-        ),
-    ] = False,
-    twin_expansion: Annotated[
-        bool,
-        typer.Option(
-            "--twin-expansion",
-            help="idiolink: propagate scores to near-duplicate documents of the top k (k, Jaccard threshold and "
-            "decay chosen on val); a retrieval pipeline that uses how the index was built.",
-        ),
-    ] = False,
+    help_options: Annotated[bool, typer.Option("--help-options", help="List the task's options and exit.")] = False,
 ) -> None:
-    """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions."""
+    """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions. The task's own
+    options follow (``--help-options`` lists them), e.g. ``idiomkit evaluate idiolink --query-mode span``."""
     from idiomkit.api import evaluate as run_evaluation
+    from idiomkit.options import describe_options
+    from idiomkit.tasks import get_task, parse_task_options
 
+    task_obj = get_task(task)
+    if help_options:
+        console.print(f"{task} options:", highlight=False)
+        for line in describe_options(task_obj.Options):
+            console.print("  " + escape(line), highlight=False, soft_wrap=True)
+        return
+    options = parse_task_options(task_obj, ctx.args, lexical=model in task_obj.lexical_models)
     result = run_evaluation(
         task,
         model,
@@ -245,12 +180,7 @@ def evaluate(
         results_dir=results_dir,
         write=not no_write,
         batch_size=batch_size,
-        **({"mwe_tokens": True} if mwe_tokens else {}),
-        **({"query_mode": query_mode} if query_mode else {}),
-        **({"setting": setting} if setting else {}),
-        **({"features": features} if features else {}),
-        **usage_option(usage_rerank, usage_classifier, usage_shared_classifier, usage_span_probe),
-        **({"twin_expansion": True} if twin_expansion else {}),
+        options=options,
     )
     rec = result.record
     print_table(

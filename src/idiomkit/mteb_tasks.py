@@ -26,6 +26,7 @@ from scipy.stats import pearsonr, spearmanr
 
 from idiomkit.config import default_data_dir
 from idiomkit.results import sha256_files
+from idiomkit.tasks import TASKS
 
 SEMEVAL_CITATION = """@inproceedings{tayyarmadabushi-etal-2022-semeval,
   title = {{S}em{E}val-2022 Task 2: Multilingual Idiomaticity Detection and Sentence Embedding},
@@ -129,10 +130,7 @@ def semeval2b_rows(data_dir: str | Path) -> Dataset:
 class SemEval2022Task2BDev(_LocalData, AbsTaskSTS):
     """SemEval-2022 Task 2B dev as an mteb STS task, scored with the organisers' rules."""
 
-    data_files = (
-        "semeval2022_task2/SubTaskB/EvaluationData/dev.csv",
-        "semeval2022_task2/SubTaskB/EvaluationData/dev.gold.csv",
-    )
+    data_files = TASKS["semeval2b"].metadata.data_files
     min_score, max_score = 0, 1
     metadata = TaskMetadata(
         name="SemEval2022Task2BDev",
@@ -199,7 +197,7 @@ def r_precision(qrels: dict[str, dict[str, int]], results: dict[str, dict[str, f
 class IdioLinkRetrieval(_LocalData, AbsTaskRetrieval):
     """IdioLink test as an mteb retrieval task (sentence queries over the whole test index)."""
 
-    data_files = ("idiolink/test/indexes.json", "idiolink/test/queries.json")
+    data_files = TASKS["idiolink"].metadata.data_files
     idiolink_split = "test"
     metadata = TaskMetadata(
         name="IdioLinkTest",

@@ -16,14 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.results import ResultKey, atomic_write_text, load_results
+from idiomkit.tasks import task_titles
 
-TASK_TITLES = {
-    "semeval2b-dev": "SemEval-2022 Task 2B, dev split (Spearman's rho; organisers' rules)",
-    "idiolink-test": "IdioLink retrieval, test split (percent)",
-    "semeval2a-dev": "SemEval-2022 Task 2A, dev split (macro-F1)",
-    "admire": "AdMIRe subtask A, text side",
-    "xiao-pairs": "Idiom/definition pairs (Xiao et al.), held-out idioms",
-}
+TASK_TITLES = task_titles()  # {result folder: page title}, from the task registry
 
 # Reference rows shown beside ours: (label, {flattened metric: value}, source).
 REFERENCES: dict[str, list[tuple[str, dict[str, float], str]]] = {

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from idiomkit.data.admire import AdmireItem, load_admire
 from idiomkit.embed.encode import encode_texts, unit_rows
 from idiomkit.embed.spans import encode_spans
 from idiomkit.metrics.ranking import ORDER_METRICS, ranking_metrics
-from idiomkit.tasks.base import Task, TaskOutput
+from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 
 QUERY_MODES = ("sentence", "span", "marked", "marked+span")
 # The seed (slides "Enhancing Idiomaticity Representations in LLM's", Table 1): split of 15 items, no std.
@@ -136,27 +137,34 @@ def score_items(items: Sequence[AdmireItem], scores: np.ndarray) -> dict[str, An
 # ---------------------------------------------------------------- task
 
 
-class AdmireTask(Task):
-    name = "admire"
-    result_task = "admire"
-    description = "AdMIRe (SemEval-2025 Task 1A, text captions, EN): rank 5 captions; top-1, DCG, Spearman, Kendall"
-    main_score = "spearman"
-    reference = "Pickard et al. (2025); organisers' task_a_scoring.py (DCG weights 3,1,0,0,0)"
+@dataclass
+class AdmireOptions:
+    """``idiomkit evaluate admire`` options."""
 
-    def evaluate(
-        self,
-        model,
-        *,
-        data_dir: str | Path,
-        split: str = "test",
-        query_mode: str = "span",
-        batch_size: int = 32,
-        extended: bool = True,
-        **_: Any,
-    ) -> TaskOutput:
+    split: str = field(default="test", metadata={"choices": ("train", "dev", "test"), "help": "the scored split"})
+    query_mode: str = field(default="span", metadata={"choices": QUERY_MODES, "help": "how the sentence is embedded"})
+    extended: bool = field(default=True, metadata={"cli": False})  # also rank the extended set (submission_xe.tsv)
+
+
+class AdmireTask(Task):
+    metadata = TaskMetadata(
+        name="admire",
+        result_task="admire",
+        description="AdMIRe (SemEval-2025 Task 1A, text captions, EN): rank 5 captions; top-1, DCG, Spearman, Kendall",
+        main_score="spearman",
+        languages=("en",),
+        reference="Pickard et al. (2025); organisers' task_a_scoring.py (DCG weights 3,1,0,0,0)",
+        data_files=("admire/en/subtask_a_test.tsv", "admire/en/subtask_a_xe.tsv"),
+        title="AdMIRe subtask A, text side",
+        mteb_name="AdMIReRanking",
+    )
+    Options = AdmireOptions
+    default_batch_size = 32
+
+    def run(self, model, options: AdmireOptions, context: EvalContext) -> TaskOutput:
         """Score ``split`` (train/dev/test); with ``extended`` also rank the extended set (``submission_xe.tsv``)."""
-        if split not in ("train", "dev", "test"):
-            raise ValueError(f"AdMIRe split must be train, dev or test (xe has no gold), not '{split}'")
+        split, query_mode, extended = options.split, options.query_mode, options.extended
+        batch_size, data_dir = context.batch_size, context.data_dir
         start = time.perf_counter()
         data = load_admire(data_dir, split)
         scores = caption_scores(model, data.items, query_mode, batch_size=batch_size)

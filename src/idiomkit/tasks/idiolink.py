@@ -27,6 +27,7 @@ import logging
 import re
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -38,7 +39,7 @@ from idiomkit.embed.encode import encode_texts, unit_rows
 from idiomkit.embed.spans import encode_spans
 from idiomkit.metrics.retrieval import r_precision_and_ndcg10, rank_top_k
 from idiomkit.metrics.trec import Run, trec_run
-from idiomkit.tasks.base import Task, TaskOutput
+from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 
 log = logging.getLogger(__name__)
 
@@ -311,36 +312,66 @@ def bm25_search(
 # ---------------------------------------------------------------- task
 
 
+USAGE_FLAGS = {"--usage-rerank": True, "--usage-classifier": "classifier",
+               "--usage-shared-classifier": "shared-classifier", "--usage-span-probe": "span-probe"}  # fmt: skip
+
+
+@dataclass
+class IdioLinkOptions:
+    """``idiomkit evaluate idiolink`` options. ``usage_rerank`` / ``twin_expansion`` ask for a second stage, a
+    method the caller builds (``rerank``; :func:`idiomkit.methods.idiolink.rerank.rerank_from_options`)."""
+
+    split: str = field(default="test", metadata={"choices": ("train", "val", "test"), "help": "the scored split"})
+    query_mode: str = field(
+        default="sentence", metadata={"choices": QUERY_MODES, "help": "how queries are embedded (bm25: sentence|span)"}
+    )
+    top_k: int = field(default=TOP_K, metadata={"help": "documents ranked per query"})
+    bm25_method: str = field(
+        default="lucene", metadata={"choices": ("lucene", "robertson", "atire", "bm25l", "bm25+", "okapi"),
+                                    "help": "bm25 only: the BM25 variant"},
+    )  # fmt: skip
+    usage_rerank: bool | str = field(
+        default=False,
+        metadata={"flags": USAGE_FLAGS, "help": "re-rank by literal/figurative usage: a probe (--usage-rerank), a "
+                  "fine-tuned classifier, the classifier sharing the model, or a span probe; weight chosen on val"},
+    )  # fmt: skip
+    twin_expansion: bool = field(
+        default=False, metadata={"help": "propagate scores to near-duplicate documents of the top k (chosen on val)"}
+    )
+    rerank: Rerank | None = field(default=None, metadata={"cli": False})
+    cache_dir: str | Path | None = field(default=None, metadata={"cli": False})
+    use_cache: bool = field(default=True, metadata={"cli": False})
+
+
 class IdioLinkTest(Task):
-    name = "idiolink"
-    result_task = "idiolink-test"
-    description = "IdioLink retrieval (75 PIEs, 7,500 docs, 1,500 queries); R-Precision and nDCG@10 in %"
-    main_score = "ndcg@10"
-    reference = "IdioLink (Intellexus-DSI); relevance by PIE and usage; ranx metrics"
+    metadata = TaskMetadata(
+        name="idiolink",
+        result_task="idiolink-test",
+        description="IdioLink retrieval (75 PIEs, 7,500 docs, 1,500 queries); R-Precision and nDCG@10 in %",
+        main_score="ndcg@10",
+        languages=("en",),
+        reference="IdioLink (Intellexus-DSI); relevance by PIE and usage; ranx metrics",
+        data_files=("idiolink/test/indexes.json", "idiolink/test/queries.json"),
+        title="IdioLink retrieval, test split (percent)",
+        mteb_name="IdioLinkTest",
+    )
+    Options = IdioLinkOptions
     lexical_models = LEXICAL_MODELS
 
-    def evaluate(
-        self,
-        model,
-        *,
-        data_dir: str | Path,
-        prompt_name: str | None = None,
-        batch_size: int = 64,
-        show_progress_bar: bool = True,
-        split: str = "test",
-        query_mode: str = "sentence",
-        top_k: int = TOP_K,
-        cache_dir: str | Path | None = None,
-        use_cache: bool = True,
-        bm25_method: str = "lucene",
-        rerank: Rerank | None = None,
-        **_: Any,
-    ) -> TaskOutput:
-        """``rerank``: a second stage fitted on train/val by a method (usage re-ranking and/or twin expansion,
-        :class:`idiomkit.methods.idiolink.rerank.IdioLinkRerank`), applied to the test scores (dense models only;
-        variant ``<mode><rerank.variant_suffix>``, e.g. ``span-usageclf-twins``)."""
-        moved = sorted({"usage_rerank", "twin_expansion"} & set(_))
-        if moved:
+    def option_choices(self, lexical: bool = False) -> dict[str, tuple[Any, ...]]:
+        choices = super().option_choices(lexical)
+        return choices | {"query_mode": BM25_QUERY_MODES} if lexical else choices
+
+    def run(self, model, options: IdioLinkOptions, context: EvalContext) -> TaskOutput:
+        """``options.rerank``: a second stage fitted on train/val by a method (usage re-ranking and/or twin
+        expansion, :class:`idiomkit.methods.idiolink.rerank.IdioLinkRerank`), applied to the test scores (dense
+        models only; variant ``<mode><rerank.variant_suffix>``, e.g. ``span-usageclf-twins``)."""
+        split, query_mode, top_k, bm25_method, rerank = (options.split, options.query_mode, options.top_k,
+                                                         options.bm25_method, options.rerank)  # fmt: skip
+        data_dir, prompt_name, batch_size = context.data_dir, context.prompt_name, context.batch_size
+        show_progress_bar, cache_dir, use_cache = context.show_progress_bar, options.cache_dir, options.use_cache
+        moved = [key for key in ("usage_rerank", "twin_expansion") if getattr(options, key)]
+        if moved and rerank is None:
             raise ValueError(f"{moved[0]} is a method now: pass rerank=IdioLinkRerank(...) (idiomkit.methods.idiolink)")
         data = load_idiolink(data_dir, split)
         start = time.perf_counter()

@@ -12,6 +12,7 @@ import csv
 import io
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,9 @@ import numpy as np
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2a import SETTINGS, Example2A, load_dev_split, load_setting
 from idiomkit.embed.spans import encode_spans
+from idiomkit.errors import OptionError
 from idiomkit.metrics.classification import macro_f1
-from idiomkit.tasks.base import Task, TaskOutput
+from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 
 SUBMISSION_COLUMNS = ["ID", "Language", "Setting", "Label"]
 PROBE_C = (0.01, 0.1, 1.0, 10.0)
@@ -200,32 +202,60 @@ def with_shot_features(train, dev, x_train, x_dev, setting: str, seed: int):
     return [train[i] for i in rows], np.hstack([x_train[rows], f_train]), np.hstack([x_dev, f_dev])
 
 
-class SemEval2ADev(Task):
-    name = "semeval2a"
-    result_task = "semeval2a-dev"
-    description = "SemEval-2022 Task 2 subtask A (idiomaticity detection), dev split; macro-F1"
-    main_score = "ALL.macro_f1"
-    reference = "Tayyar Madabushi et al. (2022); organisers' SubTask1Evaluator rules"
+PROBE_FEATURES = ("span", "sentence", "span+sentence", "sentence+span")
 
-    def evaluate(
-        self,
-        model,
-        *,
-        data_dir: str | Path,
-        prompt_name: str | None = None,
-        batch_size: int = 64,
-        setting: str = "zero_shot",
-        features: str = "span",
-        seed: int = 0,
-        **_: Any,
-    ) -> TaskOutput:
+
+def check_probe_features(features: str, setting: str) -> None:
+    """``features``: a base (:data:`PROBE_FEATURES`), optionally ``+shots`` or ``+shots+rule`` (one_shot only)."""
+    base = features.removesuffix("+rule").removesuffix("+shots")
+    expected = ", ".join(PROBE_FEATURES) + ", each optionally +shots or +shots+rule"
+    if features.endswith("+rule") and not features.endswith("+shots+rule"):
+        raise OptionError(f"unknown probe features '{features}' ('+rule' needs '+shots' before it, e.g. "
+                          f"span+shots+rule; expected {expected})")  # fmt: skip
+    if base not in PROBE_FEATURES:
+        raise OptionError(f"unknown probe features '{features}' (expected {expected})")
+    if base != features and setting != "one_shot":
+        raise OptionError(f"probe features '{features}' need --setting one_shot (zero-shot dev MWEs have no shots)")
+
+
+@dataclass
+class SemEval2AOptions:
+    """``idiomkit evaluate semeval2a`` options (the probe)."""
+
+    setting: str = field(default="zero_shot", metadata={"choices": SETTINGS, "help": "the training data setting"})
+    features: str = field(
+        default="span",
+        metadata={"help": "span | sentence | span+sentence; one_shot: add +shots (cosines to the MWE's labelled "
+                          "shots) or +shots+rule (also take the shots' label where they carry one only)"},
+    )  # fmt: skip
+
+
+class SemEval2ADev(Task):
+    metadata = TaskMetadata(
+        name="semeval2a",
+        result_task="semeval2a-dev",
+        description="SemEval-2022 Task 2 subtask A (idiomaticity detection), dev split; macro-F1",
+        main_score="ALL.macro_f1",
+        languages=("en", "pt"),
+        reference="Tayyar Madabushi et al. (2022); organisers' SubTask1Evaluator rules",
+        data_files=("semeval2022_task2/SubTaskA/Data/train_zero_shot.csv", "semeval2022_task2/SubTaskA/Data/dev.csv",
+                    "semeval2022_task2/SubTaskA/Data/dev_gold.csv"),  # fmt: skip
+        title="SemEval-2022 Task 2A, dev split (macro-F1)",
+    )
+    Options = SemEval2AOptions
+
+    def check_options(self, options: SemEval2AOptions, *, lexical: bool = False) -> None:
+        super().check_options(options, lexical=lexical)
+        check_probe_features(options.features, options.setting)
+
+    def run(self, model, options: SemEval2AOptions, context: EvalContext) -> TaskOutput:
         """Logistic-regression probe on frozen embeddings; C chosen on a by-MWE split of train, then refit on all."""
         from sklearn.linear_model import LogisticRegression
 
+        setting, features, seed, data_dir = options.setting, options.features, context.seed, context.data_dir
+        prompt_name, batch_size = context.prompt_name, context.batch_size
         rule = features.endswith("+shots+rule")
         base = features.removesuffix("+rule").removesuffix("+shots")
-        if features.endswith("+rule") and not rule:
-            raise ValueError(f"probe features '{features}': '+rule' needs '+shots' before it (e.g. span+shots+rule)")
         train, train_files = load_setting(data_dir, setting)
         dev, dev_files = load_dev_split(data_dir)
         prompt = model.prompts.get(prompt_name, "") if prompt_name else None

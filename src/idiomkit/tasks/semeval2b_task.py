@@ -2,54 +2,67 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from idiomkit.data.semeval2022 import load_subtask_b
 from idiomkit.embed.mwe import MweTransform
-from idiomkit.tasks.base import Task, TaskOutput
-from idiomkit.tasks.semeval2b import pair_similarities, score_predictions, submission_csv
+from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
+from idiomkit.tasks.semeval2b import SETTINGS, pair_similarities, score_predictions, submission_csv
+
+
+@dataclass
+class SemEval2BOptions:
+    """``idiomkit evaluate semeval2b`` options."""
+
+    setting: str = field(default="pre_train", metadata={"choices": SETTINGS, "help": "submission setting column"})
+    mwe_tokens: bool = field(
+        default=False, metadata={"help": "rewrite each MWE the tokenizer knows as its ID<mwe>ID token (trained models)"}
+    )
+    transform: Callable[..., str] | None = field(default=None, metadata={"cli": False})  # (sentence, pair) -> text
 
 
 class SemEval2BDev(Task):
-    name = "semeval2b"
-    result_task = "semeval2b-dev"
-    description = "SemEval-2022 Task 2 subtask B (idiomatic STS), dev split with public gold; Spearman's rho"
-    main_score = "ALL.idiom"
-    reference = "Tayyar Madabushi et al. (2022); organisers' SubTask2Evaluator.py rules"
+    metadata = TaskMetadata(
+        name="semeval2b",
+        result_task="semeval2b-dev",
+        description="SemEval-2022 Task 2 subtask B (idiomatic STS), dev split with public gold; Spearman's rho",
+        main_score="ALL.idiom",
+        languages=("en", "pt"),
+        reference="Tayyar Madabushi et al. (2022); organisers' SubTask2Evaluator.py rules",
+        data_files=(
+            "semeval2022_task2/SubTaskB/EvaluationData/dev.csv",
+            "semeval2022_task2/SubTaskB/EvaluationData/dev.gold.csv",
+        ),
+        title="SemEval-2022 Task 2B, dev split (Spearman's rho; organisers' rules)",
+        mteb_name="SemEval2022Task2BDev",
+    )
+    Options = SemEval2BOptions
 
-    def evaluate(
-        self,
-        model,
-        *,
-        data_dir: str | Path,
-        prompt_name: str | None = None,
-        batch_size: int = 64,
-        setting: str = "pre_train",
-        show_progress_bar: bool = True,
-        transform=None,
-        mwe_tokens: bool = False,
-        **_: Any,
-    ) -> TaskOutput:
-        """``mwe_tokens``: write each MWE the model's tokenizer knows as its ``ID<mwe>ID`` token (trained models)."""
-        if mwe_tokens and transform is None:
+    def run(self, model, options: SemEval2BOptions, context: EvalContext) -> TaskOutput:
+        """Cosine of each dev pair, scored with the organisers' rules; ``mwe_tokens`` writes MWEs as tokens."""
+        transform = options.transform
+        if options.mwe_tokens and transform is None:
             transform = MweTransform.for_model(model)
-        split = load_subtask_b(data_dir, "dev")
+        split = load_subtask_b(context.data_dir, "dev")
         sims = pair_similarities(
             model,
             split.pairs,
-            prompt_name=prompt_name,
-            batch_size=batch_size,
-            show_progress_bar=show_progress_bar,
+            prompt_name=context.prompt_name,
+            batch_size=context.batch_size,
+            show_progress_bar=context.show_progress_bar,
             transform=transform,
         )
         predictions = {p.id: float(s) for p, s in zip(split.pairs, sims, strict=True)}
         metrics = score_predictions(predictions, split.gold or [])
+        params = {"split": "dev", "setting": options.setting, "prompt_name": context.prompt_name,
+                  "mwe_tokens": bool(transform)}  # fmt: skip
         return TaskOutput(
             metrics=metrics,
-            params={"split": "dev", "setting": setting, "prompt_name": prompt_name, "mwe_tokens": bool(transform)},
+            params=params,
             data_files=list(split.files),
-            predictions={"submission.csv": submission_csv(split.pairs, sims, setting)},
+            predictions={"submission.csv": submission_csv(split.pairs, sims, options.setting)},
         )
 
     def summary_table(self, metrics: dict[str, Any]) -> list[list[str]]:

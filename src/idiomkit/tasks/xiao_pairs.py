@@ -15,15 +15,16 @@ import csv
 import io
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from idiomkit.data.definitions import Idiom, Pair, id_pairs, load_idiom_data, sp_pairs
+from idiomkit.data.definitions import BAIANGO, SPLITS, WIKTIONARY, Idiom, Pair, id_pairs, load_idiom_data, sp_pairs
 from idiomkit.embed.encode import encode_texts, unit_rows
 from idiomkit.metrics.retrieval import mrr_and_recall, ranks_of_truth
-from idiomkit.tasks.base import Task, TaskOutput
+from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 
 EVAL_SEED = 0  # fixed negatives and sentence sample for evaluation (independent of the training seed)
 SP_PER_IDIOM = 5  # sentences per held-out idiom in the S/P evaluation
@@ -130,25 +131,33 @@ class XiaoPairsEvaluator:
         return out
 
 
-class XiaoPairs(Task):
-    name = "xiao-pairs"
-    result_task = "xiao-pairs"
-    description = "Idiom/definition + sentence/paraphrase cosines, margins and definition retrieval, held-out idioms"
-    main_score = "id_margin"
-    reference = "Xiao, Gupta & Michaels; EPIE + baiango + Wiktionary definitions, split by idiom"
+@dataclass
+class XiaoPairsOptions:
+    """``idiomkit evaluate xiao-pairs`` options."""
 
-    def evaluate(
-        self,
-        model,
-        *,
-        data_dir: str | Path,
-        split: str = "heldout",
-        prompt_name: str | None = None,
-        batch_size: int = 64,
-        show_progress_bar: bool = True,
-        train_pairs: str | None = None,
-        **_: Any,
-    ) -> TaskOutput:
+    split: str = field(default="heldout", metadata={"choices": SPLITS, "help": "the idioms scored"})
+    train_pairs: str | None = field(
+        default=None, metadata={"help": "the pair set the model was trained on (default: read from training.json)"}
+    )
+
+
+class XiaoPairs(Task):
+    metadata = TaskMetadata(
+        name="xiao-pairs",
+        result_task="xiao-pairs",
+        description="Idiom/definition + sentence/paraphrase cosines, margins and definition retrieval, held-out idioms",
+        main_score="id_margin",
+        languages=("en",),
+        reference="Xiao, Gupta & Michaels; EPIE + baiango + Wiktionary definitions, split by idiom",
+        data_files=("epie", BAIANGO, WIKTIONARY),
+        title="Idiom/definition pairs (Xiao et al.), held-out idioms",
+    )
+    Options = XiaoPairsOptions
+
+    def run(self, model, options: XiaoPairsOptions, context: EvalContext) -> TaskOutput:
+        """Cosines, margins and definition retrieval over the idioms of ``split``."""
+        split, train_pairs, data_dir = options.split, options.train_pairs, context.data_dir
+        prompt_name, batch_size, show_progress_bar = context.prompt_name, context.batch_size, context.show_progress_bar
         data = load_idiom_data(data_dir)
         idioms = data.split(split)
         metrics, raw = score_pairs(
