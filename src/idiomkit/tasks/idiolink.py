@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
+from sentence_transformers.base.evaluation import SentenceEvaluator
 
 from idiomkit.data.idiolink import Document, IdioLinkSplit, Query, load_idiolink
 from idiomkit.embed.cache import cached_array, embeddings_cache_dir, model_fingerprint
@@ -446,11 +447,12 @@ class IdioLinkTest(Task):
         return rows
 
 
-class IdioLinkEvaluator:
-    """Training-time evaluator (sentence-transformers protocol) on an IdioLink split — ``val`` for model
+class IdioLinkEvaluator(SentenceEvaluator):
+    """Training-time evaluator (a sentence-transformers ``SentenceEvaluator``) on an IdioLink split — ``val`` for model
     selection; test stays held out. Returns ``{<name>_ndcg@10, <name>_r_precision, ...}`` in percent."""
 
     def __init__(self, data_dir: str | Path, *, split: str = "val", query_mode: str = "span", name: str = "val"):
+        super().__init__()
         self.data_dir, self.split, self.query_mode, self.name = data_dir, split, query_mode, name
         self.greater_is_better = True
         self.primary_metric = f"{name}_ndcg@10"

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
+from sentence_transformers.base.evaluation import SentenceEvaluator
 
 from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.errors import DataError
@@ -149,8 +150,8 @@ def pair_similarities(
     return cosine_rows(a, b)
 
 
-class SemEval2BEvaluator:
-    """Training-time evaluator (sentence-transformers evaluator protocol) on subtask B pairs with gold rows.
+class SemEval2BEvaluator(SentenceEvaluator):
+    """Training-time evaluator (a sentence-transformers ``SentenceEvaluator``) on subtask B pairs with gold rows.
 
     Use it on a validation split carved from train (see the triplet recipe), never on dev for selection.
     Returns ``{<name>_idiom, <name>_sts, <name>_all, ...}``; the primary metric is ``idiom`` by default.
@@ -167,9 +168,7 @@ class SemEval2BEvaluator:
         batch_size: int = 64,
         transform=None,
     ):
-        from sentence_transformers.base.evaluation.evaluator import BaseEvaluator
-
-        self._base = BaseEvaluator()
+        super().__init__()
         self.pairs, self.gold, self.name = list(pairs), list(gold), name
         self.prompt_name, self.batch_size, self.transform = prompt_name, batch_size, transform
         self.greater_is_better = True
@@ -189,6 +188,3 @@ class SemEval2BEvaluator:
 
     def get_config_dict(self) -> dict:
         return {"name": self.name, "prompt_name": self.prompt_name}
-
-    def store_metrics_in_model_card_data(self, model, metrics, epoch: int = 0, step: int = 0) -> None:
-        self._base.store_metrics_in_model_card_data(model, metrics, epoch, step)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from sentence_transformers.base.evaluation import SentenceEvaluator
 
 from idiomkit.data.definitions import BAIANGO, SPLITS, WIKTIONARY, Idiom, Pair, id_pairs, load_idiom_data, sp_pairs
 from idiomkit.embed.encode import encode_texts, unit_rows
@@ -115,11 +116,12 @@ def train_pairs_of(model) -> str:
     return {"id": "id", "sp": "sp", "idsp": "id+sp"}.get(recipe.rsplit("-", 1)[-1], "other")
 
 
-class XiaoPairsEvaluator:
+class XiaoPairsEvaluator(SentenceEvaluator):
     """Training-time check on the validation idioms: ``val_id_margin``, ``val_sp_margin``, ``val_mrr``, ... and
     ``val_margin`` = mean of the two margins (the selection metric of the ``pairs-*`` recipes)."""
 
     def __init__(self, idioms: Sequence[Idiom], *, name: str = "val", batch_size: int = 64):
+        super().__init__()
         self.idioms, self.name, self.batch_size = list(idioms), name, batch_size
         self.greater_is_better = True
         self.primary_metric = f"{name}_margin"
