@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from idiomkit.cli import app
 from idiomkit.data.errors import DataError
-from idiomkit.report import render, render_pages
+from idiomkit.report import render_pages
 from idiomkit.reproduce import cli_flags, load_experiment, load_experiments
 
 ROOT = Path(__file__).resolve().parents[1]
