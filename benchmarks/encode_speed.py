@@ -19,7 +19,7 @@ import torch  # noqa: E402
 
 from idiomkit.config import default_data_dir  # noqa: E402
 from idiomkit.data.semeval2022 import load_subtask_b  # noqa: E402
-from idiomkit.embed.encode import encode_texts  # noqa: E402
+from idiomkit.embedding.encode import encode_texts  # noqa: E402
 from idiomkit.models import load_model  # noqa: E402
 
 

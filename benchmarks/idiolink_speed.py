@@ -28,7 +28,7 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     from idiomkit.config import default_data_dir
-    from idiomkit.embed.cache import MEMORY_CACHE
+    from idiomkit.embedding.cache import MEMORY_CACHE
     from idiomkit.models import load_model
     from idiomkit.tasks.idiolink import IdioLinkTest
 

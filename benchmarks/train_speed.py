@@ -70,7 +70,7 @@ class InOrderBatchSampler(DefaultBatchSampler):
 
 
 def relabelled_texts(model, seed: int = 0):
-    from idiomkit.embed.mwe import add_mwe_tokens, replace_mwes
+    from idiomkit.embedding.mwe import add_mwe_tokens, replace_mwes
     from idiomkit.training.relabel import relabel
     from idiomkit.training.trainer import TrainConfig, load_groups
 

@@ -141,7 +141,7 @@ def test_compound_folds_group_by_compound(tmp_path):
 
 
 def test_cnn_head_starts_at_zero_shot_span_embedding(minilm, tmp_path):
-    from idiomkit.embed.spans import encode_spans
+    from idiomkit.embedding.spans import encode_spans
     from idiomkit.methods.admire.query_encoder import QueryEncoder, RankConfig
 
     item = load_admire_file(_write(tmp_path))[0]
@@ -219,7 +219,7 @@ def test_report_marks_oracle_rows_and_never_picks_them_as_best():
 
 
 def test_feature_similarities_match_plain_cosines(minilm, tmp_path):
-    from idiomkit.embed.encode import encode_texts
+    from idiomkit.embedding.encode import encode_texts
     from idiomkit.methods.admire.features import blank_compound, similarities
     from idiomkit.methods.admire.query_encoder import caption_embeddings
 

@@ -9,9 +9,9 @@ import pytest
 import torch
 
 from idiomkit.config import seed_everything
-from idiomkit.embed.cache import MEMORY_CACHE, cached_array
-from idiomkit.embed.encode import unit_rows
-from idiomkit.embed.spans import masked_mean
+from idiomkit.embedding.cache import MEMORY_CACHE, cached_array
+from idiomkit.embedding.encode import unit_rows
+from idiomkit.embedding.spans import masked_mean
 
 
 def test_masked_mean_averages_only_the_masked_tokens():

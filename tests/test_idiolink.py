@@ -9,8 +9,8 @@ import pytest
 
 from idiomkit.data.errors import DataError
 from idiomkit.data.idiolink import build_qrels, load_idiolink, load_triplets
-from idiomkit.embed.cache import MEMORY_CACHE
-from idiomkit.embed.spans import encode_spans
+from idiomkit.embedding.cache import MEMORY_CACHE
+from idiomkit.embedding.spans import encode_spans
 from idiomkit.methods.idiolink.rerank import IdioLinkRerank
 from idiomkit.metrics.retrieval import r_precision_and_ndcg10
 from idiomkit.metrics.trec import read_trec_run, trec_run

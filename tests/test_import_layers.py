@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("utilities", ("idiomkit.config", "idiomkit.progress", "idiomkit.errors", "idiomkit.data.errors",
                    "idiomkit.options")),  # options: dataclass <-> command-line flags (tasks and methods)
     ("data", ("idiomkit.data", "idiomkit.io", "idiomkit.results")),  # results: the record/prediction store
-    ("models/embed", ("idiomkit.models", "idiomkit.embed")),
+    ("models/embed", ("idiomkit.models", "idiomkit.embedding")),
     ("losses/metrics", ("idiomkit.losses", "idiomkit.metrics")),
     ("tasks", ("idiomkit.tasks", "idiomkit.mteb_tasks")),
     ("methods/training", ("idiomkit.methods", "idiomkit.training")),

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 pytest.importorskip("onnxruntime", reason="the onnx extra installs onnxruntime")
 
 from idiomkit.cli import app  # noqa: E402
-from idiomkit.embed.spans import encode_spans  # noqa: E402
+from idiomkit.embedding.spans import encode_spans  # noqa: E402
 from idiomkit.models import ModelNotAvailable, load_model  # noqa: E402
 from idiomkit.models.onnx_backend import export_onnx, load_onnx_model  # noqa: E402
 

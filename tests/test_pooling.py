@@ -6,8 +6,8 @@ import torch
 from sentence_transformers import SentenceTransformer
 from sentence_transformers.sentence_transformer.modules import WeightedLayerPooling
 
-from idiomkit.embed.pooling import pooling_of, with_pooling
-from idiomkit.embed.spans import encode_spans, span_token_mask
+from idiomkit.embedding.pooling import pooling_of, with_pooling
+from idiomkit.embedding.spans import encode_spans, span_token_mask
 
 TEXTS = ["He finally kicked the bucket last night.", "Ela é um pão duro, nunca paga nada."]
 

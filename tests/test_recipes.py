@@ -255,7 +255,7 @@ class IdioCfg:
 
 def test_span_aware_training_embeddings_equal_late_chunking(tokenizer_model):
     """The query column pooled through the span mask equals encode_spans (inference-time late chunking)."""
-    from idiomkit.embed.spans import encode_spans, install_span_pooling
+    from idiomkit.embedding.spans import encode_spans, install_span_pooling
     from idiomkit.models import load_model
     from idiomkit.training.examples import collate
     from idiomkit.training.recipes.idiolink import idiolink_infonce_examples, idiolink_triplets

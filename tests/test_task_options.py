@@ -143,7 +143,7 @@ def test_training_evaluators_are_sentence_evaluators(tmp_path):
 
 def old_sts_scores(model, pairs: list[StsPair], name: str = "val") -> dict[str, float]:
     """The StsEvaluator before it became an EmbeddingSimilarityEvaluator (reference implementation)."""
-    from idiomkit.embed.encode import encode_texts
+    from idiomkit.embedding.encode import encode_texts
 
     texts = list(dict.fromkeys(t for p in pairs for t in (p.sentence_1, p.sentence_2)))
     emb = encode_texts(model, texts, batch_size=64)

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from idiomkit.data.semeval2022 import TrainPair, load_train_pairs
-from idiomkit.embed.mwe import MweTransform, add_mwe_tokens, mwe_token, replace_mwes
+from idiomkit.embedding.mwe import MweTransform, add_mwe_tokens, mwe_token, replace_mwes
 from idiomkit.losses import AdaptiveTripletLoss
 from idiomkit.tasks.semeval2b import score_predictions
 from idiomkit.training.relabel import group_pairs, relabel, split_by_mwe, validation_pairs

@@ -99,7 +99,7 @@ def test_stacking_only_the_pooled_layers_gives_the_library_pooling_and_saves_pla
     from sentence_transformers import SentenceTransformer
     from sentence_transformers.sentence_transformer.modules import WeightedLayerPooling
 
-    from idiomkit.embed.pooling import stack_only_pooled_layers, with_pooling
+    from idiomkit.embedding.pooling import stack_only_pooled_layers, with_pooling
 
     library = with_pooling(copy.deepcopy(minilm), "last2")
     ours = copy.deepcopy(library)

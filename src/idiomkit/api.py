@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from idiomkit.config import default_data_dir, default_results_dir, seed_everything
-from idiomkit.embed.encode import encode_texts
-from idiomkit.embed.pooling import POOLINGS, pooling_of
-from idiomkit.embed.spans import encode_spans
+from idiomkit.embedding.encode import encode_texts
+from idiomkit.embedding.pooling import POOLINGS, pooling_of
+from idiomkit.embedding.spans import encode_spans
 from idiomkit.errors import InputError, OptionError, api_errors, check_at_least, check_choice, is_safetensors_error
 from idiomkit.methods import get_runnable
 from idiomkit.methods.idiolink.rerank import rerank_from_options

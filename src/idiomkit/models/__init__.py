@@ -61,7 +61,7 @@ def load_model(
     """
     from sentence_transformers import SentenceTransformer
 
-    from idiomkit.embed.pooling import with_pooling
+    from idiomkit.embedding.pooling import with_pooling
 
     source = model_path(name_or_path)
     local = Path(source)

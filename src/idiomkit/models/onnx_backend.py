@@ -18,7 +18,7 @@ from typing import Any
 
 import torch
 
-from idiomkit.embed.pooling import pooling_of
+from idiomkit.embedding.pooling import pooling_of
 
 log = logging.getLogger(__name__)
 

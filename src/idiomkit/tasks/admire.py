@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 
 from idiomkit.data.admire import AdmireItem, load_admire
-from idiomkit.embed.encode import encode_texts, unit_rows
-from idiomkit.embed.spans import encode_spans
+from idiomkit.embedding.encode import encode_texts, unit_rows
+from idiomkit.embedding.spans import encode_spans
 from idiomkit.metrics.ranking import ORDER_METRICS, ranking_metrics
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 

@@ -35,9 +35,9 @@ import numpy as np
 from sentence_transformers.base.evaluation import SentenceEvaluator
 
 from idiomkit.data.idiolink import Document, IdioLinkSplit, Query, load_idiolink
-from idiomkit.embed.cache import cached_array, embeddings_cache_dir, model_fingerprint
-from idiomkit.embed.encode import encode_texts, unit_rows
-from idiomkit.embed.spans import encode_spans
+from idiomkit.embedding.cache import cached_array, embeddings_cache_dir, model_fingerprint
+from idiomkit.embedding.encode import encode_texts, unit_rows
+from idiomkit.embedding.spans import encode_spans
 from idiomkit.metrics.retrieval import r_precision_and_ndcg10, rank_top_k
 from idiomkit.metrics.trec import Run, trec_run
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput

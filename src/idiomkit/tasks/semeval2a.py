@@ -20,7 +20,7 @@ import numpy as np
 
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2a import SETTINGS, Example2A, load_dev_split, load_setting
-from idiomkit.embed.spans import encode_spans
+from idiomkit.embedding.spans import encode_spans
 from idiomkit.errors import OptionError
 from idiomkit.metrics.classification import macro_f1
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput

@@ -19,7 +19,7 @@ from sentence_transformers.base.evaluation import SentenceEvaluator
 from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2022 import LANGUAGES, EvalPair, GoldRow
-from idiomkit.embed.encode import encode_texts
+from idiomkit.embedding.encode import encode_texts
 from idiomkit.metrics.similarity import cosine_rows, spearman
 from idiomkit.results import atomic_write_text
 

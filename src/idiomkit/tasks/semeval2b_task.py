@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from idiomkit.data.semeval2022 import load_subtask_b
-from idiomkit.embed.mwe import MweTransform
+from idiomkit.embedding.mwe import MweTransform
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 from idiomkit.tasks.semeval2b import SETTINGS, pair_similarities, score_predictions, submission_csv
 

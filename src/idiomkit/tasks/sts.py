@@ -13,7 +13,7 @@ from scipy.stats import spearmanr
 from sentence_transformers.sentence_transformer.evaluation import EmbeddingSimilarityEvaluator
 
 from idiomkit.data.sts import StsPair
-from idiomkit.embed.encode import encode_texts
+from idiomkit.embedding.encode import encode_texts
 from idiomkit.metrics.similarity import cosine_rows
 
 

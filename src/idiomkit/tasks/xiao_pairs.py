@@ -23,7 +23,7 @@ import numpy as np
 from sentence_transformers.base.evaluation import SentenceEvaluator
 
 from idiomkit.data.definitions import BAIANGO, SPLITS, WIKTIONARY, Idiom, Pair, id_pairs, load_idiom_data, sp_pairs
-from idiomkit.embed.encode import encode_texts, unit_rows
+from idiomkit.embedding.encode import encode_texts, unit_rows
 from idiomkit.metrics.retrieval import mrr_and_recall, ranks_of_truth
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 

@@ -16,7 +16,7 @@ from typing import Any
 import torch
 from sentence_transformers import SentenceTransformer
 
-from idiomkit.embed.mwe import add_mwe_tokens
+from idiomkit.embedding.mwe import add_mwe_tokens
 from idiomkit.models import load_model
 from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator

@@ -33,9 +33,9 @@ from idiomkit.config import run_data_dir, seed_everything
 from idiomkit.data.idiolink import load_idiolink, triplets_path
 from idiomkit.data.semeval2022 import B_FILES, load_train_pairs, semeval_root
 from idiomkit.data.sts import sts_files
-from idiomkit.embed.mwe import MweTransform, add_mwe_tokens
-from idiomkit.embed.pooling import stack_only_pooled_layers
-from idiomkit.embed.spans import install_span_pooling
+from idiomkit.embedding.mwe import MweTransform, add_mwe_tokens
+from idiomkit.embedding.pooling import stack_only_pooled_layers
+from idiomkit.embedding.spans import install_span_pooling
 from idiomkit.models import load_model
 from idiomkit.models.lora import add_lora
 from idiomkit.results import atomic_write_text, sha256_files

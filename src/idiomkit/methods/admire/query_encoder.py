@@ -32,9 +32,9 @@ from torch import Tensor, nn
 
 from idiomkit.config import seed_everything
 from idiomkit.data.admire import AdmireItem
-from idiomkit.embed.cache import cached_array, model_fingerprint
-from idiomkit.embed.encode import encode_texts, unit_rows
-from idiomkit.embed.spans import masked_mean, span_features
+from idiomkit.embedding.cache import cached_array, model_fingerprint
+from idiomkit.embedding.encode import encode_texts, unit_rows
+from idiomkit.embedding.spans import masked_mean, span_features
 from idiomkit.losses.adaptive_triplet import AdaptiveTripletLoss
 from idiomkit.losses.ranked_triplet import ranked_triplet_loss
 from idiomkit.methods.base import Method

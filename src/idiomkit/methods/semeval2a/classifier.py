@@ -25,7 +25,7 @@ from torch import Tensor, nn
 
 from idiomkit.config import seed_everything
 from idiomkit.data.semeval2a import Example2A, find_mwe
-from idiomkit.embed.spans import masked_mean, span_token_mask
+from idiomkit.embedding.spans import masked_mean, span_token_mask
 from idiomkit.methods.base import Method
 from idiomkit.metrics.classification import macro_f1
 from idiomkit.tasks.semeval2a import split_by_mwe

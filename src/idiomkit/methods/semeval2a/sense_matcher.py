@@ -34,7 +34,7 @@ from torch import Tensor
 
 from idiomkit.config import seed_everything
 from idiomkit.data.semeval2a import Example2A, find_mwe
-from idiomkit.embed.spans import masked_mean
+from idiomkit.embedding.spans import masked_mean
 from idiomkit.methods.base import Method
 from idiomkit.methods.semeval2a.classifier import (
     ClassifierConfig,

@@ -27,7 +27,7 @@ from sentence_transformers.sentence_transformer import losses as st_losses
 
 from idiomkit.config import run_data_dir
 from idiomkit.data.sts import load_sts
-from idiomkit.embed.mwe import replace_mwes
+from idiomkit.embedding.mwe import replace_mwes
 from idiomkit.training.examples import Examples, make_examples
 from idiomkit.training.recipes.base import Phase, PhasesFn, Recipe, Stream, adaptive_loss, single_stream
 from idiomkit.training.relabel import Group, relabel

@@ -3,7 +3,7 @@
 ``last2`` uses sentence-transformers' own ``WeightedLayerPooling`` module with equal, frozen weights over the last
 two layers, placed between the Transformer and a mean ``Pooling`` module, so a saved model reloads with plain
 ``SentenceTransformer(path)`` and pools the same way. ``span`` pooling needs a character span per text and is
-therefore a function (:func:`idiomkit.embed.spans.encode_spans`).
+therefore a function (:func:`idiomkit.embedding.spans.encode_spans`).
 """
 
 from __future__ import annotations
