@@ -40,7 +40,7 @@ def test_wheel_holds_every_module_and_the_entry_point(wheel):
     assert sources and sources <= names, sorted(sources - names)
     dist_info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
     entry_points = zipfile.ZipFile(wheel).read(f"{dist_info}/entry_points.txt").decode()
-    assert "idiomkit = idiomkit.cli:app" in entry_points
+    assert "idiomkit = idiomkit.cli:main" in entry_points
 
 
 def test_wheel_installs_and_runs_in_a_clean_venv(wheel, tmp_path):

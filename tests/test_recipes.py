@@ -2,6 +2,7 @@
 LoRA (merged on save), result labels."""
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -113,10 +114,11 @@ def test_stsb_and_assin2_row_errors(tmp_path):
 
 
 class FixedModel:
-    """Stub encoder: a fixed vector per text."""
+    """Stub encoder: a fixed vector per text (with the model-card hook sentence-transformers' evaluators call)."""
 
     def __init__(self, vectors):
         self.vectors = vectors
+        self.model_card_data = SimpleNamespace(set_evaluation_metrics=lambda *args, **kwargs: None)
 
     def get_embedding_dimension(self):
         return 2
