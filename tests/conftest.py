@@ -28,3 +28,13 @@ def minilm():
 @pytest.fixture
 def tiny_data(tmp_path) -> Path:
     return write_semeval_tree(tmp_path, dev=TINY_DEV, gold=TINY_GOLD)
+
+
+INTEGRATION_DIR = Path(__file__).parent / "integration"
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """Every test under tests/integration carries the ``integration`` marker."""
+    for item in items:
+        if INTEGRATION_DIR in item.path.parents:
+            item.add_marker(pytest.mark.integration)
