@@ -28,8 +28,8 @@ COLUMNS = ("model", "sentences", "min_cosine", "mean_cosine", "id_agreement", "c
 
 
 def load_test_helpers():
-    """Import tests/test_e5_conversion.py (sentences, e5.c harness) without pytest collection."""
-    path = ROOT / "tests" / "test_e5_conversion.py"
+    """Import tests/integration/models/test_e5_conversion.py (sentences, e5.c harness) without pytest collection."""
+    path = ROOT / "tests" / "integration" / "models" / "test_e5_conversion.py"
     spec = importlib.util.spec_from_file_location("e5_conversion_helpers", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules

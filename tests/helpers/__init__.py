@@ -2,6 +2,11 @@
 
 from pathlib import Path
 
+from typer.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[2]  # the repository
+runner = CliRunner()
+
 
 def tokenize_on(model, texts):
     """``model.tokenize(texts)`` moved to the model's device (the tests also run on a GPU machine)."""

@@ -1,0 +1,40 @@
+"""The documentation site builds without a warning (broken links, missing pages, bad API references)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_mkdocs_build_strict(tmp_path):
+    pytest.importorskip("mkdocs", reason="install the 'docs' extra")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    out = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "site")],
+        cwd=ROOT, capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert (tmp_path / "site" / "results" / "index.html").exists()
+    assert "load_model" in (tmp_path / "site" / "api" / "index.html").read_text(encoding="utf-8")
+
+
+def test_readme_is_short_and_links_the_docs():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 160
+    for page in ("docs/quickstart.md", "docs/results/index.md", "docs/notes/index.md"):
+        assert page in readme and (ROOT / page).exists()
+
+
+def test_readme_results_table_is_the_generated_one():
+    from idiomkit.report import README_MARKERS, readme_table
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split(README_MARKERS[0], 1)[1].split(README_MARKERS[1], 1)[0]
+    assert block.strip("\n") == readme_table(ROOT / "benchmarks/results")
+    assert block.count("\n| ") >= 3  # a header, a rule and at least one configuration

@@ -1,0 +1,82 @@
+"""adaptive-triplet recipe: relabelling, miner, loss, sampler, MWE tokens, training, checkpoint resume.
+
+Integration half (real benchmark data or registry model weights);
+the tiny-fixture half is tests/unit/training/test_training.py.
+"""
+
+import math
+
+import torch
+
+from idiomkit.data.semeval2022 import load_train_pairs
+from idiomkit.embedding.mwe import MweTransform, add_mwe_tokens, replace_mwes
+from idiomkit.training.relabel import group_pairs, relabel, split_by_mwe
+
+
+def test_relabel_counts_on_full_train(data_dir):
+    groups = group_pairs(load_train_pairs(data_dir))
+    rows = relabel(groups)
+    assert (len(groups), len({r.label for r in rows}), len(rows)) == (3643, 6572, 10215)
+    order = [r.group for r in rows]
+    assert order == sorted(order)  # group members adjacent
+    train, val = split_by_mwe(groups, 0.1, seed=0)
+    keys = lambda gs: {" | ".join(g.mwes).lower() for g in gs}  # noqa: E731
+    assert not keys(train) & keys(val) and len(train) + len(val) == len(groups)
+    assert 0.05 < len(keys(val)) / len(keys(groups)) < 0.15
+
+
+def test_mwe_tokens_save_load_round_trip(tmp_path):
+    from sentence_transformers import SentenceTransformer
+
+    from idiomkit.models import load_model
+
+    model = load_model("minilm", pooling="last2")
+    emb = model[0].auto_model.get_input_embeddings().weight
+    pieces = model.tokenizer("home run", add_special_tokens=False)["input_ids"]
+    assert add_mwe_tokens(model, ["home run", "home run", "sts"]) == ["IDhomerunID"]
+    tid = model.tokenizer.convert_tokens_to_ids("IDhomerunID")
+    weight = model[0].auto_model.get_input_embeddings().weight
+    assert torch.allclose(weight[tid], emb[pieces].mean(dim=0))
+    text = replace_mwes("He hit a home run.", ["home run"])
+    before = model.encode([text])
+    model.save(str(tmp_path / "m"))
+    loaded = SentenceTransformer(str(tmp_path / "m"), device="cpu")
+    assert loaded.tokenizer.convert_tokens_to_ids("IDhomerunID") == tid
+    assert "idhomerunid" in loaded.tokenizer.tokenize(text)
+    assert MweTransform.for_model(loaded).known == {"idhomerunid"}
+    assert torch.allclose(torch.tensor(loaded.encode([text])), torch.tensor(before), atol=1e-5)
+
+
+SMALL = {"model": "minilm", "epochs": 1, "batch_size": 8, "limit_groups": 12, "checkpoint_every": 2}
+
+
+def test_short_training_runs_checkpoints_and_saves(tmp_path):
+    from idiomkit.models import load_model
+    from idiomkit.training import train
+
+    losses = []
+    result = train(**SMALL, max_steps=3, output_dir=tmp_path / "run", progress=lambda s, v: losses.append(v))
+    out = tmp_path / "run"
+    assert result.state.step == 3 and len(losses) == 3 and all(math.isfinite(v) for v in losses)
+    assert (out / "checkpoint.pt").exists() and (out / "training.json").exists()
+    assert "## idiomkit training" in (out / "README.md").read_text()
+    model = load_model(str(out), pooling="last2")
+    assert MweTransform.for_model(model).known  # MWE tokens came back with the saved model
+
+
+def test_resume_after_interruption_matches_uninterrupted_run(tmp_path):
+    from helpers import full_and_resumed
+
+    from idiomkit.training import train
+
+    full, resumed = full_and_resumed(train, tmp_path, 2, **SMALL, max_steps=4)
+    assert resumed.state.step == full.state.step == 4
+    a = torch.load(tmp_path / "full" / "checkpoint.pt", weights_only=True)
+    b = torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=True)
+    timing = ("train_s",)
+    assert {k: v for k, v in a["state"].items() if k not in timing} == {
+        k: v for k, v in b["state"].items() if k not in timing
+    }
+    for key, value in a["model"].items():
+        assert torch.equal(value, b["model"][key]), key
+    assert torch.equal(a["rng"]["torch"], b["rng"]["torch"])

@@ -1,0 +1,298 @@
+"""Experiment files are declarative: typed run tables, no shell, no format strings, data inside the data directory."""
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import idiomkit
+from idiomkit import reproduce
+from idiomkit.cli import app
+from idiomkit.data.errors import DataError
+from idiomkit.reproduce import code_hash, data_hash, job_argv, load_experiment, load_experiments
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+runner = CliRunner()
+
+
+HEAD = 'benchmark = "toy"\nseeds = [0]\n'
+
+
+def experiment_file(tmp_path: Path, body: str, name: str = "toy") -> Path:
+    """``tmp_path/benchmarks/experiments/<name>.toml`` beside a benchmark script ``benchmarks/hit.py``."""
+    folder = tmp_path / "benchmarks" / "experiments"
+    folder.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "benchmarks" / "hit.py").write_text("import sys\nprint(sys.argv)\n")
+    path = folder / f"{name}.toml"
+    path.write_text(HEAD + body)
+    return path
+
+
+def refused(path: Path, *fragments: str) -> str:
+    with pytest.raises(DataError) as info:
+        load_experiment(path)
+    message = str(info.value)
+    assert message.startswith(str(path)) and "\n" not in message
+    for fragment in fragments:
+        assert fragment in message
+    return message
+
+
+@pytest.mark.parametrize(
+    ("body", "fragments"),
+    [
+        ('[command]\nrun = "sh -c id"\n', ("field 'command'", "unknown run table", "train, evaluate, method")),
+        ('[shell]\nrun = "id"\n', ("field 'shell'", "unknown run table")),
+        ('[train]\nrecipe = "r"\nmodel = "m"\n[method]\nscript = "hit"\n', ("exactly one run table", "train")),
+        ("[quick]\ninclude = false\n", ("exactly one run table is needed, found []",)),
+        ('extra = 1\n[method]\nscript = "hit"\n', ("field 'extra'", "unknown field")),
+        ('[train]\nrecipe = "r"\nmodel = "m"\nepochz = 2\n', ("field 'train.epochz'", "unknown field")),
+        ('[evaluate]\ntask = "t"\nmodel = "m"\nrun = "x"\n', ("field 'evaluate.run'", "unknown field")),
+        ('[method]\nscript = "hit"\nrun = "id"\n', ("field 'method.run'", "unknown field")),
+        (
+            '[method]\nscript = "hit"\npositional = [{ inject = "seed", shell = "id" }]\n',
+            ("field 'method.positional[0].shell'", "unknown field"),
+        ),
+        ('[train]\nrecipe = "r"\nmodel = "m"\n[quick]\nmax_stepz = 3\n', ("field 'quick.max_stepz'", "unknown field")),
+        ('[method]\nscript = "hit"\n[quick]\nrun = "id"\n', ("field 'quick.run'", "known: include, seeds, args")),
+    ],
+)
+def test_unknown_kinds_and_fields_are_refused_by_name(tmp_path, body, fragments):
+    refused(experiment_file(tmp_path, body), *fragments)
+
+
+@pytest.mark.parametrize(
+    ("body", "fragments"),
+    [
+        ('[train]\nrecipe = "r"\nmodel = "m"\nepochs = "2"\n', ("field 'train.epochs'", "expected integer, got '2'")),
+        ('[train]\nrecipe = "r"\nmodel = "m"\nepochs = true\n', ("field 'train.epochs'", "expected integer")),
+        ('[train]\nrecipe = "r"\nmodel = "m"\nlr = "fast"\n', ("field 'train.lr'", "expected number")),
+        (
+            '[train]\nrecipe = "r"\nmodel = "m"\nevaluate = "semeval2b"\n',
+            ("field 'train.evaluate'", "expected list of strings"),
+        ),
+        ('[train]\nrecipe = 3\nmodel = "m"\n', ("field 'train.recipe'", "expected string")),
+        (
+            '[evaluate]\ntask = "t"\nmodel = "m"\nusage_rerank = 1\n',
+            ("field 'evaluate.usage_rerank'", "expected boolean"),
+        ),
+        ('[train]\nrecipe = "r"\nmodel = "m"\n[quick]\nmax_steps = 2.5\n', ("field 'quick.max_steps'", "integer")),
+        ('[train]\nrecipe = "r"\nmodel = "m"\n[quick]\ninclude = "no"\n', ("field 'quick.include'", "boolean")),
+        ("[method]\nscript = 3\n", ("field 'method.script'", "expected string")),
+        ('[method]\nscript = "hit"\npositional = "x"\n', ("field 'method.positional'", "expected a list")),
+        ('[method]\nscript = "hit"\npositional = [true]\n', ("field 'method.positional[0]'", "expected string")),
+        ('[method]\nscript = "hit"\nargs = [1]\n', ("field 'method.args'", "table of option = value")),
+        ('[method]\nscript = "hit"\n[method.args]\nx = 2024-01-01\n', ("field 'method.args.x'", "expected string")),
+        (
+            '[method]\nscript = "hit"\n[method.args]\nx = { inject = "env" }\n',
+            ("field 'method.args.x.inject'", "seed, results, output, run"),
+        ),
+        (
+            '[method]\nscript = "hit"\n[method.args]\nx = { inject = "results", prefix = "a" }\n',
+            ("field 'method.args.x.prefix'", 'only with inject = "seed"'),
+        ),
+        ('[method]\nscript = "hit"\n[method.args]\nx = { inject = "run" }\n', ("field 'method.args.x.experiment'",)),
+        (
+            '[method]\nscript = "hit"\n[method.args]\nx = { inject = "output", file = "../../etc" }\n',
+            ("field 'method.args.x.file'", "inside the output folder"),
+        ),
+    ],
+)
+def test_a_field_of_the_wrong_type_names_file_field_and_expected_type(tmp_path, body, fragments):
+    refused(experiment_file(tmp_path, body), *fragments)
+
+
+@pytest.mark.parametrize(
+    ("script", "fragment"),
+    [("sh", "'sh' is not a known script"), ("python", "'python' is not"), ("../hit", "'../hit' is not"),
+     ("/bin/sh", "'/bin/sh' is not"), ("hit.py", "'hit.py' is not")],
+)  # fmt: skip
+def test_a_script_outside_the_allow_list_is_refused(tmp_path, script, fragment):
+    message = refused(experiment_file(tmp_path, f'[method]\nscript = "{script}"\n'), "field 'method.script'", fragment)
+    assert "hit, idiomkit" in message  # the allow-list: the scripts beside the experiments folder + idiomkit
+
+
+def test_idiomkit_entry_needs_one_of_its_own_commands(tmp_path):
+    refused(experiment_file(tmp_path, '[method]\nscript = "idiomkit"\nsubcommand = "rm"\n'),
+            "field 'method.subcommand'", "expected an idiomkit command")  # fmt: skip
+    refused(experiment_file(tmp_path, '[method]\nscript = "idiomkit"\n'), "field 'method.subcommand'")
+
+
+@pytest.mark.parametrize("item", ["/etc", "../secret", "epie/../../secret", ""])
+def test_data_paths_outside_the_data_directory_are_refused_on_load(tmp_path, item):
+    path = experiment_file(tmp_path, "")
+    path.write_text(HEAD.replace("seeds", f'data = ["{item}"]\nseeds') + '[method]\nscript = "hit"\n')
+    refused(path, "field 'data'", "not a path inside the data directory")
+
+
+def test_a_data_link_leading_out_of_the_data_directory_is_refused_before_hashing(tmp_path):
+    data_dir, outside = tmp_path / "data", tmp_path / "outside"
+    data_dir.mkdir()
+    outside.mkdir()
+    (outside / "secret.txt").write_text("s")
+    (data_dir / "inner").mkdir()
+    (data_dir / "inner" / "rows.csv").write_text("a\n")
+    (data_dir / "escape").symlink_to(outside)
+    path = experiment_file(tmp_path, "")
+    path.write_text(HEAD.replace("seeds", 'data = ["escape"]\nseeds') + '[method]\nscript = "hit"\n')
+    with pytest.raises(DataError, match="'escape' leads outside the data directory"):
+        data_hash(load_experiment(path), data_dir)
+    path.write_text(HEAD.replace("seeds", 'data = ["inner"]\nseeds') + '[method]\nscript = "hit"\n')
+    assert len(data_hash(load_experiment(path), data_dir)) == 64
+
+
+def test_braces_in_values_are_passed_through_literally_never_formatted(tmp_path):
+    body = ('[method]\nscript = "hit"\npositional = ["{seed.__class__.__init__.__globals__}", "{results}"]\n'
+            '[method.args]\nname = "{0}{seed}"\nseed = { inject = "seed" }\n')  # fmt: skip
+    exp = load_experiment(experiment_file(tmp_path, body))
+    argv = job_argv(exp, 7, False, Path("runs/r"), Path("res"))
+    assert argv[2:] == ["{seed.__class__.__init__.__globals__}", "{results}", "--name", "{0}{seed}", "--seed", "7"]
+
+
+def test_method_argv_is_built_by_code_in_file_order(tmp_path):
+    body = ('[method]\nscript = "hit"\nsubcommand = "run"\npositional = [{ inject = "seed", prefix = "cfg@" }, '
+            '{ inject = "run", experiment = "toy" }]\n[method.args]\nm = "minilm"\nseed = { inject = "seed" }\n'
+            'flag = true\noff = false\ntag = ["a", 2]\nratio = 0.3\nout = { inject = "output", file = "c.json" }\n'
+            'results-dir = { inject = "results" }\n[quick]\n[quick.args]\nratio = 0.5\nextra = true\n')  # fmt: skip
+    path = experiment_file(tmp_path, body)
+    (exp,) = load_experiments(path.parent)
+    argv = job_argv(exp, 3, False, Path("runs/r"), Path("res"))
+    assert argv[0] == sys.executable and Path(argv[1]) == (tmp_path / "benchmarks/hit.py").resolve()
+    assert argv[2:] == [
+        "run",
+        "cfg@3",
+        "runs/r/toy-seed3",
+        "-m",
+        "minilm",
+        "--seed",
+        "3",
+        "--flag",
+        "--tag",
+        "a",
+        "--tag",
+        "2",
+        "--ratio",
+        "0.3",
+        "--out",
+        "runs/r/toy-seed3/c.json",
+        "--results-dir",
+        "res",
+    ]
+    quick = job_argv(exp, 3, True, Path("runs/q"), Path("qres"))
+    assert quick[quick.index("--ratio") + 1] == "0.5" and quick[-1] == "--extra"
+
+
+def test_inject_run_must_name_an_experiment_of_the_folder(tmp_path):
+    path = experiment_file(
+        tmp_path, '[method]\nscript = "hit"\npositional = [{ inject = "run", experiment = "nope" }]\n'
+    )
+    with pytest.raises(DataError, match="no experiment 'nope'") as info:
+        load_experiments(path.parent)
+    assert str(path) in str(info.value)
+
+
+def test_several_seeds_need_an_injected_seed(tmp_path):
+    path = experiment_file(tmp_path, "")
+    path.write_text(HEAD.replace("[0]", "[0, 1]") + '[method]\nscript = "hit"\n[method.args]\nseed = 0\n')
+    refused(path, "field 'seeds'", "2 seeds, but [method] injects no seed")
+    path.write_text(HEAD + '[method]\nscript = "hit"\n[quick]\nseeds = [4, 5, 6]\n')
+    refused(path, "field 'seeds'", "3 seeds")
+    path.write_text(HEAD.replace("[0]", "[0, 1]") + '[method]\nscript = "hit"\npositional = [{ inject = "seed" }]\n')
+    exp = load_experiment(path)
+    assert job_argv(exp, 0, False, Path("r"), Path("s")) != job_argv(exp, 1, False, Path("r"), Path("s"))
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        (
+            "2a-classifier-minilm-zero-shot-context",
+            "run semeval2a --method classifier -m minilm --setting zero_shot "
+            "--epochs 2 --train-layers 4 --threads 2 --context --seeds 1 --results-dir RES",
+        ),
+        (
+            "admire-structured-lora-2a-epie-type-minilm",
+            "run admire --method structured --stack "
+            "lora-ranked-triplet --type-classifier --type-epie --signals proxy --seed 1 --threads 2 --results-dir RES",
+        ),
+        ("xiao-pairs-triplet-id", "benchmarks/xiao_pairs.py run pairs-triplet-id@1"),
+        (
+            "idiolink-twins-usageclf-infonce-minilm",
+            "run idiolink runs/reproduce/idiolink-infonce-minilm-seed1 --method twins --modes span --usage-classifier",
+        ),
+        (
+            "2b-interp-adaptive-triplet-mwe-minilm-6ep",
+            "interpolate runs/reproduce/2b-adaptive-triplet-mwe-minilm-6ep-seed1"
+            " -o runs/reproduce/2b-interp-adaptive-triplet-mwe-minilm-6ep-seed1 --curve "
+            "runs/reproduce/2b-interp-adaptive-triplet-mwe-minilm-6ep-seed1/curve.json --evaluate semeval2b",
+        ),
+    ],
+)
+def test_converted_experiments_build_the_command_their_run_string_did(monkeypatch, name, expected):
+    """The old ``[command] run`` strings, shlex-split after formatting, for seed 1 (same argv → same job key)."""
+    monkeypatch.chdir(ROOT)
+    exp = next(e for e in load_experiments("benchmarks/experiments") if e.name == name)
+    argv = job_argv(exp, 1, False, Path("runs/reproduce"), Path("RES"))
+    assert argv[1:] == expected.split()
+
+
+def test_no_experiment_file_holds_a_shell_command_or_placeholder():
+    for path in sorted((ROOT / "benchmarks/experiments").glob("*.toml")):
+        text = path.read_text(encoding="utf-8")
+        assert "[command]" not in text and "{seed}" not in text and "{results}" not in text, path.name
+
+
+def test_bad_experiment_file_is_one_line_and_exit_2_from_the_cli(tmp_path):
+    path = experiment_file(tmp_path, '[train]\nrecipe = "r"\nmodel = "m"\nepochs = "two"\n')
+    result = runner.invoke(app, ["reproduce", "--dry-run", "--experiments", str(path.parent), "--data-dir", "."])
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "field 'train.epochs'" in lines[0] and "Traceback" not in result.output
+
+
+def test_code_hash_covers_the_installed_package_wherever_it_lives(tmp_path, monkeypatch):
+    here = code_hash()
+    assert here == reproduce.sha256_tree([Path(idiomkit.__file__).resolve().parent, ROOT / "pyproject.toml"])
+    wheel = tmp_path / "site-packages" / "idiomkit"  # as installed from a wheel: no src/, no pyproject.toml
+    shutil.copytree(Path(idiomkit.__file__).parent, wheel, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(idiomkit, "__file__", str(wheel / "__init__.py"))
+    installed = code_hash()
+    assert installed == reproduce.sha256_tree([wheel]) and installed != reproduce.sha256_tree([])
+    (wheel / "reproduce.py").write_text("# changed\n")
+    assert code_hash() != installed
+
+
+@pytest.mark.parametrize(("kind", "schema"), [("train", reproduce.TrainRun), ("evaluate", reproduce.EvaluateRun)])
+def test_every_typed_field_is_an_option_of_the_real_command(kind, schema):
+    """TrainRun / EvaluateRun do not drift from the CLI: each field, set, parses as an option of its command."""
+    import dataclasses
+    import typing
+
+    import typer
+
+    command = typer.main.get_command(app).commands[kind]
+    samples = {int: 8, float: 0.5, bool: True, list[str]: ["semeval2b"]}
+    texts = {"recipe": "mnrl", "model": "minilm", "pooling": "mean", "query_mode": "span", "setting": "zero_shot",
+             "features": "span", "prompt_name": "auto"}  # fmt: skip
+    hints = typing.get_type_hints(schema)
+    for f in dataclasses.fields(schema):
+        if f.name == "task":
+            continue  # evaluate's argument, not an option
+        types = [a for a in typing.get_args(hints[f.name]) if a is not type(None)] or [hints[f.name]]
+        value = texts[f.name] if types[0] is str else samples[types[0]]
+        head = ["semeval2b"] if kind == "evaluate" else []
+        command.make_context(kind, [*head, *reproduce.cli_flags({f.name: value})])  # click.UsageError if unknown
+
+
+def test_known_idiomkit_verbs_are_the_cli_commands():
+    """reproduce keeps the verb list itself (the CLI sits above it); it must name exactly the CLI's commands."""
+    import typer
+
+    from idiomkit.cli import app
+    from idiomkit.reproduce import IDIOMKIT_VERBS
+
+    assert sorted(IDIOMKIT_VERBS) == sorted(typer.main.get_command(app).commands)

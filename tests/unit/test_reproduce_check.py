@@ -1,0 +1,157 @@
+"""`idiomkit reproduce --check`: re-run experiments into a temporary folder and compare with the recorded results."""
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from idiomkit.cli import app
+from idiomkit.reproduce import metric_diff, prediction_files
+from idiomkit.results import write_prediction
+
+runner = CliRunner()
+
+
+# A stand-in benchmark script: writes one result JSON (metric "score" = --value) and its predictions ("--pred").
+FAKE_SCRIPT = """
+import argparse, json, pathlib
+p = argparse.ArgumentParser()
+p.add_argument("--value", type=float)
+p.add_argument("--pred", default="a\\nb\\n")
+p.add_argument("--seed", type=int)
+p.add_argument("--results-dir")
+a = p.parse_args()
+out = pathlib.Path(a.results_dir) / "toy"
+out.mkdir(parents=True, exist_ok=True)
+stem = f"m__zero-shot__seed{a.seed}"
+(out / f"{stem}.predictions.tsv").write_text(a.pred.replace("\\\\n", "\\n"))
+record = {"task": "toy", "model": "m", "recipe": "zero-shot", "seed": a.seed, "metrics": {"ALL": {"score": a.value}}}
+(out / f"{stem}.json").write_text(json.dumps(record))
+"""
+
+
+def experiment(folder: Path, name: str, value: float, *, pred: str = "a\\nb\\n", extra: str = "") -> None:
+    (folder / f"{name}.toml").write_text(
+        f'benchmark = "toy"\n{extra}\n[method]\nscript = "fake"\n\n[method.args]\nvalue = {value}\npred = "{pred}"\n'
+        'seed = { inject = "seed" }\nresults-dir = { inject = "results" }\n'
+    )
+
+
+def recorded(results: Path, value: float, pred: str = "a\nb\n", gz: bool = False) -> Path:
+    out = results / "toy"
+    out.mkdir(parents=True, exist_ok=True)
+    write_prediction(out / ("m__zero-shot__seed0.predictions.tsv" + (".gz" if gz else "")), pred)
+    record = {"task": "toy", "model": "m", "recipe": "zero-shot", "seed": 0, "metrics": {"ALL": {"score": value}}}
+    path = out / "m__zero-shot__seed0.json"
+    path.write_text(json.dumps(record))
+    return path
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A working directory with benchmarks/fake.py, an empty experiments folder and a recorded results folder."""
+    (tmp_path / "benchmarks/experiments").mkdir(parents=True)
+    (tmp_path / "benchmarks/fake.py").write_text(FAKE_SCRIPT)
+    (tmp_path / "data").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("IDIOMKIT_RESULTS_DIR", str(tmp_path / "recorded"))
+    return tmp_path
+
+
+def check(project: Path, *extra: str):
+    args = ["reproduce", "--check", "--experiments", "benchmarks/experiments", "--data-dir", "data",
+            "--check-json", "check.json", *extra]  # fmt: skip
+    result = runner.invoke(app, args)
+    data = json.loads((project / "check.json").read_text()) if (project / "check.json").exists() else None
+    return result, data
+
+
+def test_identical_rerun_passes_and_leaves_the_recorded_results_alone(project):
+    experiment(project / "benchmarks/experiments", "toy-zero-shot", 0.5)
+    path = recorded(project / "recorded", 0.5, gz=True)  # a .gz recording compares by text with a plain re-run
+    before = sorted((p.name, p.read_bytes()) for p in path.parent.iterdir())
+    result, data = check(project)
+    assert result.exit_code == 0, result.output
+    (row,) = data["rows"]
+    assert (row["experiment"], row["seed"], row["result"], row["status"]) == (
+        "toy-zero-shot", 0, "toy/m__zero-shot__seed0.json", "identical")  # fmt: skip
+    assert row["metrics_identical"] is True and row["predictions_identical"] is True and row["max_diff"] == 0
+    assert data["ok"] is True and "| toy-zero-shot | 0 |" in data["markdown"]
+    assert sorted((p.name, p.read_bytes()) for p in path.parent.iterdir()) == before
+
+
+def test_changed_metric_is_reported_and_exits_1(project):
+    experiment(project / "benchmarks/experiments", "toy-zero-shot", 0.75)
+    recorded(project / "recorded", 0.5)
+    result, data = check(project)
+    assert result.exit_code == 1
+    (row,) = data["rows"]
+    assert row["status"] == "differs" and row["metrics_identical"] is False and row["predictions_identical"] is True
+    assert row["max_diff"] == pytest.approx(0.25) and "ALL.score" in row["detail"]
+    assert "1 result(s) not reproduced" in result.output and data["ok"] is False
+
+
+def test_changed_predictions_are_reported(project):
+    experiment(project / "benchmarks/experiments", "toy-zero-shot", 0.5, pred="a\\nc\\n")
+    recorded(project / "recorded", 0.5)
+    result, data = check(project)
+    assert result.exit_code == 1
+    (row,) = data["rows"]
+    assert row["metrics_identical"] is True and row["predictions_identical"] is False
+    assert row["detail"] == "predictions differ: predictions.tsv"
+
+
+def test_missing_recorded_result_is_reported(project):
+    experiment(project / "benchmarks/experiments", "toy-zero-shot", 0.5)
+    (project / "recorded").mkdir()
+    result, data = check(project)
+    assert result.exit_code == 1
+    (row,) = data["rows"]
+    assert row["status"] == "no recorded result" and row["metrics_identical"] is None
+    assert "toy/m__zero-shot__seed0.json does not exist" in row["detail"]
+
+
+def test_documented_tolerance_accepts_a_small_difference(project):
+    extra = '[check]\ntolerance = 0.001\nreason = "threaded BLAS sums in another order"\n'
+    experiment(project / "benchmarks/experiments", "toy-zero-shot", 0.5004, extra=extra)
+    recorded(project / "recorded", 0.5)
+    result, data = check(project)
+    assert result.exit_code == 0, result.output
+    (row,) = data["rows"]
+    assert row["status"] == "within tolerance" and row["tolerance_reason"] == "threaded BLAS sums in another order"
+
+
+def test_tolerance_without_a_reason_is_a_one_line_error(project):
+    experiment(project / "benchmarks/experiments", "toy-zero-shot", 0.5, extra="[check]\ntolerance = 0.01\n")
+    result, data = check(project)
+    assert result.exit_code == 2 and data is None
+    assert "toy-zero-shot.toml" in result.output and "'check.reason'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_job_needing_a_missing_trained_model_is_listed_not_run(project):
+    folder = project / "benchmarks/experiments"
+    folder.joinpath("toy-probe.toml").write_text(
+        'benchmark = "toy"\n[method]\nscript = "fake"\npositional = ["runs/reproduce/toy-train-seed0"]\n'
+        '[method.args]\nvalue = 0.5\nseed = { inject = "seed" }\nresults-dir = { inject = "results" }\n'
+    )
+    recorded(project / "recorded", 0.5)
+    result, data = check(project)
+    assert result.exit_code == 0, result.output
+    (row,) = data["rows"]
+    assert row["status"] == "not checkable" and "runs/reproduce/toy-train-seed0 (not on disk)" in row["detail"]
+    assert not (project / "runs/reproduce-check/logs/toy-probe__seed0.log").exists()
+
+
+def test_metric_diff_counts_a_missing_metric_as_infinite():
+    assert metric_diff({"a": {"x": 1.0}}, {"a": {"x": 1.0}}) == (0.0, [])
+    worst, unequal = metric_diff({"a": {"x": 1.0}}, {"a": {"x": 1.0, "y": 2.0}})
+    assert worst == float("inf") and unequal == ["a.y"]
+
+
+def test_prediction_files_pair_gz_and_plain(tmp_path):
+    (tmp_path / "m__r__seed1.json").write_text("{}")
+    (tmp_path / "m__r__seed1.submission.csv.gz").write_bytes(b"")
+    (tmp_path / "m__r__seed10.submission.csv").write_text("")  # another seed's file is not this result's
+    assert list(prediction_files(tmp_path / "m__r__seed1.json")) == ["submission.csv"]

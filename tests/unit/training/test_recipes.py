@@ -1,0 +1,138 @@
+"""Comparison recipes: examples built from hand-made groups, spread batching, STS data, multi-stream phases,
+LoRA (merged on save), result labels."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import torch
+from scipy.stats import spearmanr
+
+from idiomkit.data.errors import DataError
+from idiomkit.data.sts import StsPair, load_assin2, load_stsb
+from idiomkit.tasks.sts import StsEvaluator
+from idiomkit.training import run_label
+from idiomkit.training.recipes import RECIPES
+from idiomkit.training.sampler import grouped_length_batches
+
+
+def test_spread_batches_never_put_a_group_twice_in_a_batch():
+    rng = np.random.default_rng(0)
+    groups = [int(g) for g in rng.integers(0, 12, size=200)]
+    lengths = [int(x) for x in rng.integers(5, 60, size=200)]
+    batches = grouped_length_batches(groups, lengths, 8, seed=3, epoch=1, spread=True)
+    assert sorted(i for b in batches for i in b) == list(range(200))
+    assert all(len(b) <= 8 and len({groups[i] for i in b}) == len(b) for b in batches)
+    assert batches == grouped_length_batches(groups, lengths, 8, seed=3, epoch=1, spread=True)
+
+
+def test_run_labels():
+    assert run_label("adaptive-triplet", True) == "adaptive-triplet-mwe"
+    assert run_label("adaptive-triplet", False) == "adaptive-triplet"
+    assert run_label("adaptive-triplet-sts", True) == "adaptive-triplet-mwe-sts"
+    assert run_label("cosent-sts", True, sts_weight=0.5) == "cosent-sts-stsw0.5"
+    assert run_label("adaptive-triplet", True, lora_rank=16) == "adaptive-triplet-mwe-lora"
+    assert run_label("mnrl", True) == "mnrl" and run_label("mnrl", False) == "mnrl-nomwe"
+    assert run_label("adaptive-triplet", True, dropout=0.0) == "adaptive-triplet-mwe-dropout0"
+    assert run_label("idiolink-infonce", False, epochs=10) == "idiolink-infonce"  # the paper's budget
+    assert run_label("idiolink-infonce", False, span_queries=True, epochs=30) == "idiolink-infonce-span-ep30"
+    assert run_label("adaptive-triplet", True, epochs=30) == "adaptive-triplet-mwe"  # 2B files name epochs apart
+    assert {"adaptive-triplet", "triplet", "mnrl", "cosent", "contrastive", "cosine", "ynu"} <= set(RECIPES)
+
+
+def test_stsb_and_assin2_row_errors(tmp_path):
+    bad = tmp_path / "stsb-en-train.csv"
+    bad.write_text('a,b,5.0\n"x, y",z,7\n', encoding="utf-8")
+    with pytest.raises(DataError, match=r"stsb-en-train.csv.*row 2.*similarity.*outside \[0, 5\]"):
+        load_stsb(bad)
+    bad.write_text("a,b,5.0\n,z,1\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"row 2.*sentence1.*empty"):
+        load_stsb(bad)
+    bad.write_text("a,b\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"row 1.*field .similarity.*2 of 3 columns"):
+        load_stsb(bad)
+    xml = tmp_path / "assin2-train-only.xml"
+    xml.write_text('<c><pair similarity="3"><t>a</t><h>b</h></pair><pair similarity="x"><t>a</t><h>b</h></pair></c>')
+    with pytest.raises(DataError, match=r"assin2-train-only.xml.*row 2.*similarity.*not a number"):
+        load_assin2(xml)
+    xml.write_text('<c><pair similarity="5"><t>a</t><h>b</h></pair></c>')
+    assert load_assin2(xml) == [StsPair("a", "b", 1.0, "assin2", "PT")]
+
+
+class FixedModel:
+    """Stub encoder: a fixed vector per text (with the model-card hook sentence-transformers' evaluators call)."""
+
+    def __init__(self, vectors):
+        self.vectors = vectors
+        self.model_card_data = SimpleNamespace(set_evaluation_metrics=lambda *args, **kwargs: None)
+
+    def get_embedding_dimension(self):
+        return 2
+
+    def encode(self, texts, **_):
+        return np.array([self.vectors[t] for t in texts], dtype=np.float32)
+
+
+def test_sts_evaluator_equals_hand_spearman():
+    vec = {"a": [1, 0], "b": [1, 1], "c": [0, 1], "d": [1, -1]}
+    pairs = [StsPair("a", "b", 0.9, "x", "EN"), StsPair("a", "c", 0.1, "x", "EN"), StsPair("a", "d", 0.5, "x", "EN"),
+             StsPair("b", "c", 0.2, "y", "PT"), StsPair("b", "d", 0.0, "y", "PT")]  # fmt: skip
+    out = StsEvaluator(pairs, name="v")(FixedModel(vec))
+    # cosines: ab .707, ac 0, ad .707, bc .707, bd 0 -> ranks vs gold by hand
+    expected = spearmanr([0.7071, 0.0, 0.7071, 0.7071, 0.0], [0.9, 0.1, 0.5, 0.2, 0.0]).statistic
+    assert out["v_sts"] == pytest.approx(expected, abs=1e-6)
+    assert out["v_sts_y"] == pytest.approx(1.0)  # bc (0.707) > bd (0): same order as gold
+
+
+def test_mix_weights_is_a_linear_interpolation():
+    from idiomkit.training.interpolate import mix_weights
+
+    a, b = torch.nn.Linear(3, 2), torch.nn.Linear(3, 2)
+    mixed = mix_weights(a, b, 0.25)
+    assert torch.allclose(mixed["weight"], 0.75 * a.weight + 0.25 * b.weight)
+    assert torch.equal(mix_weights(a, b, 0.0)["bias"], a.bias) and torch.equal(mix_weights(a, b, 1.0)["bias"], b.bias)
+    with pytest.raises(ValueError, match="differ in architecture"):
+        mix_weights(a, torch.nn.Linear(4, 2), 0.5)
+    with_pooler = torch.nn.ModuleDict({"body": torch.nn.Linear(3, 2), "pooler": torch.nn.Linear(2, 2)})
+    plain = torch.nn.ModuleDict({"body": torch.nn.Linear(3, 2)})
+    mixed = mix_weights(plain, with_pooler, 0.5)  # a reload-only pooler (saved e5 models) is left out
+    assert mixed.keys() == plain.state_dict().keys()
+    assert torch.allclose(mixed["body.weight"], 0.5 * plain.body.weight + 0.5 * with_pooler.body.weight)
+    with pytest.raises(ValueError, match="differ in architecture"):  # any other extra module still fails
+        mix_weights(plain, torch.nn.ModuleDict({"body": torch.nn.Linear(3, 2), "head": torch.nn.Linear(2, 2)}), 0.5)
+
+
+def test_choose_alpha_keeps_sts_within_the_allowed_drop():
+    from idiomkit.training.interpolate import InterpolationPoint, choose_alpha
+
+    pts = [InterpolationPoint(a, {"val_idiom": i, "val_sts": s})
+           for a, i, s in [(0.0, 0.1, 0.85), (0.5, 0.4, 0.83), (0.8, 0.5, 0.81), (1.0, 0.6, 0.75)]]  # fmt: skip
+    assert choose_alpha(pts, max_sts_drop=0.03).alpha == 0.5
+    assert choose_alpha(pts, max_sts_drop=0.05).alpha == 0.8
+    assert choose_alpha(pts, max_sts_drop=1.0).alpha == 1.0
+
+
+def test_batch_plan_handles_epochs_with_different_batch_counts():
+    """Packing whole groups gives a different number of batches per epoch; every step must still resolve and
+    every row be used once an epoch (a stream beside the first one cycles through all its rows in order)."""
+    from idiomkit.training.examples import Examples
+    from idiomkit.training.recipes import Phase, Stream
+    from idiomkit.training.trainer import BatchPlan, TrainConfig
+
+    rng = np.random.default_rng(0)
+    groups = [g for g in range(300) for _ in range(int(rng.integers(1, 8)))]
+    first = Examples("a", [[[1] * int(rng.integers(3, 40)) for _ in groups]], [0.0] * len(groups), groups)
+    second = Examples("b", [[[1] * 5 for _ in range(50)]], [0.0] * 50, list(range(50)), spread_groups=True)
+    plan = BatchPlan(Phase("p", [Stream(first, None), Stream(second, None)], 4), TrainConfig(batch_size=8), 0)
+    counts = [plan.steps(e) for e in range(4)]
+    assert len(set(counts)) > 1  # the case that broke a fixed steps-per-epoch loop
+    seen_second = []
+    for epoch in range(4):
+        rows = []
+        for b in range(plan.steps(epoch)):
+            a, c = plan.step(epoch, b)
+            rows += a
+            seen_second += c
+        assert sorted(rows) == list(range(len(groups)))
+    assert plan.total_steps(4) == sum(counts)
+    assert sorted(seen_second[:50]) == list(range(50))  # first cycle of the second stream: every row once

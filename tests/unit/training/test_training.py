@@ -1,0 +1,87 @@
+"""adaptive-triplet recipe: relabelling, miner, loss, sampler, MWE tokens, training, checkpoint resume."""
+
+import math
+import random
+
+import pytest
+import torch
+from helpers.training import HAND
+
+from idiomkit.embedding.mwe import mwe_token, replace_mwes
+from idiomkit.losses import AdaptiveTripletLoss
+from idiomkit.tasks.semeval2b import score_predictions
+from idiomkit.training.relabel import group_pairs, relabel, validation_pairs
+from idiomkit.training.sampler import GroupedLengthBatchSampler, grouped_length_batches
+
+
+def test_relabel_rule_on_hand_built_groups():
+    rows = relabel(group_pairs(HAND))
+    assert [(r.label, r.group, r.role) for r in rows] == [
+        (0, 0, "mwe"), (0, 0, "correct"), (1, 0, "incorrect"),
+        (2, 1, "mwe"), (2, 1, "correct"), (3, 1, "incorrect"), (4, 1, "incorrect"),
+    ]  # fmt: skip
+    assert [r.text for r in rows][:3] == ["Ruth's home run record.", "Ruth's baseball run record.",
+                                          "Ruth's house run record."]  # fmt: skip
+
+
+def test_validation_pairs_use_other_id_rule():
+    pairs, gold = validation_pairs(group_pairs(HAND))
+    assert [g.sim for g in gold] == [1.0, None, 1.0, None, None]
+    by_id = {p.id: p for p in pairs}
+    other = by_id[gold[1].other_id]
+    assert (other.sentence1, other.sentence2) == ("Ruth's baseball run record.", "Ruth's house run record.")
+    preds = {p.id: random.Random(i).random() for i, p in enumerate(pairs)}
+    assert math.isfinite(score_predictions(preds, gold)["ALL"]["idiom"])
+
+
+def unit(deg):
+    return [math.cos(math.radians(deg)), math.sin(math.radians(deg))]
+
+
+def test_miner_picks_hand_computed_triplets_and_loss_value():
+    # rows 0,1 share a label (anchor/positive both ways); 2 and 3 are negatives
+    emb = torch.tensor([[1.0, 0.0], unit(30), [0.6, 0.8], [-1.0, 0.0]])
+    labels = torch.tensor([0, 0, 1, 2])
+    loss = AdaptiveTripletLoss(model=None, miner_margin=0.4, margin=0.3)
+    a, p, n = loss.mine(emb, labels)
+    # sim(0,1)=.866; sim(0,2)=.6 -> .266 <= .4 kept; sim(1,2)=.9196 -> -.054 kept; row 3 (cos -1/-.866) easy
+    assert sorted(zip(a.tolist(), p.tolist(), n.tolist(), strict=True)) == [(0, 1, 2), (1, 0, 2)]
+    s01, s02, s12 = math.cos(math.radians(30)), 0.6, math.cos(math.radians(30)) * 0.6 + 0.5 * 0.8
+    expected = ((s02 - s01 + 0.3) + (s12 - s01 + 0.3)) / 2  # mean over non-zero triplet losses
+    assert loss.embedding_loss(emb, labels).item() == pytest.approx(expected, abs=1e-5)
+
+
+def test_miner_distance_choice_changes_selection():
+    # cos(a,p)=.9, cos(a,n)=.55: cosine margin .35 <= .4 (kept); euclidean .949-.447=.50 > .4 (not kept)
+    emb = torch.tensor([[1.0, 0.0], unit(math.degrees(math.acos(0.9))), unit(-math.degrees(math.acos(0.55)))])
+    labels = torch.tensor([0, 0, 1])
+    cos_triplets = AdaptiveTripletLoss(None).mine(emb, labels)
+    euc_triplets = AdaptiveTripletLoss(None, miner_distance="euclidean").mine(emb, labels)
+    assert list(zip(*[t.tolist() for t in cos_triplets], strict=True)) == [(0, 1, 2)]
+    assert len(euc_triplets[0]) == 0
+    assert AdaptiveTripletLoss(None).embedding_loss(emb[[0, 2]], torch.tensor([0, 1])).item() == 0.0
+
+
+def test_sampler_keeps_groups_whole_and_is_deterministic():
+    rng = random.Random(1)
+    groups = [g for g in range(200) for _ in range(rng.randint(2, 5))]
+    lengths = [rng.randint(5, 120) for _ in groups]
+    one = grouped_length_batches(groups, lengths, 16, seed=3, epoch=0, bucket=4)
+    assert sorted(i for b in one for i in b) == list(range(len(groups)))
+    for batch in one:
+        assert len(batch) <= 16
+        for g in {groups[i] for i in batch}:
+            assert groups.count(g) == sum(groups[i] == g for i in batch)  # no group split
+    assert one == grouped_length_batches(groups, lengths, 16, seed=3, epoch=0, bucket=4)
+    assert one != grouped_length_batches(groups, lengths, 16, seed=3, epoch=1, bucket=4)
+    sampler = GroupedLengthBatchSampler({"group": groups, "length": lengths}, 16, seed=3, bucket=4)
+    sampler.set_epoch(1)
+    assert list(sampler) == grouped_length_batches(groups, lengths, 16, seed=3, epoch=1, bucket=4)
+    assert len(sampler) == len(list(sampler))
+
+
+def test_mwe_replacement():
+    assert mwe_token("home run") == "IDhomerunID"
+    assert replace_mwes("Two Home  runs today.", ["home run"]) == "Two IDhomerunIDs today."
+    assert replace_mwes("a home run", ["home run"], known={"idbigfishid"}) == "a home run"
+    assert replace_mwes("no idiom here", ["None"]) == "no idiom here"
