@@ -290,7 +290,10 @@ def engineering_sections(bench: Path) -> list[str]:
         "Re-runs of recorded results (idiomkit reproduce --check)",
         "From `idiomkit reproduce --check --only ...` (`benchmarks/reproduce_check.json`): each selected experiment "
         "re-run as recorded into a temporary folder; its metrics and raw prediction files compared with the "
-        "recorded result of the same key (exactly, unless the experiment's `[check]` documents a tolerance). "
+        "recorded result of the same key (exactly, unless the experiment's `[check]` documents a tolerance: "
+        "`tolerance` for the metrics, `prediction_tolerance` for raw predictions that may differ only in their "
+        "printed scores, each by at most that much, with ids, rank order and rows identical; the `reason` says "
+        "why). "
         "Rows marked *not checkable* need a trained model that is not on disk; the detail names the command that "
         "makes it and its recorded CPU time.",
     )

@@ -60,6 +60,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -169,12 +170,19 @@ TOP_FIELDS = ("description", "benchmark", "seeds", "data", "quick", "check", *KI
 
 @dataclass
 class CheckSpec:
-    """``[check]``: how ``idiomkit reproduce --check`` compares a re-run with the recorded result. Metrics must be
-    equal unless the experiment documents its nondeterminism: ``tolerance`` (max |diff| of any metric) and
-    ``reason`` (why the run is not bit-reproducible; required with a tolerance)."""
+    """``[check]``: how ``idiomkit reproduce --check`` compares a re-run with the recorded result. Metrics and raw
+    predictions must be equal unless the experiment documents its nondeterminism, with a ``reason`` (why the run is
+    not bit-reproducible; required with either tolerance):
+
+    - ``tolerance``: max |diff| of any metric; alone, it also accepts any difference in the raw predictions (a
+      trained model's predictions move with its weights);
+    - ``prediction_tolerance``: the raw predictions may differ only in their decimal numbers (scores), each by at
+      most this; every other character (ids, rank order, labels, rows) must be identical
+      (:func:`predictions_close`)."""
 
     tolerance: float = 0.0
     reason: str = ""
+    prediction_tolerance: float = 0.0
 
 
 @dataclass
@@ -374,13 +382,14 @@ def checked_quick(path: Path, kind: str, raw: Any, scripts_dir: Path) -> dict[st
 
 
 def checked_check(path: Path, raw: Any) -> CheckSpec:
-    """``[check]``: a tolerance of 0 or more, and a reason whenever it is above 0."""
+    """``[check]``: tolerances of 0 or more, and a reason whenever one is above 0."""
     if not isinstance(raw, dict):
         raise DataError(path, None, "check", f"expected a table, got {raw!r}")
     spec = CheckSpec(**checked_fields(path, "check", raw, CheckSpec))
-    if spec.tolerance < 0:
-        raise DataError(path, None, "check.tolerance", f"expected 0 or more, got {spec.tolerance!r}")
-    if spec.tolerance > 0 and not spec.reason.strip():
+    for name in ("tolerance", "prediction_tolerance"):
+        if getattr(spec, name) < 0:
+            raise DataError(path, None, f"check.{name}", f"expected 0 or more, got {getattr(spec, name)!r}")
+    if max(spec.tolerance, spec.prediction_tolerance) > 0 and not spec.reason.strip():
         raise DataError(path, None, "check.reason", "missing (say why the run is not bit-reproducible)")
     return spec
 
@@ -693,6 +702,7 @@ class ResultCheck:
     tolerance: float = 0.0
     tolerance_reason: str = ""
     detail: str = ""
+    prediction_tolerance: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -805,11 +815,39 @@ def glob_escape(text: str) -> str:
     return "".join(f"[{c}]" if c in "*?[" else c for c in text)
 
 
-def predictions_differ(new_json: Path, old_json: Path) -> list[str]:
-    """The prediction suffixes that are not the same text on both sides (missing on one side included)."""
+def predictions_differ(new_json: Path, old_json: Path, tolerance: float = 0.0) -> tuple[list[str], list[str]]:
+    """The prediction suffixes that are not the same text on both sides (missing on one side included), split into
+    those beyond ``tolerance`` and those within it (:func:`predictions_close`; none when ``tolerance`` is 0)."""
     new, old = prediction_files(new_json), prediction_files(old_json)
-    return [s for s in sorted(new.keys() | old.keys())
-            if s not in new or s not in old or read_prediction(new[s]) != read_prediction(old[s])]  # fmt: skip
+    beyond, within = [], []
+    for suffix in sorted(new.keys() | old.keys()):
+        if suffix not in new or suffix not in old:
+            beyond.append(suffix)
+            continue
+        a, b = read_prediction(new[suffix]), read_prediction(old[suffix])
+        if a != b:
+            (within if tolerance > 0 and predictions_close(a, b, tolerance) else beyond).append(suffix)
+    return beyond, within
+
+
+DECIMAL = re.compile(r"(-?\d+\.\d+(?:[eE][-+]?\d+)?)")
+
+
+def predictions_close(new: str, old: str, tolerance: float) -> bool:
+    """Whether two prediction texts differ only in their decimal numbers (``0.607700``), each by at most
+    ``tolerance``: the text between the numbers (ids, rank order, integers, labels) and the lines are identical."""
+    new_lines, old_lines = new.splitlines(), old.splitlines()
+    if len(new_lines) != len(old_lines):
+        return False
+    for a, b in zip(new_lines, old_lines, strict=True):
+        if a == b:
+            continue
+        x, y = DECIMAL.split(a), DECIMAL.split(b)
+        if len(x) != len(y) or x[0::2] != y[0::2]:
+            return False
+        if any(abs(float(u) - float(v)) > tolerance * (1 + 1e-9) for u, v in zip(x[1::2], y[1::2], strict=True)):
+            return False
+    return True
 
 
 def compare_result(new_json: Path, job: CheckJob, recorded_dir: Path, seconds: float) -> ResultCheck:
@@ -818,24 +856,32 @@ def compare_result(new_json: Path, job: CheckJob, recorded_dir: Path, seconds: f
     old_json = recorded_dir / relative
     spec = job.experiment.check
     row = ResultCheck(job.experiment.name, job.seed, str(relative), "", seconds=round(seconds, 1),
-                      tolerance=spec.tolerance, tolerance_reason=spec.reason)  # fmt: skip
+                      tolerance=spec.tolerance, tolerance_reason=spec.reason,
+                      prediction_tolerance=spec.prediction_tolerance)  # fmt: skip
     if not old_json.exists():
         row.status, row.detail = "no recorded result", f"{old_json} does not exist"
         return row
     new, old = read_json_object(new_json), read_json_object(old_json)
     worst, unequal = metric_diff(new.get("metrics", {}), old.get("metrics", {}))
-    differing = predictions_differ(new_json, old_json)
-    row.max_diff, row.metrics_identical, row.predictions_identical = worst, not unequal, not differing
+    beyond, within = predictions_differ(new_json, old_json, spec.prediction_tolerance)
+    row.max_diff, row.metrics_identical = worst, not unequal
+    row.predictions_identical = not beyond and not within
     notes = [f"metrics differ: {', '.join(unequal[:5])}" + (" ..." if len(unequal) > 5 else "")] if unequal else []
-    notes += [f"predictions differ: {', '.join(differing)}"] if differing else []
+    notes += [f"predictions differ: {', '.join(beyond)}"] if beyond else []
+    notes += [f"predictions within {spec.prediction_tolerance:g}: {', '.join(within)}"] if within else []
     row.detail = "; ".join(notes)
-    if not unequal and not differing:
-        row.status = "identical"
-    elif row.tolerance > 0 and worst <= row.tolerance:  # nondeterministic: its raw predictions may differ too
-        row.status = "within tolerance"
-    else:
-        row.status = "differs"
+    row.status = check_status(worst, bool(unequal), bool(beyond), bool(within), spec)
     return row
+
+
+def check_status(worst: float, metrics_differ: bool, beyond: bool, within: bool, spec: CheckSpec) -> str:
+    """``identical``, ``within tolerance`` (metrics within ``tolerance`` and the predictions identical, within
+    ``prediction_tolerance``, or free to differ under a metric tolerance alone) or ``differs``."""
+    if not (metrics_differ or beyond or within):
+        return "identical"
+    metrics_ok = not metrics_differ or (spec.tolerance > 0 and worst <= spec.tolerance)
+    predictions_ok = not beyond or (spec.tolerance > 0 and spec.prediction_tolerance == 0)
+    return "within tolerance" if metrics_ok and predictions_ok else "differs"
 
 
 def run_check(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Path) -> list[ResultCheck]:
@@ -905,8 +951,30 @@ def failed_checks(rows: list[ResultCheck]) -> list[ResultCheck]:
     return [r for r in rows if not r.ok and r.status != "not checkable"]
 
 
+def earlier_rows(path: Path, rows: list[ResultCheck]) -> tuple[list[ResultCheck], list[str] | None]:
+    """The rows of ``path`` (an earlier check) for experiments this check did not re-run, and its ``--only``
+    selection (None: it checked everything); no rows and ``[]`` when the file does not exist."""
+    if not path.is_file():
+        return [], []
+    data = read_json_object(path)
+    rerun = {r.experiment for r in rows}
+    names = {f.name for f in dataclasses.fields(ResultCheck)}
+    kept = [ResultCheck(**{k: v for k, v in r.items() if k in names}) for r in data.get("rows", [])
+            if r.get("experiment") not in rerun]  # fmt: skip
+    for row in kept:
+        row.max_diff = float("inf") if row.max_diff == "inf" else row.max_diff
+    command = str(data.get("command", "")).split(" --only ")[1:]
+    return kept, [c.strip() for c in command] or None
+
+
 def write_check_json(path: Path, rows: list[ResultCheck], *, only: list[str] | None) -> Path:
-    """The check's rows, a summary and the markdown table (the report renders it) as one JSON file."""
+    """The check's rows, a summary and the markdown table (the report renders it) as one JSON file. With ``only``,
+    the rows an earlier check in ``path`` recorded for the other experiments are kept (a partial re-check adds
+    to the table instead of replacing it)."""
+    if only:
+        kept, earlier_only = earlier_rows(path, rows)
+        rows = sorted([*kept, *rows], key=lambda r: (r.experiment, r.seed, r.result))
+        only = None if earlier_only is None else list(dict.fromkeys([*earlier_only, *only]))
     counts: dict[str, int] = {}
     for r in rows:
         counts[r.status] = counts.get(r.status, 0) + 1

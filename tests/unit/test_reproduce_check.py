@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from idiomkit.cli import app
-from idiomkit.reproduce import metric_diff, prediction_files
+from idiomkit.reproduce import metric_diff, prediction_files, predictions_close
 from idiomkit.results import write_prediction
 
 runner = CliRunner()
@@ -155,3 +155,59 @@ def test_prediction_files_pair_gz_and_plain(tmp_path):
     (tmp_path / "m__r__seed1.submission.csv.gz").write_bytes(b"")
     (tmp_path / "m__r__seed10.submission.csv").write_text("")  # another seed's file is not this result's
     assert list(prediction_files(tmp_path / "m__r__seed1.json")) == ["submission.csv"]
+
+
+PREDICTION_RULE = '[check]\nprediction_tolerance = 1e-6\nreason = "float32 sums differ in the last printed digit"\n'
+
+
+def test_prediction_tolerance_accepts_last_digit_score_changes(project):
+    pred = "q d1 0.607701\\nq d2 0.5\\n"
+    experiment(project / "benchmarks/experiments", "toy-zero-shot", 0.5, pred=pred, extra=PREDICTION_RULE)
+    recorded(project / "recorded", 0.5, pred="q d1 0.607700\nq d2 0.5\n")
+    result, data = check(project)
+    assert result.exit_code == 0, result.output
+    (row,) = data["rows"]
+    assert row["status"] == "within tolerance" and row["predictions_identical"] is False
+    assert row["prediction_tolerance"] == 1e-6 and row["detail"] == "predictions within 1e-06: predictions.tsv"
+
+
+@pytest.mark.parametrize(
+    "pred",
+    ["q d2 0.607700\\nq d1 0.5\\n", "q d1 0.607702\\nq d2 0.5\\n", "q d1 0.607700\\n"],
+    ids=["rank order", "score beyond", "row missing"],
+)
+def test_prediction_tolerance_refuses_other_changes(project, pred):
+    experiment(project / "benchmarks/experiments", "toy-zero-shot", 0.5, pred=pred, extra=PREDICTION_RULE)
+    recorded(project / "recorded", 0.5, pred="q d1 0.607700\nq d2 0.5\n")
+    result, data = check(project)
+    assert result.exit_code == 1
+    (row,) = data["rows"]
+    assert row["status"] == "differs" and row["detail"] == "predictions differ: predictions.tsv"
+
+
+def test_prediction_tolerance_does_not_excuse_a_changed_metric(project):
+    experiment(project / "benchmarks/experiments", "toy-zero-shot", 0.5001, extra=PREDICTION_RULE)
+    recorded(project / "recorded", 0.5)
+    result, data = check(project)
+    assert result.exit_code == 1 and data["rows"][0]["status"] == "differs"
+
+
+def test_predictions_close_compares_decimals_only():
+    assert predictions_close("a,1.000001,x 3\n", "a,1.000000,x 3\n", 1e-6)
+    assert predictions_close("s -0.010796\n", "s -0.010797\n", 1e-6)
+    assert not predictions_close("a,1.000001,x 3\n", "a,1.000001,x 4\n", 1e-6)  # an integer (rank) differs
+    assert not predictions_close("a,1.1\n", "a,1.2\n", 1e-6)
+    assert not predictions_close("a 1.0\n", "a 1.0\nb 2.0\n", 1e-6)
+
+
+def test_partial_recheck_keeps_the_earlier_rows_of_other_experiments(project):
+    folder = project / "benchmarks/experiments"
+    experiment(folder, "toy-a", 0.5)
+    experiment(folder, "toy-b", 0.5)
+    recorded(project / "recorded", 0.5)
+    check(project)
+    experiment(folder, "toy-b", 0.75)
+    result, data = check(project, "--only", "toy-b")
+    assert result.exit_code == 1
+    assert [(r["experiment"], r["status"]) for r in data["rows"]] == [("toy-a", "identical"), ("toy-b", "differs")]
+    assert data["command"] == "idiomkit reproduce --check" and data["counts"] == {"identical": 1, "differs": 1}

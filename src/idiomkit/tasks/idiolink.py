@@ -135,7 +135,9 @@ def document_embeddings(
     """Unit-normalised embeddings of the documents' full text (``passage`` prompt if the model has one).
 
     Cached in memory (per process) and, unless ``cache_dir`` is False-y with ``use_cache`` off, as ``.npy`` under
-    ``cache_dir`` (default ``<idiomkit cache>/embeddings/idiolink``), keyed by model fingerprint + document file sha.
+    ``cache_dir`` (default ``<idiomkit cache>/embeddings/idiolink``), keyed by model fingerprint + document file sha
+    + ``batch_size`` (the batch's padding moves float32 sums in the last bits: scores printed to 6 decimals flip
+    their last digit, so a run must not read documents encoded at another batch size).
     """
     doc_prompt = "passage" if model.prompts.get("passage") else None
 
@@ -150,6 +152,7 @@ def document_embeddings(
         return encode()
     digest = hashlib.sha256(model_fingerprint(model).encode())
     digest.update(str(doc_prompt).encode())
+    digest.update(f"batch_size={batch_size}".encode())
     if data_file is not None:
         digest.update(Path(data_file).read_bytes())
     else:
