@@ -15,6 +15,12 @@ LIMIT = 2_000_000  # bytes
 LEGACY_PLAIN_RUN_FILES = frozenset(
     "benchmarks/results/idiolink-test/" + name
     for name in (
+        "minilm__idiolink-infonce-span__sentence__seed0.run.trec",
+        "minilm__idiolink-infonce-span__span__seed0.run.trec",
+        "minilm__idiolink-infonce__sentence-span-usage__seed0.run.trec",
+        "minilm__idiolink-infonce__sentence-span-usage__seed1.run.trec",
+        "minilm__idiolink-infonce__sentence-span-usage__seed2.run.trec",
+        "minilm__idiolink-infonce__sentence-span__seed0.run.trec",
         "minilm__idiolink-infonce__sentence-span__seed1.run.trec",
         "minilm__idiolink-infonce__sentence-span__seed2.run.trec",
         "minilm__idiolink-infonce__sentence__seed0.run.trec",
