@@ -49,6 +49,15 @@ def user_errors(func):
     return wrapper
 
 
+def print_options(owner: str, options: type) -> None:
+    """``--help-options``: the flags generated from a task's or method's options dataclass, one per line."""
+    from idiomkit.options import describe_options
+
+    console.print(f"{owner} options:", highlight=False)
+    for line in describe_options(options):
+        console.print("  " + escape(line), highlight=False, soft_wrap=True)
+
+
 def print_table(rows: list[list[str]], title: str | None = None) -> None:
     table = Table(title=title)
     for col in rows[0]:
@@ -159,14 +168,11 @@ def evaluate(
     """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions. The task's own
     options follow (``--help-options`` lists them), e.g. ``idiomkit evaluate idiolink --query-mode span``."""
     from idiomkit.api import evaluate as run_evaluation
-    from idiomkit.options import describe_options
     from idiomkit.tasks import get_task, parse_task_options
 
     task_obj = get_task(task)
     if help_options:
-        console.print(f"{task} options:", highlight=False)
-        for line in describe_options(task_obj.Options):
-            console.print("  " + escape(line), highlight=False, soft_wrap=True)
+        print_options(task, task_obj.Options)
         return
     options = parse_task_options(task_obj, ctx.args, lexical=model in task_obj.lexical_models)
     result = run_evaluation(
@@ -679,14 +685,12 @@ def run_method(
     from idiomkit.api import method_key
     from idiomkit.api import run_method as run
     from idiomkit.methods import get_runnable
-    from idiomkit.methods.runner import describe_options, parse_options
+    from idiomkit.options import parse_options
 
     name = method_key(task, method)
     runnable = get_runnable(name)
     if help_options:
-        console.print(f"{name} options:", highlight=False)
-        for line in describe_options(runnable.options):
-            console.print("  " + escape(line), highlight=False, soft_wrap=True)
+        print_options(name, runnable.options)
         return
     options = parse_options(runnable.options, ctx.args, name)
     written = run(task, method, options, data_dir=data_dir, results_dir=results_dir)

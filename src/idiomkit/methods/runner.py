@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from idiomkit.options import describe_options, option_args, option_flags, parse_options
-
 
 @dataclass
 class RunContext:
@@ -37,4 +35,4 @@ class Runnable:
     run: Callable[[Any, RunContext], list[Path]]
 
 
-__all__ = ["RunContext", "Runnable", "describe_options", "option_args", "option_flags", "parse_options"]
+__all__ = ["RunContext", "Runnable"]

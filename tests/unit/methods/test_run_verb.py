@@ -15,7 +15,8 @@ from idiomkit.cli import app
 from idiomkit.errors import OptionError
 from idiomkit.methods import METHODS, RUNNABLE
 from idiomkit.methods.idiolink.runs import TwinsOptions, run_twins
-from idiomkit.methods.runner import RunContext, describe_options, option_args, option_flags, parse_options
+from idiomkit.methods.runner import RunContext
+from idiomkit.options import describe_options, option_args, option_flags, parse_options
 
 
 def test_unknown_method_is_one_line_listing_the_runnable_methods():
