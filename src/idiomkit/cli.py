@@ -287,6 +287,9 @@ def reproduce(
     only: Annotated[
         list[str] | None, typer.Option("--only", help="Only this benchmark (e.g. semeval2b-dev) or experiment.")
     ] = None,
+    seed: Annotated[
+        list[int] | None, typer.Option("--seed", help="Only this seed of each selected experiment (repeatable).")
+    ] = None,
     experiments: Annotated[Path, typer.Option(help="Folder of experiment files.")] = Path("benchmarks/experiments"),
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the jobs and whether they would run.")] = False,
     data_dir: DataDir = None,
@@ -309,16 +312,16 @@ def reproduce(
 
     data = Path(data_dir or os.environ.get("IDIOMKIT_DATA_DIR") or default_data_dir()).resolve()
     if check:
-        reproduce_check(load_experiments(experiments), only, data, check_json, dry_run)
+        reproduce_check(load_experiments(experiments), only, seed, data, check_json, dry_run)
         return
     root = Path("runs/reproduce-quick" if quick else "runs/reproduce")
     results_dir = root / "results" if quick else default_results_dir()
     jobs = plan(
         load_experiments(experiments), quick=quick, run_root=root, results_dir=results_dir,
-        data_dir=data, only=only,
+        data_dir=data, only=only, seeds=seed,
     )  # fmt: skip
     if not jobs:
-        raise ValueError(f"--only {' '.join(only or [])}: no experiment in {experiments} matches")
+        raise ValueError(f"{selection_text(only, seed)}: no experiment in {experiments} matches")
     rows = [["experiment", "seed", "benchmark", "status", "s"]]
     failed = 0
     for i, job in enumerate(jobs, 1):
@@ -343,7 +346,14 @@ def reproduce(
         raise typer.Exit(1)
 
 
-def reproduce_check(experiments: list, only: list[str] | None, data: Path, check_json: Path, dry_run: bool) -> None:
+def selection_text(only: list[str] | None, seeds: list[int] | None) -> str:
+    """The ``--only`` / ``--seed`` selection as typed, for messages."""
+    return " ".join([*(f"--only {o}" for o in only or []), *(f"--seed {s}" for s in seeds or [])]) or "all"
+
+
+def reproduce_check(
+    experiments: list, only: list[str] | None, seeds: list[int] | None, data: Path, check_json: Path, dry_run: bool
+) -> None:  # fmt: skip
     """``reproduce --check``: each selected job re-run into a temporary results folder and compared with
     benchmarks/results (the table printed and written to ``check_json``); exit 1 when a result differs beyond its
     experiment's documented tolerance, fails, or has no recorded counterpart."""
@@ -356,12 +366,14 @@ def reproduce_check(experiments: list, only: list[str] | None, data: Path, check
     log_dir = Path("runs/reproduce-check/logs")
     with tempfile.TemporaryDirectory(prefix="idiomkit-check-") as scratch:
         jobs = check_jobs(experiments, only=only, scratch=Path(scratch), models_root=Path("runs/reproduce"),
-                          recorded_dir=recorded)  # fmt: skip
+                          recorded_dir=recorded, seeds=seeds)  # fmt: skip
         if not jobs:
-            raise ValueError(f"--only {' '.join(only or [])}: no experiment matches")
+            raise ValueError(f"{selection_text(only, seeds)}: no experiment matches")
         if dry_run:
+            trained_here = {p for job in jobs for p in job.trains}
             for job in jobs:
-                state = "not checkable: " + job.recreate if job.missing else "to check"
+                later = job.missing and set(job.missing) <= trained_here
+                state = "not checkable: " + job.recreate if job.missing and not later else "to check"
                 console.print(f"{job.experiment.name} seed {job.seed} ({state}): {job.command}", highlight=False)
             return
         rows = []
@@ -369,7 +381,7 @@ def reproduce_check(experiments: list, only: list[str] | None, data: Path, check
             console.print(f"[{i}/{len(jobs)}] {job.experiment.name} seed {job.seed}: {job.command}", highlight=False)
             rows += run_check(job, recorded_dir=recorded, data_dir=data, log_dir=log_dir)
     print_table(check_table(rows), f"reproduce --check: {len(jobs)} jobs against {recorded}")
-    console.print(f"wrote {write_check_json(check_json, rows, only=only)}")
+    console.print(f"wrote {write_check_json(check_json, rows, only=only, seeds=seeds)}")
     failed = failed_checks(rows)
     if failed:
         console.print(f"{len(failed)} result(s) not reproduced: " + "; ".join(

@@ -620,28 +620,34 @@ def data_hash(exp: Experiment, data_dir: Path) -> str:
     return sha256_tree(data_paths(exp, data_dir))
 
 
-def selected(experiments: list[Experiment], *, quick: bool, only: list[str] | None) -> list[tuple[Experiment, list]]:
-    """The experiments ``--only`` (benchmark or experiment names) and the mode select, each with its seeds."""
+def selected(
+    experiments: list[Experiment], *, quick: bool, only: list[str] | None, seeds: list[int] | None = None
+) -> list[tuple[Experiment, list]]:  # fmt: skip
+    """The experiments ``--only`` (benchmark or experiment names) and the mode select, each with its seeds (only
+    those in ``seeds`` when given; an experiment left with none is not selected)."""
     chosen = []
     for exp in experiments:
         if only and exp.benchmark not in only and exp.name not in only:
             continue
         if quick and not exp.in_quick:
             continue
-        chosen.append((exp, exp.quick.get("seeds", exp.seeds) if quick else exp.seeds))
+        own = exp.quick.get("seeds", exp.seeds) if quick else exp.seeds
+        kept = [s for s in own if seeds is None or s in seeds]
+        if kept:
+            chosen.append((exp, kept))
     return chosen
 
 
 def plan(
     experiments: list[Experiment], *, quick: bool, run_root: Path, results_dir: Path, data_dir: Path,
-    only: list[str] | None = None,
+    only: list[str] | None = None, seeds: list[int] | None = None,
 ) -> list[Job]:  # fmt: skip
     """Every (experiment, seed) job of the selection, with its skip key and stamp file."""
     code = code_hash()
     jobs = []
-    for exp, seeds in selected(experiments, quick=quick, only=only):
+    for exp, exp_seeds in selected(experiments, quick=quick, only=only, seeds=seeds):
         data = data_hash(exp, data_dir)
-        for seed in seeds:
+        for seed in exp_seeds:
             argv = job_argv(exp, seed, quick, run_root, results_dir)
             key = hashlib.sha256(json.dumps({"argv": argv[1:], "code": code, "data": data}).encode()).hexdigest()
             stamp = run_root / "state" / f"{exp.name}__seed{seed}.json"
@@ -681,6 +687,7 @@ class CheckJob:
     results: Path
     missing: list[Path] = field(default_factory=list)
     recreate: str = ""  # how the missing models would be made, and the recorded CPU time
+    trains: list[Path] = field(default_factory=list)  # the model folder a training job makes (resolved)
 
     @property
     def command(self) -> str:
@@ -710,19 +717,25 @@ class ResultCheck:
 
 
 def check_jobs(
-    experiments: list[Experiment], *, only: list[str] | None, scratch: Path, models_root: Path, recorded_dir: Path
+    experiments: list[Experiment], *, only: list[str] | None, scratch: Path, models_root: Path, recorded_dir: Path,
+    seeds: list[int] | None = None,
 ) -> list[CheckJob]:  # fmt: skip
-    """The ``--full`` jobs of the selection as recorded, each writing its results (and any model it trains) under
-    ``scratch``; trained models other experiments made are read from ``models_root``."""
+    """The ``--full`` jobs of the selection as recorded, each writing its results under ``scratch``. A training
+    job writes its model where ``reproduce --full`` would, ``<models_root>/<experiment>-seed<N>`` (the experiments
+    that read that model are then checkable in the same or a later check); trained models other experiments made
+    are read from there."""
     jobs = []
-    for exp, seeds in selected(experiments, quick=False, only=only):
-        for seed in seeds:
+    for exp, exp_seeds in selected(experiments, quick=False, only=only, seeds=seeds):
+        trains = isinstance(exp.run, TrainRun)
+        run_root = models_root if trains else scratch / "runs"
+        for seed in exp_seeds:
             results = scratch / "results" / f"{exp.name}-seed{seed}"
-            argv = job_argv(exp, seed, False, scratch / "runs", results, models_root=models_root)
-            missing = missing_models(argv, models_root)
+            argv = job_argv(exp, seed, False, run_root, results, models_root=models_root)
+            made = job_output(exp, seed, run_root).resolve() if trains else None
+            missing = [p for p in missing_models(argv, models_root) if p != made]
             recreate = "; ".join(recreate_hint(p, experiments, recorded_dir) for p in missing)
-            jobs.append(CheckJob(exp, seed, argv, results, missing, recreate))
-    return jobs
+            jobs.append(CheckJob(exp, seed, argv, results, missing, recreate, [made] if made else []))
+    return sorted(jobs, key=lambda job: not isinstance(job.experiment.run, TrainRun))  # models before their users
 
 
 def recreate_hint(model_dir: Path, experiments: list[Experiment], recorded_dir: Path) -> str:
@@ -886,8 +899,10 @@ def check_status(worst: float, metrics_differ: bool, beyond: bool, within: bool,
 
 def run_check(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Path) -> list[ResultCheck]:
     """Re-run ``job`` into its scratch results folder and compare every result JSON it wrote with the recorded
-    one; a job that needs a missing trained model is one ``not checkable`` row and does not run."""
+    one; a job that needs a trained model still missing when its turn comes is one ``not checkable`` row and does
+    not run."""
     exp = job.experiment
+    job.missing = [p for p in job.missing if not p.exists()]  # an earlier job of this check may have trained it
     if job.missing:
         needs = ", ".join(shown_path(p) for p in job.missing)
         detail = f"needs {needs} (not on disk); {job.recreate}".rstrip("; ")
@@ -952,29 +967,31 @@ def failed_checks(rows: list[ResultCheck]) -> list[ResultCheck]:
 
 
 def earlier_rows(path: Path, rows: list[ResultCheck]) -> tuple[list[ResultCheck], list[str] | None]:
-    """The rows of ``path`` (an earlier check) for experiments this check did not re-run, and its ``--only``
-    selection (None: it checked everything); no rows and ``[]`` when the file does not exist."""
+    """The rows of ``path`` (an earlier check) for the (experiment, seed) jobs this check did not re-run, and its
+    ``--only`` selection (None: it checked everything); no rows and ``[]`` when the file does not exist."""
     if not path.is_file():
         return [], []
     data = read_json_object(path)
-    rerun = {r.experiment for r in rows}
+    rerun = {(r.experiment, r.seed) for r in rows}
     names = {f.name for f in dataclasses.fields(ResultCheck)}
     kept = [ResultCheck(**{k: v for k, v in r.items() if k in names}) for r in data.get("rows", [])
-            if r.get("experiment") not in rerun]  # fmt: skip
+            if (r.get("experiment"), r.get("seed")) not in rerun]  # fmt: skip
     for row in kept:
         row.max_diff = float("inf") if row.max_diff == "inf" else row.max_diff
     command = str(data.get("command", "")).split(" --only ")[1:]
     return kept, [c.strip() for c in command] or None
 
 
-def write_check_json(path: Path, rows: list[ResultCheck], *, only: list[str] | None) -> Path:
-    """The check's rows, a summary and the markdown table (the report renders it) as one JSON file. With ``only``,
-    the rows an earlier check in ``path`` recorded for the other experiments are kept (a partial re-check adds
-    to the table instead of replacing it)."""
-    if only:
+def write_check_json(
+    path: Path, rows: list[ResultCheck], *, only: list[str] | None, seeds: list[int] | None = None
+) -> Path:  # fmt: skip
+    """The check's rows, a summary and the markdown table (the report renders it) as one JSON file. With ``only``
+    or ``seeds``, the rows an earlier check in ``path`` recorded for the other (experiment, seed) jobs are kept (a
+    partial re-check adds to the table instead of replacing it)."""
+    if only or seeds:
         kept, earlier_only = earlier_rows(path, rows)
         rows = sorted([*kept, *rows], key=lambda r: (r.experiment, r.seed, r.result))
-        only = None if earlier_only is None else list(dict.fromkeys([*earlier_only, *only]))
+        only = None if earlier_only is None or not only else list(dict.fromkeys([*earlier_only, *only]))
     counts: dict[str, int] = {}
     for r in rows:
         counts[r.status] = counts.get(r.status, 0) + 1

@@ -17,6 +17,7 @@ runner = CliRunner()
 FAKE_SCRIPT = """
 import argparse, json, pathlib
 p = argparse.ArgumentParser()
+p.add_argument("model", nargs="?")
 p.add_argument("--value", type=float)
 p.add_argument("--pred", default="a\\nb\\n")
 p.add_argument("--seed", type=int)
@@ -211,3 +212,43 @@ def test_partial_recheck_keeps_the_earlier_rows_of_other_experiments(project):
     assert result.exit_code == 1
     assert [(r["experiment"], r["status"]) for r in data["rows"]] == [("toy-a", "identical"), ("toy-b", "differs")]
     assert data["command"] == "idiomkit reproduce --check" and data["counts"] == {"identical": 1, "differs": 1}
+
+
+def test_seed_option_checks_that_seed_only_and_keeps_the_other_seeds_rows(project):
+    experiment(project / "benchmarks/experiments", "toy-zero-shot", 0.5, extra="seeds = [0, 1]")
+    recorded(project / "recorded", 0.5)
+    result, data = check(project, "--seed", "0")
+    assert result.exit_code == 0, result.output
+    assert [(r["experiment"], r["seed"], r["status"]) for r in data["rows"]] == [("toy-zero-shot", 0, "identical")]
+    result, data = check(project, "--seed", "1")  # nothing recorded for seed 1; seed 0's row stays in the table
+    assert result.exit_code == 1
+    assert [(r["seed"], r["status"]) for r in data["rows"]] == [(0, "identical"), (1, "no recorded result")]
+    result, _ = check(project, "--seed", "7")
+    assert result.exit_code == 2 and "--seed 7: no experiment matches" in result.output
+
+
+TRAIN_TOML = 'benchmark = "toy"\n[train]\nrecipe = "adaptive-triplet"\nmodel = "minilm"\nepochs = 1\n'
+PROBE_TOML = (
+    'benchmark = "toy"\n[method]\nscript = "fake"\npositional = ["runs/reproduce/toy-train-seed0"]\n'
+    '[method.args]\nvalue = 0.5\nseed = { inject = "seed" }\nresults-dir = { inject = "results" }\n'
+)
+
+
+def test_check_trains_into_the_models_folder_first_and_its_users_run_once_it_exists(project):
+    from idiomkit.reproduce import check_jobs, load_experiments, run_check
+
+    folder = project / "benchmarks/experiments"
+    folder.joinpath("toy-probe.toml").write_text(PROBE_TOML)  # sorts before toy-train
+    folder.joinpath("toy-train.toml").write_text(TRAIN_TOML)
+    recorded(project / "recorded", 0.5)
+    models = project / "runs/reproduce"
+    jobs = check_jobs(load_experiments(folder), only=None, scratch=project / "scratch", models_root=models,
+                      recorded_dir=project / "recorded")  # fmt: skip
+    assert [job.experiment.name for job in jobs] == ["toy-train", "toy-probe"]
+    assert jobs[0].trains == [(models / "toy-train-seed0").resolve()]
+    train, probe = jobs
+    assert train.argv[train.argv.index("--output") + 1] == str(models / "toy-train-seed0") and train.missing == []
+    assert probe.missing == [(models / "toy-train-seed0").resolve()] and "made by `train" in probe.recreate
+    (models / "toy-train-seed0").mkdir(parents=True)  # what the training job leaves behind
+    (row,) = run_check(probe, recorded_dir=project / "recorded", data_dir=project / "data", log_dir=project / "logs")
+    assert row.status == "identical"
