@@ -12,15 +12,12 @@ names, an empty caption or image name, an unknown ``sentence_type`` -> :class:`D
 from __future__ import annotations
 
 import ast
-import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from idiomkit.data.csvio import _decode, check_header, csv_value_rows, record_of
+from idiomkit.data.csvio import _decode, check_header, collect_records, csv_value_rows, record_of
 from idiomkit.data.errors import DataError
-
-log = logging.getLogger(__name__)
 
 SPLITS = {"train": "subtask_a_train.tsv", "dev": "subtask_a_dev.tsv", "test": "subtask_a_test.tsv",
           "xe": "subtask_a_xe.tsv"}  # fmt: skip
@@ -161,20 +158,10 @@ def read_tsv_rows(path: Path) -> list[tuple[int, dict[str, str] | DataError]]:
 def load_admire_file(path: str | Path, *, require_gold: bool = True, strict: bool = True) -> list[AdmireItem]:
     """Items of one AdMIRe subtask A TSV; ``strict=False`` skips bad rows (and logs how many, with the first)."""
     path = Path(path)
-    items: list[AdmireItem] = []
-    skipped: list[str] = []
-    for row, record in read_tsv_rows(path):
-        try:
-            if isinstance(record, DataError):
-                raise record
-            items.append(parse_row(path, row, record, require_gold=require_gold))
-        except DataError as err:
-            if strict:
-                raise
-            skipped.append(str(err))
-    if skipped:
-        log.warning("%s: skipped %d bad row(s); first: %s", path, len(skipped), skipped[0])
-    return items
+    return collect_records(
+        path, read_tsv_rows(path), lambda row, record: parse_row(path, row, record, require_gold=require_gold),
+        strict=strict,
+    )  # fmt: skip
 
 
 def load_admire(data_dir: str | Path, split: str, *, strict: bool = True) -> AdmireSplit:

@@ -6,11 +6,16 @@ import csv
 import io
 import itertools
 import json
+import logging
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from idiomkit.data.errors import DataError
+
+log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 
 def _decode(path: Path, first_row: int = 0, *, lenient: bool = False) -> str:
@@ -227,3 +232,36 @@ def check_unique(path: Path, row: int, field: str, value: str, seen: dict[str, i
     if value in seen:
         raise DataError(path, row, field, f"duplicate '{value}' (first at row {seen[value]})")
     seen[value] = row
+
+
+def collect_records(
+    path: Path,
+    rows: Iterable[tuple[int, dict[str, str] | DataError]],
+    parse: Callable[[int, dict[str, str]], R],
+    *,
+    strict: bool,
+    id_field: str | None = None,
+) -> list[R]:
+    """Parse every row; re-raise the first DataError (strict) or skip bad rows and log how many, with the first.
+
+    ``id_field`` (when given) must be unique over the rows kept. Only a row that parsed claims its ID, so in
+    lenient mode a bad row never takes a valid row with the same ID (before or after it) down with it; a second
+    valid row with an ID already kept is skipped and counted like any other bad row."""
+    out: list[R] = []
+    skipped: list[str] = []
+    seen: dict[str, int] = {}
+    for number, record in rows:
+        try:
+            if isinstance(record, DataError):
+                raise record
+            parsed = parse(number, record)
+            if id_field is not None:
+                check_unique(path, number, id_field, record[id_field], seen)
+            out.append(parsed)
+        except DataError as err:
+            if strict:
+                raise
+            skipped.append(str(err))
+    if skipped:
+        log.warning("%s: skipped %d bad row(s); first: %s", path, len(skipped), skipped[0])
+    return out

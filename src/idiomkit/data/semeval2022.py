@@ -9,12 +9,10 @@ on bad input; with ``strict=False`` bad rows are skipped and their count is logg
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
-from idiomkit.data.csvio import check_unique, csv_records, parse_score, require_text
+from idiomkit.data.csvio import collect_records, csv_records, parse_score, require_text
 from idiomkit.data.errors import DataError
 
 log = logging.getLogger(__name__)
@@ -35,7 +33,6 @@ A_FILES = {
     "dev_gold": "SubTaskA/Data/dev_gold.csv",
 }
 
-R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -136,37 +133,6 @@ def _language(path: Path, row: int, value: str) -> str:
     return value
 
 
-def _collect(
-    path: Path,
-    rows: Iterable[tuple[int, dict[str, str] | DataError]],
-    parse: Callable[[int, dict[str, str]], R],
-    strict: bool,
-    id_field: str,
-) -> list[R]:
-    """Parse every row; re-raise the first DataError (strict) or skip bad rows and log how many.
-
-    ``id_field`` must be unique over the rows kept. Only a row that parsed claims its ID, so in lenient mode a bad
-    row never takes a valid row with the same ID (before or after it) down with it; a second valid row with an ID
-    already kept is skipped and counted like any other bad row."""
-    out: list[R] = []
-    skipped: list[str] = []
-    seen: dict[str, int] = {}
-    for number, record in rows:
-        try:
-            if isinstance(record, DataError):
-                raise record
-            parsed = parse(number, record)
-            check_unique(path, number, id_field, record[id_field], seen)
-            out.append(parsed)
-        except DataError as err:
-            if strict:
-                raise
-            skipped.append(str(err))
-    if skipped:
-        log.warning("%s: skipped %d bad row(s); first: %s", path, len(skipped), skipped[0])
-    return out
-
-
 def load_train_pairs(data_dir: str | Path, *, path: str | Path | None = None, strict: bool = True) -> list[TrainPair]:
     """Load subtask B ``train_data.csv`` (or another file of the same schema, e.g. ``train_one_shot.csv``)."""
     path = Path(path) if path else semeval_root(data_dir) / B_FILES["train"]
@@ -190,7 +156,7 @@ def load_train_pairs(data_dir: str | Path, *, path: str | Path | None = None, st
             alternative_2=alt2,
         )
 
-    return _collect(path, csv_records(path, cols), parse, strict, "ID")
+    return collect_records(path, csv_records(path, cols), parse, strict=strict, id_field="ID")
 
 
 def load_eval_pairs(path: str | Path, *, strict: bool = True) -> list[EvalPair]:
@@ -208,7 +174,7 @@ def load_eval_pairs(path: str | Path, *, strict: bool = True) -> list[EvalPair]:
         )
 
     cols = ["ID", "Language", "MWE1", "MWE2", "sentence1", "sentence2"]
-    return _collect(path, csv_records(path, cols), parse, strict, "ID")
+    return collect_records(path, csv_records(path, cols), parse, strict=strict, id_field="ID")
 
 
 def load_2b_gold(path: str | Path, *, pair_ids: set[str] | None = None, strict: bool = True) -> list[GoldRow]:
@@ -228,7 +194,9 @@ def load_2b_gold(path: str | Path, *, pair_ids: set[str] | None = None, strict: 
                 raise DataError(path, row, "otherID", f"'{other}' points to no pair")
         return GoldRow(rec["ID"], rec["DataID"], _language(path, row, rec["Language"]), sim, other)
 
-    return _collect(path, csv_records(path, ["ID", "DataID", "Language", "sim", "otherID"]), parse, strict, "ID")
+    return collect_records(
+        path, csv_records(path, ["ID", "DataID", "Language", "sim", "otherID"]), parse, strict=strict, id_field="ID"
+    )
 
 
 def load_subtask_b(data_dir: str | Path, split: str = "dev", *, strict: bool = True) -> SubtaskBSplit:
@@ -275,7 +243,7 @@ def load_subtask_a(data_dir: str | Path, name: str, *, strict: bool = True) -> l
         )
 
     cols = [id_col, "Language", "MWE", "Previous", "Target", "Next"] + ([] if name == "dev" else ["Label"])
-    examples = _collect(path, csv_records(path, cols), parse, strict, id_col)
+    examples = collect_records(path, csv_records(path, cols), parse, strict=strict, id_field=id_col)
     if name == "dev":
         _check_gold_used(gold_path, gold, {ex.id for ex in examples}, path, strict)
     return examples
@@ -288,7 +256,7 @@ def _gold_labels(path: Path, strict: bool) -> dict[str, tuple[int, int]]:
     def parse(row: int, rec: dict[str, str]) -> tuple[str, int, int]:
         return require_text(path, row, rec, "ID"), _label(path, row, rec["Label"]), row
 
-    rows = _collect(path, csv_records(path, ["ID", "Label"]), parse, strict, "ID")
+    rows = collect_records(path, csv_records(path, ["ID", "Label"]), parse, strict=strict, id_field="ID")
     return {gold_id: (label, row) for gold_id, label, row in rows}
 
 
