@@ -22,7 +22,8 @@ from idiomkit.errors import InputError, OptionError, api_errors, check_at_least,
 from idiomkit.methods import get_runnable
 from idiomkit.methods.idiolink.rerank import rerank_from_options
 from idiomkit.methods.runner import RunContext
-from idiomkit.models import DEFAULT_MODEL, REGISTRY, load_model, model_path, resolve_name
+from idiomkit.models import DEFAULT_MODEL, load_model, model_path, resolve_name
+from idiomkit.models.registry import registry_entries
 from idiomkit.results import ResultKey, ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
 from idiomkit.tasks import IdioLinkOptions, Task, get_task
 
@@ -40,18 +41,7 @@ class Evaluation:
 @api_errors
 def models() -> list[dict[str, Any]]:
     """Registry entries with their install state."""
-    return [
-        {
-            "name": s.name,
-            "title": s.title,
-            "params": s.params,
-            "languages": ", ".join(s.languages),
-            "package": s.package,
-            "installed": s.installed(),
-            "install": s.install,
-        }
-        for s in REGISTRY.values()
-    ]
+    return registry_entries()
 
 
 def auto_prompt_name(model, prompt_name: str | None) -> str | None:

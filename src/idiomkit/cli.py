@@ -6,6 +6,7 @@ import functools
 import json
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -75,10 +76,20 @@ def global_options(
         level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
     if not verbose:
+        quiet_transformers()
+
+
+def quiet_transformers() -> None:
+    """transformers' warnings and progress bars off: through the environment variables it reads when first imported
+    (importing it here would cost every verb a second), or directly when something imported it already."""
+    if "transformers" in sys.modules:
         from transformers.utils import logging as hf_logging
 
         hf_logging.set_verbosity_error()
         hf_logging.disable_progress_bar()
+        return
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 
 DOCS_RESULTS = Path("docs/results")  # where `idiomkit report` writes the results pages
@@ -88,9 +99,9 @@ DOCS_RESULTS = Path("docs/results")  # where `idiomkit report` writes the result
 @user_errors
 def models(as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False) -> None:
     """List registry models: name, parameters, languages, source package, installed or not."""
-    from idiomkit.api import models as list_models
+    from idiomkit.models.registry import registry_entries
 
-    entries = list_models()
+    entries = registry_entries()
     if as_json:
         console.print_json(json.dumps(entries))
         return

@@ -21,6 +21,19 @@ def test_cli_import_leaves_heavy_libraries_unloaded():
     assert out.stdout.strip() == ""
 
 
+def test_models_verb_lists_the_registry_without_heavy_libraries():
+    """``idiomkit models`` reads the registry only (it used to import the API and so sentence-transformers)."""
+    code = (
+        "import sys; from typer.testing import CliRunner; from idiomkit.cli import app; "
+        "r = CliRunner().invoke(app, ['models', '--json']); assert r.exit_code == 0, r.output; "
+        "assert '\"minilm\"' in r.output; "
+        f"print('heavy:', *[m for m in {HEAVY} if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "heavy:"
+
+
 def test_lazy_public_names_resolve():
     import idiomkit
 

@@ -19,6 +19,7 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from idiomkit.config import default_cache_dir
 
@@ -64,6 +65,23 @@ class ModelSpec:
         except importlib.metadata.PackageNotFoundError:
             return False
         return True
+
+
+def registry_entries() -> list[dict[str, Any]]:
+    """Every registry model as a plain dict (name, title, params, languages, package, installed, install); light
+    enough for ``idiomkit models`` (no sentence-transformers import)."""
+    return [
+        {
+            "name": s.name,
+            "title": s.title,
+            "params": s.params,
+            "languages": ", ".join(s.languages),
+            "package": s.package,
+            "installed": s.installed(),
+            "install": s.install,
+        }
+        for s in REGISTRY.values()
+    ]
 
 
 def cache_dir() -> Path:
