@@ -311,6 +311,10 @@ def reproduce(
     check_json: Annotated[
         Path, typer.Option("--check-json", help="Where --check writes its table.")
     ] = Path("benchmarks/reproduce_check.json"),
+    keep: Annotated[
+        bool, typer.Option("--keep", help="--check: keep the re-run results (in runs/reproduce-check/kept/) to look "
+                           "into a difference, instead of a temporary folder.")
+    ] = False,
 ) -> None:
     """Run the experiments behind every table (skipping jobs whose command + code + data are unchanged), then
     regenerate the report: --quick → runs/reproduce-quick/report/, --full → docs/results/. With --check: re-run
@@ -323,7 +327,8 @@ def reproduce(
 
     data = Path(data_dir or os.environ.get("IDIOMKIT_DATA_DIR") or default_data_dir()).resolve()
     if check:
-        reproduce_check(load_experiments(experiments), only, seed, data, check_json, dry_run)
+        scratch = Path("runs/reproduce-check/kept") if keep else None
+        reproduce_check(load_experiments(experiments), only, seed, data, check_json, dry_run, scratch)
         return
     root = Path("runs/reproduce-quick" if quick else "runs/reproduce")
     results_dir = root / "results" if quick else default_results_dir()
@@ -363,11 +368,13 @@ def selection_text(only: list[str] | None, seeds: list[int] | None) -> str:
 
 
 def reproduce_check(
-    experiments: list, only: list[str] | None, seeds: list[int] | None, data: Path, check_json: Path, dry_run: bool
+    experiments: list, only: list[str] | None, seeds: list[int] | None, data: Path, check_json: Path, dry_run: bool,
+    kept: Path | None = None,
 ) -> None:  # fmt: skip
-    """``reproduce --check``: each selected job re-run into a temporary results folder and compared with
-    benchmarks/results (the table printed and written to ``check_json``); exit 1 when a result differs beyond its
-    experiment's documented tolerance, fails, or has no recorded counterpart."""
+    """``reproduce --check``: each selected job re-run into a temporary results folder (``kept``, when given) and
+    compared with benchmarks/results (the table printed and written to ``check_json``); exit 1 when a result
+    differs beyond its experiment's documented tolerance, fails, or has no recorded counterpart."""
+    import contextlib
     import tempfile
 
     from idiomkit.config import default_results_dir
@@ -375,7 +382,8 @@ def reproduce_check(
 
     recorded = default_results_dir()
     log_dir = Path("runs/reproduce-check/logs")
-    with tempfile.TemporaryDirectory(prefix="idiomkit-check-") as scratch:
+    folder = contextlib.nullcontext(kept) if kept else tempfile.TemporaryDirectory(prefix="idiomkit-check-")
+    with folder as scratch:
         jobs = check_jobs(experiments, only=only, scratch=Path(scratch), models_root=Path("runs/reproduce"),
                           recorded_dir=recorded, seeds=seeds)  # fmt: skip
         if not jobs:

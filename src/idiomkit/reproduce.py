@@ -830,17 +830,40 @@ def glob_escape(text: str) -> str:
 
 def predictions_differ(new_json: Path, old_json: Path, tolerance: float = 0.0) -> tuple[list[str], list[str]]:
     """The prediction suffixes that are not the same text on both sides (missing on one side included), split into
-    those beyond ``tolerance`` and those within it (:func:`predictions_close`; none when ``tolerance`` is 0)."""
+    those beyond ``tolerance`` and those within it (:func:`predictions_close`; none when ``tolerance`` is 0). Each
+    entry is the suffix and, when both sides exist, how they differ (:func:`describe_difference`)."""
     new, old = prediction_files(new_json), prediction_files(old_json)
     beyond, within = [], []
     for suffix in sorted(new.keys() | old.keys()):
         if suffix not in new or suffix not in old:
-            beyond.append(suffix)
+            beyond.append(f"{suffix} (only {'re-run' if suffix in new else 'recorded'})")
             continue
         a, b = read_prediction(new[suffix]), read_prediction(old[suffix])
         if a != b:
-            (within if tolerance > 0 and predictions_close(a, b, tolerance) else beyond).append(suffix)
+            entry = f"{suffix} ({describe_difference(a, b)})"
+            (within if tolerance > 0 and predictions_close(a, b, tolerance) else beyond).append(entry)
     return beyond, within
+
+
+def describe_difference(new: str, old: str) -> str:
+    """How two prediction texts differ, in one phrase: the line counts, or how many lines differ, how many of those
+    only in their decimal numbers (and by how much at most) and how many in anything else (ids, order, labels)."""
+    new_lines, old_lines = new.splitlines(), old.splitlines()
+    if len(new_lines) != len(old_lines):
+        return f"{len(new_lines)} lines vs {len(old_lines)} recorded"
+    numbers_only, other, largest, first = 0, 0, 0.0, None
+    for i, (a, b) in enumerate(zip(new_lines, old_lines, strict=True), 1):
+        if a == b:
+            continue
+        first = first or i
+        x, y = DECIMAL.split(a), DECIMAL.split(b)
+        if len(x) == len(y) and x[0::2] == y[0::2]:
+            numbers_only += 1
+            largest = max([largest, *(abs(float(u) - float(v)) for u, v in zip(x[1::2], y[1::2], strict=True))])
+        else:
+            other += 1
+    return (f"{numbers_only + other} of {len(old_lines)} lines differ, first at line {first}: {numbers_only} only "
+            f"in their numbers (at most {largest:.3g} apart), {other} in ids, order or labels")  # fmt: skip
 
 
 DECIMAL = re.compile(r"(-?\d+\.\d+(?:[eE][-+]?\d+)?)")
@@ -907,6 +930,7 @@ def run_check(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Pat
         needs = ", ".join(shown_path(p) for p in job.missing)
         detail = f"needs {needs} (not on disk); {job.recreate}".rstrip("; ")
         return [ResultCheck(exp.name, job.seed, "", "not checkable", detail=detail)]
+    shutil.rmtree(job.results, ignore_errors=True)  # a kept folder holds only this run's results
     job.results.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "IDIOMKIT_RESULTS_DIR": str(job.results), "IDIOMKIT_DATA_DIR": str(data_dir)}
     log_dir.mkdir(parents=True, exist_ok=True)

@@ -100,7 +100,8 @@ def test_changed_predictions_are_reported(project):
     assert result.exit_code == 1
     (row,) = data["rows"]
     assert row["metrics_identical"] is True and row["predictions_identical"] is False
-    assert row["detail"] == "predictions differ: predictions.tsv"
+    assert row["detail"] == ("predictions differ: predictions.tsv (1 of 2 lines differ, first at line 2: 0 only in "
+                             "their numbers (at most 0 apart), 1 in ids, order or labels)")
 
 
 def test_missing_recorded_result_is_reported(project):
@@ -169,7 +170,9 @@ def test_prediction_tolerance_accepts_last_digit_score_changes(project):
     assert result.exit_code == 0, result.output
     (row,) = data["rows"]
     assert row["status"] == "within tolerance" and row["predictions_identical"] is False
-    assert row["prediction_tolerance"] == 1e-6 and row["detail"] == "predictions within 1e-06: predictions.tsv"
+    assert row["prediction_tolerance"] == 1e-6 and row["detail"] == (
+        "predictions within 1e-06: predictions.tsv (1 of 2 lines differ, first at line 1: 1 only in their numbers "
+        "(at most 1e-06 apart), 0 in ids, order or labels)")
 
 
 @pytest.mark.parametrize(
@@ -183,7 +186,7 @@ def test_prediction_tolerance_refuses_other_changes(project, pred):
     result, data = check(project)
     assert result.exit_code == 1
     (row,) = data["rows"]
-    assert row["status"] == "differs" and row["detail"] == "predictions differ: predictions.tsv"
+    assert row["status"] == "differs" and row["detail"].startswith("predictions differ: predictions.tsv (")
 
 
 def test_prediction_tolerance_does_not_excuse_a_changed_metric(project):
@@ -191,6 +194,16 @@ def test_prediction_tolerance_does_not_excuse_a_changed_metric(project):
     recorded(project / "recorded", 0.5)
     result, data = check(project)
     assert result.exit_code == 1 and data["rows"][0]["status"] == "differs"
+
+
+def test_describe_difference_says_where_and_how_predictions_differ():
+    from idiomkit.reproduce import describe_difference
+
+    old = "q d1 0.607700\nq d2 0.5\nq d3 0.1\n"
+    assert describe_difference("q d1 0.607700\n", old) == "1 lines vs 3 recorded"
+    assert describe_difference("q d1 0.607702\nq d3 0.5\nq d3 0.1\n", old) == (
+        "2 of 3 lines differ, first at line 1: 1 only in their numbers (at most 2e-06 apart), 1 in ids, order or labels"
+    )
 
 
 def test_predictions_close_compares_decimals_only():
@@ -252,3 +265,15 @@ def test_check_trains_into_the_models_folder_first_and_its_users_run_once_it_exi
     (models / "toy-train-seed0").mkdir(parents=True)  # what the training job leaves behind
     (row,) = run_check(probe, recorded_dir=project / "recorded", data_dir=project / "data", log_dir=project / "logs")
     assert row.status == "identical"
+
+
+def test_keep_leaves_the_rerun_results_to_look_into(project):
+    experiment(project / "benchmarks/experiments", "toy-zero-shot", 0.5, pred="a\\nc\\n")
+    recorded(project / "recorded", 0.5)
+    result, data = check(project, "--keep")
+    assert result.exit_code == 1 and data["rows"][0]["status"] == "differs"
+    kept = project / "runs/reproduce-check/kept/results/toy-zero-shot-seed0/toy"
+    assert (kept / "m__zero-shot__seed0.predictions.tsv").read_text() == "a\nc\n"
+    (kept / "stale.json").write_text("{}")  # a second run starts from an empty folder
+    check(project, "--keep")
+    assert not (kept / "stale.json").exists()
