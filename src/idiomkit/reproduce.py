@@ -710,6 +710,7 @@ class ResultCheck:
     tolerance_reason: str = ""
     detail: str = ""
     prediction_tolerance: float = 0.0
+    commit: str = ""  # the code the row was checked with (rows of earlier partial checks keep theirs)
 
     @property
     def ok(self) -> bool:
@@ -921,6 +922,15 @@ def check_status(worst: float, metrics_differ: bool, beyond: bool, within: bool,
 
 
 def run_check(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Path) -> list[ResultCheck]:
+    """:func:`check_job`, each row stamped with the commit the job started at."""
+    commit = git_commit()
+    rows = check_job(job, recorded_dir=recorded_dir, data_dir=data_dir, log_dir=log_dir)
+    for row in rows:
+        row.commit = commit
+    return rows
+
+
+def check_job(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Path) -> list[ResultCheck]:
     """Re-run ``job`` into its scratch results folder and compare every result JSON it wrote with the recorded
     one; a job that needs a trained model still missing when its turn comes is one ``not checkable`` row and does
     not run."""
@@ -964,13 +974,20 @@ def check_table(rows: list[ResultCheck]) -> list[list[str]]:
     return table
 
 
+def short_commit(commit: str) -> str:
+    """``1a22c591ee6d…+dirty`` → ``1a22c59+dirty``."""
+    return commit[:7] + ("+dirty" if commit.endswith("+dirty") else "")
+
+
 def check_markdown(rows: list[ResultCheck]) -> str:
     """The check table as markdown (a detail column added where any row has one)."""
     table = check_table(rows)
     with_detail = any(r.detail for r in rows)
+    with_commit = any(r.commit for r in rows)
     lines = []
     for i, cells in enumerate(table):
         extra = (["detail"] if i == 0 else [rows[i - 1].detail]) if with_detail else []
+        extra += (["commit"] if i == 0 else [short_commit(rows[i - 1].commit)]) if with_commit else []
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in [*cells, *extra]) + " |")
         if i == 0:
             lines.append("|" + "---|" * (len(cells) + len(extra)))
