@@ -378,7 +378,7 @@ def reproduce_check(
     import tempfile
 
     from idiomkit.config import default_results_dir
-    from idiomkit.reproduce import check_jobs, check_table, failed_checks, run_check, write_check_json
+    from idiomkit.reproduce import check_jobs, check_lines, failed_checks, run_check, write_check_json
 
     recorded = default_results_dir()
     log_dir = Path("runs/reproduce-check/logs")
@@ -399,7 +399,9 @@ def reproduce_check(
         for i, job in enumerate(jobs, 1):
             console.print(f"[{i}/{len(jobs)}] {job.experiment.name} seed {job.seed}: {job.command}", highlight=False)
             rows += run_check(job, recorded_dir=recorded, data_dir=data, log_dir=log_dir)
-    print_table(check_table(rows), f"reproduce --check: {len(jobs)} jobs against {recorded}")
+    console.print(f"reproduce --check: {len(jobs)} jobs against {recorded}", highlight=False)
+    for line in check_lines(rows):
+        console.print(line, highlight=False, soft_wrap=True)
     console.print(f"wrote {write_check_json(check_json, rows, only=only, seeds=seeds)}")
     failed = failed_checks(rows)
     if failed:

@@ -974,6 +974,17 @@ def check_table(rows: list[ResultCheck]) -> list[list[str]]:
     return table
 
 
+def check_lines(rows: list[ResultCheck]) -> list[str]:
+    """The check for a terminal, readable at 80 columns: a line per row (status, experiment, seed, result file,
+    largest metric difference, seconds) and its detail indented below it."""
+    lines = []
+    for r in rows:
+        diff = "" if r.max_diff in (None, 0) else f", max |diff| {r.max_diff:.3g}"
+        lines.append(f"{r.status:<16} {r.experiment} seed {r.seed}: {r.result or '-'} ({r.seconds:.0f} s{diff})")
+        lines += [f"    {r.detail}"] if r.detail else []
+    return lines
+
+
 def short_commit(commit: str) -> str:
     """``1a22c591ee6d…+dirty`` → ``1a22c59+dirty``."""
     return commit[:7] + ("+dirty" if commit.endswith("+dirty") else "")
