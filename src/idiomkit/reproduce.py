@@ -701,7 +701,8 @@ class ResultCheck:
     experiment: str
     seed: int
     result: str
-    status: str  # identical | within tolerance | differs | no recorded result | no result | failed | not checkable
+    status: str  # identical | within tolerance | differs | no recorded result | extra result | no result | failed
+    #              | not checkable
     metrics_identical: bool | None = None
     predictions_identical: bool | None = None
     max_diff: float | None = None
@@ -956,7 +957,19 @@ def check_job(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Pat
     if not written:
         return [ResultCheck(exp.name, job.seed, "", "no result", seconds=round(seconds, 1),
                             detail=f"the command wrote no result JSON; log {shown_path(log_file)}")]  # fmt: skip
-    return [compare_result(path, job, recorded_dir, seconds) for path in written]
+    return mark_extra_results([compare_result(path, job, recorded_dir, seconds) for path in written])
+
+
+def mark_extra_results(rows: list[ResultCheck]) -> list[ResultCheck]:
+    """A job whose command now writes more results than were recorded (e.g. a training that evaluates on more
+    query modes than when it was recorded): the results without a recorded counterpart become ``extra result``
+    (listed, not a failure) as long as at least one result of the job was compared; otherwise they stay
+    ``no recorded result`` (then the job reproduced nothing that was recorded)."""
+    if any(r.status != "no recorded result" for r in rows):
+        for r in rows:
+            if r.status == "no recorded result":
+                r.status = "extra result"
+    return rows
 
 
 def check_table(rows: list[ResultCheck]) -> list[list[str]]:
@@ -1014,8 +1027,9 @@ def json_row(row: ResultCheck) -> dict[str, Any]:
 
 
 def failed_checks(rows: list[ResultCheck]) -> list[ResultCheck]:
-    """The rows that fail the check: anything but identical, within tolerance, or not checkable (listed only)."""
-    return [r for r in rows if not r.ok and r.status != "not checkable"]
+    """The rows that fail the check: anything but identical, within tolerance, or not checkable and extra results
+    (listed only)."""
+    return [r for r in rows if not r.ok and r.status not in ("not checkable", "extra result")]
 
 
 def earlier_rows(path: Path, rows: list[ResultCheck]) -> tuple[list[ResultCheck], list[str] | None]:

@@ -22,6 +22,7 @@ p.add_argument("--value", type=float)
 p.add_argument("--pred", default="a\\nb\\n")
 p.add_argument("--seed", type=int)
 p.add_argument("--results-dir")
+p.add_argument("--extra", action="store_true")
 a = p.parse_args()
 out = pathlib.Path(a.results_dir) / "toy"
 out.mkdir(parents=True, exist_ok=True)
@@ -29,13 +30,17 @@ stem = f"m__zero-shot__seed{a.seed}"
 (out / f"{stem}.predictions.tsv").write_text(a.pred.replace("\\\\n", "\\n"))
 record = {"task": "toy", "model": "m", "recipe": "zero-shot", "seed": a.seed, "metrics": {"ALL": {"score": a.value}}}
 (out / f"{stem}.json").write_text(json.dumps(record))
+if a.extra:
+    (out / f"m__zero-shot-extra__seed{a.seed}.json").write_text(json.dumps(record))
 """
 
 
-def experiment(folder: Path, name: str, value: float, *, pred: str = "a\\nb\\n", extra: str = "") -> None:
+def experiment(
+    folder: Path, name: str, value: float, *, pred: str = "a\\nb\\n", extra: str = "", extra_args: str = ""
+) -> None:
     (folder / f"{name}.toml").write_text(
         f'benchmark = "toy"\n{extra}\n[method]\nscript = "fake"\n\n[method.args]\nvalue = {value}\npred = "{pred}"\n'
-        'seed = { inject = "seed" }\nresults-dir = { inject = "results" }\n'
+        f'seed = {{ inject = "seed" }}\nresults-dir = {{ inject = "results" }}\n{extra_args}'
     )
 
 
@@ -279,3 +284,15 @@ def test_keep_leaves_the_rerun_results_to_look_into(project):
     (kept / "stale.json").write_text("{}")  # a second run starts from an empty folder
     check(project, "--keep")
     assert not (kept / "stale.json").exists()
+
+
+def test_a_result_the_recording_never_had_is_listed_not_failed_when_the_rest_compares(project):
+    experiment(project / "benchmarks/experiments", "toy-zero-shot", 0.5, extra_args="extra = true\n")
+    recorded(project / "recorded", 0.5)
+    result, data = check(project)
+    assert result.exit_code == 0, result.output
+    assert [(r["result"], r["status"]) for r in data["rows"]] == [
+        ("toy/m__zero-shot-extra__seed0.json", "extra result"), ("toy/m__zero-shot__seed0.json", "identical")]
+    (project / "recorded/toy/m__zero-shot__seed0.json").unlink()  # nothing of the job was recorded: a failure
+    result, data = check(project)
+    assert result.exit_code == 1 and {r["status"] for r in data["rows"]} == {"no recorded result"}
