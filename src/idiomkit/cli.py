@@ -402,7 +402,7 @@ def reproduce_check(
     console.print(f"reproduce --check: {len(jobs)} jobs against {recorded}", highlight=False)
     for line in check_lines(rows):
         console.print(line, highlight=False, soft_wrap=True)
-    console.print(f"wrote {write_check_json(check_json, rows, only=only, seeds=seeds)}")
+    console.print(f"wrote {write_check_json(check_json, rows, only=only, seeds=seeds, against=recorded)}")
     failed = failed_checks(rows)
     if failed:
         console.print(f"{len(failed)} result(s) not reproduced: " + "; ".join(

@@ -1049,7 +1049,8 @@ def earlier_rows(path: Path, rows: list[ResultCheck]) -> tuple[list[ResultCheck]
 
 
 def write_check_json(
-    path: Path, rows: list[ResultCheck], *, only: list[str] | None, seeds: list[int] | None = None
+    path: Path, rows: list[ResultCheck], *, only: list[str] | None, seeds: list[int] | None = None,
+    against: Path | None = None,
 ) -> Path:  # fmt: skip
     """The check's rows, a summary and the markdown table (the report renders it) as one JSON file. With ``only``
     or ``seeds``, the rows an earlier check in ``path`` recorded for the other (experiment, seed) jobs are kept (a
@@ -1063,6 +1064,7 @@ def write_check_json(
         counts[r.status] = counts.get(r.status, 0) + 1
     data = {
         "command": "idiomkit reproduce --check" + "".join(f" --only {o}" for o in only or []),
+        "against": shown_path(against) if against else "benchmarks/results",
         "commit": git_commit(),
         "ok": not failed_checks(rows),
         "counts": counts,

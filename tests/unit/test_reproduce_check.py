@@ -85,6 +85,7 @@ def test_identical_rerun_passes_and_leaves_the_recorded_results_alone(project):
     assert row["metrics_identical"] is True and row["predictions_identical"] is True and row["max_diff"] == 0
     assert data["ok"] is True and "| toy-zero-shot | 0 |" in data["markdown"]
     assert row["commit"] and data["markdown"].splitlines()[0].endswith("| commit |")
+    assert data["against"] == "recorded"  # the folder compared with, as the command line names it
     assert "identical        toy-zero-shot seed 0: toy/m__zero-shot__seed0.json (" in result.output
     assert sorted((p.name, p.read_bytes()) for p in path.parent.iterdir()) == before
 
