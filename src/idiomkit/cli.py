@@ -389,7 +389,7 @@ def reproduce_check(
         if not jobs:
             raise ValueError(f"{selection_text(only, seeds)}: no experiment matches")
         if dry_run:
-            trained_here = {p for job in jobs for p in job.trains}
+            trained_here = {job.trains for job in jobs if job.trains}
             for job in jobs:
                 later = job.missing and set(job.missing) <= trained_here
                 state = "not checkable: " + job.recreate if job.missing and not later else "to check"

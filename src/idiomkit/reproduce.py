@@ -687,7 +687,7 @@ class CheckJob:
     results: Path
     missing: list[Path] = field(default_factory=list)
     recreate: str = ""  # how the missing models would be made, and the recorded CPU time
-    trains: list[Path] = field(default_factory=list)  # the model folder a training job makes (resolved)
+    trains: Path | None = None  # the model folder a training job makes (resolved)
 
     @property
     def command(self) -> str:
@@ -736,8 +736,8 @@ def check_jobs(
             made = job_output(exp, seed, run_root).resolve() if trains else None
             missing = [p for p in missing_models(argv, models_root) if p != made]
             recreate = "; ".join(recreate_hint(p, experiments, recorded_dir) for p in missing)
-            jobs.append(CheckJob(exp, seed, argv, results, missing, recreate, [made] if made else []))
-    return sorted(jobs, key=lambda job: not isinstance(job.experiment.run, TrainRun))  # models before their users
+            jobs.append(CheckJob(exp, seed, argv, results, missing, recreate, made))
+    return sorted(jobs, key=lambda job: job.trains is None)  # models before the jobs that read them
 
 
 def recreate_hint(model_dir: Path, experiments: list[Experiment], recorded_dir: Path) -> str:
@@ -832,8 +832,8 @@ def glob_escape(text: str) -> str:
 
 def predictions_differ(new_json: Path, old_json: Path, tolerance: float = 0.0) -> tuple[list[str], list[str]]:
     """The prediction suffixes that are not the same text on both sides (missing on one side included), split into
-    those beyond ``tolerance`` and those within it (:func:`predictions_close`; none when ``tolerance`` is 0). Each
-    entry is the suffix and, when both sides exist, how they differ (:func:`describe_difference`)."""
+    those beyond ``tolerance`` and those within it (:meth:`PredictionDiff.close`; none when ``tolerance`` is 0).
+    Each entry is the suffix and, when both sides exist, how they differ (:meth:`PredictionDiff.describe`)."""
     new, old = prediction_files(new_json), prediction_files(old_json)
     beyond, within = [], []
     for suffix in sorted(new.keys() | old.keys()):
@@ -842,17 +842,44 @@ def predictions_differ(new_json: Path, old_json: Path, tolerance: float = 0.0) -
             continue
         a, b = read_prediction(new[suffix]), read_prediction(old[suffix])
         if a != b:
-            entry = f"{suffix} ({describe_difference(a, b)})"
-            (within if tolerance > 0 and predictions_close(a, b, tolerance) else beyond).append(entry)
+            diff = prediction_diff(a, b)
+            (within if tolerance > 0 and diff.close(tolerance) else beyond).append(f"{suffix} ({diff.describe()})")
     return beyond, within
 
 
-def describe_difference(new: str, old: str) -> str:
-    """How two prediction texts differ, in one phrase: the line counts, or how many lines differ, how many of those
-    only in their decimal numbers (and by how much at most) and how many in anything else (ids, order, labels)."""
+DECIMAL = re.compile(r"(-?\d+\.\d+(?:[eE][-+]?\d+)?)")
+
+
+@dataclass(frozen=True)
+class PredictionDiff:
+    """How two prediction texts differ: their line counts and, when those are equal, how many lines differ only in
+    their decimal numbers (``0.607700``; and by how much at most) and how many in anything else (the text between
+    the numbers: ids, rank order, integers, labels)."""
+
+    new_lines: int
+    old_lines: int
+    numbers_only: int = 0
+    other: int = 0
+    largest: float = 0.0
+    first: int | None = None  # the first differing line (1-based)
+
+    def close(self, tolerance: float) -> bool:
+        """Same lines but for decimal numbers, each at most ``tolerance`` apart."""
+        return self.new_lines == self.old_lines and self.other == 0 and self.largest <= tolerance * (1 + 1e-9)
+
+    def describe(self) -> str:
+        if self.new_lines != self.old_lines:
+            return f"{self.new_lines} lines vs {self.old_lines} recorded"
+        return (f"{self.numbers_only + self.other} of {self.old_lines} lines differ, first at line {self.first}: "
+                f"{self.numbers_only} only in their numbers (at most {self.largest:.3g} apart), {self.other} in ids, "
+                "order or labels")  # fmt: skip
+
+
+def prediction_diff(new: str, old: str) -> PredictionDiff:
+    """Compare two prediction texts line by line (:class:`PredictionDiff`)."""
     new_lines, old_lines = new.splitlines(), old.splitlines()
     if len(new_lines) != len(old_lines):
-        return f"{len(new_lines)} lines vs {len(old_lines)} recorded"
+        return PredictionDiff(len(new_lines), len(old_lines))
     numbers_only, other, largest, first = 0, 0, 0.0, None
     for i, (a, b) in enumerate(zip(new_lines, old_lines, strict=True), 1):
         if a == b:
@@ -864,28 +891,18 @@ def describe_difference(new: str, old: str) -> str:
             largest = max([largest, *(abs(float(u) - float(v)) for u, v in zip(x[1::2], y[1::2], strict=True))])
         else:
             other += 1
-    return (f"{numbers_only + other} of {len(old_lines)} lines differ, first at line {first}: {numbers_only} only "
-            f"in their numbers (at most {largest:.3g} apart), {other} in ids, order or labels")  # fmt: skip
+    return PredictionDiff(len(new_lines), len(old_lines), numbers_only, other, largest, first)
 
 
-DECIMAL = re.compile(r"(-?\d+\.\d+(?:[eE][-+]?\d+)?)")
+def describe_difference(new: str, old: str) -> str:
+    """How two prediction texts differ, in one phrase (:meth:`PredictionDiff.describe`)."""
+    return prediction_diff(new, old).describe()
 
 
 def predictions_close(new: str, old: str, tolerance: float) -> bool:
-    """Whether two prediction texts differ only in their decimal numbers (``0.607700``), each by at most
-    ``tolerance``: the text between the numbers (ids, rank order, integers, labels) and the lines are identical."""
-    new_lines, old_lines = new.splitlines(), old.splitlines()
-    if len(new_lines) != len(old_lines):
-        return False
-    for a, b in zip(new_lines, old_lines, strict=True):
-        if a == b:
-            continue
-        x, y = DECIMAL.split(a), DECIMAL.split(b)
-        if len(x) != len(y) or x[0::2] != y[0::2]:
-            return False
-        if any(abs(float(u) - float(v)) > tolerance * (1 + 1e-9) for u, v in zip(x[1::2], y[1::2], strict=True)):
-            return False
-    return True
+    """Whether two prediction texts differ only in their decimal numbers, each by at most ``tolerance``: the text
+    between the numbers (ids, rank order, integers, labels) and the lines are identical."""
+    return prediction_diff(new, old).close(tolerance)
 
 
 def compare_result(new_json: Path, job: CheckJob, recorded_dir: Path, seconds: float) -> ResultCheck:
@@ -936,9 +953,9 @@ def check_job(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Pat
     one; a job that needs a trained model still missing when its turn comes is one ``not checkable`` row and does
     not run."""
     exp = job.experiment
-    job.missing = [p for p in job.missing if not p.exists()]  # an earlier job of this check may have trained it
-    if job.missing:
-        needs = ", ".join(shown_path(p) for p in job.missing)
+    missing = [p for p in job.missing if not p.exists()]  # an earlier job of this check may have trained it
+    if missing:
+        needs = ", ".join(shown_path(p) for p in missing)
         detail = f"needs {needs} (not on disk); {job.recreate}".rstrip("; ")
         return [ResultCheck(exp.name, job.seed, "", "not checkable", detail=detail)]
     shutil.rmtree(job.results, ignore_errors=True)  # a kept folder holds only this run's results

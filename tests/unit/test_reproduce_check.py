@@ -266,7 +266,7 @@ def test_check_trains_into_the_models_folder_first_and_its_users_run_once_it_exi
     jobs = check_jobs(load_experiments(folder), only=None, scratch=project / "scratch", models_root=models,
                       recorded_dir=project / "recorded")  # fmt: skip
     assert [job.experiment.name for job in jobs] == ["toy-train", "toy-probe"]
-    assert jobs[0].trains == [(models / "toy-train-seed0").resolve()]
+    assert jobs[0].trains == (models / "toy-train-seed0").resolve() and jobs[1].trains is None
     train, probe = jobs
     assert train.argv[train.argv.index("--output") + 1] == str(models / "toy-train-seed0") and train.missing == []
     assert probe.missing == [(models / "toy-train-seed0").resolve()] and "made by `train" in probe.recreate

@@ -34,7 +34,6 @@ A_FILES = {
 }
 
 
-
 @dataclass(frozen=True)
 class TrainPair:
     """One row of subtask B ``train_data.csv``.
