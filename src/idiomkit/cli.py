@@ -518,13 +518,14 @@ def train(
         float, typer.Option(min=0, help="*-sts recipes: weight of the STS CoSENT loss in each step's sum.")
     ] = 1.0,
     val_sts: Annotated[bool, typer.Option("--val-sts/--no-val-sts", help="Report STS dev at validation.")] = True,
+    threads: Annotated[int, typer.Option(min=1, help="CPU threads torch may use.")] = 2,
     data_dir: DataDir = None,
     evaluate_on: Annotated[
         list[str] | None,
         typer.Option(
             "--evaluate",
             help="After training, evaluate on this task (repeatable): semeval2b (dev), idiolink (test, sentence "
-            "and span queries).",
+            "and span queries), xiao-pairs (held-out idioms).",
         ),
     ] = None,
 ) -> None:
@@ -551,7 +552,7 @@ def train(
             checkpoint_every=checkpoint_every, patience=patience, keep_epochs=keep_epochs, lora_rank=lora_rank,
             sts_epochs=sts_epochs, val_sts=val_sts, data_dir=str(data_dir) if data_dir else None,
             query_mode=query_mode, span_queries=span_queries, dropout=dropout, fast_dropout=fast_dropout,
-            sts_weight=sts_weight, unpad=unpad, force_new=force_new or not resume,
+            sts_weight=sts_weight, unpad=unpad, threads=threads, force_new=force_new or not resume,
         )  # fmt: skip
     from idiomkit.training.distributed import env_rank
 
@@ -566,7 +567,7 @@ def train(
     evaluate_trained(output, info, evaluate_on or [], data_dir)
 
 
-EVALUATE_TASKS = ("semeval2b", "idiolink")
+EVALUATE_TASKS = ("semeval2b", "idiolink", "xiao-pairs")
 
 
 def check_evaluate_tasks(tasks: list[str]) -> None:
@@ -577,12 +578,15 @@ def check_evaluate_tasks(tasks: list[str]) -> None:
 
 
 def trained_evaluation_jobs(tasks: list[str], config: dict) -> list[tuple[str, dict]]:
-    """(task, options) evaluated after training: 2B dev (MWE tokens the model knows) and/or IdioLink test
-    (sentence, span and fused sentence+span queries; the last two also usage re-ranked, twin-expanded and both)."""
+    """(task, options) evaluated after training: 2B dev (MWE tokens the model knows), IdioLink test (sentence, span
+    and fused sentence+span queries; the last two also usage re-ranked, twin-expanded and both) and/or the Xiao et
+    al. pairs of held-out idioms."""
     jobs: list[tuple[str, dict]] = []
     for task_name in tasks:
         if task_name == "semeval2b":
             jobs.append((task_name, {"mwe_tokens": bool(config.get("mwe_tokens"))}))
+        elif task_name == "xiao-pairs":
+            jobs.append((task_name, {}))
         else:
             jobs += [(task_name, {"query_mode": mode}) for mode in ("sentence", "span", "sentence+span")]
             rerankers = (
@@ -596,14 +600,14 @@ def trained_evaluation_jobs(tasks: list[str], config: dict) -> list[tuple[str, d
 
 def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir, jobs=None, command=None) -> None:
     """Evaluate a trained model directory (its ``training.json`` is ``info``) on :func:`trained_evaluation_jobs`
-    (or the given ``jobs``); result files carry the recipe label and base model (and ``command``, when the
-    caller is not the ``idiomkit`` CLI)."""
+    (or the given ``jobs``) with the model's own pooling; result files carry the recipe label and base model (and
+    ``command``, when the caller is not the ``idiomkit`` CLI)."""
     from idiomkit.api import evaluate as run_evaluation
 
     config = info["config"]
     for task_name, options in jobs if jobs is not None else trained_evaluation_jobs(tasks, config):
         evaluation = run_evaluation(
-            task_name, str(output), pooling="last2", recipe=info["label"], seed=config["seed"],
+            task_name, str(output), pooling="mean", recipe=info["label"], seed=config["seed"],
             model_name=Path(config["model"]).name, data_dir=data_dir, show_progress_bar=False, command=command,
             **options,
         )  # fmt: skip

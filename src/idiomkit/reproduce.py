@@ -114,6 +114,7 @@ class TrainRun:
     sts_epochs: int | None = None
     sts_weight: float | None = None
     val_sts: bool | None = None
+    threads: int | None = None
     evaluate: list[str] | None = None
 
 

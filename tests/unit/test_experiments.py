@@ -219,7 +219,6 @@ def test_several_seeds_need_an_injected_seed(tmp_path):
             "run admire --method structured --stack "
             "lora-ranked-triplet --type-classifier --type-epie --signals proxy --seed 1 --threads 2 --results-dir RES",
         ),
-        ("xiao-pairs-triplet-id", "benchmarks/xiao_pairs.py run pairs-triplet-id@1"),
         (
             "idiolink-twins-usageclf-infonce-minilm",
             "run idiolink runs/reproduce/idiolink-infonce-minilm-seed1 --method twins --modes span --usage-classifier",
@@ -238,6 +237,25 @@ def test_converted_experiments_build_the_command_their_run_string_did(monkeypatc
     exp = next(e for e in load_experiments("benchmarks/experiments") if e.name == name)
     argv = job_argv(exp, 1, False, Path("runs/reproduce"), Path("RES"))
     assert argv[1:] == expected.split()
+
+
+def test_xiao_experiments_train_as_the_recorded_script_did(monkeypatch):
+    """The deleted ``benchmarks/xiao_pairs.py`` trained 1 epoch at batch 48, lr 5e-5, 64 tokens, no STS validation,
+    one thread, torch's dropout sampler and padded layers, then scored xiao-pairs (and 2B / IdioLink for the transfer
+    rows); the ``[train]`` files say the same through ``idiomkit train``."""
+    monkeypatch.chdir(ROOT)
+    exps = {e.name: e for e in load_experiments("benchmarks/experiments") if e.benchmark == "xiao-pairs"}
+    trained = (
+        "train --recipe pairs-triplet-id --model minilm --epochs 1 --batch-size 48 --lr 5e-05 --max-seq-length 64"
+        " --no-val-sts --threads 1 --no-fast-dropout --no-unpad --evaluate xiao-pairs --evaluate semeval2b"
+        " --evaluate idiolink --seed 1 --output runs/reproduce/xiao-pairs-triplet-id-seed1"
+    )
+    zero_shot = "evaluate xiao-pairs --model minilm --seed 0"
+    assert job_argv(exps["xiao-pairs-triplet-id"], 1, False, Path("runs/reproduce"), Path("RES"))[1:] == trained.split()
+    assert job_argv(exps["xiao-zero-shot"], 0, False, Path("r"), Path("RES"))[1:] == zero_shot.split()
+    runs = [e for e in exps.values() if e.kind == "train"]
+    assert len(runs) == 15 and all(e.spec["recipe"] == e.name.removeprefix("xiao-") for e in runs)
+    assert all("xiao-pairs" in e.spec["evaluate"] for e in runs)
 
 
 def test_no_experiment_file_holds_a_shell_command_or_placeholder():

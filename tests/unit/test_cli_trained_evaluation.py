@@ -1,0 +1,42 @@
+"""``idiomkit train --evaluate``: which evaluations follow a training, and with which pooling."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+import idiomkit.api
+from idiomkit import cli
+
+
+def test_each_evaluate_task_expands_to_its_jobs():
+    config = {"mwe_tokens": False}
+    assert cli.trained_evaluation_jobs(["xiao-pairs"], config) == [("xiao-pairs", {})]
+    assert cli.trained_evaluation_jobs(["semeval2b"], config) == [("semeval2b", {"mwe_tokens": False})]
+    idiolink = cli.trained_evaluation_jobs(["idiolink"], config)
+    assert [opts["query_mode"] for _, opts in idiolink[:3]] == ["sentence", "span", "sentence+span"]
+    assert len(idiolink) == 9
+
+
+def test_unknown_evaluate_task_is_refused_before_training():
+    with pytest.raises(ValueError, match="unknown task 'xiao'"):
+        cli.check_evaluate_tasks(["xiao"])
+
+
+def test_trained_model_is_evaluated_with_its_own_pooling(monkeypatch, tmp_path):
+    """A pairs-* model is saved with mean pooling and a 2B model with last2: the evaluation keeps the saved one
+    (``mean`` leaves a loaded model as it is) instead of re-pooling every model as last2."""
+    calls = []
+
+    def fake_evaluate(task, model, **kwargs):
+        calls.append((task, model, kwargs))
+        return SimpleNamespace(table=[["metric"], ["1"]], record=SimpleNamespace(model="minilm", recipe="r"), path="p")
+
+    monkeypatch.setattr(idiomkit.api, "evaluate", fake_evaluate)
+    info = {"label": "pairs-triplet-id", "config": {"model": "minilm", "seed": 3, "mwe_tokens": False}}
+    cli.evaluate_trained(tmp_path, info, ["xiao-pairs", "semeval2b"], None)
+    assert [(task, kw["pooling"], kw["recipe"], kw["seed"]) for task, _, kw in calls] == [
+        ("xiao-pairs", "mean", "pairs-triplet-id", 3),
+        ("semeval2b", "mean", "pairs-triplet-id", 3),
+    ]
