@@ -26,6 +26,7 @@ from idiomkit.models import DEFAULT_MODEL, load_model, model_path, resolve_name
 from idiomkit.models.registry import registry_entries
 from idiomkit.results import ResultKey, ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
 from idiomkit.tasks import IdioLinkOptions, Task, get_task
+from idiomkit.training.recipes import run_label
 
 
 @dataclass
@@ -130,8 +131,6 @@ def training_summary(model) -> dict[str, Any] | None:
     path = Path(model) / "training.json" if isinstance(model, str | Path) else None
     if path is None or not path.is_file():
         return None
-    from idiomkit.training.recipes import run_label
-
     info = read_json_object(path, "training.json")
     cfg = info.get("config", {})
     keys = ("model", "epochs", "batch_size", "lr", "max_seq_length", "mwe_tokens", "lora_rank", "pooling", "seed")

@@ -17,6 +17,9 @@ from typing import Any
 
 from idiomkit.results import ResultKey, atomic_write_text, load_results
 from idiomkit.tasks import task_titles
+from idiomkit.tasks.semeval2a import PAPER_ROWS as SEMEVAL2A_ROWS
+from idiomkit.tasks.xiao_pairs import METRIC_KEYS as XIAO_KEYS
+from idiomkit.tasks.xiao_pairs import PAPER_ROWS as XIAO_ROWS
 
 TASK_TITLES = task_titles()  # {result folder: page title}, from the task registry
 
@@ -59,14 +62,7 @@ REFERENCES: dict[str, list[tuple[str, dict[str, float], str]]] = {
         ("target (issue #6): ≤ 40M model, span", {"r_precision": 60.0, "ndcg@10": 86.0}, "idiomkit issue"),
     ],
 }
-
-def _semeval2a_references() -> list[tuple[str, dict[str, float], str]]:
-    from idiomkit.tasks.semeval2a import PAPER_ROWS
-
-    return PAPER_ROWS
-
-
-REFERENCES["semeval2a-dev"] = _semeval2a_references()
+REFERENCES["semeval2a-dev"] = SEMEVAL2A_ROWS
 
 PREFERRED = {
     "semeval2b-dev": ["ALL.idiom", "ALL.sts", "ALL.all", "EN.idiom", "EN.sts", "PT.idiom", "PT.sts"],
@@ -80,9 +76,6 @@ PREFERRED = {
         "idiomatic.ndcg@10",
     ],
 }
-
-from idiomkit.tasks.xiao_pairs import METRIC_KEYS as XIAO_KEYS  # noqa: E402
-from idiomkit.tasks.xiao_pairs import PAPER_ROWS as XIAO_ROWS  # noqa: E402
 
 REFERENCES["xiao-pairs"] = [(label, row, "Xiao et al.: split over pairs, not idioms") for label, row in XIAO_ROWS]
 PREFERRED["xiao-pairs"] = list(XIAO_KEYS)

@@ -26,6 +26,7 @@ import hashlib
 import logging
 import re
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -244,8 +245,6 @@ def okapi_scores(
     idf = ln(N - n + 0.5) - ln(n + 0.5); negative idfs become ``epsilon`` x the mean idf; term weight
     idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avg_len)); a query token counts once per occurrence.
     """
-    from collections import Counter
-
     from scipy import sparse
 
     vocab: dict[str, int] = {}

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2a import SETTINGS, Example2A, load_dev_split, load_setting
 from idiomkit.embedding.spans import encode_spans
@@ -63,8 +64,6 @@ def submission_csv(examples: Sequence[Example2A], labels: Sequence[int], setting
 
 def read_2a_submission(path: str | Path) -> dict[str, dict[str, int]]:
     """``{setting: {ID: label}}`` from a submission CSV; blank labels (unfilled settings) are skipped."""
-    from idiomkit.data.csvio import read_csv_rows
-
     path = Path(path)
     out: dict[str, dict[str, int]] = {}
     for row, rec in read_csv_rows(path, SUBMISSION_COLUMNS):
