@@ -1044,6 +1044,14 @@ def json_row(row: ResultCheck) -> dict[str, Any]:
     return data
 
 
+def rows_by_job(rows: list[ResultCheck]) -> dict[tuple[str, int], list[ResultCheck]]:
+    """The rows grouped by the (experiment, seed) job that wrote them, in order."""
+    jobs: dict[tuple[str, int], list[ResultCheck]] = {}
+    for r in rows:
+        jobs.setdefault((r.experiment, r.seed), []).append(r)
+    return jobs
+
+
 def failed_checks(rows: list[ResultCheck]) -> list[ResultCheck]:
     """The rows that fail the check: anything but identical, within tolerance, or not checkable and extra results
     (listed only)."""
@@ -1077,6 +1085,8 @@ def write_check_json(
         kept, earlier_only = earlier_rows(path, rows)
         rows = sorted([*kept, *rows], key=lambda r: (r.experiment, r.seed, r.result))
         only = None if earlier_only is None or not only else list(dict.fromkeys([*earlier_only, *only]))
+        for job_rows in rows_by_job(rows).values():  # kept rows written before the `extra result` rule follow it
+            mark_extra_results(job_rows)
     counts: dict[str, int] = {}
     for r in rows:
         counts[r.status] = counts.get(r.status, 0) + 1

@@ -297,3 +297,21 @@ def test_a_result_the_recording_never_had_is_listed_not_failed_when_the_rest_com
     (project / "recorded/toy/m__zero-shot__seed0.json").unlink()  # nothing of the job was recorded: a failure
     result, data = check(project)
     assert result.exit_code == 1 and {r["status"] for r in data["rows"]} == {"no recorded result"}
+
+
+def test_rows_kept_from_an_older_check_are_relabelled_by_the_extra_result_rule(project):
+    """A check written before ``extra result`` existed called a job's unrecorded extra ``no recorded result``; a
+    partial re-check of another experiment keeps that job's rows and labels them as the rule says now."""
+    folder = project / "benchmarks/experiments"
+    experiment(folder, "toy-zero-shot", 0.5, extra_args="extra = true\n")
+    experiment(folder, "toy-other", 0.5)
+    recorded(project / "recorded", 0.5)
+    check(project, "--only", "toy-zero-shot")
+    old = json.loads((project / "check.json").read_text())
+    for row in old["rows"]:
+        row["status"] = row["status"].replace("extra result", "no recorded result")
+    (project / "check.json").write_text(json.dumps(old))
+    result, data = check(project, "--only", "toy-other")
+    assert result.exit_code == 0, result.output
+    assert [(r["experiment"], r["status"]) for r in data["rows"]] == [
+        ("toy-other", "identical"), ("toy-zero-shot", "extra result"), ("toy-zero-shot", "identical")]
