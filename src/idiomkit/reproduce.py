@@ -1059,8 +1059,9 @@ def failed_checks(rows: list[ResultCheck]) -> list[ResultCheck]:
 
 
 def earlier_rows(path: Path, rows: list[ResultCheck]) -> tuple[list[ResultCheck], list[str] | None]:
-    """The rows of ``path`` (an earlier check) for the (experiment, seed) jobs this check did not re-run, and its
-    ``--only`` selection (None: it checked everything); no rows and ``[]`` when the file does not exist."""
+    """The rows of ``path`` (an earlier check) for the (experiment, seed) jobs this check did not re-run, labelled
+    by today's :func:`mark_extra_results` rule (a file may predate it), and its ``--only`` selection (None: it
+    checked everything); no rows and ``[]`` when the file does not exist."""
     if not path.is_file():
         return [], []
     data = read_json_object(path)
@@ -1070,6 +1071,8 @@ def earlier_rows(path: Path, rows: list[ResultCheck]) -> tuple[list[ResultCheck]
             if (r.get("experiment"), r.get("seed")) not in rerun]  # fmt: skip
     for row in kept:
         row.max_diff = float("inf") if row.max_diff == "inf" else row.max_diff
+    for job_rows in rows_by_job(kept).values():
+        mark_extra_results(job_rows)
     command = str(data.get("command", "")).split(" --only ")[1:]
     return kept, [c.strip() for c in command] or None
 
@@ -1085,8 +1088,6 @@ def write_check_json(
         kept, earlier_only = earlier_rows(path, rows)
         rows = sorted([*kept, *rows], key=lambda r: (r.experiment, r.seed, r.result))
         only = None if earlier_only is None or not only else list(dict.fromkeys([*earlier_only, *only]))
-        for job_rows in rows_by_job(rows).values():  # kept rows written before the `extra result` rule follow it
-            mark_extra_results(job_rows)
     counts: dict[str, int] = {}
     for r in rows:
         counts[r.status] = counts.get(r.status, 0) + 1
