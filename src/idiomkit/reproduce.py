@@ -179,7 +179,7 @@ class CheckSpec:
       trained model's predictions move with its weights);
     - ``prediction_tolerance``: the raw predictions may differ only in their decimal numbers (scores), each by at
       most this; every other character (ids, rank order, labels, rows) must be identical
-      (:func:`predictions_close`)."""
+      (:meth:`PredictionDiff.close`)."""
 
     tolerance: float = 0.0
     reason: str = ""
@@ -893,17 +893,6 @@ def prediction_diff(new: str, old: str) -> PredictionDiff:
         else:
             other += 1
     return PredictionDiff(len(new_lines), len(old_lines), numbers_only, other, largest, first)
-
-
-def describe_difference(new: str, old: str) -> str:
-    """How two prediction texts differ, in one phrase (:meth:`PredictionDiff.describe`)."""
-    return prediction_diff(new, old).describe()
-
-
-def predictions_close(new: str, old: str, tolerance: float) -> bool:
-    """Whether two prediction texts differ only in their decimal numbers, each by at most ``tolerance``: the text
-    between the numbers (ids, rank order, integers, labels) and the lines are identical."""
-    return prediction_diff(new, old).close(tolerance)
 
 
 def compare_result(new_json: Path, job: CheckJob, recorded_dir: Path, seconds: float) -> ResultCheck:

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from idiomkit.cli import app
-from idiomkit.reproduce import metric_diff, prediction_files, predictions_close
+from idiomkit.reproduce import metric_diff, prediction_diff, prediction_files
 from idiomkit.results import write_prediction
 
 runner = CliRunner()
@@ -204,22 +204,20 @@ def test_prediction_tolerance_does_not_excuse_a_changed_metric(project):
     assert result.exit_code == 1 and data["rows"][0]["status"] == "differs"
 
 
-def test_describe_difference_says_where_and_how_predictions_differ():
-    from idiomkit.reproduce import describe_difference
-
+def test_prediction_diff_says_where_and_how_predictions_differ():
     old = "q d1 0.607700\nq d2 0.5\nq d3 0.1\n"
-    assert describe_difference("q d1 0.607700\n", old) == "1 lines vs 3 recorded"
-    assert describe_difference("q d1 0.607702\nq d3 0.5\nq d3 0.1\n", old) == (
+    assert prediction_diff("q d1 0.607700\n", old).describe() == "1 lines vs 3 recorded"
+    assert prediction_diff("q d1 0.607702\nq d3 0.5\nq d3 0.1\n", old).describe() == (
         "2 of 3 lines differ, first at line 1: 1 only in their numbers (at most 2e-06 apart), 1 in ids, order or labels"
     )
 
 
 def test_predictions_close_compares_decimals_only():
-    assert predictions_close("a,1.000001,x 3\n", "a,1.000000,x 3\n", 1e-6)
-    assert predictions_close("s -0.010796\n", "s -0.010797\n", 1e-6)
-    assert not predictions_close("a,1.000001,x 3\n", "a,1.000001,x 4\n", 1e-6)  # an integer (rank) differs
-    assert not predictions_close("a,1.1\n", "a,1.2\n", 1e-6)
-    assert not predictions_close("a 1.0\n", "a 1.0\nb 2.0\n", 1e-6)
+    assert prediction_diff("a,1.000001,x 3\n", "a,1.000000,x 3\n").close(1e-6)
+    assert prediction_diff("s -0.010796\n", "s -0.010797\n").close(1e-6)
+    assert not prediction_diff("a,1.000001,x 3\n", "a,1.000001,x 4\n").close(1e-6)  # an integer (rank) differs
+    assert not prediction_diff("a,1.1\n", "a,1.2\n").close(1e-6)
+    assert not prediction_diff("a 1.0\n", "a 1.0\nb 2.0\n").close(1e-6)
 
 
 def test_partial_recheck_keeps_the_earlier_rows_of_other_experiments(project):
