@@ -15,16 +15,18 @@ _LAZY = {
     "DataError": "idiomkit.data.errors",
     "embed": "idiomkit.api",
     "evaluate": "idiomkit.api",
+    "evaluate_all": "idiomkit.scorecard",
     "models": "idiomkit.api",
     "load_model": "idiomkit.models",
     "run_method": "idiomkit.api",
 }
-__all__ = ["DataError", "embed", "evaluate", "load_model", "models", "run_method"]  # = sorted(_LAZY)
+__all__ = ["DataError", "embed", "evaluate", "evaluate_all", "load_model", "models", "run_method"]  # = sorted(_LAZY)
 
 if TYPE_CHECKING:  # pragma: no cover
     from idiomkit.api import embed, evaluate, models, run_method
     from idiomkit.data.errors import DataError
     from idiomkit.models import load_model
+    from idiomkit.scorecard import evaluate_all
 
 
 def __getattr__(name: str) -> Any:

@@ -164,7 +164,9 @@ def embed(
 @user_errors
 def evaluate(
     ctx: typer.Context,
-    task: Annotated[str, typer.Argument(help="Benchmark: semeval2b | idiolink | semeval2a | admire | xiao-pairs")],
+    task: Annotated[
+        str, typer.Argument(help="Benchmark: semeval2b | idiolink | semeval2a | admire | xiao-pairs, or all")
+    ],
     model: Annotated[str, typer.Option("--model", "-m", help="Registry name, model directory or hub id.")] = "minilm",
     pooling: Annotated[str, typer.Option(help="mean | last2")] = "mean",
     prompt_name: Annotated[str, typer.Option(help="Model prompt name, 'auto' (query for e5) or 'none'.")] = "auto",
@@ -178,6 +180,11 @@ def evaluate(
 ) -> None:
     """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions. The task's own
     options follow (``--help-options`` lists them), e.g. ``idiomkit evaluate idiolink --query-mode span``."""
+    if task == "all":
+        scorecard_verb(ctx.args, model=model, pooling=pooling, prompt_name=prompt_name, recipe=recipe, seed=seed,
+                       batch_size=batch_size, data_dir=data_dir, results_dir=results_dir, write=not no_write,
+                       help_options=help_options)  # fmt: skip
+        return
     from idiomkit.api import evaluate as run_evaluation
     from idiomkit.tasks import get_task, parse_task_options
 
@@ -207,6 +214,48 @@ def evaluate(
     )
     if result.path:
         console.print(f"result: {result.path}")
+
+
+def scorecard_verb(argv: list[str], *, model: str, help_options: bool, write: bool, **common) -> None:
+    """``idiomkit evaluate all``: the scorecard of one model (flags from :class:`ScorecardOptions`), its table
+    beside the untrained encoder and the published rows, the markdown table and the PNG beside the result JSON."""
+    from idiomkit.options import parse_options
+    from idiomkit.scorecard import ScorecardOptions, evaluate_all
+    from idiomkit.scorecard.card import transposed
+    from idiomkit.scorecard.run import comparison_rows, published_cards, write_figure, write_table
+
+    if help_options:
+        print_options("evaluate all", ScorecardOptions)
+        return
+    options = parse_options(ScorecardOptions, argv, "evaluate all")
+    common["prompt_name"] = None if common["prompt_name"] == "none" else common["prompt_name"]
+    cards = evaluate_all(model, track=options.track, quick=options.quick, only=options.only or None, write=write,
+                         **common)  # fmt: skip
+    published = published_cards(common["results_dir"])
+    for card in cards:
+        rows = comparison_rows(card, published)
+        rec = card.record
+        print_table(transposed(rows[:4]), f"{rec.model} {rec.recipe}: {rec.params['track']} track ({rec.wall_s:.0f} s)")
+        for path in (card.path, write_table(card, rows), write_figure(card, rows)):
+            if path:
+                console.print(f"wrote {path}", highlight=False, markup=False)
+
+
+@app.command("nearest")
+@user_errors
+def nearest(
+    models: Annotated[
+        list[str], typer.Option("--model", "-m", help="Registry name or model directory (repeatable).")
+    ] = None,  # type: ignore[assignment]
+    pooling: Annotated[str, typer.Option(help="mean | last2 (a trained model keeps its own)")] = "mean",
+) -> None:
+    """For five English and three Portuguese idiomatic sentences, which of {figurative paraphrase, literal
+    misreading, unrelated} each model puts nearest (✓: the figurative paraphrase)."""
+    from idiomkit.api import open_model
+    from idiomkit.scorecard.nearest import nearest_table
+
+    loaded = {name: open_model(name, pooling=pooling) for name in models or ["minilm"]}
+    print_table(nearest_table(loaded), "nearest meaning by cosine")
 
 
 @app.command("score")
@@ -517,7 +566,14 @@ def train(
     sts_weight: Annotated[
         float, typer.Option(min=0, help="*-sts recipes: weight of the STS CoSENT loss in each step's sum.")
     ] = 1.0,
-    val_sts: Annotated[bool, typer.Option("--val-sts/--no-val-sts", help="Report STS dev at validation.")] = True,
+    val_sts: Annotated[bool, typer.Option("--val-sts/--no-val-sts", help="Report STS validation Spearman.")] = True,
+    heldout_dedup: Annotated[
+        bool,
+        typer.Option(
+            help="Drop training examples of held-out splits; STS validation carved from STS train (--no-heldout-dedup:"
+            " the recorded pre-dedup rows)."
+        ),
+    ] = True,
     threads: Annotated[int, typer.Option(min=1, help="CPU threads torch may use.")] = 2,
     data_dir: DataDir = None,
     evaluate_on: Annotated[
@@ -550,7 +606,8 @@ def train(
             max_seq_length=max_seq_length, seed=seed, mwe_tokens=mwe_tokens, output_dir=output,
             eval_every=eval_every, max_steps=max_steps, limit_groups=limit_groups, progress=progress,
             checkpoint_every=checkpoint_every, patience=patience, keep_epochs=keep_epochs, lora_rank=lora_rank,
-            sts_epochs=sts_epochs, val_sts=val_sts, data_dir=str(data_dir) if data_dir else None,
+            sts_epochs=sts_epochs, val_sts=val_sts, heldout_dedup=heldout_dedup,
+            data_dir=str(data_dir) if data_dir else None,
             query_mode=query_mode, span_queries=span_queries, dropout=dropout, fast_dropout=fast_dropout,
             sts_weight=sts_weight, unpad=unpad, threads=threads, force_new=force_new or not resume,
         )  # fmt: skip

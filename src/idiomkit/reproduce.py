@@ -114,6 +114,7 @@ class TrainRun:
     sts_epochs: int | None = None
     sts_weight: float | None = None
     val_sts: bool | None = None
+    heldout_dedup: bool | None = None
     threads: int | None = None
     evaluate: list[str] | None = None
 
@@ -329,8 +330,8 @@ def known_scripts(scripts_dir: Path) -> list[str]:
 # The ``idiomkit`` verbs a ``[method]`` run may name (the CLI sits above this module, so the list is kept here and a
 # test checks it against the CLI's commands).
 IDIOMKIT_VERBS = (
-    "embed", "evaluate", "export-onnx", "interpolate", "models", "mteb", "report", "reproduce", "run", "score",
-    "settings", "train",
+    "embed", "evaluate", "export-onnx", "interpolate", "models", "mteb", "nearest", "report", "reproduce", "run",
+    "score", "settings", "train",
 )  # fmt: skip
 
 

@@ -154,8 +154,11 @@ def gold_inputs(params: Mapping[str, Any]) -> list[str]:
 
 
 def result_track(params: Mapping[str, Any]) -> Track:
-    """``marked`` when the system is given any gold annotation (:func:`gold_inputs`), else ``plain`` (it sees only
-    the ordinary text a user has). The one place a track is decided."""
+    """The track ``params`` names (``params.track``, as every scorecard does); else ``marked`` when the system is
+    given any gold annotation (:func:`gold_inputs`), else ``plain`` (it sees only the ordinary text a user has).
+    The one place a track is decided."""
+    if params.get("track") in TRACKS:  # a scorecard names its track itself
+        return params["track"]
     return "marked" if gold_inputs(params) else "plain"
 
 

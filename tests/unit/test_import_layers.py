@@ -24,13 +24,14 @@ PACKAGE = "idiomkit"
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("utilities", ("idiomkit.config", "idiomkit.progress", "idiomkit.errors", "idiomkit.data.errors",
                    "idiomkit.options")),  # options: dataclass <-> command-line flags (tasks and methods)
-    ("data", ("idiomkit.data", "idiomkit.io", "idiomkit.results")),  # results: the record/prediction store
+    # results: the record/prediction store; idioms: the lexicon, matcher and sense check
+    ("data", ("idiomkit.data", "idiomkit.io", "idiomkit.results", "idiomkit.idioms")),
     ("models/embed", ("idiomkit.models", "idiomkit.embedding")),
     ("losses/metrics", ("idiomkit.losses", "idiomkit.metrics")),
     ("tasks", ("idiomkit.tasks", "idiomkit.mteb_tasks")),
     ("methods/training", ("idiomkit.methods", "idiomkit.training")),
     ("report", ("idiomkit.report",)),
-    ("api", ("idiomkit.api", "idiomkit")),  # the package root re-exports the API
+    ("api", ("idiomkit.api", "idiomkit.scorecard", "idiomkit")),  # the package root re-exports the API
     ("cli", ("idiomkit.cli", "idiomkit.reproduce")),  # reproduce runs the CLI's commands
 ]
 

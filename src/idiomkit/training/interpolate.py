@@ -21,7 +21,7 @@ from idiomkit.models import load_model
 from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.recipes import run_label
-from idiomkit.training.recipes.base import sts_dev_pairs
+from idiomkit.training.recipes.base import sts_validation_pairs
 from idiomkit.training.trainer import TrainConfig, load_groups, validation_evaluator, write_model_card
 
 log = logging.getLogger("idiomkit.training")
@@ -104,7 +104,7 @@ def interpolation_sweep(start, tuned, cfg, alphas=DEFAULT_ALPHAS, *, on_point=No
     """Validation metrics (train-carved idiom validation + STS dev) at each ratio; ``on_point(alpha, model)``.
     ``start`` holds its own weights again when the sweep returns."""
     _, val, _ = load_groups(cfg)
-    evaluators = [validation_evaluator(val, tuned, cfg.mwe_tokens), StsEvaluator(sts_dev_pairs(cfg))]
+    evaluators = [validation_evaluator(val, tuned, cfg.mwe_tokens), StsEvaluator(sts_validation_pairs(cfg))]
     start_weights = {k: v.clone() for k, v in start.state_dict().items()}
     points = []
     for alpha in alphas:

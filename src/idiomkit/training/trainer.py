@@ -30,6 +30,7 @@ import torch
 from transformers import get_linear_schedule_with_warmup
 
 from idiomkit.config import run_data_dir, seed_everything
+from idiomkit.data.heldout import filter_heldout, heldout_index
 from idiomkit.data.idiolink import load_idiolink, triplets_path
 from idiomkit.data.semeval2022 import B_FILES, load_train_pairs, semeval_root
 from idiomkit.data.sts import sts_files
@@ -53,7 +54,7 @@ from idiomkit.training.distributed import (
 )
 from idiomkit.training.examples import collate
 from idiomkit.training.recipes import RECIPES, build_phases, run_label
-from idiomkit.training.recipes.base import PRIMARY, Phase, Setup, sts_dev_pairs
+from idiomkit.training.recipes.base import PRIMARY, Phase, Setup, sts_validation_pairs
 from idiomkit.training.recipes.pairs import idiom_data, pairs_setup
 from idiomkit.training.relabel import Group, group_pairs, split_by_mwe, validation_pairs
 from idiomkit.training.speedups import enable_fast_dropout, enable_unpadding
@@ -101,7 +102,8 @@ class TrainConfig:
     checkpoint_every: int = 50
     patience: int | None = None  # evaluations without improvement before stopping; None = never stop early
     keep_epochs: bool = False  # also save a model directory ``epoch-<N>`` after every epoch (learning curves)
-    val_sts: bool = True  # also report STS-B/ASSIN 2 dev Spearman at each validation (not used for selection)
+    val_sts: bool = True  # also report STS validation Spearman at each validation (not used for selection)
+    heldout_dedup: bool = True  # drop training examples of held-out splits; STS validation carved from STS train
     max_steps: int | None = None
     limit_groups: int | None = None
     val_fraction: float = 0.1
@@ -133,7 +135,13 @@ def load_groups(cfg: TrainConfig) -> tuple[list[Group], list[Group], list[Path]]
     """(train groups, validation groups, data files) for the config (validation carved by MWE, seeded)."""
     data_dir = run_data_dir(cfg.data_dir)
     path = semeval_root(data_dir) / B_FILES["train"]
-    train, val = split_by_mwe(group_pairs(load_train_pairs(data_dir)), cfg.val_fraction, cfg.seed)
+    groups = group_pairs(load_train_pairs(data_dir))
+    if cfg.heldout_dedup:
+        groups = filter_heldout(
+            "2B train", groups, lambda g: (g.sentence, *g.correct, *(i for i, _ in g.incorrect)), lambda g: g.mwes,
+            index=heldout_index(data_dir),
+        ).kept
+    train, val = split_by_mwe(groups, cfg.val_fraction, cfg.seed)
     if cfg.limit_groups:
         train, val = train[: cfg.limit_groups], val[: max(2, cfg.limit_groups // 5)]
     return train, val, [path]
@@ -192,8 +200,8 @@ def sentence_setup(cfg: TrainConfig) -> Setup:
             evaluators.append(validation_evaluator(val, model, cfg.mwe_tokens))
         counts.update(train_groups=len(train), val_groups=len(val))
     if cfg.val_sts:
-        evaluators.append(StsEvaluator(sts_dev_pairs(cfg), name="val"))
-        files += list(sts_files(data_dir, "dev").values())
+        evaluators.append(StsEvaluator(sts_validation_pairs(cfg), name="val"))
+        files += list(sts_files(data_dir, "train" if cfg.heldout_dedup else "dev").values())
     if any(s.examples.name == "sts" for p in phases for s in p.streams):
         files += list(sts_files(data_dir, "train").values())
     if any(s.examples.name == "idiom-meaning" for p in phases for s in p.streams):
@@ -778,7 +786,8 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
     info = {
         "recipe": cfg.recipe,
         "label": run_label(
-            cfg.recipe, cfg.mwe_tokens, cfg.lora_rank, cfg.span_queries, cfg.dropout, cfg.sts_weight, cfg.epochs
+            cfg.recipe, cfg.mwe_tokens, cfg.lora_rank, cfg.span_queries, cfg.dropout, cfg.sts_weight, cfg.epochs,
+            cfg.heldout_dedup,
         ),
         "config": asdict(cfg),
         "data_sha256": sha256_files(run.data_files),

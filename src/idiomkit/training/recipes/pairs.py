@@ -29,7 +29,7 @@ from idiomkit.models import load_model
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
 from idiomkit.training.examples import Examples, make_examples
-from idiomkit.training.recipes.base import Phase, PhasesFn, Recipe, Setup, Stream, adaptive_loss, sts_dev_pairs
+from idiomkit.training.recipes.base import Phase, PhasesFn, Recipe, Setup, Stream, adaptive_loss, sts_validation_pairs
 from idiomkit.training.recipes.idiolink import idiolink_infonce_examples, infonce_loss
 
 log = logging.getLogger(__name__)
@@ -185,7 +185,7 @@ def pairs_setup(cfg) -> Setup:
     evaluators = [XiaoPairsEvaluator(val, name="val")]
     files = list(data.files)
     if cfg.val_sts:
-        evaluators.append(StsEvaluator(sts_dev_pairs(cfg), name="val"))
+        evaluators.append(StsEvaluator(sts_validation_pairs(cfg), name="val"))
         files += list(sts_files(data_dir, "dev").values())
     counts = {"train_idioms": len(data.split("train")), "val_idioms": len(val)}
     for p in phases:

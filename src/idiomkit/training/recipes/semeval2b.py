@@ -25,11 +25,9 @@ from collections.abc import Callable, Sequence
 import torch
 from sentence_transformers.sentence_transformer import losses as st_losses
 
-from idiomkit.config import run_data_dir
-from idiomkit.data.sts import load_sts
 from idiomkit.embedding.mwe import replace_mwes
 from idiomkit.training.examples import Examples, make_examples
-from idiomkit.training.recipes.base import Phase, PhasesFn, Recipe, Stream, adaptive_loss, single_stream
+from idiomkit.training.recipes.base import Phase, PhasesFn, Recipe, Stream, adaptive_loss, single_stream, sts_split
 from idiomkit.training.relabel import Group, relabel
 
 
@@ -81,10 +79,8 @@ def labelled_pair_examples(model, groups: Sequence[Group], cfg) -> Examples:
 
 
 def sts_examples(model, cfg) -> Examples:
-    """STS-B (EN) + ASSIN 2 (PT) train pairs, scores normalised to [0, 1]; each pair its own group."""
-    pairs = load_sts(run_data_dir(cfg.data_dir), "train")
-    if cfg.limit_groups:
-        pairs = pairs[: cfg.limit_groups * 4]
+    """STS-B (EN) + ASSIN 2 (PT) train pairs (:func:`sts_split`), scores in [0, 1]; each pair its own group."""
+    pairs = sts_split(cfg)[0]
     rows = [(p.sentence_1, p.sentence_2) for p in pairs]
     return make_examples(model, "sts", rows, [p.score for p in pairs], list(range(len(rows))), cfg.max_seq_length)
 

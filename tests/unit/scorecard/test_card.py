@@ -1,0 +1,54 @@
+"""The scorecard's tables: headline numbers dug out of a card's metric blocks, the markdown and transposed tables,
+the block selection and the core test's metrics computed by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from idiomkit.scorecard.card import dig, headline, markdown_table, selected_blocks, tracks_of, transposed
+from idiomkit.tasks.meaning_triples import triple_metrics
+
+METRICS = {
+    "semeval2b": {"ALL": {"idiom": 0.25, "sts": 0.8, "all": 0.7}},
+    "idiolink": {"sentence": {"ndcg@10": 41.234, "r_precision": 20.0}},
+    "meaning-triples": {"heldout": {"accuracy": 0.5}, "seen": {"n": 0}},
+}
+
+
+def test_dig_follows_the_path_and_gives_none_when_absent():
+    assert dig(METRICS, "semeval2b", ("ALL", "sts")) == 0.8
+    assert dig(METRICS, "semeval2b", ("EN", "sts")) is None
+    assert dig(METRICS, "semeval2a", ("ALL", "macro_f1")) is None
+    assert dig(METRICS, "meaning-triples", ("seen", "accuracy")) is None
+
+
+def test_tables_show_only_columns_some_row_has():
+    table = markdown_table([("a", METRICS), ("b", {})])
+    head = "| model | 2B idiom ρ | 2B STS ρ | 2B all ρ | IdioLink nDCG@10 | core acc (held-out) |"
+    assert table.splitlines()[0] == head
+    assert table.splitlines()[2] == "| a | 0.250 | 0.800 | 0.700 | 41.23 | 0.500 |"
+    assert table.splitlines()[3] == "| b |  |  |  |  |  |"
+    rows = transposed([("a", METRICS), ("b", {})])
+    assert rows[0] == ["", "a", "b"] and rows[4] == ["IdioLink nDCG@10", "41.23", ""]
+    assert headline(METRICS)["2B all ρ"] == 0.7
+
+
+def test_block_selection_and_tracks():
+    assert "semeval2a" not in selected_blocks(None, quick=True)
+    assert "semeval2a" in selected_blocks(None, quick=False)
+    assert selected_blocks(["xiao"], quick=True) == ["xiao"]
+    with pytest.raises(KeyError, match="unknown scorecard block 'nope'"):
+        selected_blocks(["nope"], quick=False)
+    assert tracks_of("both") == ["plain", "marked"] and tracks_of("marked") == ["marked"]
+
+
+def test_triple_metrics_by_hand():
+    pos, neg = np.array([0.9, 0.2, 0.6]), np.array([0.5, 0.4, 0.6])
+    m = triple_metrics(pos, neg)
+    # nearer: 0.9 > 0.5 yes, 0.2 > 0.4 no, 0.6 > 0.6 no -> 1/3; AUC over 9 (pos, neg) pairs: wins 3+0+2 (0.6 vs
+    # 0.5, 0.4) ... counted: 0.9 beats all 3; 0.2 beats none; 0.6 beats 0.5 and 0.4 and ties 0.6 (half) -> 5.5 / 9
+    assert m["n"] == 3 and m["accuracy"] == pytest.approx(1 / 3)
+    assert m["auc"] == pytest.approx(5.5 / 9)
+    assert m["margin"] == pytest.approx((0.4 - 0.2 + 0.0) / 3)
+    assert triple_metrics(np.zeros(0), np.zeros(0)) == {"n": 0}
