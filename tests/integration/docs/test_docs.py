@@ -38,3 +38,16 @@ def test_readme_results_table_is_the_generated_one():
     block = readme.split(README_MARKERS[0], 1)[1].split(README_MARKERS[1], 1)[0]
     assert block.strip("\n") == readme_table(ROOT / "benchmarks/results")
     assert block.count("\n| ") >= 3  # a header, a rule and at least one configuration
+
+
+def test_readme_scorecard_is_the_generated_one_plain_first():
+    from idiomkit.report import SCORECARD_MARKERS, scorecard_section
+    from idiomkit.results import load_results
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split(SCORECARD_MARKERS[0], 1)[1].split(SCORECARD_MARKERS[1], 1)[0]
+    expected = "\n".join(scorecard_section(load_results(ROOT / "benchmarks/results"), heading=False)).strip("\n")
+    assert block.strip("\n") == expected
+    assert readme.index(SCORECARD_MARKERS[0]) < readme.index("<!-- results-table:start")
+    if "**Marked track**" in block:
+        assert block.index("**Plain track**") < block.index("**Marked track**")
