@@ -206,15 +206,24 @@ def by_configuration(entries: list[tuple[Path, dict[str, Any]]]) -> list[tuple[R
     return [groups[config] for config in sorted(groups, key=lambda c: (groups[c][0].config_name, c))]
 
 
+PIPELINE_LABEL = "pipeline: twins use how the index was built (near-duplicate simplification documents)"
+
+
+def is_pipeline(variant: str) -> bool:
+    """A row whose system uses how a benchmark was built (IdioLink twin expansion), listed after pure embeddings."""
+    return "twins" in variant.split("-")
+
+
 def task_table(task: str, entries: list[tuple[Path, dict[str, Any]]]) -> str:
     runs = [r for _, r in entries]
     cols = _columns(task, runs)
     percent = task == "idiolink-test"
     head = ["model", "recipe", "config", "seeds", *cols, "epochs", "train s", "wall s", "command"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for key, recs in by_configuration(entries):
+    for key, recs in sorted(by_configuration(entries), key=lambda item: is_pipeline(item[0].variant)):
         first = recs[0]
         config = key.variant or first["params"].get("pooling", "")
+        config += f" ({PIPELINE_LABEL})" if is_pipeline(key.variant) else ""
         cells = [first["model"], first["recipe"], config, str(len(recs))]
         for col in cols:
             values = [flatten(r["metrics"])[col] for r in recs if col in flatten(r["metrics"])]
