@@ -9,13 +9,19 @@ import numpy as np
 
 from idiomkit.data.csvio import read_jsonl_records, read_text_lines
 from idiomkit.data.errors import DataError
-from idiomkit.errors import FileSystemError
+from idiomkit.errors import FileSystemError, OptionError
 from idiomkit.results import atomic_write_bytes, check_writable_dir
 
 
-def read_texts(path: Path) -> tuple[list[str], list[tuple[int, int]] | None]:
-    """Texts from a .txt (one per line) or .jsonl file (``text`` + optional ``span``); spans only if all have one."""
+def read_texts(path: Path, *, spans_required: bool = False) -> tuple[list[str], list[tuple[int, int]] | None]:
+    """Texts from a .txt (one per line) or .jsonl file (``text`` + optional ``span``); spans only if all have one.
+
+    ``spans_required`` (``--pooling span``): a plain text file is an option error naming it, and a .jsonl line
+    without a span a :class:`DataError` naming its row."""
     if path.suffix != ".jsonl":
+        if spans_required:
+            raise OptionError(f"--pooling span needs a .jsonl --input with a 'span' for every text; {path} is plain "
+                              "text (one text a line, no spans)")  # fmt: skip
         return [line for line in read_text_lines(path) if line.strip()], None
     texts, spans = [], []
     for row, rec in read_jsonl_records(path):
@@ -33,6 +39,8 @@ def read_texts(path: Path) -> tuple[list[str], list[tuple[int, int]] | None]:
             ):
                 raise DataError(path, row, "span", f"{span!r} is not [start, end] inside the text")
             spans.append((span[0], span[1]))
+        elif spans_required:
+            raise DataError(path, row, "span", "missing (--pooling span needs a [start, end] span for every text)")
     return texts, (spans if len(spans) == len(texts) else None)
 
 

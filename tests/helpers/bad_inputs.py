@@ -8,12 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from helpers import B_TRAIN_HEADER, TINY_DEV, TINY_GOLD, write_semeval_tree
+from helpers import B_DEV_HEADER, B_TRAIN_HEADER, TINY_DEV, TINY_GOLD, write_semeval_tree
 from idiomkit.data.idiolink import load_idiolink, load_triplets
 from idiomkit.data.semeval2022 import load_subtask_a, load_subtask_b, load_train_pairs
 from idiomkit.data.sts import load_sts
 from idiomkit.io import read_texts
-from idiomkit.tasks.semeval2b import read_2b_submission
+from idiomkit.tasks.semeval2b import read_2b_submission, score_submission
 
 TRAIN = B_TRAIN_HEADER + (
     "t1,big fish,None,EN,He is a big fish.,He is important.,1,,\n"
@@ -149,6 +149,39 @@ def embed_cli(root: Path) -> list[str]:
     return ["embed", "--input", str(root / EMBED_FILE), "--pooling", "span"]
 
 
+LANGUAGE = {str(i): "EN" if i in (1, 2, 3, 4, 8, 9) else "PT" for i in range(1, 12)}  # of TINY_DEV's pairs
+
+
+def submission(root: Path, rows: str) -> Path:
+    """A tiny SemEval tree with ``sub.csv`` (``rows`` under the submission header)."""
+    write(semeval(root) / "sub.csv", "ID,Language,Setting,Sim\n" + rows)
+    return root
+
+
+def sub_rows(setting: str = "pre_train", skip: tuple[str, ...] = (), sim: str | None = None, **language: str) -> str:
+    """One row per TINY_DEV pair (but ``skip``), its language (or ``language[f"id{ID}"]``), Sim = ID / 20 (or
+    ``sim``)."""
+    return "".join(f"{i},{language.get(f'id{i}', LANGUAGE[i])},{setting},{int(i) / 20 if sim is None else sim}\n"
+                   for i in LANGUAGE if i not in skip)  # fmt: skip
+
+
+def score_file(setting: str = "pre_train") -> Callable[[Path], object]:
+    """Score ``sub.csv`` as ``idiomkit score`` does (gold and pairs of the tiny dev split)."""
+
+    def load(root: Path) -> object:
+        split = load_subtask_b(root, "dev")
+        return score_submission(root / "sub.csv", split.gold or [], setting, split.pairs)
+
+    return load
+
+
+def score_sub_cli(setting: str = "pre_train") -> Callable[[Path], list[str]]:
+    return lambda root: ["score", str(root / "sub.csv"), "--setting", setting, "--data-dir", str(root)]
+
+
+LATIN1_DOCS = json.dumps(changed(DOCS, 2, subject="Café"), ensure_ascii=False, indent=1).encode("latin-1")
+
+
 @dataclass(frozen=True)
 class Case:
     """One malformed input: how to build it, which loader reads it, what the message must name."""
@@ -256,11 +289,28 @@ CASES = [
          "is not [start, end] inside the text", embed_cli),  # fmt: skip
     Case("embed-missing-text", lambda r: write(r / EMBED_FILE, '{"txt": "he died"}\n') and r,
          lambda r: read_texts(r / EMBED_FILE), EMBED_FILE, 1, "text", "missing or empty", embed_cli),
+    Case("embed-span-missing-with-span-pooling", lambda r: write(r / EMBED_FILE, '{"text": "a b", "span": [0, 1]}\n'
+         '{"text": "he died"}\n') and r, lambda r: read_texts(r / EMBED_FILE, spans_required=True), EMBED_FILE, 2,
+         "span", "missing (--pooling span needs a [start, end] span for every text)", embed_cli),  # fmt: skip
+    # issue #39.5: the last bad-input gaps
+    Case("dev-header-only", lambda r: semeval(r, dev=B_DEV_HEADER), DEV_LOAD, "dev.csv", None, "ID",
+         "no rows (the file has a header only)", score_cli),
+    Case("idiolink-latin1-record", lambda r: idiolink(r, raw_docs=LATIN1_DOCS), IL_LOAD, "indexes.json", 3, "subject",
+         "not valid UTF-8 (byte 0xe9 in ", idiolink_cli),
     # submission CSV for `score`
     Case("submission-not-a-number",
          lambda r: write(semeval(r) / "sub.csv", "ID,Language,Setting,Sim\n1,EN,pre_train,0.5\n2,EN,pre_train,x\n")
          and r, lambda r: read_2b_submission(r / "sub.csv"), "sub.csv", 2, "Sim", "'x' is not a number",
          lambda r: ["score", str(r / "sub.csv"), "--data-dir", str(r)]),  # fmt: skip
+    Case("submission-missing-rows", lambda r: submission(r, sub_rows(skip=("11",))), score_file(), "sub.csv", None,
+         "ID", "no pre_train row for 1 ID(s) the gold data needs (first: 11)", score_sub_cli()),
+    Case("submission-fine-tune-sims-empty", lambda r: submission(r, sub_rows() + sub_rows("fine_tune", sim="")),
+         lambda r: read_2b_submission(r / "sub.csv", "fine_tune"), "sub.csv", 12, "Sim",
+         "is empty (11 empty row(s) for setting fine_tune; no fine_tune row has a value", score_sub_cli("fine_tune")),
+    Case("submission-language-not-the-gold", lambda r: submission(r, sub_rows(id5="EN")), score_file(), "sub.csv", 5,
+         "Language", "'EN' for ID '5', but the gold data says 'PT'", score_sub_cli()),
+    Case("submission-language-of-an-otherid-pair", lambda r: submission(r, sub_rows(id7="GL")), score_file(),
+         "sub.csv", 7, "Language", "'GL' for ID '7', but the pair file says 'PT'", score_sub_cli()),
 ]  # fmt: skip
 
 

@@ -53,15 +53,37 @@ def test_loader_names_file_row_and_field(case, tmp_path):
     assert expected_location(case) + ": " in message and case.problem in message, message
 
 
+MODULES = '[{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"}]'
+
+
+NO_MODEL_CLI = [c for c in CASES if c.cli and not c.cli.__qualname__.startswith("train_cli")]  # train loads one
+
+
+@pytest.mark.parametrize("case", NO_MODEL_CLI, ids=[c.id for c in NO_MODEL_CLI])
+def test_cli_names_file_row_and_field_in_one_line(case, tmp_path, no_model):
+    """The commands that read the file before any model (score, evaluate -m bm25, embed --input): one line, exit 2."""
+    result = runner.invoke(app, case.cli(case.build(tmp_path)))
+    assert_one_line_error(result, expected_location(case) + ": ", case.problem)
+
+
 def test_model_errors_are_one_line(tmp_path, tiny_data):
     (tmp_path / "empty-model").mkdir()
     (tmp_path / "empty-model" / "config.json").write_text("{}")
+    write(tmp_path / "no-weights" / "modules.json", MODULES)  # a model copied without its weights
+    write(tmp_path / "no-weights" / "config.json", '{"model_type": "bert"}')
+    write(tmp_path / "module-weights-only" / "modules.json", MODULES)  # weights one folder down, none at the top
+    write(tmp_path / "module-weights-only" / "config.json", '{"model_type": "bert"}')
+    write(tmp_path / "module-weights-only" / "2_Dense" / "model.safetensors", b"")
     for model, fragment in [
         ("no-such-model", "unknown model 'no-such-model': not a registry name"),
         (str(tmp_path / "empty-model"), "empty-model: not a model directory (no weights and no modules.json)"),
-    ]:
-        with pytest.raises(ModelNotAvailable, match="not a"):
+        (str(tmp_path / "no-weights"),
+         "no-weights: not a complete model directory (no weights: no *.safetensors or *.bin file)"),
+        (str(tmp_path / "module-weights-only"), "module-weights-only: cannot load the model in this directory ("),
+    ]:  # fmt: skip
+        with pytest.raises(ModelNotAvailable, match=fragment.split(":")[0]) as info:
             load_model(model)
+        assert "not a local directory" not in str(info.value) or model == "no-such-model", info.value
         result = runner.invoke(app, ["evaluate", "semeval2b", "-m", model, "--no-write", "--data-dir", str(tiny_data)])
         assert_one_line_error(result, fragment)
 
@@ -195,6 +217,8 @@ OPTION_CASES = [
     ("embed-nothing", cli_args("embed"), "nothing to embed: give texts or --input"),
     ("embed-span-without-spans", cli_args("embed", "hi", "--pooling", "span"),
      "--pooling span needs a .jsonl --input with a 'span' for every text"),
+    ("embed-span-plain-text-input", lambda r: ["embed", "--input", str(write(r / "in.txt", "a b\n")), "--pooling",
+     "span"], "in.txt is plain text (one text a line, no spans)"),
     ("score-setting-unknown", cli_args("score", "{root}/sub.csv", "--setting", "zero_shot"),
      "unknown setting 'zero_shot' (expected one of pre_train, fine_tune)"),
     ("mteb-batch-size-0", cli_args("mteb", "--batch-size", "0"), "--batch-size must be at least 1, got 0"),
@@ -284,6 +308,29 @@ def test_disk_full_during_the_result_write_is_one_line_and_leaves_no_result(tmp_
     line = assert_one_line_error(result, ": no space left on device")
     assert "bm25__zero-shot__sentence__seed0.run.trec" in line  # the first file written: the predictions
     assert not list((root / "res").rglob("*.json")) and not list((root / "res").rglob("*.tmp"))
+
+
+def test_disk_full_while_saving_the_best_model_is_one_line_and_leaves_no_tmp(tmp_path):
+    """safetensors reports a failed write as its own error: it read "corrupt or truncated safetensors weights" and
+    left ``best.tmp`` behind; now it is the OSError it is, naming the directory, and the old ``best`` stays."""
+    from types import SimpleNamespace
+
+    from safetensors import SafetensorError
+
+    from idiomkit.errors import user_error_message
+    from idiomkit.training.trainer import save_model_dir
+
+    class Model(list):  # what save_model_dir touches of a SentenceTransformer: model[0].model and save()
+        def save(self, path: str) -> None:
+            write(Path(path) / "config.json", "{}")
+            raise SafetensorError('Error while serializing: IoError(Os { code: 28, kind: StorageFull, message: '
+                                  '"No space left on device" })')  # fmt: skip
+
+    write(tmp_path / "best" / "model.safetensors", b"old")
+    with pytest.raises(OSError) as info:
+        save_model_dir(Model([SimpleNamespace(model=object())]), tmp_path / "best")
+    assert user_error_message(info.value) == f"{tmp_path / 'best'}: no space left on device"
+    assert not (tmp_path / "best.tmp").exists() and (tmp_path / "best" / "model.safetensors").read_bytes() == b"old"
 
 
 def test_a_bug_keeps_its_traceback(tmp_path, monkeypatch):

@@ -59,6 +59,7 @@ def test_models_table_fits_80_columns():
         (["evaluate"], "Missing argument 'task'"),
         (["no-such-verb"], "No such command 'no-such-verb'"),
         (["interpolate", "r", "-o", "o", "--alphas", "5,-2"], "--alphas"),
+        (["train", "--recipe", "bogus"], "unknown recipe 'bogus' (expected one of adaptive-triplet, "),  # > 80 columns
     ],
 )
 def test_console_entry_point_gives_usage_errors_in_one_line(argv, message):

@@ -88,6 +88,17 @@ def test_failing_job_exits_non_zero_and_keeps_no_stamp(tmp_path, monkeypatch):
     assert not list((tmp_path / "runs/reproduce-quick/state").glob("*.json"))
 
 
+def test_commands_are_printed_as_written_not_as_rich_markup(tmp_path, monkeypatch):
+    """``a[os]b[bold]c`` printed through rich markup showed as ``abc``."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hit.py").write_text("")  # a [method] script sits beside the experiments folder
+    (tmp_path / "e").mkdir()
+    toml = 'benchmark = "toy"\n[method]\nscript = "hit"\npositional = ["a[os]b[bold]c"]\n'
+    (tmp_path / "e" / "toy.toml").write_text(toml)
+    result = runner.invoke(app, ["reproduce", "--quick", "--dry-run", "--experiments", "e", "--data-dir", "."])
+    assert result.exit_code == 0 and "hit.py 'a[os]b[bold]c'" in result.output, result.output
+
+
 def test_results_pages_are_regenerated_byte_identically_from_the_result_files():
     """docs/results/*.md are exactly what `idiomkit report` renders from benchmarks/results (nothing by hand)."""
     pages = render_pages(ROOT / "benchmarks/results")

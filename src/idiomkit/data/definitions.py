@@ -161,9 +161,9 @@ def load_epie_definitions(data_dir: str | Path, kind: str) -> tuple[list[tuple[s
             raise DataError(paths[0], row, "idiom", "is empty")
         out.append((raw.strip(), display_text(raw.strip()), clean_meaning(line)))
     if no_sense := [row for row, (_, _, text) in enumerate(out, start=1) if text is None]:
-        log.info(
-            "%s: %d of %d meaning lines have no sense block (first: row %d); those idioms get no EPIE definition",
-            paths[1], len(no_sense), len(out), no_sense[0],
+        log.warning(  # an idiom is dropped (unless another source defines it): said, not hidden at INFO level
+            "%s: %d of %d meaning lines have no sense block (first: row %d); those idioms get no EPIE definition "
+            "and are left out unless another source defines them", paths[1], len(no_sense), len(out), no_sense[0],
         )  # fmt: skip
     return out, paths
 

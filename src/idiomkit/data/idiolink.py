@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from idiomkit.data.csvio import check_not_utf16_or_binary, read_bytes, read_jsonl_records
+from idiomkit.data.csvio import bad_byte, check_not_utf16_or_binary, read_bytes, read_jsonl_records
 from idiomkit.data.errors import DataError
 
 SPLITS = ("train", "val", "test")
@@ -83,21 +83,43 @@ class IdioLinkSplit:
 
 
 def _read_json(path: Path) -> Any:
-    """The parsed JSON of a UTF-8 file (a leading byte-order mark is accepted, as in the CSV loaders)."""
+    """The parsed JSON of a UTF-8 file (a leading byte-order mark is accepted, as in the CSV loaders).
+
+    A byte that is not UTF-8 (a latin-1 file, say) is named by the record and field that hold it: the text is
+    decoded with ``surrogateescape`` and parsed, then searched (see :func:`_bad_byte_record`)."""
     raw = read_bytes(path)
     check_not_utf16_or_binary(path, raw)
     try:
-        text = raw.decode("utf-8-sig")
+        text, bad = raw.decode("utf-8-sig"), None
     except UnicodeDecodeError as exc:
-        raise DataError(path, None, None, f"not valid UTF-8 (offset {exc.start})") from None
+        text, bad = raw.decode("utf-8-sig", errors="surrogateescape"), exc
     if not text.strip():
         raise DataError(path, None, None, "file is empty")
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DataError(
-            path, None, None, f"invalid or truncated JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from None
+        if bad is None:
+            raise DataError(
+                path, None, None, f"invalid or truncated JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+            ) from None
+        data = None
+    if bad is not None:
+        _bad_byte_record(path, data)
+        line = raw[: bad.start].count(b"\n") + 1
+        raise DataError(path, None, None, f"not valid UTF-8 (byte 0x{raw[bad.start]:02x} at line {line}, offset "
+                        f"{bad.start})") from None  # fmt: skip
+    return data
+
+
+def _bad_byte_record(path: Path, data: Any) -> None:
+    """Raise the DataError naming the first record (1-based) and field of a JSON list whose value holds an
+    undecodable byte (a lone surrogate of ``surrogateescape``); return when there is none such."""
+    if not isinstance(data, list):
+        return
+    for row, record in enumerate(data, start=1):
+        if isinstance(record, dict):
+            bad_byte(path, row, {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for k, v in
+                                 record.items()})  # fmt: skip
 
 
 def _text(path: Path, row: int, record: dict, name: str) -> str:

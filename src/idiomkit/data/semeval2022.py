@@ -173,7 +173,17 @@ def load_eval_pairs(path: str | Path, *, strict: bool = True) -> list[EvalPair]:
         )
 
     cols = ["ID", "Language", "MWE1", "MWE2", "sentence1", "sentence2"]
-    return collect_records(path, csv_records(path, cols), parse, strict=strict, id_field="ID")
+    pairs = collect_records(path, csv_records(path, cols), parse, strict=strict, id_field="ID")
+    _require_rows(path, pairs, "ID", strict)
+    return pairs
+
+
+def _require_rows(path: Path, rows: list, field: str, strict: bool) -> None:
+    """Refuse a file with a header and no data rows (lenient: none left after skipping the bad ones), naming it
+    rather than letting the next file be blamed (a header-only dev.csv made every gold ID "not an ID of the pair
+    file") or a split silently come back empty."""
+    if not rows:
+        raise DataError(path, None, field, "no rows (the file has a header only)" if strict else "no valid rows left")
 
 
 def load_2b_gold(path: str | Path, *, pair_ids: set[str] | None = None, strict: bool = True) -> list[GoldRow]:
@@ -193,9 +203,11 @@ def load_2b_gold(path: str | Path, *, pair_ids: set[str] | None = None, strict: 
                 raise DataError(path, row, "otherID", f"'{other}' points to no pair")
         return GoldRow(rec["ID"], rec["DataID"], _language(path, row, rec["Language"]), sim, other)
 
-    return collect_records(
+    gold = collect_records(
         path, csv_records(path, ["ID", "DataID", "Language", "sim", "otherID"]), parse, strict=strict, id_field="ID"
     )
+    _require_rows(path, gold, "ID", strict)
+    return gold
 
 
 def load_subtask_b(data_dir: str | Path, split: str = "dev", *, strict: bool = True) -> SubtaskBSplit:
@@ -229,19 +241,29 @@ def load_subtask_a(data_dir: str | Path, name: str, *, strict: bool = True) -> l
             raise DataError(path, row, id_col, f"'{rec[id_col]}' has no row in {gold_path.name}")
         return gold[rec[id_col]][0]
 
+    def setting_of(row: int, rec: dict[str, str]) -> str | None:
+        """A train file holds its own setting only (a one_shot row in train_zero_shot.csv would leak one-shot
+        examples into zero-shot training)."""
+        if name == "dev":
+            return rec.get("Setting")
+        expected = name.removeprefix("train_")
+        if rec["Setting"] != expected:
+            raise DataError(path, row, "Setting", f"'{rec['Setting']}' (expected '{expected}' in this file)")
+        return expected
+
     def parse(row: int, rec: dict[str, str]) -> SubtaskAExample:
         return SubtaskAExample(
             id=rec[id_col],
             language=_language(path, row, rec["Language"]),
             mwe=require_text(path, row, rec, "MWE"),
-            setting=rec.get("Setting"),
+            setting=setting_of(row, rec),
             previous=rec["Previous"],
             target=require_text(path, row, rec, "Target"),
             next=rec["Next"],
             label=label_of(row, rec),
         )
 
-    cols = [id_col, "Language", "MWE", "Previous", "Target", "Next"] + ([] if name == "dev" else ["Label"])
+    cols = [id_col, "Language", "MWE", "Previous", "Target", "Next"] + ([] if name == "dev" else ["Setting", "Label"])
     examples = collect_records(path, csv_records(path, cols), parse, strict=strict, id_field=id_col)
     if name == "dev":
         _check_gold_used(gold_path, gold, {ex.id for ex in examples}, path, strict)

@@ -83,8 +83,14 @@ def write_submission(
 
 def read_2b_submission(path: str | Path, setting: str = "pre_train") -> dict[str, float]:
     """Read one setting's predictions from a submission CSV, refusing malformed rows."""
+    return {pair_id: value for pair_id, (value, _, _) in submission_rows(path, setting).items()}
+
+
+def submission_rows(path: str | Path, setting: str = "pre_train") -> dict[str, tuple[float, str, int]]:
+    """``{ID: (Sim, Language, row)}`` of one setting's rows of a submission CSV, in file order; a malformed row, an
+    empty Sim or a setting with no rows is a :class:`DataError` naming file, row and field."""
     path = Path(path)
-    out: dict[str, float] = {}
+    out: dict[str, tuple[float, str, int]] = {}
     empty: list[int] = []
     for row, rec in read_csv_rows(path, SUBMISSION_HEADER):
         if rec["Setting"] not in SETTINGS:
@@ -102,24 +108,45 @@ def read_2b_submission(path: str | Path, setting: str = "pre_train") -> dict[str
             raise DataError(path, row, "Sim", f"'{rec['Sim']}' is not finite")
         if rec["ID"] in out:
             raise DataError(path, row, "ID", f"duplicate '{rec['ID']}' for setting {setting}")
-        out[rec["ID"]] = value
+        out[rec["ID"]] = (value, rec["Language"], row)
+    if empty:  # before "no rows": a setting whose every row is empty names those rows, not just the setting
+        every = "" if out else f"; no {setting} row has a value: does the file hold the other setting?"
+        raise DataError(path, empty[0], "Sim", f"is empty ({len(empty)} empty row(s) for setting {setting}{every})")
     if not out:
         raise DataError(path, None, "Setting", f"no rows for setting '{setting}'")
-    if empty:
-        raise DataError(path, empty[0], "Sim", f"is empty ({len(empty)} empty row(s) for setting {setting})")
     return out
 
 
 def score_submission(
-    path: str | Path, gold: Sequence[GoldRow], setting: str = "pre_train"
+    path: str | Path, gold: Sequence[GoldRow], setting: str = "pre_train", pairs: Sequence[EvalPair] = ()
 ) -> dict[str, dict[str, float]]:
-    """Score a submission CSV file; unknown IDs are refused like the official script does."""
-    predictions = read_2b_submission(path, setting)
+    """Score a submission CSV file. Like the official script, an ID the gold does not know is refused; so is a
+    Language that disagrees with the gold (or ``pairs``) and a missing row, each naming the submission's file, row
+    and field."""
+    path = Path(path)
+    rows = submission_rows(path, setting)
     known = {g.id for g in gold} | {g.other_id for g in gold if g.other_id}
-    unknown = sorted(set(predictions) - known)
+    unknown = [(row, pair_id) for pair_id, (_, _, row) in rows.items() if pair_id not in known]
     if unknown:
-        raise SubmissionError(f"{path}: {len(unknown)} ID(s) not in the gold data (first: {unknown[0]}); wrong split?")
-    return score_predictions(predictions, gold)
+        row, pair_id = unknown[0]
+        raise DataError(path, row, "ID", f"'{pair_id}' is not an ID of the gold data ({len(unknown)} such row(s); "
+                        "wrong split?)")  # fmt: skip
+    language = {p.id: (p.language, "the pair file") for p in pairs}
+    language |= {g.id: (g.language, "the gold data") for g in gold}
+    for pair_id, (_, lang, row) in rows.items():
+        if pair_id in language and lang != language[pair_id][0]:
+            expected, source = language[pair_id]
+            raise DataError(path, row, "Language", f"'{lang}' for ID '{pair_id}', but {source} says '{expected}'")
+    needed = {g.id for g in gold} | {g.other_id for g in gold if g.sim is None and g.other_id}
+    if missing := sorted(needed - set(rows), key=_id_order):
+        raise DataError(path, None, "ID", f"no {setting} row for {len(missing)} ID(s) the gold data needs (first: "
+                        f"{', '.join(missing[:3])})")  # fmt: skip
+    return score_predictions({pair_id: value for pair_id, (value, _, _) in rows.items()}, gold)
+
+
+def _id_order(pair_id: str) -> tuple[int, int | str]:
+    """Numeric IDs in number order (2 before 10), any other after them."""
+    return (0, int(pair_id)) if pair_id.isascii() and pair_id.isdigit() else (1, pair_id)
 
 
 # --- evaluation with a model --------------------------------------------------------------------------------

@@ -49,8 +49,12 @@ def test_submission_round_trip(tiny_data, tmp_path):
     assert lines[0] == "ID,Language,Setting,Sim"
     assert len(lines) == 1 + 2 * len(split.pairs)  # both settings, as in the official format file
     assert score_submission(path, split.gold) == score_predictions(PRED, split.gold)
-    with pytest.raises(DataError, match="no rows for setting 'fine_tune'"):
-        read_2b_submission(path, "fine_tune")
+    with pytest.raises(DataError, match=r"sub.csv: row 12: field 'Sim': is empty \(11 empty row\(s\) for setting "
+                       "fine_tune; no fine_tune row has a value"):  # fmt: skip
+        read_2b_submission(path, "fine_tune")  # its fine_tune rows are there, each with an empty Sim
+    (tmp_path / "pre.csv").write_text("ID,Language,Setting,Sim\n1,EN,pre_train,0.5\n")
+    with pytest.raises(DataError, match="pre.csv: field 'Setting': no rows for setting 'fine_tune'"):
+        read_2b_submission(tmp_path / "pre.csv", "fine_tune")
 
 
 def test_refuses_incomplete_predictions(tiny_data):
@@ -74,7 +78,7 @@ def test_refuses_malformed_submission(tiny_data, tmp_path):
         + "".join(f"{k},EN,pre_train,{v}\n" for k, v in PRED.items())
         + "999,EN,pre_train,0.5\n"
     )
-    with pytest.raises(SubmissionError, match="1 ID\\(s\\) not in the gold data"):
+    with pytest.raises(DataError, match=r"unknown.csv: row 12: field 'ID': '999' is not an ID of the gold data"):
         score_submission(unknown, gold)
     wrong_header = tmp_path / "header.csv"
     wrong_header.write_text("ID,Lang,Setting,Sim\n")
