@@ -19,13 +19,26 @@ _LAZY = {
     "models": "idiomkit.api",
     "load_model": "idiomkit.models",
     "run_method": "idiomkit.api",
+    "add_reader": "idiomkit.reading",
+    "read": "idiomkit.reading",
 }
-__all__ = ["DataError", "embed", "evaluate", "evaluate_all", "load_model", "models", "run_method"]  # = sorted(_LAZY)
+__all__ = [
+    "DataError",
+    "add_reader",
+    "embed",
+    "evaluate",
+    "evaluate_all",
+    "load_model",
+    "models",
+    "read",
+    "run_method",
+]  # = sorted(_LAZY)
 
 if TYPE_CHECKING:  # pragma: no cover
     from idiomkit.api import embed, evaluate, models, run_method
     from idiomkit.data.errors import DataError
     from idiomkit.models import load_model
+    from idiomkit.reading import add_reader, read
     from idiomkit.scorecard import evaluate_all
 
 

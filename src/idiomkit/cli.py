@@ -141,7 +141,7 @@ def embed(
         check_output_file(output)
     from idiomkit.api import embed as embed_texts
 
-    items, spans = read_texts(input) if input else (list(texts or []), None)
+    items, spans = read_texts(input, spans_required=pooling == "span") if input else (list(texts or []), None)
     if not items:
         raise ValueError("nothing to embed: give texts or --input")
     if pooling == "span" and spans is None:
@@ -158,6 +158,40 @@ def embed(
     if output:
         save_embeddings(output, emb)  # exactly this path (np.save would add .npy), atomically
     console.print(f"{emb.shape[0]} embeddings of dimension {emb.shape[1]}" + (f" -> {output}" if output else ""))
+
+
+@app.command("read")
+@user_errors
+def read_texts_verb(
+    texts: Annotated[list[str], typer.Argument(help="Texts to read.")],
+    mode: Annotated[str, typer.Option(help="mark | gloss | replace")] = "replace",
+    lexicon: Annotated[
+        Path | None, typer.Option("--lexicon", help="An idiom lexicon TSV (idiom, language, meaning, source).")
+    ] = None,
+    sense: Annotated[
+        str, typer.Option(help="'default' (the shipped sense check), 'none' (every match figurative) or a JSON file.")
+    ] = "default",
+    language: Annotated[str | None, typer.Option(help="Only idioms of EN or PT (default: both).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+) -> None:
+    """Find the idioms in texts, judge each literal or figurative, and show the rewritten text (no model needed)."""
+    from idiomkit.errors import check_choice
+
+    check_choice("mode", mode, ("mark", "gloss", "replace"))
+    check_choice("language", language, (None, "EN", "PT"))
+    from idiomkit.reading import read, reading_json, reading_rows
+
+    readings = [read(t, mode=mode, lexicon=lexicon, sense=sense, language=language) for t in texts]
+    if as_json:
+        console.print_json(json.dumps(reading_json(readings), ensure_ascii=False))
+        return
+    for reading in readings:
+        rows = reading_rows(reading)
+        if len(rows) > 1:
+            print_table([[escape(cell) for cell in row] for row in rows], escape(reading.text))
+        else:
+            console.print(f"no idiom found in: {escape(reading.text)}", highlight=False, soft_wrap=True)
+        console.print(f"{mode}: {escape(reading.rewritten)}", highlight=False, soft_wrap=True)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -274,7 +308,7 @@ def score(
     check_choice("setting", setting, SETTINGS)
 
     split = load_subtask_b(data_dir or default_data_dir(), "dev")
-    metrics = score_submission(submission, split.gold or [], setting)
+    metrics = score_submission(submission, split.gold or [], setting, split.pairs)
     rows = [["language", "idiom", "sts", "all"]]
     rows += [[lang] + [f"{b[k]:.4f}" for k in ("idiom", "sts", "all")] for lang, b in metrics.items()]
     print_table(rows, f"{submission} ({setting})")
@@ -392,7 +426,8 @@ def reproduce(
     for i, job in enumerate(jobs, 1):
         status, seconds = ("up to date", "") if job.done() else ("to run", "")
         if not dry_run and status == "to run":
-            console.print(f"[{i}/{len(jobs)}] {job.experiment.name} seed {job.seed}: {job.command}", highlight=False)
+            console.print(f"[{i}/{len(jobs)}] {job.experiment.name} seed {job.seed}: {job.command}", highlight=False,
+                          markup=False)  # a command's brackets are text ("a[os]b"), not rich markup
             tick = time.perf_counter()
             code = run_job(job, results_dir=results_dir, data_dir=data, log_dir=root / "logs")
             status, seconds = ("ran" if code == 0 else f"FAILED ({code})"), f"{time.perf_counter() - tick:.0f}"
@@ -401,7 +436,7 @@ def reproduce(
     print_table(rows, f"reproduce ({'quick' if quick else 'full'}): {len(jobs)} jobs")
     if dry_run:
         for job in jobs:
-            console.print(job.command, highlight=False, soft_wrap=True)
+            console.print(job.command, highlight=False, soft_wrap=True, markup=False)
         return
     if results_dir.exists():
         output = root / "report" if quick else DOCS_RESULTS
@@ -442,11 +477,13 @@ def reproduce_check(
             for job in jobs:
                 later = job.missing and set(job.missing) <= trained_here
                 state = "not checkable: " + job.recreate if job.missing and not later else "to check"
-                console.print(f"{job.experiment.name} seed {job.seed} ({state}): {job.command}", highlight=False)
+                console.print(f"{job.experiment.name} seed {job.seed} ({state}): {job.command}", highlight=False,
+                              markup=False)
             return
         rows = []
         for i, job in enumerate(jobs, 1):
-            console.print(f"[{i}/{len(jobs)}] {job.experiment.name} seed {job.seed}: {job.command}", highlight=False)
+            console.print(f"[{i}/{len(jobs)}] {job.experiment.name} seed {job.seed}: {job.command}", highlight=False,
+                          markup=False)
             rows += run_check(job, recorded_dir=recorded, data_dir=data, log_dir=log_dir)
     console.print(f"reproduce --check: {len(jobs)} jobs against {recorded}", highlight=False)
     for line in check_lines(rows):
@@ -802,7 +839,8 @@ def main() -> None:
     except TyperException as exc:
         if not hasattr(exc, "format_message"):
             raise
-        err_console.print(f"[bold red]error:[/] {escape(' '.join(exc.format_message().split()))}", highlight=False)
+        err_console.print(f"[bold red]error:[/] {escape(' '.join(exc.format_message().split()))}", highlight=False,
+                          soft_wrap=True)  # fmt: skip
         raise SystemExit(getattr(exc, "exit_code", 2)) from None
     raise SystemExit(code if isinstance(code, int) else 0)
 

@@ -330,8 +330,8 @@ def known_scripts(scripts_dir: Path) -> list[str]:
 # The ``idiomkit`` verbs a ``[method]`` run may name (the CLI sits above this module, so the list is kept here and a
 # test checks it against the CLI's commands).
 IDIOMKIT_VERBS = (
-    "embed", "evaluate", "export-onnx", "interpolate", "models", "mteb", "nearest", "report", "reproduce", "run",
-    "score", "settings", "train",
+    "embed", "evaluate", "export-onnx", "interpolate", "models", "mteb", "nearest", "read", "report", "reproduce",
+    "run", "score", "settings", "train",
 )  # fmt: skip
 
 

@@ -31,7 +31,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("tasks", ("idiomkit.tasks", "idiomkit.mteb_tasks")),
     ("methods/training", ("idiomkit.methods", "idiomkit.training")),
     ("report", ("idiomkit.report",)),
-    ("api", ("idiomkit.api", "idiomkit.scorecard", "idiomkit")),  # the package root re-exports the API
+    # the package root re-exports the API; the scorecard and the reader's API sit beside it
+    ("api", ("idiomkit.api", "idiomkit.scorecard", "idiomkit.reading", "idiomkit")),
     ("cli", ("idiomkit.cli", "idiomkit.reproduce")),  # reproduce runs the CLI's commands
 ]
 

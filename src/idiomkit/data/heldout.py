@@ -28,6 +28,7 @@ from typing import Generic, TypeVar
 
 from idiomkit.data.admire import load_admire
 from idiomkit.data.definitions import load_idiom_data
+from idiomkit.data.errors import DataError
 from idiomkit.data.idiolink import load_idiolink
 from idiomkit.data.keys import normalise_idiom, normalise_sentence
 from idiomkit.data.meaning_triples import CoreTest, load_core_test
@@ -178,7 +179,13 @@ def _cached_index(data_dir: str) -> HeldOut:
         if not (Path(data_dir) / folder).is_dir():
             log.warning("held-out dedup: no %s under %s, so nothing is checked against its splits", folder, data_dir)
             continue
-        split_sentences, split_idioms = load(Path(data_dir))
+        try:
+            split_sentences, split_idioms = load(Path(data_dir))
+        except DataError as exc:
+            if exc.problem != "file not found":
+                raise
+            log.warning("held-out dedup: %s is missing, so nothing is checked against the %s splits", exc.path, folder)
+            continue
         for name, texts in split_sentences.items():
             sentences.update(normalise_sentence(t) for t in texts if t)
             sizes[f"{name} sentences"] = len(texts)

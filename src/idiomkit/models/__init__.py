@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from pathlib import Path
@@ -73,21 +74,47 @@ def load_model(
             and not (local / "modules.json").exists()
         ):
             raise ModelNotAvailable(f"{local}: not a model directory (no weights and no modules.json)")
+        if not any(any(local.glob(pattern)) or any(local.glob(f"*/{pattern}")) for pattern in WEIGHTS):
+            raise ModelNotAvailable(
+                f"{local}: not a complete model directory (no weights: no {' or '.join(WEIGHTS)} file)"
+            )
     elif name_or_path not in REGISTRY and os.environ.get("HF_HUB_OFFLINE") == "1":
         raise ModelNotAvailable(
             f"unknown model '{name_or_path}': not a registry name ({', '.join(REGISTRY)}), not a local "
             "directory, and the hub is offline (HF_HUB_OFFLINE=1)"
         )
     try:
-        model = SentenceTransformer(source, device=device)
+        model = SentenceTransformer(source, device=device, trust_remote_code=own_modules_only(local))
     except OSError as exc:
+        if name_or_path not in REGISTRY and local.is_dir():  # a local directory, whatever the hub would say
+            raise ModelNotAvailable(f"{local}: cannot load the model in this directory ({first_line(exc)})") from None
         raise ModelNotAvailable(
             f"unknown model '{name_or_path}': not a registry name ({', '.join(REGISTRY)}), not a local directory, "
-            f"and the hub could not load it ({str(exc).splitlines()[0]})"
+            f"and the hub could not load it ({first_line(exc)})"
         ) from None
     if max_seq_length:
         model.max_seq_length = max_seq_length
     return with_pooling(model, pooling)
+
+
+WEIGHTS = ("*.safetensors", "*.bin")  # a model directory's weights (its own, or a module's one folder down)
+
+
+def own_modules_only(local: Path) -> bool:
+    """Whether a local model directory's modules outside sentence-transformers are all idiomkit's (its idiom
+    reader): only then does loading pass ``trust_remote_code`` (sentence-transformers needs it for any outside
+    module class; a directory naming another package's class is loaded without it, and refused)."""
+    try:
+        modules = json.loads((local / "modules.json").read_text(encoding="utf-8"))
+        types = [str(entry["type"]) for entry in modules]
+    except (OSError, ValueError, TypeError, KeyError):
+        return False
+    outside = [t for t in types if not t.startswith("sentence_transformers.")]
+    return bool(outside) and all(t.startswith("idiomkit.") for t in outside)
+
+
+def first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def model_spec(name: str) -> ModelSpec | None:

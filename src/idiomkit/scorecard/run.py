@@ -87,7 +87,23 @@ def evaluate_all(
                            auto_prompt_name(st, prompt_name), batch_size, seed, trained=bool(training))  # fmt: skip
         cards.append(write_card(st, ctx, model_name=name, recipe=recipe, blocks=blocks,
                                 results_dir=results if write else None, extra_params=extra, shared=shared))  # fmt: skip
+    if training and write:
+        update_model_card(Path(model), cards)
     return cards
+
+
+CARD_HEADING = "## idiomkit scorecard"
+
+
+def update_model_card(model_dir: Path, cards: list[Scorecard]) -> Path:
+    """Replace the scorecard section of ``model_dir/README.md`` (the model card) with these cards' numbers."""
+    card = model_dir / "README.md"
+    text = card.read_text(encoding="utf-8") if card.exists() else "# idiomkit model\n"
+    text = text.split(CARD_HEADING, 1)[0].rstrip("\n")
+    rows = [(f"{c.record.params['track']} track{' (quick)' if c.record.params['quick'] else ''}", c.record.metrics)
+            for c in cards]  # fmt: skip
+    section = f"{CARD_HEADING}\n\n`idiomkit evaluate all` (seed {cards[0].record.seed}):\n\n{markdown_table(rows)}"
+    return atomic_write_text(card, f"{text}\n\n{section}")
 
 
 def published_cards(results_dir: str | Path | None = None) -> list[dict[str, Any]]:

@@ -66,9 +66,18 @@ def prompt_prefix(model, kind: str) -> str:
     return (getattr(model, "prompts", None) or {}).get(kind, "") if kind else ""
 
 
+def reader_rewrite(model, texts: Sequence[str]) -> list[str]:
+    """``texts`` as the model's first module rewrites them before tokenizing (an idiom reader, when the model has
+    one: training sees what ``encode`` sees), else unchanged."""
+    first = next(iter(model._modules.values()), None)
+    rewrite = getattr(first, "rewrite_inputs", None)
+    return list(rewrite(list(texts))) if rewrite else list(texts)
+
+
 def tokenize(model, texts: Sequence[str], max_seq_length: int) -> tuple[list[list[int]], int]:
-    """Token ids of ``texts`` cut to ``max_seq_length`` (keeping the final special token); and how many were cut."""
-    enc = model.tokenizer(list(texts), truncation=False, add_special_tokens=True)["input_ids"]
+    """Token ids of ``texts`` (rewritten by the model's idiom reader, if any) cut to ``max_seq_length`` (keeping the
+    final special token); and how many were cut."""
+    enc = model.tokenizer(reader_rewrite(model, texts), truncation=False, add_special_tokens=True)["input_ids"]
     cut = sum(len(ids) > max_seq_length for ids in enc)
     ids = [x[: max_seq_length - 1] + [x[-1]] if len(x) > max_seq_length else x for x in enc]
     return ids, cut

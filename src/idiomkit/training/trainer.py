@@ -12,11 +12,13 @@ by one writer at a time (``.lock``), and its checkpoint holds only tensors and p
 from __future__ import annotations
 
 import copy
+import errno
 import fcntl
 import json
 import logging
 import os
 import random
+import re
 import shutil
 import time
 from collections.abc import Callable
@@ -37,6 +39,7 @@ from idiomkit.data.sts import sts_files
 from idiomkit.embedding.mwe import MweTransform, add_mwe_tokens
 from idiomkit.embedding.pooling import stack_only_pooled_layers
 from idiomkit.embedding.spans import install_span_pooling
+from idiomkit.errors import is_safetensors_error
 from idiomkit.models import load_model
 from idiomkit.models.lora import add_lora
 from idiomkit.results import atomic_write_text, sha256_files
@@ -55,6 +58,9 @@ from idiomkit.training.distributed import (
 from idiomkit.training.examples import collate
 from idiomkit.training.recipes import RECIPES, build_phases, run_label
 from idiomkit.training.recipes.base import PRIMARY, Phase, Setup, sts_validation_pairs
+from idiomkit.training.recipes.flagship import VALIDATION_TEXT as FLAGSHIP_VALIDATION
+from idiomkit.training.recipes.flagship import card_lines as flagship_card_lines
+from idiomkit.training.recipes.flagship import flagship_setup
 from idiomkit.training.recipes.pairs import idiom_data, pairs_setup
 from idiomkit.training.relabel import Group, group_pairs, split_by_mwe, validation_pairs
 from idiomkit.training.speedups import enable_fast_dropout, enable_unpadding
@@ -66,6 +72,7 @@ VALIDATION_TEXT = {
     "semeval2b": "10% of train MWEs, pseudo-gold with the otherID rule; SemEval 2B dev never used",
     "idiolink": "IdioLink val split (10 PIEs disjoint from train and test); IdioLink test never used",
     "pairs": "validation idioms (10% of idiom keys by hash); held-out idioms never used",
+    "flagship": FLAGSHIP_VALIDATION,
 }
 
 
@@ -160,7 +167,11 @@ def setup(cfg: TrainConfig) -> Setup:
     and ``cfg.unpad`` (CPU only: on GPUs torch's own dropout kernels are fast, and unpadding's index look-ups would
     synchronise with the host; not measured there) apply to every recipe."""
     # idiom/definition pairs (Xiao et al.) have their own data, pooling and evaluator
-    run = pairs_setup(cfg) if RECIPES[cfg.recipe].source == "pairs" else sentence_setup(cfg)
+    source = RECIPES[cfg.recipe].source
+    if source == "flagship":
+        run = flagship_setup(cfg, load_groups)
+    else:
+        run = pairs_setup(cfg) if source == "pairs" else sentence_setup(cfg)
     if cfg.dropout is not None:
         set_dropout(run.model, cfg.dropout)
     if cfg.fast_dropout and cfg.dropout != 0 and run.model.device.type == "cpu":
@@ -311,14 +322,26 @@ def load_checkpoint(out: Path) -> dict[str, Any] | None:
     try:
         blob = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # noqa: BLE001 - pickle, zip and EOF errors all mean the same thing here
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise RunDirError(
             f"{path}: refused to load: not a plain idiomkit checkpoint (tensors and plain data only; written by an "
-            f"older idiomkit, damaged or crafted): {first}; use --force-new to start over"
+            f"older idiomkit, damaged or crafted): {load_failure(exc)}; use --force-new to start over"
         ) from None
     if not isinstance(blob, dict) or blob.get("format") != CHECKPOINT_FORMAT:
         raise RunDirError(f"{path}: not an idiomkit checkpoint of format {CHECKPOINT_FORMAT}; use --force-new")
     return blob
+
+
+UNSAFE_ADVICE = ("weights_only", "safe_globals", "can still be loaded", "trust")
+
+
+def load_failure(exc: BaseException) -> str:
+    """What ``torch.load(weights_only=True)`` refused, in a few words, without PyTorch's advice to load the file
+    unsafely (``weights_only=False``, allow-listing globals): idiomkit never suggests running a checkpoint's code."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))  # torch bolds part of its advice with terminal escapes
+    if "WeightsUnpickler error:" in text:  # the unpickler's own reason, e.g. "Unsupported global: GLOBAL getattr"
+        text = text.split("WeightsUnpickler error:", 1)[1]
+    first = (re.split(r"\.\s|\n", text.strip(), maxsplit=1) or [""])[0].strip().rstrip(".")
+    return first if first and not any(word in first for word in UNSAFE_ADVICE) else type(exc).__name__
 
 
 def restore_checkpoint(blob: dict[str, Any], model) -> None:
@@ -439,9 +462,23 @@ def save_model_dir(model, path: Path) -> None:
     """Save a sentence-transformers directory atomically (write beside, then swap); LoRA adapters merged."""
     tmp = path.with_name(path.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
-    plain_copy(model).save(str(tmp))
+    try:
+        plain_copy(model).save(str(tmp))
+    except BaseException as exc:  # a half-written copy is never left behind (the previous ``path`` stays)
+        shutil.rmtree(tmp, ignore_errors=True)
+        if is_safetensors_error(exc):  # safetensors reports a failed write (disk full...) as its own error
+            raise write_failure(exc, path) from exc
+        raise
     shutil.rmtree(path, ignore_errors=True)
     os.replace(tmp, path)
+
+
+def write_failure(exc: BaseException, path: Path) -> OSError:
+    """The OSError behind safetensors' "Error while serializing: IoError(Os { code: 28, ... })", naming ``path``
+    (so a full disk reads as "no space left on device", not as corrupt weights)."""
+    found = re.search(r"\bcode: (\d+)", str(exc))
+    code = int(found.group(1)) if found else errno.EIO
+    return OSError(code, os.strerror(code) if found else f"cannot write the model weights ({exc})", str(path))
 
 
 # --- loop ---------------------------------------------------------------------------------------------------
@@ -840,5 +877,6 @@ def model_card_section(info: dict[str, Any]) -> str:
         *([f"- Interpolation: alpha {mix['alpha']} from `{mix['from']}` ({mix['rule']})"] if mix else []),
         f"- Intended use: {INTENDED_USE}.",
         "",
+        *(flagship_card_lines() if RECIPES[info["recipe"]].source == "flagship" else []),
     ]
     return "\n".join(lines)

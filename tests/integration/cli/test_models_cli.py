@@ -90,9 +90,10 @@ def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
     args += ["--evaluate", "semeval2b"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    path = tmp_path / "results" / "semeval2b-dev" / "minilm__cosine__1ep__seed0.json"  # budget ≠ 2 epochs: tagged
+    # budget ≠ 2 epochs: tagged; -dedup: the training data went through the held-out dedup
+    path = tmp_path / "results" / "semeval2b-dev" / "minilm__cosine-dedup__1ep__seed0.json"
     rec = json.loads(path.read_text())
-    assert rec["recipe"] == "cosine" and rec["params"]["training"]["steps"] == 2
+    assert rec["recipe"] == "cosine-dedup" and rec["params"]["training"]["steps"] == 2
     assert rec["params"]["training"]["config"]["mwe_tokens"] is True and rec["params"]["mwe_tokens"] is True
     assert path.with_suffix(".submission.csv").exists()
     checked = subprocess.run([sys.executable, str(CHECKER), str(tmp_path / "results")], capture_output=True, text=True)
@@ -101,9 +102,10 @@ def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
     result = runner.invoke(app, ["interpolate", str(run), "-o", str(tmp_path / "mix"), "--alphas", "0,0.5,1"])
     assert result.exit_code == 0, result.output
     info = json.loads((tmp_path / "mix" / "training.json").read_text())
-    assert info["label"] == "cosine-interp" and [p["alpha"] for p in info["interpolation"]["sweep"]] == [0, 0.5, 1]
+    assert info["label"] == "cosine-dedup-interp"
+    assert [p["alpha"] for p in info["interpolation"]["sweep"]] == [0, 0.5, 1]
     card = (tmp_path / "mix" / "README.md").read_text()
-    assert "- Recipe: `cosine-interp`" in card and "- Interpolation: alpha" in card and "- Intended use:" in card
+    assert "- Recipe: `cosine-dedup-interp`" in card and "- Interpolation: alpha" in card and "- Intended use:" in card
 
     result = runner.invoke(app, ["train", "--recipe", "nope", "--output", str(tmp_path / "x")])
     assert result.exit_code == 2 and "unknown recipe 'nope'" in result.output

@@ -186,7 +186,7 @@ def pairs_setup(cfg) -> Setup:
     files = list(data.files)
     if cfg.val_sts:
         evaluators.append(StsEvaluator(sts_validation_pairs(cfg), name="val"))
-        files += list(sts_files(data_dir, "dev").values())
+        files += list(sts_files(data_dir, "train" if cfg.heldout_dedup else "dev").values())
     counts = {"train_idioms": len(data.split("train")), "val_idioms": len(val)}
     for p in phases:
         for s in p.streams:

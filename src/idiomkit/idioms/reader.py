@@ -1,0 +1,196 @@
+"""IdiomReader: a sentence-transformers module, first in a model, that rewrites each input text's figurative idioms
+(mark / gloss / replace, see :mod:`idiomkit.idioms.rewrite`) before the Transformer module tokenizes it.
+
+How it hooks tokenization (sentence-transformers 6): ``SentenceTransformer.encode`` -> ``model.preprocess(texts,
+prompt=...)`` -> ``model[0].preprocess(...)``: only the *first* module sees the raw inputs. The reader sits first;
+its :meth:`IdiomReader.preprocess` rewrites the texts (strings, and the strings of a tuple pair; other inputs pass
+as they are) and hands them, with the prompt and keyword arguments, to the next module's ``preprocess`` (the
+Transformer's, which prepends the prompt and tokenizes). ``forward`` passes the features through untouched. The
+next module is found by the ``Module.on_model_ready(model)`` hook, which sentence-transformers calls when a model is
+built or loaded (:func:`idiomkit.reading.add_reader` calls it on a model that exists already); the reader keeps a
+plain reference to it, not a child module, so its weights are not saved twice. ``tokenizer``, ``processor``,
+``max_seq_length``, ``modalities`` and ``auto_model`` are the next module's, so ``model.tokenizer`` and friends keep
+working.
+
+Saved (``model.save``) as its own folder ``0_IdiomReader``: ``idiom_reader.json`` (mode, language, max_gap, whether
+there is a sense check), ``lexicon.tsv`` and ``sense.json`` (when it has a sense check). Loading the saved model
+needs ``trust_remote_code=True``: sentence-transformers 6 imports no module class outside its own package without it.
+
+Example::
+
+    model = add_reader(load_model("minilm"), mode="replace")
+    model.save("out/minilm-reader")
+    SentenceTransformer("out/minilm-reader", trust_remote_code=True).encode("she finally kicked the bucket")
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from sentence_transformers.base.modules import Module
+
+from idiomkit.data.errors import DataError
+from idiomkit.idioms.lexicon import Lexicon
+from idiomkit.idioms.rewrite import Rewriter, SenseLike
+
+log = logging.getLogger(__name__)
+
+LEXICON_FILE = "lexicon.tsv"
+SENSE_FILE = "sense.json"
+
+
+class IdiomReader(Module):
+    """Rewrites the figurative idioms of the input texts before the next module tokenizes them (module docstring).
+
+    Args:
+        lexicon: the idioms and meanings (None: the shipped lexicon, :func:`~idiomkit.idioms.sources.default_lexicon`).
+        mode: ``mark``, ``gloss`` or ``replace``.
+        sense: a sense check; None: every match counts as figurative.
+        language: only idioms of this language (EN or PT); None: both.
+        max_gap: the matcher's most inserted words.
+    """
+
+    config_file_name = "idiom_reader.json"
+    config_keys = ["mode", "language", "max_gap"]
+
+    def __init__(self, lexicon: Lexicon | None = None, mode: str = "replace", sense: SenseLike | None = None,
+                 language: str | None = None, max_gap: int = 2) -> None:  # fmt: skip
+        super().__init__()
+        if lexicon is None:
+            from idiomkit.idioms.sources import default_lexicon
+
+            lexicon = default_lexicon()
+        self.rewriter = Rewriter(lexicon, mode, sense, language, max_gap)
+        self.mode, self.language, self.max_gap = mode, language, max_gap
+        self.__dict__["_next"] = None  # the module that tokenizes: a reference, not a child (see on_model_ready)
+
+    @property
+    def lexicon(self) -> Lexicon:
+        return self.rewriter.lexicon
+
+    @property
+    def sense(self) -> SenseLike | None:
+        return self.rewriter.sense
+
+    # --- wiring ------------------------------------------------------------------------------------------------
+
+    def on_model_ready(self, model: Any) -> None:
+        """Find the module after this one in ``model``: the one whose ``preprocess`` gets the rewritten texts."""
+        modules = list(model._modules.values())
+        at = next((i for i, m in enumerate(modules) if m is self), None)
+        if at is None or at + 1 >= len(modules):
+            raise ValueError("an IdiomReader must come before the model's Transformer module")
+        self.__dict__["_next"] = modules[at + 1]
+
+    @property
+    def next_module(self) -> Any:
+        module = self.__dict__.get("_next")
+        if module is None:
+            raise RuntimeError("this IdiomReader is in no model yet: put it first in one (idiomkit.add_reader)")
+        return module
+
+    # --- what the model asks its first module ------------------------------------------------------------------
+
+    def rewrite_inputs(self, inputs: Any) -> list[Any]:
+        """The inputs with every text rewritten: strings, and the strings of tuples (pairs); others as they are."""
+        rewrite = self.rewriter.rewrite
+        return [rewrite(x) if isinstance(x, str) else tuple(rewrite(y) if isinstance(y, str) else y for y in x)
+                if isinstance(x, tuple) else x for x in inputs]  # fmt: skip
+
+    def preprocess(self, inputs: Any, prompt: str | None = None, **kwargs: Any) -> dict[str, Any]:
+        """Rewrite, then the next module's ``preprocess`` (its ``tokenize`` for modules that predate it)."""
+        texts = self.rewrite_inputs(inputs)
+        module = self.next_module
+        if not hasattr(module, "preprocess"):
+            texts = [prompt + t if prompt and isinstance(t, str) else t for t in texts]
+            return module.tokenize(texts, **kwargs)
+        return module.preprocess(texts, prompt=prompt, **kwargs) if prompt else module.preprocess(texts, **kwargs)
+
+    def tokenize(self, texts: Any, **kwargs: Any) -> dict[str, Any]:
+        """The pre-``preprocess`` entry point of sentence-transformers: rewrite, then the next module's."""
+        return self.preprocess(texts, **kwargs)
+
+    def forward(self, features: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return features
+
+    @property
+    def tokenizer(self) -> Any:
+        return self.next_module.tokenizer
+
+    @property
+    def processor(self) -> Any:
+        return self.next_module.processor
+
+    @property
+    def auto_model(self) -> Any:
+        return self.next_module.auto_model
+
+    @property
+    def model(self) -> Any:  # sentence-transformers 6: the Transformer module's model (auto_model is its alias)
+        return self.next_module.model
+
+    @property
+    def modalities(self) -> list[Any]:
+        return getattr(self.next_module, "modalities", ["text"])
+
+    @property
+    def max_seq_length(self) -> int | None:
+        return getattr(self.next_module, "max_seq_length", None)
+
+    @max_seq_length.setter
+    def max_seq_length(self, value: int | None) -> None:
+        self.next_module.max_seq_length = value
+
+    # --- save / load -------------------------------------------------------------------------------------------
+
+    def get_config_dict(self) -> dict[str, Any]:
+        return {"mode": self.mode, "language": self.language, "max_gap": self.max_gap, "sense": self.sense is not None}
+
+    def save(self, output_path: str, *args: Any, safe_serialization: bool = True, **kwargs: Any) -> None:
+        """``idiom_reader.json``, ``lexicon.tsv`` and (with a sense check) ``sense.json`` in ``output_path``."""
+        folder = Path(output_path)
+        folder.mkdir(parents=True, exist_ok=True)
+        self.save_config(str(folder))
+        self.lexicon.to_tsv(folder / LEXICON_FILE)
+        if self.sense is not None:
+            if not callable(getattr(self.sense, "save", None)):
+                raise TypeError(f"the sense check {type(self.sense).__name__} has no save(path): it cannot be saved")
+            self.sense.save(folder / SENSE_FILE)
+
+    @classmethod
+    def load(cls, model_name_or_path: str, subfolder: str = "", token: bool | str | None = None,
+             cache_folder: str | None = None, revision: str | None = None, local_files_only: bool = False,
+             **kwargs: Any) -> IdiomReader:  # fmt: skip
+        """The reader saved by :meth:`save` (a local folder or a Hub repository)."""
+        hub = {"subfolder": subfolder, "token": token, "cache_folder": cache_folder, "revision": revision,
+               "local_files_only": local_files_only}  # fmt: skip
+        config = cls.load_config(model_name_or_path, **hub)
+        lexicon_path = cls.load_file_path(model_name_or_path, LEXICON_FILE, **hub)
+        if lexicon_path is None:
+            raise DataError(Path(model_name_or_path) / subfolder / LEXICON_FILE, None, None, "file not found")
+        sense = None
+        if config.pop("sense", False):
+            from idiomkit.idioms.sense import SenseCheck
+
+            sense_path = cls.load_file_path(model_name_or_path, SENSE_FILE, **hub)
+            if sense_path is None:
+                raise DataError(Path(model_name_or_path) / subfolder / SENSE_FILE, None, None, "file not found")
+            sense = SenseCheck.load(sense_path)
+        return cls(lexicon=Lexicon.from_tsv(lexicon_path), sense=sense, **config)
+
+    def __repr__(self) -> str:
+        return f"IdiomReader(mode={self.mode!r}, idioms={len(self.lexicon)}, sense={self.sense is not None})"
+
+
+def attach_reader(model: Any, reader: IdiomReader, name: str = "idiom_reader") -> Any:
+    """Put ``reader`` first in ``model`` (replacing an idiom reader it has) and return the model."""
+    rest = [(key, module) for key, module in model._modules.items() if not isinstance(module, IdiomReader)]
+    if not rest:
+        raise ValueError("the model has no module for the reader to hand its texts to")
+    model._modules.clear()
+    for key, module in [(name, reader), *rest]:
+        model.add_module(key, module)
+    reader.on_model_ready(model)
+    return model

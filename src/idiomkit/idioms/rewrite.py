@@ -1,0 +1,232 @@
+"""Rewrite the figurative idioms of a text so an encoder reads their meaning: mark, gloss or replace each span.
+
+:class:`Rewriter` finds the lexicon's idioms (:class:`~idiomkit.idioms.matcher.Matcher`), asks an optional sense
+check whether each is meant figuratively (no sense check: every match counts as figurative), and rewrites the
+figurative ones; a text with nothing figurative comes back unchanged (the same string). Modes:
+
+- ``mark``: « » around the span: "she finally «kicked the bucket»".
+- ``gloss``: the meaning in brackets right after the span, where a reader expects it (not at the end of the text,
+  where it would drift from its idiom once there are two): "she finally kicked the bucket (to die)".
+- ``replace``: the span becomes its first meaning: "she finally died". A meaning given as an infinitive ("to
+  die") loses its "to" and its first word takes the inflection of the span's first word (kicked -> died, kicking
+  -> dying, kicks -> dies); "a"/"an" before the span agrees with the new first word; a capitalised span gives a
+  capitalised meaning. A Portuguese idiom whose first meaning is English (LIdioms) is glossed instead.
+
+Example::
+
+    rewriter = Rewriter(Lexicon.from_pairs([("kick the bucket", "to die")]), mode="replace")
+    rewriter.rewrite("She finally kicked the bucket.")  # "She finally died."
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+from idiomkit.idioms.lexicon import Lexicon
+from idiomkit.idioms.matcher import Match, Matcher, en_forms
+
+MODES = ("mark", "gloss", "replace")
+ENGLISH_MEANINGS = frozenset({"lidioms"})  # sources whose meanings are English whatever the idiom's language
+
+
+def _pairs(text: str) -> dict[str, str]:
+    return dict(pair.split(":") for pair in text.split())
+
+
+_IRREGULAR_PAST = _pairs(
+    "be:was have:had do:did go:went make:made take:took give:gave get:got become:became come:came tell:told "
+    "say:said know:knew think:thought lose:lost feel:felt leave:left find:found pay:paid keep:kept see:saw "
+    "run:ran begin:began speak:spoke spend:spent bring:brought put:put set:set let:let cut:cut hit:hit "
+    "fall:fell break:broke hold:held stand:stood understand:understood win:won fight:fought buy:bought "
+    "sell:sold teach:taught catch:caught throw:threw forget:forgot hide:hid eat:ate drink:drank lie:lay "
+    "sleep:slept mean:meant meet:met send:sent sit:sat rise:rose seek:sought show:showed"
+)
+_THIRD = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+
+
+class SenseLike(Protocol):
+    """What the rewriter needs of a sense check (:class:`~idiomkit.idioms.sense.SenseCheck` has it)."""
+
+    threshold: float
+
+    def figurative_probability(self, sentence: str, match: Match) -> float: ...
+
+
+@dataclass(frozen=True)
+class Found:
+    """One match: the sense check's probability (None without one), its decision, and what replaced it."""
+
+    match: Match
+    probability: float | None
+    figurative: bool
+    replacement: str | None  # None: left as it is (literal use)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A text, what was found in it, and the rewritten text (``text`` itself when nothing was figurative)."""
+
+    text: str
+    rewritten: str
+    mode: str
+    found: tuple[Found, ...]
+
+    @property
+    def changed(self) -> bool:
+        return self.rewritten != self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (match fields flattened into each found item)."""
+        items = [{**asdict(f.match), "meanings": list(f.match.meanings), "probability": f.probability,
+                  "figurative": f.figurative, "replacement": f.replacement} for f in self.found]  # fmt: skip
+        return {"text": self.text, "rewritten": self.rewritten, "mode": self.mode, "found": items}
+
+
+def check_mode(mode: str) -> str:
+    """``mode`` if it is one of :data:`MODES`, else ValueError."""
+    if mode not in MODES:
+        raise ValueError(f"unknown reader mode {mode!r} (expected one of {', '.join(MODES)})")
+    return mode
+
+
+# --- replace: shaping the meaning to fit the sentence -------------------------------------------------------------
+
+
+def verb_form(token: str, lemma: str) -> str:
+    """Which form of ``lemma`` the token is: ``base``, ``ing``, ``past`` or ``s`` (``base`` when unsure).
+
+    Example::
+
+        verb_form("kicked", "kick"), verb_form("spilling", "spill")  # "past", "ing"
+    """
+    token, lemma = token.casefold(), lemma.casefold()
+    if token == lemma or token not in en_forms(lemma):
+        return "base"
+    if token.endswith("ing"):
+        return "ing"
+    if token.endswith("ed") or token == _IRREGULAR_PAST.get(lemma) or (token[-1:] != "s" and token != lemma):
+        return "past"
+    return "s" if token.endswith("s") else "base"
+
+
+def inflect(verb: str, form: str) -> str:
+    """``verb`` (a lemma) in ``form`` (see :func:`verb_form`), by the regular rules and a table of common
+    irregular pasts.
+
+    Example::
+
+        inflect("die", "ing"), inflect("stop", "past"), inflect("go", "s")  # "dying", "stopped", "goes"
+    """
+    cvc = len(verb) >= 3 and verb[-1] not in "aeiouwxy" and verb[-2] in "aeiou" and verb[-3] not in "aeiou"
+    consonant_y = re.search(r"[^aeiou]y$", verb) is not None
+    if form == "ing":
+        if verb.endswith("ie"):
+            return verb[:-2] + "ying"
+        stem = verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb + verb[-1] * cvc
+        return stem + "ing"
+    if form == "past":
+        if verb in _IRREGULAR_PAST:
+            return _IRREGULAR_PAST[verb]
+        return verb + "d" if verb.endswith("e") else verb[:-1] + "ied" if consonant_y else verb + verb[-1] * cvc + "ed"
+    if form == "s":
+        if verb in _THIRD:
+            return _THIRD[verb]
+        return verb[:-1] + "ies" if consonant_y else verb + ("es" if re.search(r"(s|x|z|ch|sh|o)$", verb) else "s")
+    return verb
+
+
+def shape_meaning(meaning: str, match: Match) -> str:
+    """The meaning as it should stand in place of ``match.text`` (module docstring, ``replace``)."""
+    words = meaning.split()
+    if match.language == "EN" and len(words) > 1 and words[0].casefold() == "to":
+        first_token = re.findall(r"[\w']+", match.text)[:1]
+        idiom_word = re.findall(r"[\w']+", match.idiom)[:1]
+        form = verb_form(first_token[0], idiom_word[0]) if first_token and idiom_word else "base"
+        words = [inflect(words[1], form), *words[2:]]
+    text = " ".join(words)
+    if match.text[:1].isupper() and text[:1].islower():
+        text = text[0].upper() + text[1:]
+    return text
+
+
+def _article(before: str, replacement: str) -> str:
+    """``before`` with a final "a"/"an" made to agree with the replacement's first letter."""
+    m = re.search(r"\b(a|an|A|An)(\s+)$", before)
+    if not m:
+        return before
+    vowel = replacement[:1].lower() in "aeiou"
+    word = ("an" if vowel else "a") if m.group(1).islower() else ("An" if vowel else "A")
+    return before[: m.start(1)] + word + m.group(2)
+
+
+def _drop_article(before: str, idiom: str) -> str:
+    """``before`` without its final article when the idiom starts with one (the matcher leaves a leading article
+    out of the span): "was a" + "piece of cake" -> "was" + "easy"."""
+    if re.match(r"(?:a|an|the)\s", idiom, re.I):
+        return re.sub(r"\b(?:a|an|the)\s+$", "", before, flags=re.I)
+    return before
+
+
+# --- the rewriter -----------------------------------------------------------------------------------------------
+
+
+class Rewriter:
+    """Marks, glosses or replaces the figurative idioms of texts (module docstring).
+
+    Args:
+        lexicon: the idioms and their meanings.
+        mode: ``mark``, ``gloss`` or ``replace``.
+        sense: a sense check (``figurative_probability`` and ``threshold``); None: every match is figurative.
+        language: only idioms of this language (EN or PT); None: both.
+        max_gap: the matcher's most inserted words.
+
+    Example::
+
+        Rewriter(lexicon, mode="gloss").rewrite("He spilled the beans.")  # "He spilled the beans (reveal a secret)."
+    """
+
+    def __init__(self, lexicon: Lexicon, mode: str = "replace", sense: SenseLike | None = None,
+                 language: str | None = None, max_gap: int = 2) -> None:  # fmt: skip
+        self.lexicon, self.mode, self.sense = lexicon, check_mode(mode), sense
+        self.language, self.max_gap = language, max_gap
+        self.matcher = Matcher(lexicon, max_gap=max_gap)
+
+    def read(self, text: str) -> Reading:
+        """What was found in ``text`` and the rewritten text."""
+        found = tuple(self._judge(text, m) for m in self.matcher.find(text, self.language))
+        rewritten = text
+        for item in sorted((f for f in found if f.replacement is not None), key=lambda f: -f.match.start):
+            before, after, new = rewritten[: item.match.start], rewritten[item.match.end :], item.replacement
+            if self._replaces(item.match):
+                cut = _drop_article(before, item.match.idiom)
+                new = new[:1].upper() + new[1:] if before[len(cut) : len(cut) + 1].isupper() else new
+                before = _article(cut, new)
+            rewritten = before + new + after
+        return Reading(text, rewritten if found else text, self.mode, found)
+
+    def rewrite(self, text: str) -> str:
+        """``text`` rewritten (the same string when nothing figurative was found)."""
+        return self.read(text).rewritten
+
+    def _judge(self, text: str, match: Match) -> Found:
+        probability = None if self.sense is None else float(self.sense.figurative_probability(text, match))
+        figurative = probability is None or probability >= self.sense.threshold
+        return Found(match, probability, figurative, self._replacement(match) if figurative else None)
+
+    def _replaces(self, match: Match) -> bool:
+        return self.mode == "replace" and not self._english_gloss(match)
+
+    def _english_gloss(self, match: Match) -> bool:
+        """A Portuguese idiom whose first meaning is English: glossed, never replaced."""
+        entry = self.lexicon.get(match.idiom, match.language)
+        return match.language == "PT" and entry is not None and entry.sources[0] in ENGLISH_MEANINGS
+
+    def _replacement(self, match: Match) -> str:
+        meaning = match.meanings[0]
+        if self.mode == "mark":
+            return f"«{match.text}»"
+        if self.mode == "gloss" or self._english_gloss(match):
+            return f"{match.text} ({meaning})"
+        return shape_meaning(meaning, match)

@@ -1,0 +1,112 @@
+"""Idiom reading in the API: :func:`read` shows what the idiom reader finds in a text and how it rewrites it;
+:func:`add_reader` puts an :class:`~idiomkit.idioms.reader.IdiomReader` first in a SentenceTransformer, so its
+``encode`` rewrites figurative idioms (mark / gloss / replace) before tokenizing.
+
+Example::
+
+    import idiomkit
+
+    idiomkit.read("She finally kicked the bucket.").rewritten  # "She finally died."
+    model = idiomkit.add_reader(idiomkit.load_model("minilm"), mode="gloss")
+    model.encode("she finally kicked the bucket")  # the embedding of "she finally kicked the bucket (to die)"
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from idiomkit.errors import api_errors, check_choice
+from idiomkit.idioms.lexicon import Lexicon
+from idiomkit.idioms.rewrite import MODES, Reading, Rewriter, SenseLike
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sentence_transformers import SentenceTransformer
+
+LexiconArg = Lexicon | str | Path | None
+SenseArg = SenseLike | str | Path | None
+READER_NAME = "idiom_reader"
+
+
+def resolve_lexicon(lexicon: LexiconArg) -> Lexicon:
+    """A :class:`Lexicon` as given, read from a TSV path, or (None) the shipped one."""
+    if isinstance(lexicon, Lexicon):
+        return lexicon
+    if lexicon is None:
+        from idiomkit.idioms.sources import default_lexicon
+
+        return default_lexicon()
+    return Lexicon.from_tsv(lexicon)
+
+
+def resolve_sense(sense: SenseArg) -> SenseLike | None:
+    """A sense check as given; ``"default"``: the shipped one; ``"none"``/None: none; else a saved JSON file."""
+    if sense is None or sense == "none":
+        return None
+    if not isinstance(sense, (str, Path)):
+        return sense
+    from idiomkit.idioms.sense import SenseCheck, default_sense_check
+
+    return default_sense_check() if sense == "default" else SenseCheck.load(sense)
+
+
+@api_errors
+def read(text: str, mode: str = "replace", lexicon: LexiconArg = None, sense: SenseArg = "default",
+         language: str | None = None) -> Reading:  # fmt: skip
+    """What the idiom reader finds in ``text`` (span, idiom, meanings, sense probability and decision) and the
+    rewritten text. Needs no model.
+
+    Args:
+        text: the text to read.
+        mode: ``mark`` («span»), ``gloss`` (span (meaning)) or ``replace`` (the meaning instead of the span).
+        lexicon: a Lexicon or a lexicon TSV file; None: the shipped lexicon.
+        sense: ``"default"`` (the shipped sense check), None / ``"none"`` (every match figurative), a sense-check
+            JSON file or an object with ``figurative_probability`` and ``threshold``.
+        language: only idioms of EN or PT; None: both.
+
+    Example::
+
+        reading = read("He is a dark horse.", mode="gloss")
+        [(f.match.text, f.probability, f.figurative) for f in reading.found]
+    """
+    check_choice("mode", mode, MODES)
+    return Rewriter(resolve_lexicon(lexicon), mode, resolve_sense(sense), language).read(text)
+
+
+@api_errors
+def add_reader(model: SentenceTransformer, mode: str = "replace", lexicon: LexiconArg = None, sense: SenseArg = None,
+               language: str | None = None) -> SentenceTransformer:  # fmt: skip
+    """Put an :class:`~idiomkit.idioms.reader.IdiomReader` first in ``model`` (replacing one it has) and return
+    the model: its ``encode`` rewrites texts from now on, and ``model.save`` keeps the reader (reload it with
+    ``SentenceTransformer(path, trust_remote_code=True)``).
+
+    Args:
+        model: any SentenceTransformer (trained or not) whose first module tokenizes.
+        mode: ``mark``, ``gloss`` or ``replace``.
+        lexicon: a Lexicon or a lexicon TSV file; None: the shipped lexicon.
+        sense: as in :func:`read`, but None by default: every match counts as figurative.
+        language: only idioms of EN or PT; None: both.
+
+    Example::
+
+        model = add_reader(load_model("minilm"), mode="mark", sense="default")
+    """
+    from idiomkit.idioms.reader import IdiomReader, attach_reader
+
+    check_choice("mode", mode, MODES)
+    reader = IdiomReader(resolve_lexicon(lexicon), mode, resolve_sense(sense), language)
+    return attach_reader(model, reader, READER_NAME)
+
+
+def reading_rows(reading: Reading) -> list[list[str]]:
+    """A table of what :func:`read` found: header, then one row per match."""
+    rows = [["span", "idiom", "lang", "P(figurative)", "decision", "meaning"]]
+    for f in reading.found:
+        p = "-" if f.probability is None else f"{f.probability:.2f}"
+        decision = "figurative" if f.figurative else "literal: kept"
+        rows.append([f.match.text, f.match.idiom, f.match.language, p, decision, f.match.meanings[0]])
+    return rows
+
+
+def reading_json(readings: list[Reading]) -> list[dict[str, Any]]:
+    return [r.to_dict() for r in readings]

@@ -1,0 +1,237 @@
+"""The flagship recipe: one checkpoint trained on every source at once, for idioms in ordinary text (EN + PT).
+
+Streams (one batch of each per step, losses summed; every source through the held-out dedup,
+:func:`~idiomkit.data.heldout.filter_heldout`):
+
+- ``2b``: SemEval 2B train groups as (sentence, paraphrase, 1 correct / 0 incorrect) under ``CoSENTLoss``, plain
+  text (no MWE tokens: the flagship reads idioms as users write them).
+- ``idiolink``: IdioLink train tuples (query, positive, negatives) under InfoNCE (MNRL).
+- ``meaning``: idiom -> meaning and idiomatic sentence -> literal paraphrase pairs (definitions train/val idioms,
+  PIE train, LIdioms, mt_ambiguity meanings) under MNRL (in-batch negatives, no idiom twice a batch).
+- ``misreading``: (idiomatic sentence, figurative paraphrase, literal misreading) from NCS idiomatic compounds and
+  AStitch train compounds, plus mt_ambiguity (figurative use, its meaning, the literal use) under MNRL with the
+  misreading as a hard negative.
+- ``sts``: STS-B / ASSIN 2 train pairs (deduplicated) under ``CoSENTLoss``: idiom pairs and ordinary pairs share
+  one cosine scale (2B "all" measures exactly that).
+
+Leave-one-out recipes drop one group of streams: ``flagship-no2b``, ``flagship-noidiolink``, ``flagship-noextra``
+(no ``meaning`` and ``misreading``), ``flagship-nosts``; ``flagship-noreader`` trains without the idiom reader.
+
+Selection: ``val_mean``, the mean of the 2B validation idiom ρ (10% of 2B train MWEs), the STS validation ρ
+(carved from STS train), the misreading accuracy on validation idioms (15% of the seen core-test idioms by hash)
+and the definition margin on the Xiao validation idioms: all carved by idiom from training sources, never a
+benchmark's dev or test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import torch
+from sentence_transformers.base.evaluation import SentenceEvaluator
+from sentence_transformers.sentence_transformer import losses as st_losses
+
+from idiomkit.config import run_data_dir
+from idiomkit.data.definitions import id_pairs, sp_pairs
+from idiomkit.data.extra import load_lidioms, load_mt_meanings, load_mt_triples, load_pie
+from idiomkit.data.heldout import HeldOut, core_test, filter_heldout, heldout_index
+from idiomkit.data.idiolink import load_triplets, triplets_path
+from idiomkit.data.keys import normalise_idiom
+from idiomkit.data.meaning_triples import Triple
+from idiomkit.idioms.reader import IdiomReader, attach_reader
+from idiomkit.idioms.sense import default_sense_check
+from idiomkit.idioms.sources import default_lexicon
+from idiomkit.models import load_model
+from idiomkit.tasks.meaning_triples import score_triples
+from idiomkit.tasks.semeval2b import SemEval2BEvaluator
+from idiomkit.tasks.sts import StsEvaluator
+from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
+from idiomkit.training.examples import Examples, make_examples
+from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, sts_split
+from idiomkit.training.recipes.pairs import SP_TRAIN_PER_IDIOM, idiom_data
+from idiomkit.training.recipes.semeval2b import labelled_pair_examples
+from idiomkit.training.relabel import validation_pairs
+
+log = logging.getLogger(__name__)
+
+VAL_PERCENT = 15  # share of the seen core-test idioms carved out as misreading validation
+STREAMS = ("2b", "idiolink", "meaning", "misreading", "sts")
+LEAVE_OUT = {"no2b": ("2b",), "noidiolink": ("idiolink",), "noextra": ("meaning", "misreading"), "nosts": ("sts",)}
+VALIDATION_TEXT = ("mean of 2B validation idiom rho (10% of train MWEs), STS validation rho (carved from STS train), "
+                   "misreading accuracy (15% of seen core-test idioms) and Xiao validation-idiom margin")  # fmt: skip
+
+
+# (source, licence as the dataset states it): the model card lists them; several are research-only / non-commercial
+SOURCES = (
+    ("SemEval-2022 Task 2B train (2b)", "GPL-3.0 repository licence"),
+    ("IdioLink train (idiolink)", "Apache-2.0 repository; dataset card CC-BY-4.0"),
+    ("EPIE / Xiao train+val idioms: EPIE, baiango, Wiktionary (meaning)", "EPIE none stated (research only); "
+     "baiango Unlicense; Wiktionary CC BY-SA 4.0"),
+    ("PIE ISP train (meaning)", "none stated (research only)"),
+    ("LIdioms (meaning)", "CC BY-NC-SA 3.0 / AGPL-3.0, conflicting (non-commercial)"),
+    ("mt_ambiguity meanings and usage triples (meaning, misreading)", "none; scraped (research only)"),
+    ("NCS, Garcia et al. 2021 (misreading)", "none stated (research only)"),
+    ("AStitch noun-compound senses, train rows (misreading)", "GPL-3.0 repository licence"),
+    ("STS-B train (sts)", "CC BY-SA 4.0 scores; sentences keep their sources' licences"),
+    ("ASSIN 2 train-only (sts)", "see sts/PROVENANCE.md"),
+)
+LIMITS = ("Idioms the reader's lexicon knows are rewritten to their meaning before encoding (when the sense check "
+          "calls the use figurative); other idioms rely on what training taught the encoder, and the core test "
+          "reports both. The lexicon and the training data are English and Portuguese only. Several sources are "
+          "research-only or non-commercial: so is this model.")  # fmt: skip
+
+
+def card_lines() -> list[str]:
+    """The flagship's part of the model card: training sources with their licences, loading, limits."""
+    rows = [f"| {name} | {licence} |" for name, licence in SOURCES]
+    return ["### Training sources (after the held-out dedup)", "", "| source (stream) | licence |", "|---|---|", *rows,
+            "", "Load it with `SentenceTransformer(path, trust_remote_code=True)` (the idiom reader is a module of "
+            "idiomkit, which must be installed).", "", f"Limits: {LIMITS}", ""]  # fmt: skip
+
+
+def _val_idiom(idiom: str) -> bool:
+    return int(hashlib.sha256(normalise_idiom(idiom).encode()).hexdigest()[:8], 16) % 100 < VAL_PERCENT
+
+
+def _groups_of(keys: Sequence[str]) -> list[int]:
+    index: dict[str, int] = {}
+    return [index.setdefault(normalise_idiom(k), len(index)) for k in keys]
+
+
+def _rows(model, cfg, name: str, rows: list[tuple[str, ...]], keys: list[str]) -> Examples:
+    return make_examples(model, name, rows, [1.0] * len(rows), _groups_of(keys), cfg.max_seq_length,
+                         spread_groups=True)  # fmt: skip
+
+
+def meaning_rows(cfg, index: HeldOut) -> tuple[list[tuple[str, str]], list[str]]:
+    """(idiom or sentence, meaning or literal paraphrase) pairs and their idioms, after the held-out dedup."""
+    data_dir = run_data_dir(cfg.data_dir)
+    idioms = [i for split in ("train", "val") for i in idiom_data(str(data_dir)).split(split)]
+    pairs = [(p.anchor, p.positive, p.key) for p in id_pairs(idioms, seed=cfg.seed)]
+    pairs += [(p.anchor, p.positive, p.key) for p in sp_pairs(idioms, seed=cfg.seed, per_idiom=SP_TRAIN_PER_IDIOM)]
+    pairs += [(p.idiomatic_sentence, p.literal_sentence, p.idiom) for p in load_pie(data_dir, ("train",))]
+    pairs += [(e.idiom, e.definition, e.idiom) for e in load_lidioms(data_dir)]
+    pairs += [(m.idiom, m.meaning, m.idiom) for m in load_mt_meanings(data_dir)]
+    kept = filter_heldout("flagship meaning", pairs, lambda r: r[:2], lambda r: [r[2]], index=index).kept
+    return [(a, b) for a, b, _ in kept], [k for _, _, k in kept]
+
+
+def misreading_triples(cfg, index: HeldOut) -> tuple[list[Triple], list[Triple]]:
+    """(train, validation) misreading triples: the core test's seen triples (held-out ones dropped by the dedup),
+    validation = 15% of their idioms by hash; plus mt_ambiguity usage triples for training."""
+    data_dir = run_data_dir(cfg.data_dir)
+    seen = [t for t in core_test(data_dir).triples if not t.heldout]
+    usage = [Triple(u.idiom, u.language, u.figurative, u.meaning, u.literal, "mt-ambiguity")
+             for u in load_mt_triples(data_dir)]  # fmt: skip
+    kept = filter_heldout("flagship misreading", seen + usage, lambda t: (t.sentence, t.paraphrase, t.misreading),
+                          lambda t: [t.idiom], index=index).kept  # fmt: skip
+    return [t for t in kept if not _val_idiom(t.idiom)], [t for t in kept if _val_idiom(t.idiom)]
+
+
+def idiolink_rows(cfg, index: HeldOut) -> tuple[list[tuple[str, ...]], list[str]]:
+    """IdioLink train tuples (query, positive, negatives) after the held-out dedup."""
+    triplets = load_triplets(triplets_path(run_data_dir(cfg.data_dir), "train", "span"))
+    kept = filter_heldout("flagship idiolink", triplets, lambda t: (t.query, t.positive, *t.negatives),
+                          lambda t: [t.query_idiom], index=index).kept  # fmt: skip
+    return [(t.query, t.positive, *t.negatives) for t in kept], [t.query_idiom for t in kept]
+
+
+def _limit(rows: list, keys: list, cfg) -> tuple[list, list]:
+    n = cfg.limit_groups * 4 if cfg.limit_groups else None
+    return rows[:n], keys[:n]
+
+
+def build_streams(model, cfg, groups: list, index: HeldOut, wanted: Sequence[str]) -> tuple[list[Stream], list]:
+    """The streams of ``wanted`` (in :data:`STREAMS` order) and the misreading validation triples."""
+    mnrl = st_losses.MultipleNegativesRankingLoss(model)
+    streams: list[Stream] = []
+    train_triples, val_triples = misreading_triples(cfg, index)
+    builders: dict[str, Callable[[], Stream]] = {
+        "2b": lambda: Stream(labelled_pair_examples(model, groups, cfg), st_losses.CoSENTLoss(model)),
+        "idiolink": lambda: Stream(_rows(model, cfg, "idiolink", *_limit(*idiolink_rows(cfg, index), cfg)), mnrl),
+        "meaning": lambda: Stream(_rows(model, cfg, "meaning", *_limit(*meaning_rows(cfg, index), cfg)), mnrl),
+        "misreading": lambda: Stream(_rows(model, cfg, "misreading",
+                                           *_limit([(t.sentence, t.paraphrase, t.misreading) for t in train_triples],
+                                                   [t.idiom for t in train_triples], cfg)), mnrl),  # fmt: skip
+        "sts": lambda: Stream(_sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.sts_weight),
+    }
+    for name in STREAMS:
+        if name in wanted:
+            streams.append(builders[name]())
+    return streams, val_triples
+
+
+def _sts_examples(model, cfg) -> Examples:
+    pairs = sts_split(cfg)[0]
+    rows = [(p.sentence_1, p.sentence_2) for p in pairs]
+    return make_examples(model, "sts", rows, [p.score for p in pairs], list(range(len(rows))), cfg.max_seq_length)
+
+
+class FlagshipEvaluator(SentenceEvaluator):
+    """The flagship's validation: each part's metrics and ``val_mean``, their mean (the selection metric)."""
+
+    PARTS = ("val2b_idiom", "valsts_sts", "valmis_accuracy", "valdef_margin")
+
+    def __init__(self, evaluators: Sequence[SentenceEvaluator], triples: Sequence[Triple]):
+        super().__init__()
+        self.evaluators, self.triples = list(evaluators), list(triples)
+        self.greater_is_better, self.primary_metric = True, "val_mean"
+
+    def __call__(self, model, output_path: str | None = None, epoch: int = -1, steps: int = -1) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for evaluator in self.evaluators:
+            out.update(evaluator(model))
+        if self.triples:
+            metrics, _ = score_triples(model, self.triples)
+            out["valmis_accuracy"] = metrics["all"]["accuracy"]
+        out["val_mean"] = float(np.mean([out[k] for k in self.PARTS if k in out]))
+        return out
+
+
+def wanted_streams(recipe: str) -> tuple[str, ...]:
+    """The streams a flagship recipe trains on (``flagship-no<part>``: all but that part)."""
+    left_out = LEAVE_OUT.get(recipe.removeprefix("flagship-"), ())
+    return tuple(s for s in STREAMS if s not in left_out)
+
+
+def flagship_setup(cfg, load_groups: Callable) -> Setup:
+    """The trainer's :class:`Setup` for a flagship recipe (``load_groups``: the trainer's deduplicated 2B groups)."""
+    cfg.mwe_tokens = False
+    model = load_model(cfg.model, pooling=cfg.pooling, device="cpu" if not torch.cuda.is_available() else None)
+    model.max_seq_length = cfg.max_seq_length
+    if cfg.recipe != "flagship-noreader":
+        model = with_reader(model)
+    data_dir = run_data_dir(cfg.data_dir)
+    index = heldout_index(data_dir)
+    train, val, files = load_groups(cfg)
+    streams, val_triples = build_streams(model, cfg, train, index, wanted_streams(cfg.recipe))
+    pairs, gold = validation_pairs(val)
+    defs = idiom_data(str(data_dir)).split("val")[: max(4, cfg.limit_groups // 5) if cfg.limit_groups else None]
+    evaluators = [SemEval2BEvaluator(pairs, gold, name="val2b"), StsEvaluator(sts_split(cfg)[1], name="valsts"),
+                  XiaoPairsEvaluator(defs, name="valdef")]  # fmt: skip
+    counts = {"train_groups": len(train), "val_groups": len(val), "val_triples": len(val_triples)}
+    for s in streams:
+        counts[f"{s.examples.name}_rows"] = len(s.examples)
+        counts[f"{s.examples.name}_truncated"] = s.examples.truncated
+    log.info("flagship data: %s", counts)
+    return Setup(model, [Phase("flagship", streams, cfg.epochs)], [FlagshipEvaluator(evaluators, val_triples)],
+                 files + list(idiom_data(str(data_dir)).files), counts, "val_mean")  # fmt: skip
+
+
+def with_reader(model):
+    """``model`` with the idiom reader in front (replace mode, the shipped lexicon and sense check): training texts
+    are rewritten as ``encode`` will rewrite them (:func:`~idiomkit.training.examples.reader_rewrite`)."""
+    return attach_reader(model, IdiomReader(default_lexicon(), "replace", default_sense_check()))
+
+
+def _no_phases(model, groups, cfg) -> list[Phase]:
+    raise ValueError("flagship recipes build their streams in flagship_setup (the trainer calls it)")
+
+
+RECIPES: dict[str, Recipe] = {
+    name: Recipe("flagship", _no_phases)
+    for name in ("flagship", *(f"flagship-{k}" for k in LEAVE_OUT), "flagship-noreader")
+}

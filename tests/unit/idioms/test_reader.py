@@ -1,0 +1,174 @@
+"""The idiom reader without model weights: rewriting modes, the sense check's literal decision, untouched ordinary
+text, the sentence-transformers module's preprocess hook and save/load, and the ``idiomkit read`` command."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+import torch
+from helpers import runner
+from helpers.bad_inputs import assert_one_line_error
+
+from idiomkit.cli import app
+from idiomkit.idioms import Lexicon
+from idiomkit.idioms.reader import IdiomReader
+from idiomkit.idioms.rewrite import Rewriter, inflect, verb_form
+from idiomkit.reading import add_reader, read
+
+LEX = Lexicon.from_pairs([("kick the bucket", "to die"), ("a piece of cake", "easy"), ("big fish", "important person"),
+                          ("spill the beans", "to reveal a secret")])  # fmt: skip
+LEX.add("pão duro", "PT", "avarento", "user")
+LEX.add("a meu ver", "PT", "in my opinion", "lidioms")
+
+
+@dataclass
+class Stub:
+    """A sense check that says the same probability for every match."""
+
+    probability: float
+    threshold: float = 0.5
+
+    def figurative_probability(self, sentence, match) -> float:
+        return self.probability
+
+
+@pytest.mark.parametrize(
+    ("mode", "text", "expected"),
+    [
+        ("mark", "She finally kicked the bucket.", "She finally «kicked the bucket»."),
+        ("gloss", "She finally kicked the bucket.", "She finally kicked the bucket (to die)."),
+        ("replace", "She finally kicked the bucket.", "She finally died."),
+        ("replace", "He is kicking the bucket", "He is dying"),
+        ("replace", "Kick the bucket, he said.", "Die, he said."),
+        ("replace", "That exam was a piece of cake.", "That exam was easy."),
+        ("replace", "He is a big fish here.", "He is an important person here."),
+        ("replace", "Ele é um pão duro.", "Ele é um avarento."),
+        ("replace", "A meu ver, está certo.", "A meu ver (in my opinion), está certo."),  # English meaning: glossed
+    ],
+)
+def test_modes(mode, text, expected):
+    assert Rewriter(LEX, mode).rewrite(text) == expected
+
+
+def test_a_literal_use_is_left_alone_and_ordinary_text_is_untouched():
+    text = "The fisherman kicked the bucket over."
+    reading = Rewriter(LEX, "replace", sense=Stub(0.1)).read(text)
+    assert reading.rewritten == text and not reading.changed
+    (found,) = reading.found
+    assert (found.probability, found.figurative, found.replacement) == (0.1, False, None)
+    assert Rewriter(LEX, "replace", sense=Stub(0.9)).rewrite(text) == "The fisherman died over."
+    ordinary = "Nothing idiomatic here: a bucket, a kick, some beans."
+    assert Rewriter(LEX, "gloss").rewrite(ordinary) is ordinary
+
+
+def test_verb_inflection():
+    assert [verb_form(t, "kick") for t in ("kick", "kicked", "kicking", "kicks")] == ["base", "past", "ing", "s"]
+    assert verb_form("spilt", "spill") == "past" and verb_form("went", "go") == "past"
+    assert [inflect("die", f) for f in ("base", "past", "ing", "s")] == ["die", "died", "dying", "dies"]
+    assert (inflect("stop", "past"), inflect("try", "s"), inflect("go", "past"), inflect("reveal", "ing")) == (
+        "stopped", "tries", "went", "revealing")  # fmt: skip
+
+
+class Tokenizing(torch.nn.Module):
+    """A stand-in for the Transformer module: records what it is asked to preprocess."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list = []
+        self.max_seq_length = 128
+
+    def preprocess(self, inputs, prompt=None, **kwargs):
+        self.seen.append((list(inputs), prompt))
+        return {"n": len(inputs)}
+
+    def forward(self, features):
+        return features
+
+
+def test_the_module_rewrites_before_the_next_module_preprocesses():
+    from sentence_transformers import SentenceTransformer
+
+    reader, inner = IdiomReader(LEX, mode="replace"), Tokenizing()
+    model = SentenceTransformer(modules=[reader, inner], device="cpu")
+    model.preprocess(["he kicked the bucket", ("a piece of cake", "plain"), "plain text"], prompt="query: ")
+    assert inner.seen == [(["he died", ("easy", "plain"), "plain text"], "query: ")]
+    assert model.max_seq_length == 128 and model.modalities == ["text"]
+    model.max_seq_length = 64
+    assert inner.max_seq_length == 64 and reader.forward({"x": 1}) == {"x": 1}
+
+
+def test_the_module_leaves_a_literal_use_alone():
+    from sentence_transformers import SentenceTransformer
+
+    inner = Tokenizing()
+    model = SentenceTransformer(modules=[IdiomReader(LEX, sense=Stub(0.1)), inner], device="cpu")
+    model.preprocess(["the fisherman kicked the bucket over"])
+    assert inner.seen == [(["the fisherman kicked the bucket over"], None)]
+
+
+def test_add_reader_goes_first_and_replaces_an_earlier_reader():
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(modules=[Tokenizing()], device="cpu")
+    add_reader(model, mode="mark", lexicon=LEX)
+    add_reader(model, mode="gloss", lexicon=LEX)
+    assert [type(m).__name__ for m in model] == ["IdiomReader", "Tokenizing"] and model[0].mode == "gloss"
+    model.preprocess(["kick the bucket"])
+    assert model[1].seen[-1][0] == ["kick the bucket (to die)"]
+
+
+def test_the_module_saves_and_loads_its_lexicon_and_sense_check(tmp_path):
+    from idiomkit.idioms.sense import SenseCheck
+
+    sense = SenseCheck(weights={"lang=EN": 2.0}, bias=0.0, threshold=0.6)
+    IdiomReader(LEX, mode="gloss", sense=sense, language="EN").save(str(tmp_path))
+    assert {p.name for p in tmp_path.iterdir()} == {"idiom_reader.json", "lexicon.tsv", "sense.json"}
+    loaded = IdiomReader.load(str(tmp_path))
+    assert (loaded.mode, loaded.language, loaded.sense.threshold) == ("gloss", "EN", 0.6)
+    assert list(loaded.lexicon.rows()) == list(LEX.rows())
+    with pytest.raises(TypeError, match="no save"):
+        IdiomReader(LEX, sense=Stub(0.1)).save(str(tmp_path / "stub"))
+
+
+def test_read_api_reports_probability_and_decision():
+    reading = read("She kicked the bucket.", mode="gloss", lexicon=LEX, sense=Stub(0.1))
+    assert reading.rewritten == "She kicked the bucket." and reading.to_dict()["found"][0]["probability"] == 0.1
+    assert read("She kicked the bucket.", lexicon=LEX, sense=None).rewritten == "She died."
+
+
+def test_read_command_table_and_json(tmp_path):
+    path = tmp_path / "lex.tsv"
+    LEX.to_tsv(path)
+    result = runner.invoke(app, ["read", "She kicked the bucket.", "--lexicon", str(path), "--sense", "none",
+                                 "--mode", "gloss"], terminal_width=200)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "kicked the bucket" in result.output and "figurative" in result.output
+    assert "gloss: She kicked the bucket (to die)." in result.output
+    result = runner.invoke(app, ["read", "Plain words.", "She kicked the bucket.", "--lexicon", str(path),
+                                 "--sense", "none", "--json"])  # fmt: skip
+    first, second = json.loads(result.output)
+    assert first == {"text": "Plain words.", "rewritten": "Plain words.", "mode": "replace", "found": []}
+    assert second["rewritten"] == "She died." and second["found"][0]["idiom"] == "kick the bucket"
+
+
+def test_read_command_bad_lexicon_is_one_line(tmp_path):
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("idiom\tlanguage\tmeaning\tsource\nkick the bucket\tXX\tto die\tuser\n", encoding="utf-8")
+    result = runner.invoke(app, ["read", "She kicked the bucket.", "--lexicon", str(bad)])
+    assert_one_line_error(result, "bad.tsv", "row 1", "language")
+    assert_one_line_error(runner.invoke(app, ["read", "x", "--mode", "shout"]), "unknown mode 'shout'")
+
+
+def test_read_needs_no_model_libraries():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from typer.testing import CliRunner; from idiomkit.cli import app; "
+        "r = CliRunner().invoke(app, ['read', 'She kicked the bucket.', '--json']); assert r.exit_code == 0, r.output; "
+        "print(*[m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "", out.stderr

@@ -1,0 +1,118 @@
+"""The sense check: features, a tiny synthetic fit, JSON save/load, corrupt files and the threshold."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from idiomkit.data.errors import DataError
+from idiomkit.idioms import Lexicon, Matcher
+from idiomkit.idioms.sense import (
+    Sample,
+    SenseCheck,
+    best_threshold,
+    features,
+    fit,
+    idiom_fold,
+    locate,
+    macro_f1,
+    source_weights,
+)
+
+GROUPS = ("window", "span", "cues", "lang")
+
+
+def _sample(left: str, figurative: bool, n: int) -> Sample:
+    sentence = f"Then {left} big fish number {n}."
+    start = sentence.index("big fish")
+    return Sample(sentence, start, start + len("big fish"), "big fish", "EN", figurative, "synthetic")
+
+
+@pytest.fixture(scope="module")
+def tiny() -> SenseCheck:
+    """Figurative samples have "zorp" left of the idiom, literal ones "blick"."""
+    samples = [_sample("zorp", True, i) for i in range(12)] + [_sample("blick", False, i) for i in range(12)]
+    return fit(samples, GROUPS, c=1.0)
+
+
+def _match(sentence: str, idiom: str = "big fish"):
+    return Matcher(Lexicon.from_pairs([(idiom, "meaning")])).find(sentence)[0]
+
+
+def test_the_separating_feature_is_learned(tiny):
+    assert tiny.weights["L1=zorp"] > 0 > tiny.weights["L1=blick"]
+    fig, lit = "Then zorp big fish again.", "Then blick big fish again."
+    assert tiny.figurative_probability(fig, _match(fig)) > 0.7
+    assert tiny.figurative_probability(lit, _match(lit)) < 0.3
+
+
+def test_save_load_round_trip_gives_identical_probabilities(tiny, tmp_path):
+    tiny.summary["note"] = "tiny"
+    path = tiny.save(tmp_path / "sense.json")
+    loaded = SenseCheck.load(path)
+    sentences = ["Then zorp big fish again.", "Then blick big fish again.", "A big fish, they said."]
+    for s in sentences:
+        assert loaded.figurative_probability(s, _match(s)) == tiny.figurative_probability(s, _match(s))
+    assert (loaded.threshold, loaded.groups, loaded.summary) == (tiny.threshold, tiny.groups, {"note": "tiny"})
+
+
+@pytest.mark.parametrize(
+    "text, field",
+    [
+        ("{not json", None),
+        ('{"format": "other"}', "format"),
+        ('{"format": "idiomkit-sense-check", "version": 1, "features": ["a"], "weights": []}', "weights"),
+    ],
+)
+def test_a_corrupt_file_is_a_one_line_data_error_naming_it(tmp_path, text, field):
+    path = tmp_path / "broken.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        SenseCheck.load(path)
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
+    assert err.value.field == field
+
+
+def test_a_bad_threshold_or_weight_is_rejected(tiny, tmp_path):
+    for key, value in (("threshold", 1.5), ("weights", ["x"] * len(tiny.weights)), ("groups", ["words"])):
+        data = tiny.to_json() | {key: value}
+        path = tmp_path / f"{key}.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        with pytest.raises(DataError, match=key):
+            SenseCheck.load(path)
+
+
+def test_the_threshold_is_applied(tiny):
+    sentence = "Then zorp big fish again."
+    p = tiny.figurative_probability(sentence, _match(sentence))
+    strict = SenseCheck(tiny.weights, tiny.bias, threshold=min(1.0, p + 0.01), groups=tiny.groups)
+    lenient = SenseCheck(tiny.weights, tiny.bias, threshold=p, groups=tiny.groups)
+    assert not strict.is_figurative(sentence, _match(sentence))
+    assert lenient.is_figurative(sentence, _match(sentence))
+
+
+def test_span_features_see_case_quotes_inflection_and_cues():
+    sentence = 'They literally "spilled all the beans" at the Big Fish bar.'
+    a = sentence.index("spilled")
+    spill = set(features(sentence, a, a + len("spilled all the beans"), "spill the beans", "EN", GROUPS))
+    assert {"inflected", "inserted=1", "quoted", "masked=X all X", "cue=literal", 'L1="', "lang=EN"} <= spill
+    b = sentence.index("Big Fish")
+    assert "shape=title" in features(sentence, b, b + 8, "big fish", "EN", GROUPS)
+
+
+def test_locate_finds_inflected_and_split_idioms():
+    sentence = "He finally lost his temper."
+    assert locate(sentence, "lose temper", "EN") == (11, 26)
+    assert locate("Nothing here.", "lose temper", "EN") is None
+    assert locate("Ela bateu as botas.", "bater as botas", "PT") == (4, 18)
+
+
+def test_helpers_macro_f1_weights_and_folds():
+    assert macro_f1([True, False], [True, False]) == 1.0
+    assert macro_f1([True, True, False, False], [True, True, True, True]) == pytest.approx((2 / 3) / 2)
+    samples = [_sample("zorp", True, 0), _sample("zorp", True, 1), _sample("blick", False, 2)]
+    assert list(source_weights(samples)) == pytest.approx([0.75, 0.75, 1.5])
+    assert idiom_fold("spill the beans") == idiom_fold("Spill  the beans!") in ("train", "validation")
+    threshold, score = best_threshold(samples, [0.9, 0.8, 0.1])
+    assert score == 1.0 and 0.1 < threshold <= 0.8

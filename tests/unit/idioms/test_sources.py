@@ -1,0 +1,154 @@
+"""The shipped lexicon's build: training sources only, held-out idioms (and their variants) out, precision filters,
+spellings and meanings, and the packaged TSV."""
+
+from __future__ import annotations
+
+import pytest
+
+from idiomkit.data.heldout import HeldOut
+from idiomkit.data.keys import normalise_idiom
+from idiomkit.idioms import Lexicon, sources
+from idiomkit.idioms.sources import (
+    DEFAULT_LEXICON,
+    BuildReport,
+    Sense,
+    assemble,
+    build_lexicon,
+    clean_idiom,
+    clean_meaning,
+    default_lexicon,
+    drop_reason,
+    heldout_variants,
+    is_phrasal_verb,
+    screen,
+    with_slots,
+)
+
+
+def held(*idioms: str) -> HeldOut:
+    return HeldOut(frozenset(), frozenset(normalise_idiom(i) for i in idioms))
+
+
+ROWS = [
+    Sense("kick the bucket", "EN", "To die.", "pie"),
+    Sense("kick the bucket", "EN", "die", "baiango"),
+    Sense("spill the beans", "EN", "to reveal a secret", "epie"),
+    Sense("spilling the beans", "EN", "telling a secret", "baiango"),
+    Sense("pull leg", "EN", "tease", "pie"),
+    Sense("pull someone's leg", "EN", "to joke with someone", "mt_ambiguity"),
+    Sense("give up", "EN", "to stop trying", "mt_ambiguity"),
+    Sense("ace", "EN", "expert", "clue"),
+    Sense("big fish", "EN", "", "astitch"),
+    Sense("bater as botas", "PT", "to die", "lidioms"),
+]
+
+
+@pytest.fixture
+def fake_sources(monkeypatch):
+    """build_lexicon over ROWS as its only source, SemEval MWEs and a held-out index of 'spill the beans'."""
+    monkeypatch.setattr(sources, "SOURCES", {"fake": lambda data_dir: list(ROWS)})
+    monkeypatch.setattr(sources, "semeval_train_mwes", lambda data_dir: {("kick the bucket", "EN"), ("x y", "PT")})
+    monkeypatch.setattr(sources, "heldout_index", lambda data_dir: held("spill the beans"))
+
+
+def test_a_planted_heldout_idiom_and_its_variants_are_absent(fake_sources):
+    report = BuildReport()
+    lex = build_lexicon("unused", report)
+    assert "spill the beans" not in lex and "spilling the beans" not in lex
+    assert "kick the bucket" in lex and "pull someone's leg" in lex
+    assert report.counts["epie"]["dropped: held out"] == 1
+    assert report.counts["baiango"]["held-out variants"] == 1
+
+
+def test_filters_are_counted_per_source(fake_sources):
+    report = BuildReport()
+    lex = build_lexicon("unused", report)
+    assert "give up" not in lex and "ace" not in lex and "big fish" not in lex
+    assert report.counts["mt_ambiguity"]["dropped: phrasal verb"] == 1
+    assert report.counts["clue"]["dropped: one word"] == 1
+    assert report.counts["astitch"]["dropped: no meaning"] == 1
+    assert report.counts["semeval-train"] == {"read": 2, "dropped: no lexicon meaning": 1, "kept": 1}
+    assert report.sizes[("PT", "lidioms")] == 1 and report.sizes[("EN", "semeval-train")] == 1
+
+
+def test_entries_keep_the_fullest_spelling_and_meanings_in_source_order(fake_sources):
+    lex = build_lexicon("unused")
+    assert lex.get("pull leg").idiom == "pull someone's leg"
+    assert lex.get("pull leg").meanings == ("tease", "to joke with someone")  # pie before mt_ambiguity
+    kick = lex.get("kick the bucket")
+    assert kick.meanings == ("to die", "die") and kick.sources == ("pie", "baiango", "semeval-train")
+
+
+def test_heldout_variants_cover_inflections_parts_and_extensions():
+    lex = Lexicon.from_pairs([("spilling the beans", "a"), ("cat out of the bag", "b"), ("on thin ice", "c"),
+                              ("letting the cat out of the bag", "d"), ("kick the bucket", "e")])  # fmt: skip
+    found = heldout_variants(lex, held("spill the beans", "let the cat out of the bag", "thin ice"))
+    assert found == {normalise_idiom(i) for i in ("spilling the beans", "cat out of the bag", "on thin ice",
+                                                   "letting the cat out of the bag")}  # fmt: skip
+
+
+def test_screen_drops_heldout_rows_as_written_or_cleaned():
+    report = BuildReport()
+    rows = [Sense("to bite the dust", "EN", "die", "lidioms"), Sense("bite the dust.", "EN", "die", "pie")]
+    assert screen(rows, report, held("bite the dust")) == []
+    assert report.counts["lidioms"]["dropped: held out"] == 1 and report.counts["pie"]["dropped: held out"] == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("To die. Used humorously.", ("to die", None)),
+        ("1. n. something easy to do.", ("something easy to do", None)),
+        ("(informal) Fig. to reveal a secret", ("to reveal a secret", None)),
+        ("Fracture a bone, as in She fell and broke her leg.", ("fracture a bone", None)),
+        ("one two three four five six seven, eight nine ten eleven twelve thirteen", ("one two three four five six "
+                                                                                    "seven", "meaning cut")),
+        ("one two three four five six seven eight nine ten eleven twelve thirteen", (None, "meaning too long")),
+        (" . ", (None, "no meaning")),
+    ],
+)  # fmt: skip
+def test_clean_meaning(text, expected):
+    assert clean_meaning(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("idiom", "phrasal"),
+    [("give up", True), ("look after", True), ("put up with", True), ("sell someone out", True),
+     ("hands down", False), ("toss-up", False), ("stab in the back", False), ("break one's back", False),
+     ("way forward", False), ("in on", False), ("kick the bucket", False)],
+)  # fmt: skip
+def test_is_phrasal_verb(idiom, phrasal):
+    assert is_phrasal_verb(idiom) is phrasal
+
+
+def test_one_word_and_phrasal_rules_apply_to_english_phrasal_verbs_only():
+    assert drop_reason(Sense("a steal", "EN", "x", "s")) == "one word"
+    assert drop_reason(Sense("give up", "EN", "x", "s")) == "phrasal verb"
+    assert drop_reason(Sense("dar em", "PT", "x", "s")) is None
+
+
+def test_clean_idiom_and_slots():
+    assert clean_idiom("to bite the dust") == "bite the dust"
+    assert clean_idiom("to the core") == "to the core" and clean_idiom("to a T") == "to a T"
+    assert clean_idiom("to heart's content") == "to heart's content"
+    assert clean_idiom("not be made of money.") == "not be made of money"
+    assert with_slots("eat words", [["ate", "my", "words"]]) == "eat [pron] words"
+    assert (
+        with_slots("put damper on", [["put", "a", "damper", "on"], ["put", "damper", "on"]]) == "put [pron] damper on"
+    )
+    assert with_slots("the lion's share", [["the", "lion's", "share"]]) == "the lion's share"
+
+
+def test_assemble_caps_meanings_per_source():
+    rows = [Sense("kick the bucket", "EN", m, "baiango") for m in ("die", "pass away", "perish")]
+    assert assemble(rows).get("kick the bucket").meanings == ("die", "pass away")
+
+
+def test_the_shipped_lexicon_is_small_clean_and_licensed():
+    assert DEFAULT_LEXICON.stat().st_size < 1_500_000
+    lex = default_lexicon()
+    assert len(lex.entries("EN")) > 2000 and len(lex.entries("PT")) > 100
+    assert all(drop_reason(Sense(e.idiom, e.language, "", "")) is None for e in lex)
+    licences = DEFAULT_LEXICON.with_name("LICENSES.md").read_text(encoding="utf-8")
+    assert all(f"`{s}`" in licences for e in lex for s in e.sources)
+    assert lex.get("kick the bucket").meanings[0] == "to die"
