@@ -25,14 +25,15 @@ mpnet: install
 
 # The demo: `idiomkit reproduce --quick` (zero-shot 2B dev, a 60-step adaptive-triplet training of the default model,
 # BM25 on IdioLink; results under runs/reproduce-quick), then what a person reads at a glance: the quick plain
-# scorecard of the demo's model beside the untrained encoder (table, JSON and PNG under runs/demo/scorecard) and,
-# for eight idiomatic sentences, whether each model puts the figurative paraphrase nearest.
+# scorecard of the default model with the idiom reader beside the untrained encoder (table, JSON and PNG under
+# runs/demo/scorecard) and, for eight idiomatic sentences, whether each model (untrained, the demo's 60-step model,
+# each with and without the reader) puts the figurative paraphrase nearest.
 DEMO_MODEL := runs/reproduce-quick/2b-adaptive-triplet-mwe-minilm-seed0
 demo: install
 	$(BIN)/idiomkit models
 	$(BIN)/idiomkit reproduce --quick
-	$(BIN)/idiomkit evaluate all -m $(DEMO_MODEL) --quick --track plain --results-dir runs/demo
-	$(BIN)/idiomkit nearest -m minilm -m $(DEMO_MODEL)
+	$(BIN)/idiomkit evaluate all -m minilm --reader replace --quick --track plain --results-dir runs/demo
+	$(BIN)/idiomkit nearest -m minilm -m $(DEMO_MODEL) --reader replace
 
 # `make test` runs everything (tests/unit and tests/integration: real data, model weights, wheel build, torchrun);
 # `make test-unit` only the fast tests with tiny fixtures.

@@ -264,7 +264,7 @@ def scorecard_verb(argv: list[str], *, model: str, help_options: bool, write: bo
     options = parse_options(ScorecardOptions, argv, "evaluate all")
     common["prompt_name"] = None if common["prompt_name"] == "none" else common["prompt_name"]
     cards = evaluate_all(model, track=options.track, quick=options.quick, only=options.only or None, write=write,
-                         **common)  # fmt: skip
+                         reader=options.reader, **common)  # fmt: skip
     published = published_cards(common["results_dir"])
     for card in cards:
         rows = comparison_rows(card, published)
@@ -282,13 +282,21 @@ def nearest(
         list[str], typer.Option("--model", "-m", help="Registry name or model directory (repeatable).")
     ] = None,  # type: ignore[assignment]
     pooling: Annotated[str, typer.Option(help="mean | last2 (a trained model keeps its own)")] = "mean",
+    reader: Annotated[
+        str | None, typer.Option(help="Also show each model with the idiom reader in front (mark | gloss | replace).")
+    ] = None,
 ) -> None:
     """For five English and three Portuguese idiomatic sentences, which of {figurative paraphrase, literal
     misreading, unrelated} each model puts nearest (✓: the figurative paraphrase)."""
     from idiomkit.api import open_model
+    from idiomkit.reading import add_reader
     from idiomkit.scorecard.nearest import nearest_table
 
-    loaded = {name: open_model(name, pooling=pooling) for name in models or ["minilm"]}
+    loaded = {}
+    for name in models or ["minilm"]:
+        loaded[name] = open_model(name, pooling=pooling)
+        if reader:
+            loaded[f"{name} + reader"] = add_reader(open_model(name, pooling=pooling), mode=reader, sense="default")
     print_table(nearest_table(loaded), "nearest meaning by cosine")
 
 

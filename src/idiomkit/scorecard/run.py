@@ -11,6 +11,7 @@ from idiomkit.api import auto_prompt_name, open_model, training_summary
 from idiomkit.config import default_data_dir, default_results_dir, seed_everything
 from idiomkit.errors import OptionError, api_errors
 from idiomkit.models import resolve_name
+from idiomkit.reading import MODES, add_reader
 from idiomkit.results import atomic_write_text, check_writable_dir, load_results
 from idiomkit.scorecard.blocks import BLOCKS, BlockContext
 from idiomkit.scorecard.card import (
@@ -39,6 +40,10 @@ class ScorecardOptions:
     only: list[str] = field(
         default_factory=list, metadata={"choices": tuple(BLOCKS), "help": "only these blocks (repeatable)"}
     )
+    reader: str | None = field(
+        default=None, metadata={"choices": MODES, "help": "put the idiom reader (this mode, shipped lexicon and "
+                                "sense check) in front of the model first"},
+    )  # fmt: skip
 
 
 @api_errors
@@ -57,11 +62,13 @@ def evaluate_all(
     write: bool = True,
     batch_size: int = 64,
     model_name: str | None = None,
+    reader: str | None = None,
 ) -> list[Scorecard]:
     """Score one frozen model on every benchmark (``only``: some blocks) in ``track`` (plain, marked or both).
 
     Writes ``<results_dir>/scorecard/<model>__<recipe>__<track>[-quick]__seed<N>.json`` with the raw predictions
-    of every block beside it (written first). A directory made by ``idiomkit train`` is named by its recipe.
+    of every block beside it (written first). A directory made by ``idiomkit train`` is named by its recipe;
+    ``reader`` (a mode) puts the idiom reader in front of the model (recipe ``<recipe>+reader-<mode>``).
 
     Example::
 
@@ -81,6 +88,9 @@ def evaluate_all(
     name = model_name or (Path(training["config"]["model"]).name if training else resolve_name(model))
     st = open_model(model, pooling=pooling)
     extra: dict[str, Any] = {"pooling": pooling, "training": training} if training else {"pooling": pooling}
+    if reader:
+        st = add_reader(st, mode=reader, sense="default")
+        recipe, extra["reader"] = f"{recipe}+reader-{reader}", {"mode": reader, "lexicon": len(st[0].lexicon)}
     cards, shared = [], {}
     for one in tracks_of(track):
         ctx = BlockContext(Path(data_dir) if data_dir else default_data_dir(), one, quick,
