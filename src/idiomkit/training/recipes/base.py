@@ -133,12 +133,13 @@ def run_label(
         label += f"-ep{epochs}"
     if sts_weight != 1.0 and recipe in STS_MIXING:
         label += f"-stsw{sts_weight:g}"
-    dedup = heldout_dedup and not recipe.startswith(("idiolink-", "pairs-"))  # their training data has no leak to drop
+    # IdioLink and pairs data have no leak to drop; the flagship always goes through the dedup
+    dedup = heldout_dedup and not recipe.startswith(("idiolink-", "pairs-", "flagship"))
     return label + (f"-dropout{dropout:g}" if dropout is not None else "") + ("-dedup" if dedup else "")
 
 
 def _recipe_label(recipe: str, mwe_tokens: bool, span_queries: bool) -> str:
-    if recipe.startswith("pairs-"):
+    if recipe.startswith(("pairs-", "flagship")):  # no MWE tokens by construction: nothing to tell apart
         return recipe
     if recipe.startswith("idiolink-"):
         return recipe + ("-span" if span_queries else "")
