@@ -512,6 +512,7 @@ HEADLINE: list[tuple[str, str, tuple[str, ...]]] = [
     ("2B STS ρ", "semeval2b", ("ALL", "sts")),
     ("2B all ρ", "semeval2b", ("ALL", "all")),
     ("IdioLink nDCG@10", "idiolink", ("sentence", "ndcg@10")),
+    ("IdioLink nDCG@10 (gold span)", "idiolink", ("span", "ndcg@10")),
     ("2A F1 (probe)", "semeval2a", ("ALL", "macro_f1")),
     ("AdMIRe ρ (pool)", "admire", ("pool", "spearman")),
     ("AdMIRe top-1 (pool)", "admire", ("pool", "top1")),
@@ -570,8 +571,8 @@ SCORECARD_MARKERS = ("<!-- scorecard:start (idiomkit report) -->", "<!-- scoreca
 TRACK_TEXT = {
     "plain": "**Plain track**: the model sees the text a user has, plus what the task asks about (the 2A MWE, the "
     "AdMIRe compound); no 2B MWE columns, no gold spans, no gold sentence types.",
-    "marked": "**Marked track**: the benchmarks' own protocols (2B MWE tokens the model knows; IdioLink with its "
-    "gold spans: nDCG of sentence queries shown, span rows in the card's JSON).",
+    "marked": "**Marked track**: the benchmarks' own protocols (2B MWE tokens the model knows; IdioLink queries "
+    "also by their gold span).",
 }
 
 
