@@ -128,9 +128,9 @@ def comparison_rows(card: Scorecard, published: list[dict[str, Any]]) -> list[tu
     same = [r for r in published if r["params"].get("track") == rec.params["track"]
             and bool(r["params"].get("quick")) == bool(rec.params["quick"])]  # fmt: skip
     rows = [(f"**{rec.model} {rec.recipe}** (this run)", rec.metrics)]
-    for r in same:
-        if (r["model"], r["recipe"], r["seed"]) == (rec.model, rec.recipe, rec.seed):
-            continue
+    others = [r for r in same if (r["model"], r["recipe"], r["seed"]) != (rec.model, rec.recipe, rec.seed)]
+    others.sort(key=lambda r: (not (r["recipe"] in BASELINE and r["model"] == rec.model), r["recipe"] != "zero-shot"))
+    for r in others:
         untrained = r["recipe"] in BASELINE and r["model"] == rec.model
         rows.append((f"{r['model']} {r['recipe']}" + (" (untrained)" if untrained else ""), r["metrics"]))
     return rows
@@ -146,7 +146,8 @@ def write_table(card: Scorecard, rows: list[tuple[str, dict[str, Any]]]) -> Path
 
 
 def write_figure(card: Scorecard, rows: list[tuple[str, dict[str, Any]]]) -> Path | None:
-    """A PNG beside the card: one panel per headline number, the card beside the other rows."""
+    """A PNG beside the card: one panel per headline number (five a row), a horizontal bar per model, the card's
+    own bar first and in colour, each bar labelled with its value."""
     if card.path is None:
         return None
     import matplotlib
@@ -154,17 +155,27 @@ def write_figure(card: Scorecard, rows: list[tuple[str, dict[str, Any]]]) -> Pat
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    flat = [(label.replace("*", ""), headline(metrics)) for label, metrics in rows][:8]
+    flat = [(label.replace("*", "").replace(" (this run)", ""), headline(metrics)) for label, metrics in rows][:6]
     columns = [c for c, _, _ in HEADLINE if flat[0][1][c] is not None]
-    fig, axes = plt.subplots(1, len(columns), figsize=(2.2 * len(columns), 3.2), squeeze=False)
-    for ax, column in zip(axes[0], columns, strict=True):
-        values = [v[column] or 0.0 for _, v in flat]
-        ax.bar(range(len(flat)), values, color=["tab:red"] + ["tab:gray"] * (len(flat) - 1))
-        ax.set_title(column, fontsize=8)
-        ax.set_xticks(range(len(flat)), [label[:18] for label, _ in flat], rotation=90, fontsize=6)
-        ax.tick_params(axis="y", labelsize=6)
+    ncols = 5
+    nrows = -(-len(columns) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.2 * ncols, 0.35 * len(flat) * nrows + 1.2 * nrows),
+                             squeeze=False)  # fmt: skip
+    for i, ax in enumerate(axes.flat):
+        if i >= len(columns):
+            ax.axis("off")
+            continue
+        values = [v[columns[i]] or 0.0 for _, v in flat]
+        y = range(len(flat))[::-1]
+        ax.barh(list(y), values, color=["tab:red"] + ["tab:gray"] * (len(flat) - 1))
+        for yy, value in zip(y, values, strict=True):
+            ax.text(value, yy, f" {value:.2f}", va="center", fontsize=6)
+        ax.set_title(columns[i], fontsize=8)
+        ax.set_yticks(list(y), [label[:28] for label, _ in flat] if i % ncols == 0 else [], fontsize=6)
+        ax.tick_params(axis="x", labelsize=6)
+    fig.suptitle(f"{card.record.model} {card.record.recipe}, {card.record.params['track']} track", fontsize=9)
     fig.tight_layout()
     path = card.path.with_suffix(".png")
-    fig.savefig(path, dpi=80)
+    fig.savefig(path, dpi=90)
     plt.close(fig)
     return path
