@@ -38,6 +38,8 @@ from idiomkit.methods.semeval2a.runs import (
     run_probe,
 )
 from idiomkit.methods.semeval2a.sense_matcher import SenseMatcher
+from idiomkit.methods.semeval2a.shot_labels import NAME as SHOT_LABELS
+from idiomkit.methods.semeval2a.shot_labels import ShotLabelsOptions, run_shot_labels
 
 METHODS: dict[str, type[Method]] = {
     cls.name: cls
@@ -64,6 +66,7 @@ RUNNABLE: dict[str, Runnable] = {
     FeatureRanker.name: Runnable(FeatureRankerOptions, run_feature_ranker),
     StructuredRanker.name: Runnable(StructuredRankerOptions, run_structured_ranker),
     TwinExpansion.name: Runnable(TwinsOptions, run_twins),
+    SHOT_LABELS: Runnable(ShotLabelsOptions, run_shot_labels),  # a baseline: no model, no fit
 }
 
 
