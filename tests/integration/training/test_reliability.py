@@ -30,6 +30,6 @@ def test_same_seed_same_metrics_and_weights(tmp_path):
     assert all(torch.equal(a[k], b[k]) for k in a)
     card = (tmp_path / "a" / "README.md").read_text()  # the model card: recipe, data hashes, metrics, intended use
     sha = json.loads((tmp_path / "a" / "training.json").read_text())["data_sha256"]
-    for line in ("- Recipe: `adaptive-triplet-mwe`", f"- Data sha256: {sha}", "best val_idiom = ",
+    for line in ("- Recipe: `adaptive-triplet-mwe-dedup`", f"- Data sha256: {sha}", "best val_idiom = ",
                  "- Intended use: "):  # fmt: skip
         assert line in card, line
