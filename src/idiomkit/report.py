@@ -577,30 +577,34 @@ TRACK_TEXT = {
 
 
 def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str) -> list[str]:
-    """One table line per (model, recipe) of the full (not quick) scorecards of ``track``: mean ± std over seeds."""
+    """The table (header first) of the full (not quick) scorecards of ``track``: one line per (model, recipe), mean
+    ± std over seeds, the :data:`HEADLINE` columns some row has; no lines when the track has no card."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for _, rec in results:
         params = rec.get("params", {})
         if rec.get("task") == SCORECARD_TASK and params.get("track") == track and not params.get("quick"):
             groups[(rec["model"], rec["recipe"])].append(rec)
-    lines = []
+    rows = []
     for (model, recipe), recs in sorted(groups.items(), key=lambda item: (item[0][1] != "zero-shot", item[0])):
-        cells = []
+        cells = {}
         for column, block, path in HEADLINE:
             values = [v for r in recs if (v := dig(r["metrics"], block, path)) is not None]
-            cells.append(_fmt(values, "nDCG" in column) if values else "")
-        lines.append(f"| {model} | {recipe} | {len(recs)} | " + " | ".join(cells) + " |")
-    return lines
+            cells[column] = _fmt(values, "nDCG" in column) if values else ""
+        rows.append((f"| {model} | {recipe} | {len(recs)} | ", cells))
+    columns = [c for c, _, _ in HEADLINE if any(cells[c] for _, cells in rows)]
+    if not rows:
+        return []
+    head = ["| model | recipe | seeds | " + " | ".join(columns) + " |", "|" + "---|" * (len(columns) + 3)]
+    return head + [start + " | ".join(cells[c] for c in columns) + " |" for start, cells in rows]
 
 
 def scorecard_section(results: list[tuple[Path, dict[str, Any]]], heading: bool = True) -> list[str]:
     """The scorecard tables, plain track first (``idiomkit evaluate all`` result files)."""
-    head = ["model", "recipe", "seeds", *(column for column, _, _ in HEADLINE)]
     out = ["## Scorecard: every benchmark at once", ""] if heading else []
     for track in ("plain", "marked"):
         rows = scorecard_rows(results, track)
         if rows:
-            out += [TRACK_TEXT[track], "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head), *rows, ""]
+            out += [TRACK_TEXT[track], "", *rows, ""]
     if len(out) <= 2:
         return []
     return out + ["Each row: `idiomkit evaluate all -m MODEL --track both` (a trained model: its directory); "
