@@ -38,8 +38,7 @@ from idiomkit.methods.semeval2a.runs import (
     run_probe,
 )
 from idiomkit.methods.semeval2a.sense_matcher import SenseMatcher
-from idiomkit.methods.semeval2a.shot_labels import NAME as SHOT_LABELS
-from idiomkit.methods.semeval2a.shot_labels import ShotLabelsOptions, run_shot_labels
+from idiomkit.methods.semeval2a.shot_labels import ShotLabels, ShotLabelsOptions, run_shot_labels
 
 METHODS: dict[str, type[Method]] = {
     cls.name: cls
@@ -47,6 +46,7 @@ METHODS: dict[str, type[Method]] = {
         LogisticProbe,  # semeval2a/probe
         FineTunedClassifier,  # semeval2a/classifier
         SenseMatcher,  # semeval2a/sense-matcher
+        ShotLabels,  # semeval2a/shot-labels
         BM25,  # idiolink/bm25
         UsageReranker,  # idiolink/usage-rerank
         ClassifierUsageReranker,  # idiolink/usage-rerank-classifier
@@ -66,7 +66,7 @@ RUNNABLE: dict[str, Runnable] = {
     FeatureRanker.name: Runnable(FeatureRankerOptions, run_feature_ranker),
     StructuredRanker.name: Runnable(StructuredRankerOptions, run_structured_ranker),
     TwinExpansion.name: Runnable(TwinsOptions, run_twins),
-    SHOT_LABELS: Runnable(ShotLabelsOptions, run_shot_labels),  # a baseline: no model, no fit
+    ShotLabels.name: Runnable(ShotLabelsOptions, run_shot_labels),  # a baseline: no model
 }
 
 

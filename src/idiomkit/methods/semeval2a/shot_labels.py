@@ -14,11 +14,13 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from idiomkit.data.semeval2a import Example2A, load_dev_split, load_setting
 from idiomkit.errors import OptionError
+from idiomkit.methods.base import Method
 from idiomkit.methods.runner import RunContext
 from idiomkit.results import ResultRecord, result_path, sha256_files, write_result
 from idiomkit.tasks.semeval2a import one_shot_table, score, submission_csv
@@ -35,11 +37,28 @@ class ShotLabelsOptions:
     force: bool = False
 
 
+@dataclass
+class ShotLabels(Method):
+    """The rule as a method: ``fit`` keeps the one-shot examples, ``predict`` labels examples by their MWE's shots."""
+
+    name: ClassVar[str] = NAME
+    description: ClassVar[str] = "the one-shot examples' labels alone, no model (a baseline)"
+
+    shots: list[Example2A] = field(default_factory=list)
+
+    def fit(self, one_shot: Sequence[Example2A]) -> ShotLabels:
+        self.shots = list(one_shot)
+        return self
+
+    def predict(self, examples: Sequence[Example2A]) -> list[int]:
+        table = one_shot_table(self.shots, examples)
+        majority = Counter(ex.label for ex in self.shots).most_common(1)[0][0]
+        return [next(iter(table[ex.mwe])) if len(table[ex.mwe]) == 1 else majority for ex in examples]
+
+
 def shot_label_predictions(one_shot: Sequence[Example2A], dev: Sequence[Example2A]) -> list[int]:
     """The rule's label of every dev example (module docstring)."""
-    shots = one_shot_table(one_shot, dev)
-    majority = Counter(ex.label for ex in one_shot).most_common(1)[0][0]
-    return [next(iter(shots[ex.mwe])) if len(shots[ex.mwe]) == 1 else majority for ex in dev]
+    return ShotLabels().fit(one_shot).predict(dev)
 
 
 def run_shot_labels(options: ShotLabelsOptions, context: RunContext) -> list[Path]:
