@@ -52,7 +52,7 @@ from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
 from idiomkit.training.examples import Examples, make_examples
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, sts_split
 from idiomkit.training.recipes.pairs import SP_TRAIN_PER_IDIOM, idiom_data
-from idiomkit.training.recipes.semeval2b import labelled_pair_examples
+from idiomkit.training.recipes.semeval2b import labelled_pair_examples, sts_examples
 from idiomkit.training.relabel import validation_pairs
 
 log = logging.getLogger(__name__)
@@ -156,18 +156,12 @@ def build_streams(model, cfg, groups: list, index: HeldOut, wanted: Sequence[str
         "misreading": lambda: Stream(_rows(model, cfg, "misreading",
                                            *_limit([(t.sentence, t.paraphrase, t.misreading) for t in train_triples],
                                                    [t.idiom for t in train_triples], cfg)), mnrl),  # fmt: skip
-        "sts": lambda: Stream(_sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.sts_weight),
+        "sts": lambda: Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.sts_weight),
     }
     for name in STREAMS:
         if name in wanted:
             streams.append(builders[name]())
     return streams, val_triples
-
-
-def _sts_examples(model, cfg) -> Examples:
-    pairs = sts_split(cfg)[0]
-    rows = [(p.sentence_1, p.sentence_2) for p in pairs]
-    return make_examples(model, "sts", rows, [p.score for p in pairs], list(range(len(rows))), cfg.max_seq_length)
 
 
 class FlagshipEvaluator(SentenceEvaluator):
