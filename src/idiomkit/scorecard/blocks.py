@@ -170,16 +170,15 @@ class Block:
 
     run: Callable[[Any, BlockContext], BlockOutput]
     quick: bool = True
-    title: str = ""
     by_track: bool = False
 
 
 BLOCKS: dict[str, Block] = {
-    "semeval2b": Block(semeval2b_block, title="2B dev", by_track=True),
-    "idiolink": Block(idiolink_block, title="IdioLink test", by_track=True),
-    "semeval2a": Block(semeval2a_block, quick=False, title="2A dev zero-shot probe"),
-    "admire": Block(admire_block, title="AdMIRe cosine"),
-    "xiao": Block(xiao_block, title="Xiao held-out idioms"),
-    "meaning-triples": Block(meaning_triples_block, title="core test"),
-    "sts-guard": Block(sts_guard_block, title="STS guard (test)"),
+    "semeval2b": Block(semeval2b_block, by_track=True),
+    "idiolink": Block(idiolink_block, by_track=True),
+    "semeval2a": Block(semeval2a_block, quick=False),
+    "admire": Block(admire_block),
+    "xiao": Block(xiao_block),
+    "meaning-triples": Block(meaning_triples_block),
+    "sts-guard": Block(sts_guard_block),
 }
