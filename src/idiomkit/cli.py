@@ -619,6 +619,13 @@ def train(
             " the recorded pre-dedup rows)."
         ),
     ] = True,
+    dedup_idioms: Annotated[
+        bool,
+        typer.Option(
+            help="With --heldout-dedup: also drop 2B train groups of held-out idioms (--no-dedup-idioms: SemEval 2B's"
+            " fine_tune rule, MWE overlap with dev allowed; held-out sentences are still dropped)."
+        ),
+    ] = True,
     threads: Annotated[int, typer.Option(min=1, help="CPU threads torch may use.")] = 2,
     data_dir: DataDir = None,
     evaluate_on: Annotated[
@@ -652,6 +659,7 @@ def train(
             eval_every=eval_every, max_steps=max_steps, limit_groups=limit_groups, progress=progress,
             checkpoint_every=checkpoint_every, patience=patience, keep_epochs=keep_epochs, lora_rank=lora_rank,
             sts_epochs=sts_epochs, val_sts=val_sts, heldout_dedup=heldout_dedup,
+            dedup_idioms=dedup_idioms,
             data_dir=str(data_dir) if data_dir else None,
             query_mode=query_mode, span_queries=span_queries, dropout=dropout, fast_dropout=fast_dropout,
             sts_weight=sts_weight, unpad=unpad, threads=threads, force_new=force_new or not resume,

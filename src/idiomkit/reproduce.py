@@ -115,6 +115,7 @@ class TrainRun:
     sts_weight: float | None = None
     val_sts: bool | None = None
     heldout_dedup: bool | None = None
+    dedup_idioms: bool | None = None
     threads: int | None = None
     evaluate: list[str] | None = None
 

@@ -111,6 +111,8 @@ class TrainConfig:
     keep_epochs: bool = False  # also save a model directory ``epoch-<N>`` after every epoch (learning curves)
     val_sts: bool = True  # also report STS validation Spearman at each validation (not used for selection)
     heldout_dedup: bool = True  # drop training examples of held-out splits; STS validation carved from STS train
+    dedup_idioms: bool = True  # with heldout_dedup: also drop 2B train groups of held-out idioms (False: SemEval 2B's
+    # fine_tune rule, which shares MWEs between train and dev by design; only held-out sentences are dropped)
     max_steps: int | None = None
     limit_groups: int | None = None
     val_fraction: float = 0.1
@@ -145,8 +147,8 @@ def load_groups(cfg: TrainConfig) -> tuple[list[Group], list[Group], list[Path]]
     groups = group_pairs(load_train_pairs(data_dir))
     if cfg.heldout_dedup:
         groups = filter_heldout(
-            "2B train", groups, lambda g: (g.sentence, *g.correct, *(i for i, _ in g.incorrect)), lambda g: g.mwes,
-            index=heldout_index(data_dir),
+            "2B train", groups, lambda g: (g.sentence, *g.correct, *(i for i, _ in g.incorrect)),
+            (lambda g: g.mwes) if cfg.dedup_idioms else None, index=heldout_index(data_dir),
         ).kept
     train, val = split_by_mwe(groups, cfg.val_fraction, cfg.seed)
     if cfg.limit_groups:
@@ -824,7 +826,7 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
         "recipe": cfg.recipe,
         "label": run_label(
             cfg.recipe, cfg.mwe_tokens, cfg.lora_rank, cfg.span_queries, cfg.dropout, cfg.sts_weight, cfg.epochs,
-            cfg.heldout_dedup,
+            cfg.heldout_dedup, cfg.dedup_idioms,
         ),
         "config": asdict(cfg),
         "data_sha256": sha256_files(run.data_files),

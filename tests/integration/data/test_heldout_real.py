@@ -61,6 +61,16 @@ def test_planted_2b_train_leaks_are_dropped_and_counted(planted, caplog):
     assert "with a held-out sentence" in line
 
 
+def test_task_rules_drop_heldout_sentences_but_keep_heldout_idioms(planted):
+    """--no-dedup-idioms (SemEval 2B's fine_tune rule): the planted dev sentence goes, the planted idiom stays."""
+    train, val, _ = load_groups(TrainConfig(recipe="cosent", dedup_idioms=False, data_dir=str(planted)))
+    texts = {g.sentence for g in train + val}
+    assert "The big fish of the town spoke." in texts
+    assert load_subtask_b(planted, "dev").pairs[0].sentence1 not in texts
+    strict, _, _ = load_groups(TrainConfig(recipe="cosent", data_dir=str(planted)))
+    assert len(train) > len(strict)  # the 2B train groups of held-out MWEs are kept
+
+
 def test_sts_validation_is_carved_from_deduplicated_train(data_dir):
     train, val = sts_split(TrainConfig(recipe="cosent-sts", data_dir=str(data_dir)))
     index = heldout_index(data_dir)

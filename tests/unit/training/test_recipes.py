@@ -34,6 +34,8 @@ def test_run_labels():
     assert run_label("adaptive-triplet", True, lora_rank=16) == "adaptive-triplet-mwe-lora"
     assert run_label("mnrl", True) == "mnrl" and run_label("mnrl", False) == "mnrl-nomwe"
     assert run_label("adaptive-triplet", True, dropout=0.0) == "adaptive-triplet-mwe-dropout0"
+    assert run_label("cosent-sts", True, sts_weight=0.3, heldout_dedup=True) == "cosent-sts-stsw0.3-dedup"
+    assert run_label("cosent-sts", True, heldout_dedup=True, dedup_idioms=False) == "cosent-sts-dedup-sentences"
     assert run_label("idiolink-infonce", False, epochs=10) == "idiolink-infonce"  # the paper's budget
     assert run_label("idiolink-infonce", False, span_queries=True, epochs=30) == "idiolink-infonce-span-ep30"
     assert run_label("adaptive-triplet", True, epochs=30) == "adaptive-triplet-mwe"  # 2B files name epochs apart

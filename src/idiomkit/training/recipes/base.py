@@ -121,13 +121,15 @@ def adaptive_loss(model, cfg) -> torch.nn.Module:
 def run_label(
     recipe: str, mwe_tokens: bool, lora_rank: int | None = None, span_queries: bool = False,
     dropout: float | None = None, sts_weight: float = 1.0, epochs: int | None = None, heldout_dedup: bool = False,
+    dedup_idioms: bool = True,
 ) -> str:  # fmt: skip
     """The recipe name used in result files: ``adaptive-triplet`` vs ``adaptive-triplet-mwe``; ``-lora`` suffix;
     IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries, ``-ep<N>`` when the epoch budget
     is not the paper's 10 (2B result files name their epochs elsewhere); ``-dropout<p>`` when the run
     overrode the model's dropout; ``-stsw<w>`` for an STS-mixing recipe whose STS loss weight is not 1; ``-dedup``
     when a 2B recipe's training data went through the held-out dedup (the recorded rows before it carry no suffix;
-    IdioLink and pairs recipes keep their idioms apart by construction, the dedup only moves their STS validation)."""
+    IdioLink and pairs recipes keep their idioms apart by construction, the dedup only moves their STS validation),
+    ``-dedup-sentences`` when it dropped held-out sentences only (SemEval 2B's fine_tune rule: MWE overlap allowed)."""
     label = _recipe_label(recipe, mwe_tokens, span_queries) + ("-lora" if lora_rank else "")
     if recipe.startswith("idiolink-") and epochs not in (None, IDIOLINK_EPOCHS):
         label += f"-ep{epochs}"
@@ -135,7 +137,8 @@ def run_label(
         label += f"-stsw{sts_weight:g}"
     # IdioLink and pairs data have no leak to drop; the flagship always goes through the dedup
     dedup = heldout_dedup and not recipe.startswith(("idiolink-", "pairs-", "flagship"))
-    return label + (f"-dropout{dropout:g}" if dropout is not None else "") + ("-dedup" if dedup else "")
+    suffix = ("-dedup" if dedup_idioms else "-dedup-sentences") if dedup else ""
+    return label + (f"-dropout{dropout:g}" if dropout is not None else "") + suffix
 
 
 def _recipe_label(recipe: str, mwe_tokens: bool, span_queries: bool) -> str:
