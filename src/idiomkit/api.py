@@ -18,11 +18,11 @@ from idiomkit.config import default_data_dir, default_results_dir, seed_everythi
 from idiomkit.embedding.encode import encode_texts
 from idiomkit.embedding.pooling import POOLINGS, pooling_of
 from idiomkit.embedding.spans import encode_spans
-from idiomkit.errors import InputError, OptionError, api_errors, check_at_least, check_choice, is_safetensors_error
+from idiomkit.errors import OptionError, api_errors, check_at_least, check_choice
 from idiomkit.methods import get_runnable
 from idiomkit.methods.idiolink.rerank import rerank_from_options
 from idiomkit.methods.runner import RunContext
-from idiomkit.models import DEFAULT_MODEL, load_model, model_path, resolve_name
+from idiomkit.models import DEFAULT_MODEL, load_model, resolve_name
 from idiomkit.models.registry import registry_entries
 from idiomkit.results import ResultKey, ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
 from idiomkit.tasks import IdioLinkOptions, Task, get_task
@@ -73,23 +73,6 @@ def semeval2b_dev_metrics(model, *, data_dir: str | Path | None = None, mwe_toke
     )
 
 
-def weights_file(model: str) -> str:
-    """The model's one ``*.safetensors`` file when it has exactly one, else the model path itself."""
-    path = Path(model_path(model))
-    files = sorted(path.glob("*.safetensors")) if path.is_dir() else []
-    return str(files[0]) if len(files) == 1 else str(path)
-
-
-def open_model(model: str, *, pooling: str = "mean", device: str | None = None):
-    """:func:`~idiomkit.models.load_model`, with corrupt or truncated weights a one-line error naming the file."""
-    try:
-        return load_model(model, pooling=pooling, device=device)
-    except Exception as exc:
-        if not is_safetensors_error(exc):
-            raise
-        raise InputError(f"{weights_file(model)}: corrupt or truncated model weights ({exc})") from exc
-
-
 EMBED_POOLINGS = POOLINGS  # span pooling is asked for with ``spans``
 
 
@@ -109,7 +92,7 @@ def embed(
     check_choice("pooling", pooling, EMBED_POOLINGS)
     if spans is not None and len(spans) != len(texts):
         raise OptionError(f"{len(spans)} spans for {len(texts)} texts (give one span per text)")
-    st = open_model(model, pooling=pooling) if isinstance(model, str) else model
+    st = load_model(model, pooling=pooling) if isinstance(model, str) else model
     name = auto_prompt_name(st, prompt_name)
     if spans is not None:
         prompt = st.prompts.get(name, "") if name else None
@@ -238,7 +221,7 @@ def evaluate(
         model_name = Path(training["config"]["model"]).name
     data_dir = Path(data_dir) if data_dir else default_data_dir()
     start = time.perf_counter()
-    st = model if lexical else open_model(model, pooling=pooling)
+    st = model if lexical else load_model(model, pooling=pooling)
     name = None if lexical else auto_prompt_name(st, prompt_name)
     out = task_obj.evaluate(
         st,

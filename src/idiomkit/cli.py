@@ -288,15 +288,15 @@ def nearest(
 ) -> None:
     """For five English and three Portuguese idiomatic sentences, which of {figurative paraphrase, literal
     misreading, unrelated} each model puts nearest (✓: the figurative paraphrase)."""
-    from idiomkit.api import open_model
+    from idiomkit.models import load_model
     from idiomkit.reading import add_reader
     from idiomkit.scorecard.nearest import nearest_table
 
     loaded = {}
     for name in models or ["minilm"]:
-        loaded[name] = open_model(name, pooling=pooling)
+        loaded[name] = load_model(name, pooling=pooling)
         if reader:
-            loaded[f"{name} + reader"] = add_reader(open_model(name, pooling=pooling), mode=reader, sense="default")
+            loaded[f"{name} + reader"] = add_reader(load_model(name, pooling=pooling), mode=reader, sense="default")
     print_table(nearest_table(loaded), "nearest meaning by cosine")
 
 
@@ -340,10 +340,10 @@ def mteb_run(
         from idiomkit.mteb_tasks import get_mteb_task, run_mteb
     except ImportError as exc:
         raise ValueError(f"mteb is not installed ({exc}); install the 'mteb' extra") from None
-    from idiomkit.api import open_model
+    from idiomkit.models import load_model
 
     mteb_task = get_mteb_task(task, data_dir)
-    scores = run_mteb(open_model(model, pooling=pooling), mteb_task, batch_size=batch_size)
+    scores = run_mteb(load_model(model, pooling=pooling), mteb_task, batch_size=batch_size)
     name = mteb_task.metadata.main_score
     console.print(f"{mteb_task.metadata.name} {name} = {scores['main_score']:.6f}")
 
@@ -810,10 +810,10 @@ def export_onnx(
 
     check_choice("pooling", pooling, ("mean", "last2"))
     check_writable_dir(output, "output directory")
-    from idiomkit.api import open_model
+    from idiomkit.models import load_model
     from idiomkit.models.onnx_backend import export_onnx as run_export
 
-    out = run_export(open_model(model, pooling=pooling, device="cpu"), output, quantize=quantize)
+    out = run_export(load_model(model, pooling=pooling, device="cpu"), output, quantize=quantize)
     console.print(f"exported {model} -> {out}/onnx")
 
 

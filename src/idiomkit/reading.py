@@ -78,7 +78,7 @@ def add_reader(model: SentenceTransformer, mode: str = "replace", lexicon: Lexic
                language: str | None = None) -> SentenceTransformer:  # fmt: skip
     """Put an :class:`~idiomkit.idioms.reader.IdiomReader` first in ``model`` (replacing one it has) and return
     the model: its ``encode`` rewrites texts from now on, and ``model.save`` keeps the reader (reload it with
-    ``SentenceTransformer(path, trust_remote_code=True)``).
+    :func:`idiomkit.load_model`, which runs no code from the folder).
 
     Args:
         model: any SentenceTransformer (trained or not) whose first module tokenizes.

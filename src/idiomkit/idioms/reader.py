@@ -13,14 +13,16 @@ plain reference to it, not a child module, so its weights are not saved twice. `
 working.
 
 Saved (``model.save``) as its own folder ``0_IdiomReader``: ``idiom_reader.json`` (mode, language, max_gap, whether
-there is a sense check), ``lexicon.tsv`` and ``sense.json`` (when it has a sense check). Loading the saved model
-needs ``trust_remote_code=True``: sentence-transformers 6 imports no module class outside its own package without it.
+there is a sense check), ``lexicon.tsv`` and ``sense.json`` (when it has a sense check). Load the saved model
+with :func:`idiomkit.load_model` (it hands this class, imported from the installed package, to sentence-transformers:
+no ``trust_remote_code``, no code from the folder); plain sentence-transformers 6 imports no module class outside its
+own package without ``trust_remote_code=True``, which also lets a folder run its own code.
 
 Example::
 
     model = add_reader(load_model("minilm"), mode="replace")
     model.save("out/minilm-reader")
-    SentenceTransformer("out/minilm-reader", trust_remote_code=True).encode("she finally kicked the bucket")
+    load_model("out/minilm-reader").encode("she finally kicked the bucket")
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ import json
 import logging
 import os
 from pathlib import Path
+from typing import Any
 
+from idiomkit.errors import is_safetensors_error
 from idiomkit.models.registry import (
     DEFAULT_MODEL,
     REGISTRY,
@@ -26,6 +28,7 @@ __all__ = [
     "ModelSpec",
     "cache_dir",
     "load_model",
+    "load_sentence_transformer",
     "model_path",
     "resolve_name",
 ]
@@ -52,7 +55,9 @@ def load_model(
     device: str | None = None,
     max_seq_length: int | None = None,
 ):
-    """Load a :class:`~sentence_transformers.SentenceTransformer` by registry name, local path or hub id.
+    """Load a :class:`~sentence_transformers.SentenceTransformer` by registry name, local path or hub id, safely: a
+    saved idiom reader loads from the installed idiomkit, and no code in a model folder runs
+    (:func:`load_sentence_transformer`).
 
     Args:
         name_or_path: ``minilm``, ``mpnet``, ``me5-small``, ``me5-small-enpt``, a model directory, or a hub id.
@@ -60,8 +65,6 @@ def load_model(
         device: torch device; default picks CUDA/MPS when available, else CPU.
         max_seq_length: optional cap on tokens per text.
     """
-    from sentence_transformers import SentenceTransformer
-
     from idiomkit.embedding.pooling import with_pooling
 
     source = model_path(name_or_path)
@@ -84,7 +87,7 @@ def load_model(
             "directory, and the hub is offline (HF_HUB_OFFLINE=1)"
         )
     try:
-        model = SentenceTransformer(source, device=device, trust_remote_code=own_modules_only(local))
+        model = load_sentence_transformer(source, device=device)
     except OSError as exc:
         if name_or_path not in REGISTRY and local.is_dir():  # a local directory, whatever the hub would say
             raise ModelNotAvailable(f"{local}: cannot load the model in this directory ({first_line(exc)})") from None
@@ -100,17 +103,79 @@ def load_model(
 WEIGHTS = ("*.safetensors", "*.bin")  # a model directory's weights (its own, or a module's one folder down)
 
 
-def own_modules_only(local: Path) -> bool:
-    """Whether a local model directory's modules outside sentence-transformers are all idiomkit's (its idiom
-    reader): only then does loading pass ``trust_remote_code`` (sentence-transformers needs it for any outside
-    module class; a directory naming another package's class is loaded without it, and refused)."""
+def own_module_classes() -> dict[str, type]:
+    """The module classes outside sentence-transformers that a model folder may name in ``modules.json``: idiomkit's
+    own, imported from the installed package (never from the folder), keyed by the ``type`` a saved model writes."""
+    from idiomkit.idioms.reader import IdiomReader
+
+    return {f"{cls.__module__}.{cls.__qualname__}": cls for cls in (IdiomReader,)}
+
+
+def module_classes_of(local: Path) -> dict[str, type]:
+    """The idiomkit classes the ``modules.json`` of a local model directory names (empty: none, or no such file).
+
+    Raises:
+        ModelNotAvailable: ``modules.json`` is not a JSON list of modules with a ``type``, or names a class that is
+            neither sentence-transformers' nor idiomkit's (loading it would run code chosen by the folder).
+    """
+    path = local / "modules.json"
+    if not local.is_dir() or not path.is_file():
+        return {}
     try:
-        modules = json.loads((local / "modules.json").read_text(encoding="utf-8"))
-        types = [str(entry["type"]) for entry in modules]
-    except (OSError, ValueError, TypeError, KeyError):
-        return False
-    outside = [t for t in types if not t.startswith("sentence_transformers.")]
-    return bool(outside) and all(t.startswith("idiomkit.") for t in outside)
+        modules = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ModelNotAvailable(f"{path}: not valid JSON ({first_line(exc)})") from None
+    if not isinstance(modules, list):
+        raise ModelNotAvailable(f"{path}: expected a JSON list of modules, got {type(modules).__name__}")
+    own = own_module_classes()
+    wanted: dict[str, type] = {}
+    for row, entry in enumerate(modules, start=1):
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        if not isinstance(kind, str) or not kind:
+            raise ModelNotAvailable(f"{path}: module {row}: field 'type': missing or not a string")
+        if kind.startswith("sentence_transformers."):
+            continue
+        if kind not in own:
+            raise ModelNotAvailable(
+                f"{path}: module {row}: field 'type': '{kind}' is neither a sentence-transformers nor an idiomkit "
+                f"module class; idiomkit runs no code from a model folder (known: {', '.join(sorted(own))})"
+            )
+        wanted[kind] = own[kind]
+    return wanted
+
+
+def load_sentence_transformer(source: str, **kwargs: Any):
+    """``SentenceTransformer(source, **kwargs)`` without ``trust_remote_code``: nothing in a model folder is imported.
+
+    sentence-transformers 6 imports a ``modules.json`` class outside its own package only with
+    ``trust_remote_code=True``, and for a local folder that flag first tries the folder's own ``<module>.py`` (a
+    ``type`` of ``idiomkit.Evil`` imports ``<folder>/idiomkit.py``). So the idiom reader's class is resolved here
+    from the installed idiomkit (:func:`module_classes_of`) and handed to sentence-transformers, which then needs
+    no flag; any other outside class is refused in one line before anything loads.
+    """
+    from sentence_transformers import SentenceTransformer
+
+    classes = module_classes_of(Path(source))
+    try:
+        if not classes:
+            return SentenceTransformer(source, trust_remote_code=False, **kwargs)
+        # sentence-transformers' hook for already imported module classes (what its trainer uses to reload a
+        # checkpoint); the classes come from this package, not the folder, so no code of the folder runs
+        return SentenceTransformer._load_with_module_classes(source, classes, trust_remote_code=False, **kwargs)
+    except Exception as exc:
+        if is_safetensors_error(exc):
+            raise ModelNotAvailable(f"{weights_file(source)}: corrupt or truncated model weights ({exc})") from exc
+        if not isinstance(exc, ValueError) or "trust_remote_code" not in str(exc):
+            raise
+        raise ModelNotAvailable(f"{source}: {first_line(exc)} (idiomkit never passes trust_remote_code)") from None
+
+
+def weights_file(source: str) -> str:
+    """The model folder's one ``*.safetensors`` file (its own or a module's, one folder down) when it has exactly
+    one, else the folder itself."""
+    path = Path(source)
+    files = sorted(path.glob("*.safetensors")) + sorted(path.glob("*/*.safetensors")) if path.is_dir() else []
+    return str(files[0]) if len(files) == 1 else source
 
 
 def first_line(exc: BaseException) -> str:

@@ -92,7 +92,7 @@ def load_onnx_model(path: str | Path, backend: str = "onnx", *, threads: int | N
     from sentence_transformers import SentenceTransformer
     from sentence_transformers.sentence_transformer.modules import WeightedLayerPooling
 
-    from idiomkit.models import ModelNotAvailable
+    from idiomkit.models import ModelNotAvailable, load_sentence_transformer
 
     if backend not in FILES:
         raise ValueError(f"unknown backend '{backend}' (expected {' or '.join(FILES)})")
@@ -104,7 +104,7 @@ def load_onnx_model(path: str | Path, backend: str = "onnx", *, threads: int | N
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads or torch.get_num_threads()
     session = ort.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
-    st = SentenceTransformer(str(path), device="cpu")
+    st = load_sentence_transformer(str(path), device="cpu")
     first = st[0]
     first.forward = _onnx_forward(session, meta["inputs"])
     modules = [m for m in st if not isinstance(m, WeightedLayerPooling)]

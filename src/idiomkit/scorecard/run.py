@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from idiomkit.api import auto_prompt_name, open_model, training_summary
+from idiomkit.api import auto_prompt_name, training_summary
 from idiomkit.config import default_data_dir, default_results_dir, seed_everything
 from idiomkit.errors import OptionError, api_errors
-from idiomkit.models import resolve_name
+from idiomkit.models import load_model, resolve_name
 from idiomkit.reading import MODES, add_reader
 from idiomkit.results import atomic_write_text, check_writable_dir, load_results
 from idiomkit.scorecard.blocks import BLOCKS, BlockContext
@@ -86,7 +86,7 @@ def evaluate_all(
     if training and recipe == "zero-shot":
         recipe = training["label"]
     name = model_name or (Path(training["config"]["model"]).name if training else resolve_name(model))
-    st = open_model(model, pooling=pooling)
+    st = load_model(model, pooling=pooling)
     extra: dict[str, Any] = {"pooling": pooling, "training": training} if training else {"pooling": pooling}
     if reader:
         st = add_reader(st, mode=reader, sense="default")

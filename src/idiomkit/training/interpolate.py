@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from sentence_transformers import SentenceTransformer
 
 from idiomkit.embedding.mwe import add_mwe_tokens
-from idiomkit.models import load_model
+from idiomkit.models import load_model, load_sentence_transformer
 from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.recipes import run_label
@@ -94,7 +93,7 @@ def load_pair(tuned_dir: str | Path):
     """(start model with the run's MWE tokens, fine-tuned model, the run's config)."""
     tuned_dir = Path(tuned_dir)
     start, cfg = start_model(tuned_dir)
-    tuned = SentenceTransformer(str(tuned_dir), device="cpu")
+    tuned = load_sentence_transformer(str(tuned_dir), device="cpu")
     if start.tokenizer.get_added_vocab() != tuned.tokenizer.get_added_vocab():
         raise ValueError(f"{tuned_dir}: its MWE tokens differ from the ones its training config adds")
     return start, tuned, cfg

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from idiomkit.idioms import Lexicon
+from idiomkit.idioms.reader import IdiomReader
 from idiomkit.idioms.sources import default_lexicon
+from idiomkit.models import load_model
 from idiomkit.reading import add_reader
 
 IDIOM, REWRITTEN, PLAIN = "she finally kicked the bucket", "she finally died", "the weather is nice today"
@@ -35,7 +37,8 @@ def test_save_and_reload_keep_the_reader(reader_model, minilm, tmp_path):
     assert Lexicon.from_tsv(tmp_path / "0_IdiomReader" / "lexicon.tsv").sizes() == default_lexicon().sizes()
     with pytest.raises(ValueError, match="trust_remote_code"):
         SentenceTransformer(str(tmp_path), device="cpu")
-    loaded = SentenceTransformer(str(tmp_path), trust_remote_code=True, device=str(minilm.device))
-    assert type(loaded[0]).__name__ == "IdiomReader"
-    np.testing.assert_allclose(loaded.encode(IDIOM), minilm.encode(REWRITTEN), atol=1e-5)
-    np.testing.assert_allclose(loaded.encode(PLAIN), minilm.encode(PLAIN), atol=1e-5)
+    for loaded in (load_model(str(tmp_path), device=str(minilm.device)),  # the safe loader: no trust_remote_code
+                   SentenceTransformer(str(tmp_path), trust_remote_code=True, device=str(minilm.device))):
+        assert type(loaded[0]) is IdiomReader
+        np.testing.assert_allclose(loaded.encode(IDIOM), minilm.encode(REWRITTEN), atol=1e-5)
+        np.testing.assert_allclose(loaded.encode(PLAIN), minilm.encode(PLAIN), atol=1e-5)

@@ -88,8 +88,10 @@ def card_lines() -> list[str]:
     """The flagship's part of the model card: training sources with their licences, loading, limits."""
     rows = [f"| {name} | {licence} |" for name, licence in SOURCES]
     return ["### Training sources (after the held-out dedup)", "", "| source (stream) | licence |", "|---|---|", *rows,
-            "", "Load it with `SentenceTransformer(path, trust_remote_code=True)` (the idiom reader is a module of "
-            "idiomkit, which must be installed).", "", f"Limits: {LIMITS}", ""]  # fmt: skip
+            "", "Load it with `idiomkit.load_model(path)` (the idiom reader is a module of idiomkit, which must be "
+            "installed; no code from this folder runs). `SentenceTransformer(path, trust_remote_code=True)` loads it "
+            "too, but lets a folder run its own code: only for folders you trust.", "",
+            f"Limits: {LIMITS}", ""]  # fmt: skip
 
 
 def _val_idiom(idiom: str) -> bool:
