@@ -1,7 +1,7 @@
 """Held-out hygiene: the one filter every training source goes through.
 
 :func:`heldout_index` collects, once per data directory, the normalised sentences of every held-out split (2B
-dev/eval/test, 2A dev/eval, IdioLink val/test, AdMIRe dev/test, the Xiao held-out idioms' sentences, STS-B and
+dev/eval/test, 2A dev/eval/test, IdioLink val/test, AdMIRe dev/test, the Xiao held-out idioms' sentences, STS-B and
 ASSIN 2 dev (they are 2B dev's STS rows) and test) and the idioms of the benchmarks that promise unseen idioms
 (2A dev/eval/test, IdioLink val/test, AdMIRe dev/test, the Xiao held-out idioms, the core test's held-out idioms,
 and any extra idioms a caller adds). :func:`filter_heldout` drops every training example one of whose sentences is
