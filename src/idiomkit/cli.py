@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import logging
 import os
@@ -504,139 +505,38 @@ def reproduce_check(
         raise typer.Exit(1)
 
 
-def known_recipe(name: str) -> str:
-    """--recipe: refused at parse time, before any model loads, unless it is a registered recipe."""
-    from idiomkit.training.recipes import RECIPES
-
-    if name not in RECIPES:
-        raise typer.BadParameter(f"unknown recipe '{name}' (expected one of {', '.join(RECIPES)})")
-    return name
-
-
-def above(low: float):
-    """A callback refusing values <= ``low`` (typer's ``min`` is inclusive)."""
-
-    def check(value: float | None) -> float | None:
-        if value is not None and not value > low:
-            raise typer.BadParameter(f"{value:g} is not > {low:g}")
-        return value
-
-    return check
+TRAIN_RUN_OPTIONS = {  # the options of ``idiomkit train`` that are not TrainConfig fields (how to run, not what)
+    "force_new": (Annotated[bool, typer.Option(
+        "--force-new",
+        help="Start over: remove output's old best/, epoch-*/, checkpoints and training.json. Without it, the same "
+        "command resumes and another config is refused.",
+    )], False),
+    "resume": (Annotated[bool, typer.Option(
+        "--resume/--no-resume", hidden=True, help="Older spelling: --no-resume = --force-new."
+    )], True),
+    "evaluate_on": (Annotated[list[str] | None, typer.Option(
+        "--evaluate",
+        help="After training, evaluate on this task (repeatable): semeval2b (dev), idiolink (test, sentence and span "
+        "queries), xiao-pairs (held-out idioms).",
+    )], None),
+}  # fmt: skip
 
 
-def below(high: float):
-    """A callback refusing values >= ``high`` (typer's ``max`` is inclusive)."""
+def train_signature(config: type | None = None) -> inspect.Signature:
+    """``idiomkit train``'s parameters: every command-line field of :class:`~idiomkit.training.config.TrainConfig`
+    (flags, help, bounds and defaults from its metadata; ``--data-dir`` shared with the other commands), then
+    :data:`TRAIN_RUN_OPTIONS`."""
+    from idiomkit.options import typer_parameters
+    from idiomkit.training.config import TrainConfig
 
-    def check(value: float | None) -> float | None:
-        if value is not None and not value < high:
-            raise typer.BadParameter(f"{value:g} is not < {high:g}")
-        return value
-
-    return check
-
-
-def known_query_mode(mode: str) -> str:
-    """--query-mode of ``train``: one of the IdioLink query modes."""
-    from idiomkit.tasks.idiolink import QUERY_MODES
-
-    if mode not in QUERY_MODES:
-        raise typer.BadParameter(f"unknown query mode '{mode}' (expected one of {', '.join(QUERY_MODES)})")
-    return mode
+    fields = typer_parameters(config or TrainConfig, shared={"data_dir": DataDir})
+    extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=hint, default=default)
+             for name, (hint, default) in TRAIN_RUN_OPTIONS.items()]  # fmt: skip
+    return inspect.Signature([*fields, *extra], return_annotation=None)
 
 
-@app.command()
 @user_errors
-def train(
-    recipe: Annotated[
-        str,
-        typer.Option(
-            callback=known_recipe,
-            help="Recipe. SemEval 2B: adaptive-triplet, adaptive-triplet-sts, triplet, mnrl, cosent, cosent-sts, "
-            "contrastive, contrastive-sts, cosine, ynu. IdioLink: idiolink-infonce, idiolink-mnrl, "
-            "idiolink-adaptive-triplet, "
-            "idiolink-infonce-index, idiolink-infonce-meaning. Idiom/definition pairs: "
-            "pairs-<contrastive|triplet|cosine|mnrl|adaptive-triplet>-<id|sp|idsp>.",
-        ),
-    ] = "adaptive-triplet",
-    model: Annotated[str, typer.Option("--model", "-m", help="Base model: registry name or directory.")] = "minilm",
-    epochs: Annotated[int, typer.Option(min=1)] = 10,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Run / model directory.")] = Path(
-        "runs/adaptive-triplet"
-    ),
-    force_new: Annotated[
-        bool,
-        typer.Option(
-            "--force-new",
-            help="Start over: remove output's old best/, epoch-*/, checkpoints and training.json. Without it, the "
-            "same command resumes and another config is refused.",
-        ),
-    ] = False,
-    resume: Annotated[
-        bool, typer.Option("--resume/--no-resume", hidden=True, help="Older spelling: --no-resume = --force-new.")
-    ] = True,
-    batch_size: Annotated[int, typer.Option(min=1)] = 64,
-    lr: Annotated[float, typer.Option(callback=above(0))] = 2e-5,
-    warmup: Annotated[float, typer.Option(min=0, help="Warmup: fraction of steps (<1) or steps.")] = 0.1,
-    max_seq_length: Annotated[int, typer.Option(min=8)] = 128,
-    seed: int = 0,
-    mwe_tokens: Annotated[bool, typer.Option("--mwe-tokens/--no-mwe-tokens")] = True,
-    eval_every: Annotated[int, typer.Option(min=0, help="Validate every N steps (0: each epoch).")] = 0,
-    checkpoint_every: Annotated[int, typer.Option(min=1, help="Checkpoint every N steps.")] = 50,
-    patience: Annotated[int | None, typer.Option(min=1, help="Stop after N validations without gain.")] = None,
-    max_steps: Annotated[int | None, typer.Option(min=1)] = None,
-    limit_groups: Annotated[int | None, typer.Option(min=1, help="Use only the first N training groups.")] = None,
-    keep_epochs: Annotated[bool, typer.Option(help="Also save the model after every epoch (epoch-N/).")] = False,
-    lora_rank: Annotated[
-        int | None, typer.Option(min=1, help="Train LoRA adapters of this rank (merged on save).")
-    ] = None,
-    dropout: Annotated[
-        float | None,
-        typer.Option(
-            min=0, callback=below(1), help="Dropout probability in [0, 1) (default: the model's own; 0 is faster)."
-        ),
-    ] = None,
-    fast_dropout: Annotated[
-        bool, typer.Option(help="On CPU: the same dropout with cheaper mask sampling (about 9% more steps/s here).")
-    ] = True,
-    unpad: Annotated[
-        bool, typer.Option(help="On CPU: BERT layers skip padding tokens (same result without dropout; faster).")
-    ] = True,
-    query_mode: Annotated[
-        str, typer.Option(callback=known_query_mode, help="IdioLink recipes: query mode of the validation search.")
-    ] = "span",
-    span_queries: Annotated[
-        bool, typer.Option("--span-queries/--sentence-queries", help="IdioLink recipes: train on span embeddings.")
-    ] = False,
-    sts_epochs: Annotated[int, typer.Option(min=0, help="ynu recipe: epochs of STS pre-training.")] = 1,
-    sts_weight: Annotated[
-        float, typer.Option(min=0, help="*-sts recipes: weight of the STS CoSENT loss in each step's sum.")
-    ] = 1.0,
-    val_sts: Annotated[bool, typer.Option("--val-sts/--no-val-sts", help="Report STS validation Spearman.")] = True,
-    heldout_dedup: Annotated[
-        bool,
-        typer.Option(
-            help="Drop training examples of held-out splits; STS validation carved from STS train (--no-heldout-dedup:"
-            " the recorded pre-dedup rows)."
-        ),
-    ] = True,
-    dedup_idioms: Annotated[
-        bool,
-        typer.Option(
-            help="With --heldout-dedup: also drop 2B train groups of held-out idioms (--no-dedup-idioms: SemEval 2B's"
-            " fine_tune rule, MWE overlap with dev allowed; held-out sentences are still dropped)."
-        ),
-    ] = True,
-    threads: Annotated[int, typer.Option(min=1, help="CPU threads torch may use.")] = 2,
-    data_dir: DataDir = None,
-    evaluate_on: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--evaluate",
-            help="After training, evaluate on this task (repeatable): semeval2b (dev), idiolink (test, sentence "
-            "and span queries), xiao-pairs (held-out idioms).",
-        ),
-    ] = None,
-) -> None:
+def train(*, force_new: bool = False, resume: bool = True, evaluate_on: list[str] | None = None, **config) -> None:
     """Train a model (e.g. He & Scarton's adaptive triplet loss) with checkpoints; the same command resumes after a
     kill, another config into the same --output is refused (--force-new starts over)."""
     check_evaluate_tasks(evaluate_on or [])
@@ -644,26 +544,18 @@ def train(
 
     from idiomkit.training import train as run_training
 
+    output, data_dir = config["output_dir"], config.get("data_dir")
+    config["data_dir"] = str(data_dir) if data_dir else None
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
         transient=True,  # an error ends the run with its one line, not a stale progress bar
     ) as bar:
-        task = bar.add_task(f"{recipe} on {model}", total=None)
+        task = bar.add_task(f"{config['recipe']} on {config['model']}", total=None)
 
         def progress(state, loss: float) -> None:
             bar.update(task, completed=state.step, description=f"epoch {state.epoch} loss {loss:.4f}")
 
-        result = run_training(
-            recipe, model, epochs=epochs, batch_size=batch_size, lr=lr, warmup=warmup,
-            max_seq_length=max_seq_length, seed=seed, mwe_tokens=mwe_tokens, output_dir=output,
-            eval_every=eval_every, max_steps=max_steps, limit_groups=limit_groups, progress=progress,
-            checkpoint_every=checkpoint_every, patience=patience, keep_epochs=keep_epochs, lora_rank=lora_rank,
-            sts_epochs=sts_epochs, val_sts=val_sts, heldout_dedup=heldout_dedup,
-            dedup_idioms=dedup_idioms,
-            data_dir=str(data_dir) if data_dir else None,
-            query_mode=query_mode, span_queries=span_queries, dropout=dropout, fast_dropout=fast_dropout,
-            sts_weight=sts_weight, unpad=unpad, threads=threads, force_new=force_new or not resume,
-        )  # fmt: skip
+        result = run_training(**config, progress=progress, force_new=force_new or not resume)
     from idiomkit.training.distributed import env_rank
 
     if env_rank() != 0:  # torchrun / accelerate launch: process 0 saves and evaluates
@@ -675,6 +567,10 @@ def train(
         f"{state.best_step}, {state.train_s:.0f} s of training steps)"
     )
     evaluate_trained(output, info, evaluate_on or [], data_dir)
+
+
+train.__signature__ = train_signature()  # typer reads the parameters from here
+app.command()(train)
 
 
 EVALUATE_TASKS = ("semeval2b", "idiolink", "xiao-pairs")

@@ -5,21 +5,36 @@ values (``--seeds 0 1 2``) and may repeat. Field metadata refines it: ``help``; 
 ``short`` (a one-letter alias, ``-m``); ``positional`` (collects the bare arguments); ``flags`` (bare flags that
 each set the field to a value, e.g. ``{"--usage-classifier": "classifier"}``: at most one of them per command);
 ``cli=False`` (set from Python only, never a flag).
+
+Keys for options that become typer parameters (:func:`typer_parameters`, ``idiomkit train``): ``range`` (a
+:class:`Range`, checked at parse time and by :func:`check_ranges`); ``known`` (``(noun, "module:attribute")``: the
+value must be one of that registry's names, imported only when a value is checked, :func:`check_known`); ``flag``
+(the long flag, when it is not the field's name); ``off`` (a bool's negative flag, default ``--no-<name>``);
+``path=True`` (a path on the command line, a string in the dataclass).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import inspect
 import types
 import typing
 from collections.abc import Sequence
-from typing import Any, Union
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Union
 
 from idiomkit.errors import OptionError
 
 
 def flag_name(name: str) -> str:
     return "--" + name.replace("_", "-")
+
+
+def field_flag(f: dataclasses.Field) -> str:
+    """The long flag of a field: its ``flag`` metadata, else ``--<name>``."""
+    return f.metadata.get("flag") or flag_name(f.name)
 
 
 def field_hints(cls: type) -> dict[str, Any]:
@@ -65,7 +80,7 @@ def option_flags(cls: type) -> dict[str, str]:
             continue
         if f.metadata.get("positional") and not f.metadata.get("short"):
             continue
-        flags[flag_name(f.name)] = f.name
+        flags[field_flag(f)] = f.name
         if f.metadata.get("short"):
             flags["-" + f.metadata["short"]] = f.name
     return flags
@@ -82,7 +97,7 @@ def describe_options(cls: type) -> list[str]:
             kind = "flag"
         default = default_of(f)
         default = "required" if default is dataclasses.MISSING else default
-        spelled = ("-" + f.metadata["short"] + ", " if f.metadata.get("short") else "") + flag_name(f.name)
+        spelled = ("-" + f.metadata["short"] + ", " if f.metadata.get("short") else "") + field_flag(f)
         if f.metadata.get("positional"):
             spelled = f"[{f.name.upper()} ...] or " + spelled if f.metadata.get("short") else f"{f.name.upper()} ..."
         if f.metadata.get("flags"):
@@ -192,9 +207,136 @@ def option_args(options: Any) -> list[str]:
         if f.metadata.get("flags"):
             argv += [flag for flag, v in f.metadata["flags"].items() if v == value][:1]
         elif isinstance(value, bool):
-            argv += [flag_name(f.name)] if value else []
+            argv += [field_flag(f)] if value else []
         elif isinstance(value, list):
-            argv += [flag_name(f.name), *map(str, value)]
+            argv += [field_flag(f), *map(str, value)]
         else:
-            argv += [flag_name(f.name), str(value)]
+            argv += [field_flag(f), str(value)]
     return argv
+
+
+@dataclass(frozen=True)
+class Range:
+    """The allowed values of a numeric option: ``low`` (<=, or < when ``low_open``) to ``high`` (< when
+    ``high_open``)."""
+
+    low: float
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+
+    def contains(self, value: float) -> bool:
+        above = value > self.low if self.low_open else value >= self.low
+        below = self.high is None or (value < self.high if self.high_open else value <= self.high)
+        return above and below
+
+    def describe(self) -> str:
+        low = f"{'>' if self.low_open else '>='} {self.low}"
+        return low if self.high is None else f"{low} and {'<' if self.high_open else '<='} {self.high}"
+
+
+def known_names(spec: str) -> list[str]:
+    """The names in the registry ``"module:attribute"`` (a dict's keys or a sequence's items), imported now."""
+    module, _, attribute = spec.partition(":")
+    return list(getattr(importlib.import_module(module), attribute))
+
+
+def unknown_name(noun: str, value: Any, names: list[str]) -> str:
+    return f"unknown {noun} '{value}' (expected one of {', '.join(names)})"
+
+
+def check_known(options: Any) -> None:
+    """A one-line ``ValueError`` for a field of ``options`` whose value is not among its ``known`` names."""
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        if f.metadata.get("known") and value is not None:
+            noun, spec = f.metadata["known"]
+            if value not in (names := known_names(spec)):
+                raise ValueError(unknown_name(noun, value, names))
+
+
+def is_optional(hint: Any) -> bool:
+    return typing.get_origin(hint) in (Union, types.UnionType) and type(None) in typing.get_args(hint)
+
+
+def check_ranges(options: Any) -> None:
+    """A one-line ``ValueError`` for a field of ``options`` outside its ``range`` metadata (``None`` passes where
+    the field is optional)."""
+    hints = field_hints(type(options))
+    for f in dataclasses.fields(options):
+        allowed, value = f.metadata.get("range"), getattr(options, f.name)
+        if allowed is None or (value is None and is_optional(hints[f.name])):
+            continue
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or not allowed.contains(value):
+            raise ValueError(f"{f.name.replace('_', '-')} must be {allowed.describe()}, got {value!r}")
+
+
+# --- typer parameters ---------------------------------------------------------------------------------------
+
+
+def typer_parameters(cls: type, shared: dict[str, Any] | None = None) -> list[inspect.Parameter]:
+    """The command-line fields of ``cls`` as keyword parameters ``Annotated[type, typer.Option(...)] = default``,
+    for a command whose ``__signature__`` typer reads. ``shared`` gives a field an annotation the command line
+    declares once for several commands (e.g. ``--data-dir``); its default still comes from the field."""
+    hints = field_hints(cls)
+    return [
+        inspect.Parameter(
+            f.name, inspect.Parameter.KEYWORD_ONLY, default=typer_default(f),
+            annotation=(shared or {}).get(f.name) or typer_annotation(f, hints[f.name]),
+        )  # fmt: skip
+        for f in cli_fields(cls)
+    ]
+
+
+def typer_default(f: dataclasses.Field) -> Any:
+    default = default_of(f)
+    return Path(default) if f.metadata.get("path") and default is not None else default
+
+
+def typer_annotation(f: dataclasses.Field, hint: Any) -> Any:
+    """``Annotated[type, typer.Option(...)]`` for one field: flags (``--x/--no-x`` for a bool, ``off`` for another
+    negative spelling, ``short``), help, inclusive bounds as ``min``/``max``, open ones and ``known`` names as
+    callbacks."""
+    import typer
+
+    meta = f.metadata
+    kind = Path if meta.get("path") else base_type(hint)
+    if default_of(f) is None:
+        kind = kind | None
+    flag = field_flag(f)
+    decls = [f"{flag}/{meta.get('off') or '--no-' + flag[2:]}" if kind is bool else flag]
+    decls += ["-" + meta["short"]] if meta.get("short") else []
+    allowed: Range | None = meta.get("range")
+    bounds = {}
+    if allowed is not None and not allowed.low_open:
+        bounds["min"] = allowed.low
+    if allowed is not None and allowed.high is not None and not allowed.high_open:
+        bounds["max"] = allowed.high
+    callback = value_check(allowed, meta.get("known"))
+    option = typer.Option(*decls, help=meta.get("help") or None, callback=callback, **bounds)
+    return Annotated[kind, option]
+
+
+def value_check(allowed: Range | None, known: tuple[str, Any] | None):
+    """The typer callback for what ``min``/``max`` cannot say (open bounds) and for ``known`` names; None if
+    nothing is left to check."""
+    low = allowed is not None and allowed.low_open
+    high = allowed is not None and allowed.high is not None and allowed.high_open
+    if not (low or high or known):
+        return None
+
+    def check(value):
+        import typer
+
+        if value is None:
+            return value
+        if low and not value > allowed.low:
+            raise typer.BadParameter(f"{value:g} is not > {allowed.low:g}")
+        if high and not value < allowed.high:
+            raise typer.BadParameter(f"{value:g} is not < {allowed.high:g}")
+        if known and value not in (names := known_names(known[1])):
+            raise typer.BadParameter(unknown_name(known[0], value, names))
+        return value
+
+    return check

@@ -79,7 +79,9 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
 
 import idiomkit
 from idiomkit.data.errors import DataError
+from idiomkit.options import cli_fields
 from idiomkit.results import atomic_write_text, git_commit, read_json_object, read_prediction, sha256_files
+from idiomkit.training.config import TrainConfig
 
 KINDS = ("train", "evaluate", "method")
 REPO = Path(__file__).resolve().parents[2]
@@ -87,37 +89,26 @@ IDIOMKIT_ENTRY = "idiomkit"  # the one non-script entry a [method] may name: thi
 INJECTABLE = ("seed", "results", "output", "run")
 
 
-@dataclass
-class TrainRun:
-    """``[train]``: the options of ``idiomkit train`` an experiment may set (seed and output come from the job)."""
+JOB_SUPPLIED = ("seed", "output_dir", "data_dir")  # a train job sets these itself: its seed, folder and data root
 
-    recipe: str
-    model: str
-    epochs: int | None = None
-    batch_size: int | None = None
-    lr: float | None = None
-    warmup: float | None = None
-    max_seq_length: int | None = None
-    mwe_tokens: bool | None = None
-    eval_every: int | None = None
-    checkpoint_every: int | None = None
-    patience: int | None = None
-    max_steps: int | None = None
-    limit_groups: int | None = None
-    keep_epochs: bool | None = None
-    lora_rank: int | None = None
-    dropout: float | None = None
-    fast_dropout: bool | None = None
-    unpad: bool | None = None
-    query_mode: str | None = None
-    span_queries: bool | None = None
-    sts_epochs: int | None = None
-    sts_weight: float | None = None
-    val_sts: bool | None = None
-    heldout_dedup: bool | None = None
-    dedup_idioms: bool | None = None
-    threads: int | None = None
-    evaluate: list[str] | None = None
+
+def train_schema(config: type = TrainConfig) -> type:
+    """``[train]`` (:class:`TrainRun`): the options of ``idiomkit train`` an experiment may set, derived from
+    ``config``: every command-line field but :data:`JOB_SUPPLIED`, each optional (unset: the command's default)
+    except ``recipe`` and ``model``, then ``evaluate`` (the tasks to evaluate the trained model on)."""
+    hints = typing.get_type_hints(config)
+    spec: list[tuple] = []
+    for f in cli_fields(config):
+        if f.name in ("recipe", "model"):
+            spec.append((f.name, hints[f.name]))
+        elif f.name not in JOB_SUPPLIED:
+            spec.append((f.name, hints[f.name] | None, field(default=None)))
+    spec.append(("evaluate", list[str] | None, field(default=None)))
+    doc = "``[train]``: the options of ``idiomkit train`` an experiment may set (seed and output come from the job)."
+    return dataclasses.make_dataclass("TrainRun", spec, namespace={"__doc__": doc, "__module__": __name__})
+
+
+TrainRun = train_schema()
 
 
 @dataclass

@@ -1,6 +1,37 @@
-"""Training: ``train(recipe, model, ...)`` with the recipes of :mod:`idiomkit.training.recipes`."""
+"""Training: ``train(recipe, model, ...)`` with the recipes of :mod:`idiomkit.training.recipes`.
 
-from idiomkit.training.recipes import RECIPES, run_label
-from idiomkit.training.trainer import TrainConfig, TrainResult, TrainState, train
+The names are loaded on first use (PEP 562): :mod:`idiomkit.training.config` (which the command line reads to
+build ``idiomkit train``'s flags) stays free of torch.
+"""
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_LAZY = {
+    "RECIPES": "idiomkit.training.recipes",
+    "run_label": "idiomkit.training.recipes",
+    "TrainConfig": "idiomkit.training.config",
+    "TrainState": "idiomkit.training.config",
+    "TrainResult": "idiomkit.training.trainer",
+    "train": "idiomkit.training.trainer",
+}
 __all__ = ["RECIPES", "TrainConfig", "TrainResult", "TrainState", "run_label", "train"]
+
+if TYPE_CHECKING:  # pragma: no cover
+    from idiomkit.training.config import TrainConfig, TrainState
+    from idiomkit.training.recipes import RECIPES, run_label
+    from idiomkit.training.trainer import TrainResult, train
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later lookups skip this hook
+        return value
+    raise AttributeError(f"module 'idiomkit.training' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

@@ -23,7 +23,7 @@ import shutil
 import time
 from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ from idiomkit.results import atomic_write_text, sha256_files
 from idiomkit.tasks.idiolink import IdioLinkEvaluator
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
+from idiomkit.training.config import TrainConfig, TrainState, check_options
 from idiomkit.training.distributed import (
     DistInfo,
     average_gradients,
@@ -74,67 +75,6 @@ VALIDATION_TEXT = {
     "pairs": "validation idioms (10% of idiom keys by hash); held-out idioms never used",
     "flagship": FLAGSHIP_VALIDATION,
 }
-
-
-@dataclass
-class TrainConfig:
-    """Everything that defines a run (stored in checkpoints and the model card)."""
-
-    recipe: str = "adaptive-triplet"
-    model: str = "minilm"
-    epochs: int = 10
-    batch_size: int = 64  # sentences per step (a pair loss sees batch_size // 2 pairs)
-    lr: float = 2e-5
-    warmup: float = 0.1  # fraction of a phase's steps (< 1) or a number of steps
-    weight_decay: float = 0.01
-    max_grad_norm: float = 1.0
-    max_seq_length: int = 128
-    seed: int = 0
-    mwe_tokens: bool = True
-    miner_margin: float = 0.4
-    margin: float = 0.3
-    miner_distance: str = "cosine"
-    pooling: str = "last2"
-    batching: str = "length"  # "length": group-aware length buckets; "in-order": consecutive rows (baseline)
-    query_mode: str = "span"  # IdioLink recipes: query mode of the validation search
-    span_queries: bool = False  # IdioLink recipes: the loss sees span (late-chunking) embeddings of the queries
-    sts_epochs: int = 1  # the ynu recipe's STS pre-training phase
-    sts_weight: float = 1.0  # STS-mixing recipes: weight of the STS (CoSENT) loss in each step's sum
-    lora_rank: int | None = None  # LoRA adapters (peft) instead of full fine-tuning; merged into the saved model
-    dropout: float | None = None  # None: the model's own dropout; 0 turns it off (no mask sampling: faster on CPU)
-    fast_dropout: bool = True  # on CPU: the same dropout with cheaper mask sampling (training/speedups/fast_dropout.py)
-    unpad: bool = True  # on CPU: BERT layers skip padding tokens in their token-wise work (training/speedups/unpad.py)
-    output_dir: str = "runs/adaptive-triplet"
-    eval_every: int = 0  # steps; 0 = once per epoch
-    checkpoint_every: int = 50
-    patience: int | None = None  # evaluations without improvement before stopping; None = never stop early
-    keep_epochs: bool = False  # also save a model directory ``epoch-<N>`` after every epoch (learning curves)
-    val_sts: bool = True  # also report STS validation Spearman at each validation (not used for selection)
-    heldout_dedup: bool = True  # drop training examples of held-out splits; STS validation carved from STS train
-    dedup_idioms: bool = True  # with heldout_dedup: also drop 2B train groups of held-out idioms (False: SemEval 2B's
-    # fine_tune rule, which shares MWEs between train and dev by design; only held-out sentences are dropped)
-    max_steps: int | None = None
-    limit_groups: int | None = None
-    val_fraction: float = 0.1
-    threads: int | None = 2
-    data_dir: str | None = None
-
-
-@dataclass
-class TrainState:
-    """Where training stands: resumable position and model-selection bookkeeping."""
-
-    step: int = 0
-    phase: int = 0
-    epoch: int = 0  # epoch within the phase
-    batch: int = 0  # next batch index within ``epoch``
-    epochs_done: int = 0  # over all phases
-    best: float | None = None
-    best_step: int | None = None
-    bad_evals: int = 0
-    stopped: bool = False
-    train_s: float = 0.0  # seconds spent in training steps, summed over resumed sessions
-    history: list[dict[str, Any]] = field(default_factory=list)
 
 
 # --- data ---------------------------------------------------------------------------------------------------
@@ -653,63 +593,6 @@ class TrainResult:
     state: TrainState
     counts: dict[str, int]
     wall_s: float
-
-
-@dataclass(frozen=True)
-class Range:
-    """The allowed values of a numeric option: ``low`` (<=, or < when ``low_open``) to ``high`` (< when
-    ``high_open``)."""
-
-    low: float
-    high: float | None = None
-    low_open: bool = False
-    high_open: bool = False
-
-    def contains(self, value: float) -> bool:
-        above = value > self.low if self.low_open else value >= self.low
-        below = self.high is None or (value < self.high if self.high_open else value <= self.high)
-        return above and below
-
-    def describe(self) -> str:
-        low = f"{'>' if self.low_open else '>='} {self.low}"
-        return low if self.high is None else f"{low} and {'<' if self.high_open else '<='} {self.high}"
-
-
-OPTION_RANGES: dict[str, Range] = {
-    "epochs": Range(1),
-    "batch_size": Range(1),
-    "lr": Range(0, low_open=True),
-    "warmup": Range(0),
-    "weight_decay": Range(0),
-    "max_grad_norm": Range(0, low_open=True),
-    "max_seq_length": Range(8),
-    "checkpoint_every": Range(1),
-    "eval_every": Range(0),
-    "patience": Range(1),
-    "max_steps": Range(1),
-    "limit_groups": Range(1),
-    "lora_rank": Range(1),
-    "dropout": Range(0, 1, high_open=True),
-    "sts_epochs": Range(0),
-    "sts_weight": Range(0),
-    "val_fraction": Range(0, 1, high_open=True),
-    "threads": Range(1),
-}
-OPTIONAL = frozenset({"patience", "max_steps", "limit_groups", "lora_rank", "dropout", "threads"})  # None: not set
-
-
-def check_options(cfg: TrainConfig) -> None:
-    """A one-line ``ValueError`` for an unknown recipe or an option out of :data:`OPTION_RANGES` (the CLI refuses
-    the same ranges at parse time)."""
-    if cfg.recipe not in RECIPES:
-        raise ValueError(f"unknown recipe '{cfg.recipe}' (expected one of {', '.join(RECIPES)})")
-    for name, allowed in OPTION_RANGES.items():
-        value = getattr(cfg, name)
-        if value is None and name in OPTIONAL:
-            continue
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        if not number or not allowed.contains(value):
-            raise ValueError(f"{name.replace('_', '-')} must be {allowed.describe()}, got {value!r}")
 
 
 def run_config(recipe: str, model: str, epochs: int, output_dir: str | Path, options: dict[str, Any]) -> TrainConfig:

@@ -1,0 +1,114 @@
+"""What defines a training run: :class:`TrainConfig`, the one declaration of every training option.
+
+Each field carries its help text and allowed values in ``field(metadata=...)`` (the keys of
+:mod:`idiomkit.options`: ``help``, ``range``, ``known``, ``short``, ``flag``, ``off``, ``path``, ``cli``). The
+``idiomkit train`` flags (:func:`idiomkit.options.typer_parameters`), the range checks of the Python API
+(:func:`check_options`) and the ``[train]`` table of an experiment file (``reproduce.TrainRun``) are all generated
+from it. The field order is the order of ``run_config.json`` / ``training.json``: append new fields, never reorder.
+
+Nothing here imports torch: the command line reads this module to build its flags (``known`` names a registry by
+``"module:attribute"``, imported only when a value is checked).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from idiomkit.options import Range, check_known, check_ranges
+
+RECIPE_HELP = (
+    "Recipe. SemEval 2B: adaptive-triplet, adaptive-triplet-sts, triplet, mnrl, cosent, cosent-sts, contrastive, "
+    "contrastive-sts, cosine, ynu. IdioLink: idiolink-infonce, idiolink-mnrl, idiolink-adaptive-triplet, "
+    "idiolink-infonce-index, idiolink-infonce-meaning. Idiom/definition pairs: "
+    "pairs-<contrastive|triplet|cosine|mnrl|adaptive-triplet>-<id|sp|idsp>."
+)
+
+
+def opt(default: Any, help: str = "", **meta: Any) -> Any:  # noqa: A002 - the metadata key is ``help``
+    """A training option: its default and :mod:`idiomkit.options` metadata."""
+    return field(default=default, metadata={"help": help, **meta})
+
+
+@dataclass
+class TrainConfig:
+    """Everything that defines a run (stored in checkpoints and the model card)."""
+
+    recipe: str = opt("adaptive-triplet", RECIPE_HELP, known=("recipe", "idiomkit.training.recipes:RECIPES"))
+    model: str = opt("minilm", "Base model: registry name or directory.", short="m")
+    epochs: int = opt(10, range=Range(1))
+    batch_size: int = opt(64, range=Range(1))  # sentences per step (a pair loss sees batch_size // 2 pairs)
+    lr: float = opt(2e-5, range=Range(0, low_open=True))
+    warmup: float = opt(0.1, "Warmup: fraction of steps (<1) or steps.", range=Range(0))
+    weight_decay: float = opt(0.01, range=Range(0), cli=False)
+    max_grad_norm: float = opt(1.0, range=Range(0, low_open=True), cli=False)
+    max_seq_length: int = opt(128, range=Range(8))
+    seed: int = opt(0)
+    mwe_tokens: bool = opt(True)
+    miner_margin: float = opt(0.4, cli=False)
+    margin: float = opt(0.3, cli=False)
+    miner_distance: str = opt("cosine", cli=False)
+    pooling: str = opt("last2", cli=False)
+    batching: str = opt("length", cli=False)  # "length": group-aware length buckets; "in-order": consecutive rows
+    query_mode: str = opt(
+        "span", "IdioLink recipes: query mode of the validation search.",
+        known=("query mode", "idiomkit.tasks.idiolink:QUERY_MODES"),
+    )  # fmt: skip
+    span_queries: bool = opt(False, "IdioLink recipes: train on span embeddings.", off="--sentence-queries")
+    sts_epochs: int = opt(1, "ynu recipe: epochs of STS pre-training.", range=Range(0))
+    sts_weight: float = opt(1.0, "*-sts recipes: weight of the STS CoSENT loss in each step's sum.", range=Range(0))
+    lora_rank: int | None = opt(None, "Train LoRA adapters of this rank (merged on save).", range=Range(1))
+    dropout: float | None = opt(
+        None, "Dropout probability in [0, 1) (default: the model's own; 0 is faster).",
+        range=Range(0, 1, high_open=True),
+    )  # fmt: skip
+    fast_dropout: bool = opt(True, "On CPU: the same dropout with cheaper mask sampling (about 9% more steps/s here).")
+    unpad: bool = opt(True, "On CPU: BERT layers skip padding tokens (same result without dropout; faster).")
+    output_dir: str = opt("runs/adaptive-triplet", "Run / model directory.", flag="--output", short="o", path=True)
+    eval_every: int = opt(0, "Validate every N steps (0: each epoch).", range=Range(0))
+    checkpoint_every: int = opt(50, "Checkpoint every N steps.", range=Range(1))
+    patience: int | None = opt(None, "Stop after N validations without gain.", range=Range(1))
+    keep_epochs: bool = opt(False, "Also save the model after every epoch (epoch-N/).")
+    val_sts: bool = opt(True, "Report STS validation Spearman.")  # not used for selection
+    heldout_dedup: bool = opt(
+        True, "Drop training examples of held-out splits; STS validation carved from STS train (--no-heldout-dedup:"
+        " the recorded pre-dedup rows).",
+    )  # fmt: skip
+    dedup_idioms: bool = opt(
+        True, "With --heldout-dedup: also drop 2B train groups of held-out idioms (--no-dedup-idioms: SemEval 2B's"
+        " fine_tune rule, MWE overlap with dev allowed; held-out sentences are still dropped).",
+    )  # fmt: skip
+    max_steps: int | None = opt(None, range=Range(1))
+    limit_groups: int | None = opt(None, "Use only the first N training groups.", range=Range(1))
+    val_fraction: float = opt(0.1, range=Range(0, 1, high_open=True), cli=False)
+    threads: int | None = opt(2, "CPU threads torch may use.", range=Range(1))
+    data_dir: str | None = opt(None, "Benchmark data root (default ../shared/data).", path=True)
+
+
+@dataclass
+class TrainState:
+    """Where training stands: resumable position and model-selection bookkeeping."""
+
+    step: int = 0
+    phase: int = 0
+    epoch: int = 0  # epoch within the phase
+    batch: int = 0  # next batch index within ``epoch``
+    epochs_done: int = 0  # over all phases
+    best: float | None = None
+    best_step: int | None = None
+    bad_evals: int = 0
+    stopped: bool = False
+    train_s: float = 0.0  # seconds spent in training steps, summed over resumed sessions
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+
+def option_ranges(cls: type = TrainConfig) -> dict[str, Range]:
+    """The ``range`` of every option that has one (``--epochs`` >= 1, ``--dropout`` in [0, 1), ...)."""
+    return {f.name: f.metadata["range"] for f in fields(cls) if "range" in f.metadata}
+
+
+def check_options(cfg: TrainConfig) -> None:
+    """A one-line ``ValueError`` for an unknown recipe (or query mode) or an option out of its ``range`` (the CLI
+    refuses the same at parse time; ``None`` passes where the field is optional)."""
+    check_known(cfg)
+    check_ranges(cfg)
