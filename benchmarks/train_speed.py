@@ -71,8 +71,9 @@ class InOrderBatchSampler(DefaultBatchSampler):
 
 def relabelled_texts(model, seed: int = 0):
     from idiomkit.embedding.mwe import add_mwe_tokens, replace_mwes
+    from idiomkit.training.config import TrainConfig
     from idiomkit.training.relabel import relabel
-    from idiomkit.training.trainer import TrainConfig, load_groups
+    from idiomkit.training.setup import load_groups
 
     train, val, _ = load_groups(TrainConfig(seed=seed))
     add_mwe_tokens(model, [m for g in train + val for m in g.mwes])
@@ -171,7 +172,9 @@ def profile_steps(steps: int = 5, **options) -> dict:
     """Where our loop's step time goes: torch.profiler self-CPU time by operator family, FLOPs of the matmuls."""
     from torch.profiler import ProfilerActivity, profile
 
-    from idiomkit.training.trainer import BatchPlan, TrainConfig, make_optimizer, setup, train_step
+    from idiomkit.training.config import TrainConfig
+    from idiomkit.training.setup import setup
+    from idiomkit.training.trainer import BatchPlan, make_optimizer, train_step
 
     torch.set_num_threads(2)
     peak = sgemm_peak_gflops()  # before the model is loaded
@@ -207,7 +210,8 @@ def validation_idiom(model_dir: Path) -> float:
     """Idiom Spearman of a saved model on the train-carved validation split (seed 0), the metric our loop selects on."""
     from sentence_transformers import SentenceTransformer
 
-    from idiomkit.training.trainer import TrainConfig, load_groups, validation_evaluator
+    from idiomkit.training.config import TrainConfig
+    from idiomkit.training.setup import load_groups, validation_evaluator
 
     model = SentenceTransformer(str(model_dir), device="cpu")
     _, val, _ = load_groups(TrainConfig(seed=0))

@@ -318,7 +318,7 @@ def test_disk_full_while_saving_the_best_model_is_one_line_and_leaves_no_tmp(tmp
     from safetensors import SafetensorError
 
     from idiomkit.errors import user_error_message
-    from idiomkit.training.trainer import save_model_dir
+    from idiomkit.training.checkpoints import save_model_dir
 
     class Model(list):  # what save_model_dir touches of a SentenceTransformer: model[0].model and save()
         def save(self, path: str) -> None:

@@ -19,9 +19,11 @@ from idiomkit.embedding.mwe import add_mwe_tokens
 from idiomkit.models import load_model, load_sentence_transformer
 from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator
+from idiomkit.training.card import write_model_card
+from idiomkit.training.config import TrainConfig
 from idiomkit.training.recipes import run_label
 from idiomkit.training.recipes.base import sts_validation_pairs
-from idiomkit.training.trainer import TrainConfig, load_groups, validation_evaluator, write_model_card
+from idiomkit.training.setup import load_groups, validation_evaluator
 
 log = logging.getLogger("idiomkit.training")
 

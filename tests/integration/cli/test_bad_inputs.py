@@ -25,7 +25,7 @@ CLI_CASES = [c for c in CASES if c.cli]
 @pytest.fixture
 def no_model_load(monkeypatch, minilm):
     """`train` loads the model before its data: hand it a copy of the session model instead of re-loading."""
-    monkeypatch.setattr("idiomkit.training.trainer.load_model", lambda *a, **k: copy.deepcopy(minilm))
+    monkeypatch.setattr("idiomkit.training.setup.load_model", lambda *a, **k: copy.deepcopy(minilm))
 
 
 @pytest.mark.parametrize("case", CLI_CASES, ids=[c.id for c in CLI_CASES])

@@ -12,8 +12,9 @@ import pytest
 from idiomkit.data.heldout import core_test, heldout_index
 from idiomkit.data.semeval2022 import B_FILES, load_subtask_b
 from idiomkit.data.sts import load_sts
+from idiomkit.training.config import TrainConfig
 from idiomkit.training.recipes.base import sts_split
-from idiomkit.training.trainer import TrainConfig, load_groups
+from idiomkit.training.setup import load_groups
 
 
 def test_index_holds_every_heldout_split(data_dir):

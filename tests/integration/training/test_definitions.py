@@ -68,7 +68,8 @@ def test_pairs_recipe_trains_and_records_its_pair_set(data_dir, tmp_path):
 def test_dropout_override_reaches_the_pairs_recipes(data_dir):
     import torch
 
-    from idiomkit.training.trainer import TrainConfig, setup
+    from idiomkit.training.config import TrainConfig
+    from idiomkit.training.setup import setup
 
     cfg = TrainConfig(recipe="pairs-mnrl-id", limit_groups=8, dropout=0.0, val_sts=False, data_dir=str(data_dir))
     layers = [m for m in setup(cfg).model.modules() if isinstance(m, torch.nn.Dropout)]

@@ -122,7 +122,7 @@ def test_lora_trains_adapters_only_and_saves_a_plain_model(tmp_path):
 
 def test_dropout_override_makes_training_forwards_deterministic_and_keeps_the_saved_config():
     from idiomkit.models import load_model
-    from idiomkit.training.trainer import set_dropout
+    from idiomkit.training.setup import set_dropout
 
     model = load_model("minilm", device="cpu")
     model.train()

@@ -12,7 +12,7 @@ import math
 
 import torch
 
-from idiomkit.training.trainer import CHECKPOINT
+from idiomkit.training.checkpoints import CHECKPOINT
 
 
 def test_same_seed_same_metrics_and_weights(tmp_path):

@@ -12,10 +12,7 @@ import json
 import pytest
 
 from idiomkit.training import train
-from idiomkit.training.trainer import (
-    RunDirError,
-    load_checkpoint,
-)
+from idiomkit.training.checkpoints import RunDirError, load_checkpoint
 
 SMALL = {"model": "minilm", "epochs": 1, "batch_size": 8, "limit_groups": 12, "val_sts": False}
 

@@ -15,7 +15,7 @@ from idiomkit import reproduce
 from idiomkit.cli import TRAIN_RUN_OPTIONS, app, train_signature
 from idiomkit.options import Range, cli_fields, default_of
 from idiomkit.training.config import TrainConfig, check_options, opt, option_ranges
-from idiomkit.training.trainer import run_config
+from idiomkit.training.setup import run_config
 
 
 def train_command():

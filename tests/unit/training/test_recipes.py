@@ -117,9 +117,10 @@ def test_choose_alpha_keeps_sts_within_the_allowed_drop():
 def test_batch_plan_handles_epochs_with_different_batch_counts():
     """Packing whole groups gives a different number of batches per epoch; every step must still resolve and
     every row be used once an epoch (a stream beside the first one cycles through all its rows in order)."""
+    from idiomkit.training.config import TrainConfig
     from idiomkit.training.examples import Examples
     from idiomkit.training.recipes import Phase, Stream
-    from idiomkit.training.trainer import BatchPlan, TrainConfig
+    from idiomkit.training.trainer import BatchPlan
 
     rng = np.random.default_rng(0)
     groups = [g for g in range(300) for _ in range(int(rng.integers(1, 8)))]

@@ -13,13 +13,15 @@ import time
 import pytest
 import torch
 
-from idiomkit.training.trainer import CHECKPOINT, TrainConfig, TrainState, save_checkpoint
+from idiomkit.training.checkpoints import CHECKPOINT, save_checkpoint
+from idiomkit.training.config import TrainConfig, TrainState
 
 WRITER = r"""
 import json, sys, torch
 from pathlib import Path
 from idiomkit.results import atomic_write_text
-from idiomkit.training.trainer import TrainConfig, TrainState, save_checkpoint
+from idiomkit.training.checkpoints import save_checkpoint
+from idiomkit.training.config import TrainConfig, TrainState
 
 out = Path(sys.argv[1])
 model = torch.nn.Linear(1500, 1500)  # ~9 MB of weights: each save takes long enough to be caught mid-write

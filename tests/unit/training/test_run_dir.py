@@ -17,20 +17,10 @@ from typer.testing import CliRunner
 
 from idiomkit.cli import app
 from idiomkit.training import train
+from idiomkit.training.checkpoints import CHECKPOINT, RunDirError, load_checkpoint, rng_states, set_rng_states
+from idiomkit.training.config import TrainConfig
 from idiomkit.training.interpolate import interpolate_run
-from idiomkit.training.trainer import (
-    CHECKPOINT,
-    RUN_CONFIG,
-    RunDirError,
-    TrainConfig,
-    check_same_config,
-    config_differences,
-    load_checkpoint,
-    open_run,
-    rng_states,
-    run_lock,
-    set_rng_states,
-)
+from idiomkit.training.run_dir import RUN_CONFIG, check_same_config, config_differences, open_run, run_lock
 
 runner = CliRunner()
 

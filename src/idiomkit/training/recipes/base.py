@@ -1,6 +1,7 @@
 """What every recipe is made of: :class:`Stream` and :class:`Phase`, the registry entry :class:`Recipe`, the
 trainer's :class:`Setup` (a recipe family with its own data and evaluators builds one), the pieces several families
-share, and :func:`run_label`, the recipe name a result file carries."""
+share. A :class:`Recipe` says what the trainer, the model card and the run label
+(:func:`~idiomkit.training.recipes.run_label`) need to know about it, so that none of them branches on its name."""
 
 from __future__ import annotations
 
@@ -21,8 +22,6 @@ from idiomkit.training.examples import Examples
 
 PRIMARY = "val_idiom"  # the validation metric that selects the best model, unless a setup names another
 IDIOLINK_EPOCHS = 10  # the paper's budget (Hashiloni et al., Table 3); other budgets are named in the label
-# recipes whose steps add an STS batch (weighted by ``cfg.sts_weight``)
-STS_MIXING = frozenset({"adaptive-triplet-sts", "cosent-sts", "contrastive-sts"})
 
 
 @dataclass
@@ -47,15 +46,6 @@ class Phase:
 PhasesFn = Callable[[Any, Sequence[Any] | None, Any], list[Phase]]  # (model, train groups or None, cfg) -> phases
 
 
-@dataclass(frozen=True)
-class Recipe:
-    """A registered recipe: its data source (``semeval2b``, ``idiolink`` or ``pairs``) and how it builds its
-    phases."""
-
-    source: str
-    phases: PhasesFn
-
-
 @dataclass
 class Setup:
     """The model, its training phases and the validation evaluators."""
@@ -67,6 +57,34 @@ class Setup:
     counts: dict[str, int]
     primary: str = PRIMARY  # the validation metric that selects the best model
     dist: DistInfo = field(default_factory=DistInfo)  # data-parallel processes (torchrun / accelerate launch)
+
+
+SetupFn = Callable[[Any, Callable], Setup]  # (cfg, the trainer's load_groups) -> Setup
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A registered recipe: its data source (``semeval2b``, ``idiolink``, ``pairs`` or ``flagship``), how it builds
+    its phases, and what the trainer, the model card and the run label need to know about it."""
+
+    source: str
+    phases: PhasesFn
+    validation: str = ""  # the validation split, in words (model card)
+    setup: SetupFn | None = None  # builds its own model, data and evaluators; None: the trainer's (2B, IdioLink)
+    card_lines: Callable[[], list[str]] | None = None  # its own section of the model card
+    labels: tuple[str, str] | None = None  # run label with MWE tokens on / off; None: the name (never MWE tokens)
+    sts_mixing: bool = False  # each step adds an STS batch weighted by ``sts_weight`` (label ``-stsw<w>`` unless 1)
+    span_label: bool = False  # label ``-span`` when the loss saw span embeddings of the queries (IdioLink)
+    paper_epochs: int | None = None  # label ``-ep<N>`` for another epoch budget (IdioLink: the paper's 10)
+    dedup_label: bool = False  # label ``-dedup`` / ``-dedup-sentences`` after the held-out dedup (2B data)
+
+
+def semeval_labels(name: str) -> tuple[str, str]:
+    """(label with MWE tokens, without) of a 2B recipe: ``adaptive-triplet`` names its MWE tokens inside
+    (``adaptive-triplet-mwe-sts``), the others name their absence (``mnrl-nomwe``)."""
+    if name.startswith("adaptive-triplet"):
+        return name.replace("adaptive-triplet", "adaptive-triplet-mwe", 1), name
+    return name, name + "-nomwe"
 
 
 STS_VAL_PERCENT = 5  # share of the deduplicated STS train pairs carved out as STS validation
@@ -116,36 +134,3 @@ def single_stream(name: str, build: Callable, make_loss: Callable, phase: str = 
 def adaptive_loss(model, cfg) -> torch.nn.Module:
     """:class:`AdaptiveTripletLoss` with the config's miner margin, loss margin and miner distance."""
     return AdaptiveTripletLoss(model, cfg.miner_margin, cfg.margin, miner_distance=cfg.miner_distance)
-
-
-def run_label(
-    recipe: str, mwe_tokens: bool, lora_rank: int | None = None, span_queries: bool = False,
-    dropout: float | None = None, sts_weight: float = 1.0, epochs: int | None = None, heldout_dedup: bool = False,
-    dedup_idioms: bool = True,
-) -> str:  # fmt: skip
-    """The recipe name used in result files: ``adaptive-triplet`` vs ``adaptive-triplet-mwe``; ``-lora`` suffix;
-    IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries, ``-ep<N>`` when the epoch budget
-    is not the paper's 10 (2B result files name their epochs elsewhere); ``-dropout<p>`` when the run
-    overrode the model's dropout; ``-stsw<w>`` for an STS-mixing recipe whose STS loss weight is not 1; ``-dedup``
-    when a 2B recipe's training data went through the held-out dedup (the recorded rows before it carry no suffix;
-    IdioLink and pairs recipes keep their idioms apart by construction, the dedup only moves their STS validation),
-    ``-dedup-sentences`` when it dropped held-out sentences only (SemEval 2B's fine_tune rule: MWE overlap allowed)."""
-    label = _recipe_label(recipe, mwe_tokens, span_queries) + ("-lora" if lora_rank else "")
-    if recipe.startswith("idiolink-") and epochs not in (None, IDIOLINK_EPOCHS):
-        label += f"-ep{epochs}"
-    if sts_weight != 1.0 and recipe in STS_MIXING:
-        label += f"-stsw{sts_weight:g}"
-    # IdioLink and pairs data have no leak to drop; the flagship always goes through the dedup
-    dedup = heldout_dedup and not recipe.startswith(("idiolink-", "pairs-", "flagship"))
-    suffix = ("-dedup" if dedup_idioms else "-dedup-sentences") if dedup else ""
-    return label + (f"-dropout{dropout:g}" if dropout is not None else "") + suffix
-
-
-def _recipe_label(recipe: str, mwe_tokens: bool, span_queries: bool) -> str:
-    if recipe.startswith(("pairs-", "flagship")):  # no MWE tokens by construction: nothing to tell apart
-        return recipe
-    if recipe.startswith("idiolink-"):
-        return recipe + ("-span" if span_queries else "")
-    if recipe.startswith("adaptive-triplet"):
-        return recipe.replace("adaptive-triplet", "adaptive-triplet-mwe", 1) if mwe_tokens else recipe
-    return recipe + ("" if mwe_tokens else "-nomwe")

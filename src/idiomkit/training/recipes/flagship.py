@@ -228,6 +228,6 @@ def _no_phases(model, groups, cfg) -> list[Phase]:
 
 
 RECIPES: dict[str, Recipe] = {
-    name: Recipe("flagship", _no_phases)
+    name: Recipe("flagship", _no_phases, VALIDATION_TEXT, setup=flagship_setup, card_lines=card_lines)
     for name in ("flagship", *(f"flagship-{k}" for k in LEAVE_OUT), "flagship-noreader")
 }

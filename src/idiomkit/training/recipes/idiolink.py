@@ -24,7 +24,7 @@ from sentence_transformers.sentence_transformer import losses as st_losses
 from idiomkit.config import run_data_dir
 from idiomkit.data.idiolink import Triplet, load_idiolink, load_triplets, triplets_path
 from idiomkit.training.examples import Examples, make_examples, prompt_prefix
-from idiomkit.training.recipes.base import PhasesFn, Recipe, adaptive_loss, single_stream
+from idiomkit.training.recipes.base import IDIOLINK_EPOCHS, PhasesFn, Recipe, adaptive_loss, single_stream
 
 INFONCE_SCALE = 20.0  # 1 / temperature 0.05
 
@@ -145,4 +145,12 @@ PHASES: dict[str, PhasesFn] = {
     ),
 }  # fmt: skip
 
-RECIPES: dict[str, Recipe] = {name: Recipe("idiolink", fn) for name, fn in PHASES.items()}
+VALIDATION_TEXT = "IdioLink val split (10 PIEs disjoint from train and test); IdioLink test never used"
+
+
+def idiolink_recipe(phases: PhasesFn) -> Recipe:
+    """An IdioLink recipe's registry entry (no MWE tokens; label ``-span`` / ``-ep<N>``)."""
+    return Recipe("idiolink", phases, VALIDATION_TEXT, span_label=True, paper_epochs=IDIOLINK_EPOCHS)
+
+
+RECIPES: dict[str, Recipe] = {name: idiolink_recipe(fn) for name, fn in PHASES.items()}

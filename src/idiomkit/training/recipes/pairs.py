@@ -30,7 +30,7 @@ from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
 from idiomkit.training.examples import Examples, make_examples
 from idiomkit.training.recipes.base import Phase, PhasesFn, Recipe, Setup, Stream, adaptive_loss, sts_validation_pairs
-from idiomkit.training.recipes.idiolink import idiolink_infonce_examples, infonce_loss
+from idiomkit.training.recipes.idiolink import idiolink_infonce_examples, idiolink_recipe, infonce_loss
 
 log = logging.getLogger(__name__)
 
@@ -163,16 +163,9 @@ def idiolink_meaning_phases(model, groups, cfg) -> list[Phase]:
     return [Phase("idiolink+meaning", streams, cfg.epochs)]
 
 
-# pairs-* first, then the IdioLink recipe that adds idiom meaning (the registry's order)
-RECIPES: dict[str, Recipe] = {
-    **{name: Recipe("pairs", fn) for name, fn in PAIR_PHASES.items()},
-    "idiolink-infonce-meaning": Recipe("idiolink", idiolink_meaning_phases),
-}
-
-
-def pairs_setup(cfg) -> Setup:
+def pairs_setup(cfg, load_groups=None) -> Setup:
     """The trainer's :class:`~idiomkit.training.recipes.base.Setup` for a ``pairs-*`` recipe: mean pooling, no MWE
-    tokens, validation on the validation idioms (+ STS dev when ``val_sts``)."""
+    tokens, validation on the validation idioms (+ STS dev when ``val_sts``; ``load_groups`` unused: no 2B data)."""
     cfg.mwe_tokens, cfg.pooling = False, "mean"
     model = load_model(cfg.model, pooling="mean", device="cpu" if not torch.cuda.is_available() else None)
     model.max_seq_length = cfg.max_seq_length
@@ -193,3 +186,10 @@ def pairs_setup(cfg) -> Setup:
             counts[f"{p.name}/{s.examples.name}_rows"] = len(s.examples)
             counts[f"{p.name}/{s.examples.name}_truncated"] = s.examples.truncated
     return Setup(model, phases, evaluators, files, counts, "val_margin")
+
+
+# pairs-* first, then the IdioLink recipe that adds idiom meaning (the registry's order)
+RECIPES: dict[str, Recipe] = {
+    **{name: Recipe("pairs", fn, VALIDATION_TEXT, setup=pairs_setup) for name, fn in PAIR_PHASES.items()},
+    "idiolink-infonce-meaning": idiolink_recipe(idiolink_meaning_phases),
+}

@@ -27,7 +27,16 @@ from sentence_transformers.sentence_transformer import losses as st_losses
 
 from idiomkit.embedding.mwe import replace_mwes
 from idiomkit.training.examples import Examples, make_examples
-from idiomkit.training.recipes.base import Phase, PhasesFn, Recipe, Stream, adaptive_loss, single_stream, sts_split
+from idiomkit.training.recipes.base import (
+    Phase,
+    PhasesFn,
+    Recipe,
+    Stream,
+    adaptive_loss,
+    semeval_labels,
+    single_stream,
+    sts_split,
+)
 from idiomkit.training.relabel import Group, relabel
 
 
@@ -129,4 +138,11 @@ PHASES: dict[str, PhasesFn] = {
     "ynu": ynu_phases,
 }
 
-RECIPES: dict[str, Recipe] = {name: Recipe("semeval2b", fn) for name, fn in PHASES.items()}
+VALIDATION_TEXT = "10% of train MWEs, pseudo-gold with the otherID rule; SemEval 2B dev never used"
+STS_MIXING = frozenset({"adaptive-triplet-sts", "cosent-sts", "contrastive-sts"})  # steps add an STS batch
+
+RECIPES: dict[str, Recipe] = {
+    name: Recipe("semeval2b", fn, VALIDATION_TEXT, labels=semeval_labels(name), sts_mixing=name in STS_MIXING,
+                 dedup_label=True)
+    for name, fn in PHASES.items()
+}  # fmt: skip

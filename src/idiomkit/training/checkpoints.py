@@ -1,0 +1,161 @@
+"""A run's checkpoint (model, optimizer, scheduler, position and RNG states; tensors and plain data only, so it loads
+with ``weights_only=True``) and atomically saved model directories (``best/``, ``epoch-<N>/``)."""
+
+from __future__ import annotations
+
+import copy
+import errno
+import logging
+import os
+import random
+import re
+import shutil
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from idiomkit.errors import is_safetensors_error
+from idiomkit.training.config import TrainConfig, TrainState
+
+log = logging.getLogger("idiomkit.training")
+
+CHECKPOINT = "checkpoint.pt"
+
+class RunDirError(ValueError):
+    """A one-line refusal about a run directory: another config, a second writer, an unsafe or broken checkpoint."""
+
+
+CHECKPOINT_FORMAT = 2  # 2: only tensors and plain containers (loads with ``torch.load(weights_only=True)``)
+
+
+def rng_states() -> dict[str, Any]:
+    """Every generator a training step draws from (CUDA's too: dropout masks on a GPU come from it), as tensors and
+    plain containers so that a checkpoint loads with ``weights_only=True``."""
+    kind, keys, pos, has_gauss, gauss = np.random.get_state(legacy=True)
+    states = {
+        "torch": torch.get_rng_state(),
+        "python": list(random.getstate()),
+        "numpy": {"kind": str(kind), "keys": torch.from_numpy(np.asarray(keys, dtype=np.int64)), "pos": int(pos),
+                  "has_gauss": int(has_gauss), "gauss": float(gauss)},
+    }  # fmt: skip
+    if torch.cuda.is_available():
+        states["cuda"] = torch.cuda.get_rng_state_all()
+    return states
+
+
+def set_rng_states(states: dict[str, Any]) -> None:
+    """Restore :func:`rng_states` (a checkpoint read with ``map_location`` may have moved them to the GPU)."""
+    torch.set_rng_state(states["torch"].cpu())
+    if "cuda" in states and torch.cuda.is_available() and len(states["cuda"]) == torch.cuda.device_count():
+        torch.cuda.set_rng_state_all([s.cpu() for s in states["cuda"]])
+    version, internal, gauss_next = states["python"]
+    random.setstate((version, tuple(internal), gauss_next))
+    n = states["numpy"]
+    keys = n["keys"].cpu().numpy().astype(np.uint32)
+    np.random.set_state((n["kind"], keys, n["pos"], n["has_gauss"], n["gauss"]))
+
+
+def save_checkpoint(out: Path, model, optimizer, scheduler, state: TrainState, cfg: TrainConfig) -> Path:
+    """Write model + optimizer + scheduler + position + RNG states atomically to ``out/checkpoint.pt``."""
+    path = out / CHECKPOINT
+    tmp = out / (CHECKPOINT + ".tmp")
+    blob = {
+        "format": CHECKPOINT_FORMAT,
+        "model": model.state_dict(),
+        "optimizer": optimizer.state_dict(),
+        "scheduler": scheduler.state_dict(),
+        "state": asdict(state),
+        "rng": rng_states(),
+        "config": asdict(cfg),
+    }
+    try:  # write beside, flush to disk, then rename: a kill at any point leaves the previous checkpoint intact
+        with open(tmp, "wb") as fh:
+            torch.save(blob, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load_checkpoint(out: Path) -> dict[str, Any] | None:
+    """The checkpoint blob in ``out`` (on the CPU), or None. It is unpickled with ``weights_only=True``: tensors and
+    plain containers only, so a crafted file cannot run code; anything else is a one-line :class:`RunDirError`."""
+    path = out / CHECKPOINT
+    if not path.exists():
+        return None
+    try:
+        blob = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # noqa: BLE001 - pickle, zip and EOF errors all mean the same thing here
+        raise RunDirError(
+            f"{path}: refused to load: not a plain idiomkit checkpoint (tensors and plain data only; written by an "
+            f"older idiomkit, damaged or crafted): {load_failure(exc)}; use --force-new to start over"
+        ) from None
+    if not isinstance(blob, dict) or blob.get("format") != CHECKPOINT_FORMAT:
+        raise RunDirError(f"{path}: not an idiomkit checkpoint of format {CHECKPOINT_FORMAT}; use --force-new")
+    return blob
+
+
+UNSAFE_ADVICE = ("weights_only", "safe_globals", "can still be loaded", "trust")
+
+
+def load_failure(exc: BaseException) -> str:
+    """What ``torch.load(weights_only=True)`` refused, in a few words, without PyTorch's advice to load the file
+    unsafely (``weights_only=False``, allow-listing globals): idiomkit never suggests running a checkpoint's code."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))  # torch bolds part of its advice with terminal escapes
+    if "WeightsUnpickler error:" in text:  # the unpickler's own reason, e.g. "Unsupported global: GLOBAL getattr"
+        text = text.split("WeightsUnpickler error:", 1)[1]
+    first = (re.split(r"\.\s|\n", text.strip(), maxsplit=1) or [""])[0].strip().rstrip(".")
+    return first if first and not any(word in first for word in UNSAFE_ADVICE) else type(exc).__name__
+
+
+def restore_checkpoint(blob: dict[str, Any], model) -> None:
+    """Put a :func:`load_checkpoint` blob's weights into ``model`` and its RNG states into the generators."""
+    model.load_state_dict(blob["model"])
+    set_rng_states(blob["rng"])
+
+
+def read_checkpoint(out: Path, model) -> dict[str, Any] | None:
+    """The checkpoint blob in ``out`` (if any), with the model weights and RNG states restored."""
+    blob = load_checkpoint(out)
+    if blob is not None:
+        restore_checkpoint(blob, model)
+    return blob
+
+
+def plain_copy(model):
+    """The model itself, or for a LoRA run a copy with the adapters merged into the weights."""
+    inner = model[0].model
+    if not hasattr(inner, "merge_and_unload"):
+        return model
+    merged = copy.deepcopy(model)
+    merged[0].model = merged[0].model.merge_and_unload()
+    return merged
+
+
+def save_model_dir(model, path: Path) -> None:
+    """Save a sentence-transformers directory atomically (write beside, then swap); LoRA adapters merged."""
+    tmp = path.with_name(path.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        plain_copy(model).save(str(tmp))
+    except BaseException as exc:  # a half-written copy is never left behind (the previous ``path`` stays)
+        shutil.rmtree(tmp, ignore_errors=True)
+        if is_safetensors_error(exc):  # safetensors reports a failed write (disk full...) as its own error
+            raise write_failure(exc, path) from exc
+        raise
+    shutil.rmtree(path, ignore_errors=True)
+    os.replace(tmp, path)
+
+
+def write_failure(exc: BaseException, path: Path) -> OSError:
+    """The OSError behind safetensors' "Error while serializing: IoError(Os { code: 28, ... })", naming ``path``
+    (so a full disk reads as "no space left on device", not as corrupt weights)."""
+    found = re.search(r"\bcode: (\d+)", str(exc))
+    code = int(found.group(1)) if found else errno.EIO
+    return OSError(code, os.strerror(code) if found else f"cannot write the model weights ({exc})", str(path))
