@@ -36,7 +36,8 @@ Screening (counted per source): a one-word idiom, an idiom of function and light
 of"), an English phrasal verb (verb + particles only: "give up", "look after", "put up with"), an empty meaning,
 and a meaning over :data:`MAX_MEANING_WORDS` words whose first clause is still too long are dropped; a long
 meaning whose first clause fits is cut to it. An entry found in :data:`COMMON_MAX_SENTENCES` or more sentences
-of ordinary text (STS-B / ASSIN 2 *train*; :func:`common_phrases`) is dropped as too common to rewrite.
+of ordinary text (STS-B / ASSIN 2 *train*, SemEval 2A train contexts; :func:`common_phrases`) is dropped as too
+common to rewrite.
 
 Example::
 
@@ -364,23 +365,37 @@ def drop_reason(sense: Sense) -> str | None:
 COMMON_MAX_SENTENCES = 3  # an entry found in this many ordinary sentences (STS train, its language) is too common
 
 
-def common_phrases(lex: Lexicon, data_dir: str | Path, most: int = COMMON_MAX_SENTENCES) -> set[tuple[str, str]]:
-    """``(language, key)`` of the entries the matcher finds in ``most`` or more sentences of ordinary text of
-    their language (STS-B train for EN, ASSIN 2 train for PT: not held out; the guards are their test splits):
-    phrases that common ("at least", "black and white", "prime minister") are rewritten far more often wrongly
-    than rightly. Empty when the STS data is not there."""
+def ordinary_text(data_dir: str | Path) -> list[tuple[str, str, str]]:
+    """``(sentence, language, own idiom key)`` of ordinary text, none held out: STS-B / ASSIN 2 *train* sentences
+    and the sentences before and after each SemEval-2022 2A train sentence (news and web text; the 2A row's own
+    MWE, which the context may repeat, is its ``own`` key, not counted). Empty parts when the data is missing."""
     from idiomkit.data.errors import DataError
+    from idiomkit.data.semeval2a import load_setting
     from idiomkit.data.sts import load_sts
 
+    out: list[tuple[str, str, str]] = []
     try:
-        pairs = load_sts(Path(data_dir), "train")
+        out += [(s, p.language, "") for p in load_sts(Path(data_dir), "train") for s in (p.sentence_1, p.sentence_2)]
     except DataError as exc:
-        log.warning("lexicon: no common-phrase filter (%s)", exc)
-        return set()
+        log.warning("lexicon: common-phrase filter without STS train (%s)", exc)
+    try:
+        rows = load_setting(data_dir, "one_shot")[0]
+        out += [(s, r.language, normalise_idiom(r.mwe)) for r in rows for s in (r.previous, r.next) if s]
+    except DataError as exc:
+        log.warning("lexicon: common-phrase filter without SemEval 2A train contexts (%s)", exc)
+    return list(dict.fromkeys(out))
+
+
+def common_phrases(lex: Lexicon, data_dir: str | Path, most: int = COMMON_MAX_SENTENCES,
+                   text: list[tuple[str, str, str]] | None = None) -> set[tuple[str, str]]:  # fmt: skip
+    """``(language, key)`` of the entries the matcher finds in ``most`` or more sentences of ordinary text of
+    their language (:func:`ordinary_text`; the guards are the STS test splits, not read here): phrases that
+    common ("at least", "black and white", "prime minister") are rewritten far more often wrongly than rightly."""
     matcher, hits = Matcher(lex), Counter()
-    for text, language in dict.fromkeys((s, p.language) for p in pairs for s in (p.sentence_1, p.sentence_2)):
-        for key in {(m.language, normalise_idiom(m.idiom)) for m in matcher.find(text, language)}:
-            hits[key] += 1
+    for sentence, language, own in text if text is not None else ordinary_text(data_dir):
+        keys = {(m.language, normalise_idiom(m.idiom)) for m in matcher.find(sentence, language)}
+        for key in keys:
+            hits[key] += key[1] != own
     return {key for key, n in hits.items() if n >= most}
 
 
@@ -388,10 +403,11 @@ def all_common_phrases(rows: list[Sense], data_dir: str | Path, rounds: int = 4)
     """:func:`common_phrases` of the lexicon of ``rows``, again without them until none is left (a longer match
     hides a shorter one: "on fire" shows once "set on fire" is gone), at most ``rounds`` times."""
     common: set[tuple[str, str]] = set()
+    text = ordinary_text(data_dir)
     for _ in range(rounds):
         lex = assemble(screen(rows, BuildReport()))
         drop_common(lex, common, BuildReport())
-        more = common_phrases(lex, data_dir)
+        more = common_phrases(lex, data_dir, text=text)
         if not more:
             break
         common |= more
