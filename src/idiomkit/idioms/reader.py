@@ -26,6 +26,7 @@ Example::
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 
 LEXICON_FILE = "lexicon.tsv"
 SENSE_FILE = "sense.json"
+Span = tuple[int, int]
 
 
 class IdiomReader(Module):
@@ -98,6 +100,14 @@ class IdiomReader(Module):
         rewrite = self.rewriter.rewrite
         return [rewrite(x) if isinstance(x, str) else tuple(rewrite(y) if isinstance(y, str) else y for y in x)
                 if isinstance(x, tuple) else x for x in inputs]  # fmt: skip
+
+    def rewrite_spans(self, texts: Sequence[str], spans: Sequence[Span | None]) -> tuple[list[str], list[Span | None]]:
+        """``texts`` rewritten as :meth:`preprocess` rewrites them, and each text's character span (None: none)
+        moved to where it lies in its rewritten text (:meth:`~idiomkit.idioms.rewrite.Reading.map_span`: a span
+        over a rewritten idiom covers its replacement)."""
+        readings = [self.rewriter.read(t) for t in texts]
+        moved = [None if sp is None else r.map_span(*sp) for r, sp in zip(readings, spans, strict=True)]
+        return [r.rewritten for r in readings], moved
 
     def preprocess(self, inputs: Any, prompt: str | None = None, **kwargs: Any) -> dict[str, Any]:
         """Rewrite, then the next module's ``preprocess`` (its ``tokenize`` for modules that predate it)."""
@@ -182,6 +192,20 @@ class IdiomReader(Module):
 
     def __repr__(self) -> str:
         return f"IdiomReader(mode={self.mode!r}, idioms={len(self.lexicon)}, sense={self.sense is not None})"
+
+
+def model_inputs(model: Any, texts: Sequence[str], spans: Sequence[Span | None] | None = None
+                 ) -> tuple[list[str], list[Span | None] | None]:  # fmt: skip
+    """``texts`` as ``model`` tokenizes them -- rewritten when its first module is an :class:`IdiomReader`, as
+    ``encode`` rewrites them -- with ``spans`` (character offsets per text, None for a text without one) moved into
+    the rewritten texts. For the paths that tokenize without ``model.preprocess`` (span pooling, training's token
+    cache): every text reaches the model through its reader."""
+    first = next(iter(model._modules.values()), None) if hasattr(model, "_modules") else None
+    if not isinstance(first, IdiomReader):
+        return list(texts), None if spans is None else list(spans)
+    if spans is None:
+        return first.rewrite_inputs(list(texts)), None
+    return first.rewrite_spans(texts, spans)
 
 
 def attach_reader(model: Any, reader: IdiomReader, name: str = "idiom_reader") -> Any:

@@ -63,6 +63,40 @@ def test_a_literal_use_is_left_alone_and_ordinary_text_is_untouched():
     assert Rewriter(LEX, "gloss").rewrite(ordinary) is ordinary
 
 
+def span_of(text: str, part: str) -> tuple[int, int]:
+    start = text.index(part)
+    return start, start + len(part)
+
+
+@pytest.mark.parametrize(
+    ("mode", "part", "expected"),
+    [
+        ("replace", "That exam", "That exam"),  # before every rewritten idiom: unmoved
+        ("replace", "a piece of cake", "easy"),  # the idiom (its dropped article too): its replacement
+        ("replace", "piece of cake", "easy"),
+        ("replace", "cake", "easy"),  # inside the idiom: all of its replacement
+        ("replace", "exam was a piece", "exam was easy"),  # reaching into it from before
+        ("replace", ", so he", ", so he"),  # between two rewritten idioms: moved by the first one
+        ("replace", "big fish", "an important person"),  # "a" became "an": the article is part of the edit
+        ("replace", "bucket.", "died."),  # reaching out of the last idiom
+        ("replace", "Later.", "Later."),  # after every rewritten idiom: moved by all of them
+        ("gloss", "kicked the bucket", "kicked the bucket (to die)"),
+        ("gloss", "Later.", "Later."),
+        ("mark", "piece of cake", "«piece of cake»"),
+        ("mark", "was a", "was a"),
+    ],
+)
+def test_a_span_moves_with_the_rewrite(mode, part, expected):
+    reading = Rewriter(LEX, mode).read("That exam was a piece of cake, so he said a big fish kicked the bucket. Later.")
+    start, end = reading.map_span(*span_of(reading.text, part))
+    assert reading.rewritten[start:end] == expected
+
+
+def test_a_span_in_an_unchanged_text_stays_put():
+    reading = Rewriter(LEX, "replace", sense=Stub(0.1)).read("The fisherman kicked the bucket over.")
+    assert reading.edits == () and reading.map_span(4, 13) == (4, 13)
+
+
 def test_verb_inflection():
     assert [verb_form(t, "kick") for t in ("kick", "kicked", "kicking", "kicks")] == ["base", "past", "ing", "s"]
     assert verb_form("spilt", "spill") == "past" and verb_form("went", "go") == "past"
@@ -106,6 +140,19 @@ def test_the_module_leaves_a_literal_use_alone():
     model = SentenceTransformer(modules=[IdiomReader(LEX, sense=Stub(0.1)), inner], device="cpu")
     model.preprocess(["the fisherman kicked the bucket over"])
     assert inner.seen == [(["the fisherman kicked the bucket over"], None)]
+
+
+def test_model_inputs_are_what_the_first_module_hands_its_tokenizer():
+    from sentence_transformers import SentenceTransformer
+
+    from idiomkit.idioms.reader import model_inputs
+
+    texts, spans = ["He kicked the bucket today.", "plain text"], [(3, 20), None]
+    model = SentenceTransformer(modules=[IdiomReader(LEX, mode="replace"), Tokenizing()], device="cpu")
+    assert model_inputs(model, texts, spans) == (["He died today.", "plain text"], [(3, 7), None])
+    assert model_inputs(model, texts) == (["He died today.", "plain text"], None)
+    plain = SentenceTransformer(modules=[Tokenizing()], device="cpu")
+    assert model_inputs(plain, texts, spans) == (texts, spans)
 
 
 def test_add_reader_goes_first_and_replaces_an_earlier_reader():

@@ -217,7 +217,7 @@ def flagship_setup(cfg, load_groups: Callable) -> Setup:
 
 def with_reader(model):
     """``model`` with the idiom reader in front (replace mode, the shipped lexicon and sense check): training texts
-    are rewritten as ``encode`` will rewrite them (:func:`~idiomkit.training.examples.reader_rewrite`)."""
+    are rewritten as ``encode`` will rewrite them (:func:`~idiomkit.training.examples.make_examples`)."""
     return attach_reader(model, IdiomReader(default_lexicon(), "replace", default_sense_check()))
 
 
