@@ -54,6 +54,17 @@ def test_training_tokenizes_the_rewritten_text_and_pools_the_moved_span(reader_m
     assert [t for t, on in zip(tokens, examples.span_masks[0], strict=True) if on] == ["died"]
 
 
+def test_the_2a_classifier_reads_the_rewritten_text(reader_model, minilm):
+    from idiomkit.methods.semeval2a.classifier import Encoded, SpanClassifier
+
+    batch = Encoded([IDIOM], ["kick the bucket"], [span_of(IDIOM, "kicked the bucket")])
+    features = SpanClassifier(reader_model).features(batch, 128)
+    want = minilm.tokenizer([REWRITTEN], ["die"], return_tensors="pt")["input_ids"]
+    assert features["input_ids"].cpu().tolist() == want.tolist()
+    tokens = minilm.tokenizer.convert_ids_to_tokens(want[0])
+    assert [t for t, on in zip(tokens, features["span_mask"][0].tolist(), strict=True) if on] == ["died"]
+
+
 def test_save_and_reload_keep_the_reader(reader_model, minilm, tmp_path):
     from sentence_transformers import SentenceTransformer
 
