@@ -25,16 +25,17 @@ Example::
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from sentence_transformers.base.modules import Module
 
 from idiomkit.data.errors import DataError
-from idiomkit.idioms.lexicon import Lexicon
-from idiomkit.idioms.rewrite import Rewriter, SenseLike
+from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
+from idiomkit.idioms.rewrite import MODES, Rewriter, SenseLike
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +177,10 @@ class IdiomReader(Module):
         """The reader saved by :meth:`save` (a local folder or a Hub repository)."""
         hub = {"subfolder": subfolder, "token": token, "cache_folder": cache_folder, "revision": revision,
                "local_files_only": local_files_only}  # fmt: skip
-        config = cls.load_config(model_name_or_path, **hub)
+        config_path = cls.load_file_path(model_name_or_path, cls.config_file_name, **hub)
+        if config_path is None:
+            raise DataError(Path(model_name_or_path) / subfolder / cls.config_file_name, None, None, "file not found")
+        config = read_config(Path(config_path))
         lexicon_path = cls.load_file_path(model_name_or_path, LEXICON_FILE, **hub)
         if lexicon_path is None:
             raise DataError(Path(model_name_or_path) / subfolder / LEXICON_FILE, None, None, "file not found")
@@ -192,6 +196,36 @@ class IdiomReader(Module):
 
     def __repr__(self) -> str:
         return f"IdiomReader(mode={self.mode!r}, idioms={len(self.lexicon)}, sense={self.sense is not None})"
+
+
+CONFIG_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "mode": lambda v: v in MODES,
+    "language": lambda v: v is None or v in LANGUAGES,
+    "max_gap": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "sense": lambda v: isinstance(v, bool),
+}
+CONFIG_EXPECTED = {"mode": f"one of {', '.join(MODES)}", "language": f"null or one of {', '.join(LANGUAGES)}",
+                   "max_gap": "a whole number >= 0", "sense": "true or false"}  # fmt: skip
+
+
+def read_config(path: Path) -> dict[str, Any]:
+    """A saved reader's ``idiom_reader.json``, every key known and every value checked (DataError naming the file
+    and the field otherwise)."""
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise DataError(path, None, None, "not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise DataError(path, None, None, f"invalid or truncated JSON (line {exc.lineno} column {exc.colno}: "
+                                          f"{exc.msg})") from None  # fmt: skip
+    if not isinstance(config, dict):
+        raise DataError(path, None, None, f"a JSON object expected (keys {', '.join(CONFIG_FIELDS)})")
+    for key, value in config.items():
+        if key not in CONFIG_FIELDS:
+            raise DataError(path, None, key, f"unknown key (expected {', '.join(CONFIG_FIELDS)})")
+        if not CONFIG_FIELDS[key](value):
+            raise DataError(path, None, key, f"{json.dumps(value)} (expected {CONFIG_EXPECTED[key]})")
+    return config
 
 
 def model_inputs(model: Any, texts: Sequence[str], spans: Sequence[Span | None] | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import torch
@@ -177,6 +178,54 @@ def test_the_module_saves_and_loads_its_lexicon_and_sense_check(tmp_path):
     assert list(loaded.lexicon.rows()) == list(LEX.rows())
     with pytest.raises(TypeError, match="no save"):
         IdiomReader(LEX, sense=Stub(0.1)).save(str(tmp_path / "stub"))
+
+
+def saved_reader(tmp_path, edit) -> Path:
+    """A model directory whose only module is a saved reader, its ``idiom_reader.json`` changed by ``edit``."""
+    folder = tmp_path / "model" / "0_IdiomReader"
+    IdiomReader(LEX, mode="gloss").save(str(folder))
+    config = folder / "idiom_reader.json"
+    config.write_text(edit(config.read_text(encoding="utf-8")), encoding="utf-8")
+    reader_type = "idiomkit.idioms.reader.IdiomReader"
+    modules = [{"idx": 0, "name": "idiom_reader", "path": "0_IdiomReader", "type": reader_type}]
+    (tmp_path / "model" / "modules.json").write_text(json.dumps(modules), encoding="utf-8")
+    (tmp_path / "model" / "model.safetensors").write_bytes(b"")  # the weights load_model looks for (never read)
+    return tmp_path / "model"
+
+
+def with_key(key, value):
+    return lambda text: json.dumps({**json.loads(text), key: value})
+
+
+BAD_CONFIGS = [
+    ("unknown-key", with_key("colour", "red"), "colour", "unknown key (expected mode, language, max_gap"),
+    ("truncated", lambda text: text[:30], None, "invalid or truncated JSON (line"),
+    ("bad-mode", with_key("mode", "shout"), "mode", '"shout" (expected one of mark, gloss, replace)'),
+    ("bad-language", with_key("language", "FR"), "language", '"FR" (expected null or one of EN, PT)'),
+    ("bad-max-gap", with_key("max_gap", -1), "max_gap", "-1 (expected a whole number >= 0)"),
+    ("bad-sense", with_key("sense", "yes"), "sense", '"yes" (expected true or false)'),
+    ("not-an-object", lambda text: "[]", None, "a JSON object expected"),
+]
+
+
+@pytest.mark.parametrize(("name", "edit", "field", "problem"), BAD_CONFIGS, ids=[c[0] for c in BAD_CONFIGS])
+def test_a_bad_reader_config_is_one_error_naming_file_and_field(tmp_path, name, edit, field, problem):
+    from idiomkit.data.errors import DataError
+
+    folder = saved_reader(tmp_path, edit)
+    with pytest.raises(DataError) as err:
+        IdiomReader.load(str(folder), subfolder="0_IdiomReader")
+    assert str(err.value).startswith(str(folder / "0_IdiomReader" / "idiom_reader.json"))
+    assert (err.value.field, err.value.row) == (field, None) and problem in str(err.value)
+    assert (f"field '{field}'" in str(err.value)) == (field is not None) and "\n" not in str(err.value)
+
+
+def test_embed_with_a_bad_reader_config_is_one_line_exit_2(tmp_path):
+    folder = saved_reader(tmp_path, with_key("colour", "red"))
+    result = runner.invoke(app, ["embed", "-m", str(folder), "she kicked the bucket"])
+    assert_one_line_error(result, "idiom_reader.json", "colour", "unknown key")
+    (folder / "0_IdiomReader" / "idiom_reader.json").write_text('{"mode": "gl', encoding="utf-8")
+    assert_one_line_error(runner.invoke(app, ["embed", "-m", str(folder), "x"]), "idiom_reader.json", "truncated JSON")
 
 
 def test_read_api_reports_probability_and_decision():
