@@ -8,9 +8,17 @@ as they are) and hands them, with the prompt and keyword arguments, to the next 
 Transformer's, which prepends the prompt and tokenizes). ``forward`` passes the features through untouched. The
 next module is found by the ``Module.on_model_ready(model)`` hook, which sentence-transformers calls when a model is
 built or loaded (:func:`idiomkit.reading.add_reader` calls it on a model that exists already); the reader keeps a
-plain reference to it, not a child module, so its weights are not saved twice. ``tokenizer``, ``processor``,
-``max_seq_length``, ``modalities`` and ``auto_model`` are the next module's, so ``model.tokenizer`` and friends keep
-working.
+plain reference to it, not a child module, so its weights are not saved twice.
+
+The reader is a sentence-transformers ``InputModule`` (the kind of module a model puts first: it takes the raw
+inputs, reads text only). What a ``SentenceTransformer`` asks of its first module beyond ``preprocess`` --
+``tokenizer``, ``processor`` and ``max_seq_length`` (``model.tokenizer``, ``model.max_seq_length = n``) -- is the
+next module's; so are ``auto_model`` / ``model``, for code that reaches the encoder as ``model[0].auto_model``.
+
+The paths that tokenize without ``model.preprocess`` -- span pooling (:mod:`idiomkit.embedding.spans`: the 2A probe,
+AdMIRe, IdioLink span queries), training's token cache (:func:`idiomkit.training.examples.make_examples`) and the
+2A classifier -- take their texts from :func:`model_inputs`, the same rewrite, with each character span moved into
+the rewritten text (:meth:`~idiomkit.idioms.rewrite.Reading.map_span`).
 
 Saved (``model.save``) as its own folder ``0_IdiomReader``: ``idiom_reader.json`` (mode, language, max_gap, whether
 there is a sense check), ``lexicon.tsv`` and ``sense.json`` (when it has a sense check). Loading the saved model
@@ -31,7 +39,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from sentence_transformers.base.modules import Module
+from sentence_transformers.base.modules import InputModule
 
 from idiomkit.data.errors import DataError
 from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
@@ -44,7 +52,7 @@ SENSE_FILE = "sense.json"
 Span = tuple[int, int]
 
 
-class IdiomReader(Module):
+class IdiomReader(InputModule):
     """Rewrites the figurative idioms of the input texts before the next module tokenizes them (module docstring).
 
     Args:
@@ -57,6 +65,7 @@ class IdiomReader(Module):
 
     config_file_name = "idiom_reader.json"
     config_keys = ["mode", "language", "max_gap"]
+    save_in_root = False  # its own folder (0_IdiomReader), beside the Transformer's
 
     def __init__(self, lexicon: Lexicon | None = None, mode: str = "replace", sense: SenseLike | None = None,
                  language: str | None = None, max_gap: int = 2) -> None:  # fmt: skip
@@ -130,6 +139,10 @@ class IdiomReader(Module):
     def tokenizer(self) -> Any:
         return self.next_module.tokenizer
 
+    @tokenizer.setter
+    def tokenizer(self, value: Any) -> None:
+        self.next_module.tokenizer = value
+
     @property
     def processor(self) -> Any:
         return self.next_module.processor
@@ -141,10 +154,6 @@ class IdiomReader(Module):
     @property
     def model(self) -> Any:  # sentence-transformers 6: the Transformer module's model (auto_model is its alias)
         return self.next_module.model
-
-    @property
-    def modalities(self) -> list[Any]:
-        return getattr(self.next_module, "modalities", ["text"])
 
     @property
     def max_seq_length(self) -> int | None:

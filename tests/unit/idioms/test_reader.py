@@ -130,8 +130,8 @@ def test_the_module_rewrites_before_the_next_module_preprocesses():
     model.preprocess(["he kicked the bucket", ("a piece of cake", "plain"), "plain text"], prompt="query: ")
     assert inner.seen == [(["he died", ("easy", "plain"), "plain text"], "query: ")]
     assert model.max_seq_length == 128 and model.modalities == ["text"]
-    model.max_seq_length = 64
-    assert inner.max_seq_length == 64 and reader.forward({"x": 1}) == {"x": 1}
+    model.max_seq_length, model.tokenizer = 64, "a tokenizer"
+    assert (inner.max_seq_length, inner.tokenizer) == (64, "a tokenizer") and reader.forward({"x": 1}) == {"x": 1}
 
 
 def test_the_module_leaves_a_literal_use_alone():
