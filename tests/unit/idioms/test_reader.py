@@ -228,6 +228,31 @@ def test_embed_with_a_bad_reader_config_is_one_line_exit_2(tmp_path):
     assert_one_line_error(runner.invoke(app, ["embed", "-m", str(folder), "x"]), "idiom_reader.json", "truncated JSON")
 
 
+def test_one_default_read_and_reader_options_judge_sense_add_reader_does_not(monkeypatch):
+    """``read`` and every ``--reader`` option apply the shipped sense check; ``add_reader`` applies none."""
+    from sentence_transformers import SentenceTransformer
+
+    import idiomkit.api
+    import idiomkit.scorecard.nearest
+    import idiomkit.scorecard.run as run
+    from idiomkit.idioms.sense import default_sense_check
+
+    shipped = default_sense_check()
+    assert read("She kicked the bucket.").found[0].probability is not None
+    assert add_reader(SentenceTransformer(modules=[Tokenizing()], device="cpu"))[0].sense is None
+    readers = []
+    stub = lambda *a, **kw: SentenceTransformer(modules=[Tokenizing()], device="cpu")  # noqa: E731
+    monkeypatch.setattr(run, "open_model", stub)
+    monkeypatch.setattr(run, "write_card", lambda st, *a, **kw: readers.append(st[0]))
+    run.evaluate_all("minilm", reader="gloss", write=False, only=["xiao"])
+    monkeypatch.setattr(idiomkit.api, "open_model", stub)
+    monkeypatch.setattr(idiomkit.scorecard.nearest, "nearest_table", lambda models: readers.extend(
+        m[0] for m in models.values() if isinstance(m[0], IdiomReader)) or [["model"]])  # fmt: skip
+    assert runner.invoke(app, ["nearest", "--reader", "mark"]).exit_code == 0
+    assert [(r.mode, type(r.sense), r.sense.threshold) for r in readers] == [
+        ("gloss", type(shipped), shipped.threshold), ("mark", type(shipped), shipped.threshold)]
+
+
 def test_read_api_reports_probability_and_decision():
     reading = read("She kicked the bucket.", mode="gloss", lexicon=LEX, sense=Stub(0.1))
     assert reading.rewritten == "She kicked the bucket." and reading.to_dict()["found"][0]["probability"] == 0.1
