@@ -20,6 +20,7 @@ Example::
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
@@ -72,10 +73,37 @@ class Reading:
     rewritten: str
     mode: str
     found: tuple[Found, ...]
+    edits: tuple[tuple[int, int, str], ...] = ()  # (start, end, new text): text[start:end] became new, in order
 
     @property
     def changed(self) -> bool:
         return self.rewritten != self.text
+
+    def map_span(self, start: int, end: int) -> tuple[int, int]:
+        """The character span ``[start, end)`` of ``text`` in ``rewritten``: text before or after a rewritten
+        idiom moves with the rewrite; a span that reaches into a rewritten idiom takes in all of its new text.
+
+        Example::
+
+            reading = Rewriter(lexicon, mode="replace").read("She finally kicked the bucket.")  # "She finally died."
+            reading.map_span(12, 29), reading.map_span(0, 3), reading.map_span(29, 30)  # (12, 16), (0, 3), (16, 17)
+        """
+        new_start = new_end = None
+        shift_start = shift_end = 0
+        delta = 0  # how much the rewritten text has grown before the current edit
+        for a, b, new in self.edits:
+            if a <= start < b:
+                new_start = a + delta
+            elif b <= start:
+                shift_start = delta + len(new) - (b - a)
+            if a < end <= b:
+                new_end = a + delta + len(new)
+            elif b <= end:
+                shift_end = delta + len(new) - (b - a)
+            delta += len(new) - (b - a)
+        mapped = (start + shift_start if new_start is None else new_start,
+                  end + shift_end if new_end is None else new_end)  # fmt: skip
+        return mapped[0], max(mapped)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (match fields flattened into each found item)."""
@@ -196,15 +224,23 @@ class Rewriter:
     def read(self, text: str) -> Reading:
         """What was found in ``text`` and the rewritten text."""
         found = tuple(self._judge(text, m) for m in self.matcher.find(text, self.language))
-        rewritten = text
+        rewritten, edits = text, []
         for item in sorted((f for f in found if f.replacement is not None), key=lambda f: -f.match.start):
             before, after, new = rewritten[: item.match.start], rewritten[item.match.end :], item.replacement
+            start = item.match.start
             if self._replaces(item.match):
                 cut = _drop_article(before, item.match.idiom)
                 new = new[:1].upper() + new[1:] if before[len(cut) : len(cut) + 1].isupper() else new
-                before = _article(cut, new)
+                old, before = before, _article(cut, new)
+                start = len(os.path.commonprefix([old, before]))  # a dropped or changed article is part of the edit
+                while start and old[start - 1].isalnum():  # from its first letter: "a big fish" -> "an important.."
+                    start -= 1
+                before, new = before[:start], before[start:] + new
             rewritten = before + new + after
-        return Reading(text, rewritten if found else text, self.mode, found)
+            edits.append((start, item.match.end, new))
+        if not found:
+            return Reading(text, text, self.mode, found)
+        return Reading(text, rewritten, self.mode, found, tuple(reversed(edits)))
 
     def rewrite(self, text: str) -> str:
         """``text`` rewritten (the same string when nothing figurative was found)."""

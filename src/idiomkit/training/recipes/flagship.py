@@ -223,7 +223,7 @@ def with_reader(model, data_dir):
     """``model`` with the idiom reader in front (replace mode, the *evaluation* lexicon of ``data_dir``: the shipped
     one minus every held-out idiom, so the scores never rest on a meaning given for an evaluated idiom; the shipped
     sense check): training texts are rewritten as ``encode`` will rewrite them
-    (:func:`~idiomkit.training.examples.reader_rewrite`)."""
+    (:func:`~idiomkit.training.examples.make_examples`)."""
     return attach_reader(model, IdiomReader(evaluation_lexicon(data_dir), "replace", default_sense_check()))
 
 
