@@ -29,7 +29,6 @@ from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Match, Matcher, en_forms
 
 MODES = ("mark", "gloss", "replace")
-ENGLISH_MEANINGS = frozenset({"lidioms"})  # sources whose meanings are English whatever the idiom's language
 
 
 def _pairs(text: str) -> dict[str, str]:
@@ -255,9 +254,10 @@ class Rewriter:
         return self.mode == "replace" and not self._english_gloss(match)
 
     def _english_gloss(self, match: Match) -> bool:
-        """A Portuguese idiom whose first meaning is English: glossed, never replaced."""
+        """An idiom whose first meaning is in another language (a Portuguese idiom with an English meaning): glossed
+        for multilingual encoders, never replaced (a replacement would put English words into Portuguese text)."""
         entry = self.lexicon.get(match.idiom, match.language)
-        return match.language == "PT" and entry is not None and entry.sources[0] in ENGLISH_MEANINGS
+        return entry is not None and entry.meaning_language(0) != match.language
 
     def _replacement(self, match: Match) -> str:
         meaning = match.meanings[0]

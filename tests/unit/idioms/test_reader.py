@@ -21,7 +21,7 @@ from idiomkit.reading import add_reader, read
 LEX = Lexicon.from_pairs([("kick the bucket", "to die"), ("a piece of cake", "easy"), ("big fish", "important person"),
                           ("spill the beans", "to reveal a secret")])  # fmt: skip
 LEX.add("pão duro", "PT", "avarento", "user")
-LEX.add("a meu ver", "PT", "in my opinion", "lidioms")
+LEX.add("a meu ver", "PT", "in my opinion", "lidioms", meaning_language="EN")
 
 
 @dataclass
@@ -232,7 +232,7 @@ def test_one_default_read_and_reader_options_judge_sense_add_reader_does_not(mon
     """``read`` and every ``--reader`` option apply the shipped sense check; ``add_reader`` applies none."""
     from sentence_transformers import SentenceTransformer
 
-    import idiomkit.api
+    import idiomkit.models
     import idiomkit.scorecard.nearest
     import idiomkit.scorecard.run as run
     from idiomkit.idioms.sense import default_sense_check
@@ -242,10 +242,10 @@ def test_one_default_read_and_reader_options_judge_sense_add_reader_does_not(mon
     assert add_reader(SentenceTransformer(modules=[Tokenizing()], device="cpu"))[0].sense is None
     readers = []
     stub = lambda *a, **kw: SentenceTransformer(modules=[Tokenizing()], device="cpu")  # noqa: E731
-    monkeypatch.setattr(run, "open_model", stub)
+    monkeypatch.setattr(run, "load_model", stub)
     monkeypatch.setattr(run, "write_card", lambda st, *a, **kw: readers.append(st[0]))
     run.evaluate_all("minilm", reader="gloss", write=False, only=["xiao"])
-    monkeypatch.setattr(idiomkit.api, "open_model", stub)
+    monkeypatch.setattr(idiomkit.models, "load_model", stub)  # nearest imports it when it runs
     monkeypatch.setattr(idiomkit.scorecard.nearest, "nearest_table", lambda models: readers.extend(
         m[0] for m in models.values() if isinstance(m[0], IdiomReader)) or [["model"]])  # fmt: skip
     assert runner.invoke(app, ["nearest", "--reader", "mark"]).exit_code == 0
