@@ -169,6 +169,16 @@ def _drop_article(before: str, idiom: str) -> str:
     return before
 
 
+def _edge(text: str, start: int) -> int:
+    """Where the part of ``text[:start]`` that :func:`_drop_article` and :func:`_article` may change begins: the
+    whitespace before ``start``, the article before it (at most 3 letters) and one character more (their ``\\b``
+    sees it)."""
+    k = start
+    while k and text[k - 1].isspace():  # str.isspace: the \s of a str regex
+        k -= 1
+    return max(0, k - 4)
+
+
 # --- the rewriter -----------------------------------------------------------------------------------------------
 
 
@@ -196,14 +206,22 @@ class Rewriter:
     def read(self, text: str) -> Reading:
         """What was found in ``text`` and the rewritten text."""
         found = tuple(self._judge(text, m) for m in self.matcher.find(text, self.language))
-        rewritten = text
+        # right to left; the rewritten text is head[:at] + the pieces reversed, so that each replacement costs the
+        # size of its neighbourhood, not of the text: an article edit only reaches the word before the span
+        head, at, pieces = text, len(text), []
         for item in sorted((f for f in found if f.replacement is not None), key=lambda f: -f.match.start):
-            before, after, new = rewritten[: item.match.start], rewritten[item.match.end :], item.replacement
+            if item.match.end > at:  # an edit reached into this span (the matcher's spans never do): join first
+                head, pieces = head[:at] + "".join(reversed(pieces)), []
+                at = len(head)
+            edge = _edge(head, item.match.start)
+            before, new = head[edge : item.match.start], item.replacement
             if self._replaces(item.match):
                 cut = _drop_article(before, item.match.idiom)
                 new = new[:1].upper() + new[1:] if before[len(cut) : len(cut) + 1].isupper() else new
                 before = _article(cut, new)
-            rewritten = before + new + after
+            pieces += [head[item.match.end : at], new, before]
+            at = edge
+        rewritten = head[:at] + "".join(reversed(pieces))
         return Reading(text, rewritten if found else text, self.mode, found)
 
     def rewrite(self, text: str) -> str:
