@@ -204,8 +204,8 @@ class Lexicon:
 
     @classmethod
     def from_tsv(cls, path: str | Path) -> Lexicon:
-        """Read a TSV written by :meth:`to_tsv` (or by hand); a bad row is a one-line DataError naming
-        file, row (header = row 0) and field.
+        """Read a TSV written by :meth:`to_tsv` (or by hand); a bad row, or no idiom at all, is a one-line DataError
+        naming file, row (header = row 0) and field.
 
         Example::
 
@@ -218,6 +218,9 @@ class Lexicon:
         for number, line in enumerate(lines[1:], start=1):
             if line.strip():
                 lex._add_row(path, number, _record(path, number, line.split("\t"), columns))
+        if not len(lex):  # a reader with no idiom would find nothing in any text, silently
+            raise DataError(path, 1, "idiom", "no idiom: the file has a header only" if len(lines) == 1 else
+                            "no idiom: every line after the header is blank")  # fmt: skip
         log.info("lexicon %s: %d entries from %d rows", path, len(lex), len(lines) - 1)
         return lex
 

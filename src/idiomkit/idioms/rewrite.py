@@ -196,6 +196,16 @@ def _drop_article(before: str, idiom: str) -> str:
     return before
 
 
+def _edge(text: str, start: int) -> int:
+    """Where the part of ``text[:start]`` that :func:`_drop_article` and :func:`_article` may change begins: the
+    whitespace before ``start``, the article before it (at most 3 letters) and one character more (their ``\\b``
+    sees it)."""
+    k = start
+    while k and text[k - 1].isspace():  # str.isspace: the \s of a str regex
+        k -= 1
+    return max(0, k - 4)
+
+
 # --- the rewriter -----------------------------------------------------------------------------------------------
 
 
@@ -223,23 +233,31 @@ class Rewriter:
     def read(self, text: str) -> Reading:
         """What was found in ``text`` and the rewritten text."""
         found = tuple(self._judge(text, m) for m in self.matcher.find(text, self.language))
-        rewritten, edits = text, []
+        # right to left; the rewritten text is head[:at] + the pieces reversed, so that each replacement costs the
+        # size of its neighbourhood, not of the text: an article edit only reaches the word before the span. Each
+        # edit is kept in the original text's offsets (Reading.map_span moves spans through them).
+        head, at, pieces, edits = text, len(text), [], []
         for item in sorted((f for f in found if f.replacement is not None), key=lambda f: -f.match.start):
-            before, after, new = rewritten[: item.match.start], rewritten[item.match.end :], item.replacement
-            start = item.match.start
+            if item.match.end > at:  # an edit reached into this span (the matcher's spans never do): join first
+                head, pieces = head[:at] + "".join(reversed(pieces)), []
+                at = len(head)
+            edge = _edge(head, item.match.start)
+            old = before = head[edge : item.match.start]
+            new = item.replacement
+            begin = item.match.start
             if self._replaces(item.match):
                 cut = _drop_article(before, item.match.idiom)
                 new = new[:1].upper() + new[1:] if before[len(cut) : len(cut) + 1].isupper() else new
-                old, before = before, _article(cut, new)
-                start = len(os.path.commonprefix([old, before]))  # a dropped or changed article is part of the edit
-                while start and old[start - 1].isalnum():  # from its first letter: "a big fish" -> "an important.."
-                    start -= 1
-                before, new = before[:start], before[start:] + new
-            rewritten = before + new + after
-            edits.append((start, item.match.end, new))
+                before = _article(cut, new)
+                begin = edge + len(os.path.commonprefix([old, before]))  # a dropped or changed article is edited
+                while begin and head[begin - 1].isalnum():  # from its first letter: "a big fish" -> "an important.."
+                    begin -= 1
+            edits.append((begin, item.match.end, head[begin:edge] + before[max(0, begin - edge) :] + new))
+            pieces += [head[item.match.end : at], new, before]
+            at = edge
         if not found:
             return Reading(text, text, self.mode, found)
-        return Reading(text, rewritten, self.mode, found, tuple(reversed(edits)))
+        return Reading(text, head[:at] + "".join(reversed(pieces)), self.mode, found, tuple(reversed(edits)))
 
     def rewrite(self, text: str) -> str:
         """``text`` rewritten (the same string when nothing figurative was found)."""

@@ -419,6 +419,10 @@ def test_mt_triples(tmp_path):
          "row 1: field 'well_formed_old': 'no' is not one of True, False"),
         (MT_TRIPLES, TRIPLES_HEADER + TRIPLE.replace(",the walnut was a hard nut to crack,", ",,"),
          "row 1: field 'intended_literal': is empty"),
+        # issue #42.3: a flagship run trained on with 0 of 1,584 meanings (an INFO line only)
+        (MT_MEANINGS, MEANINGS_HEADER + "hot potato, ,,dict,0,x\nfall through,,,pfbt,0,x\n",
+         "row 1: field 'meaning': blank in all 2 rows: no idiom has a meaning"),
+        (MT_MEANINGS, MEANINGS_HEADER, "field 'meaning': no rows (the file has a header only)"),
     ],
 )  # fmt: skip
 def test_mt_bad_rows(tmp_path, rel, body, expected):

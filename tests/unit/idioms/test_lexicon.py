@@ -145,6 +145,8 @@ def write(tmp_path, text: str):
         ("idiom\tlanguage\tmeaning\n",
          "row 0: field 'source': expected column 4 to be 'source' (header has: idiom, language, meaning)"),
         ("", "file is empty"),
+        (HEADER, "row 1: field 'idiom': no idiom: the file has a header only"),  # issue #42.3: was an empty reader
+        (HEADER + "\n  \n", "row 1: field 'idiom': no idiom: every line after the header is blank"),
     ],
 )  # fmt: skip
 def test_bad_tsv_names_file_row_and_field(tmp_path, text, message):
@@ -159,3 +161,15 @@ def test_missing_file(tmp_path):
     with pytest.raises(DataError) as err:
         Lexicon.from_tsv(path)
     assert str(err.value) == f"{path}: file not found"
+
+
+def test_read_with_a_header_only_lexicon_is_one_line_and_exit_2(tmp_path):
+    """Issue #42.3: ``idiomkit read --lexicon`` with a header-only TSV said "no idiom found" and exited 0."""
+    from helpers import runner
+    from helpers.bad_inputs import assert_one_line_error
+
+    from idiomkit.cli import app
+
+    path = write(tmp_path, HEADER)
+    result = runner.invoke(app, ["read", "She kicked the bucket.", "--lexicon", str(path)])
+    assert assert_one_line_error(result) == f"error: {path}: row 1: field 'idiom': no idiom: the file has a header only"
