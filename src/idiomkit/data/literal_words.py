@@ -17,10 +17,11 @@ In a sentence (:func:`literal_span`) a word is read as a noun after a determiner
 
 Function words (articles, pronouns, prepositions, particles, auxiliaries) are kept as they are. A word with no
 rendering makes its triple a discard (counted in the log). The renderings of every word in the PIE idiom spans are
-stored in ``resources/literal_words.tsv`` (``word, pos, literal, lemma, how, count``, one row per part of speech;
-``literal`` and ``how`` empty where none was found), so scoring needs no WordNet; regenerate it with
-``make core-test-lists`` (installs ``wordnet-base`` when it is missing; :mod:`idiomkit.data.core_lists`).
-WordNet's licence is permissive (BSD-style; "WordNet 3.0 Copyright 2006 by Princeton University").
+stored in ``resources/literal_words.tsv`` (``word, pos, literal, lemma, how, count``, one row per part of speech,
+``pos`` empty for a word WordNet does not know; ``literal`` and ``how`` empty where none was found), so scoring
+needs no WordNet; regenerate it with ``make core-test-lists`` (installs ``wordnet-base`` when it is missing;
+:mod:`idiomkit.data.core_lists`). WordNet's licence is permissive (BSD-style; "WordNet 3.0 Copyright 2006 by
+Princeton University").
 """
 
 from __future__ import annotations
@@ -142,6 +143,11 @@ class WordNet:
         return words, pointers
 
 
+def is_content_word(word: str) -> bool:
+    """A lower-case word (letters, apostrophes, hyphens) that is not a function word: what gets rendered."""
+    return bool(_WORD.match(word)) and word not in FUNCTION_WORDS
+
+
 def _plural(word: str) -> str:
     if word.endswith(("s", "x", "z", "ch", "sh")):
         return word + "es"
@@ -227,13 +233,13 @@ def render(word: str, wn: WordNet) -> list[Rendering]:
         literal, how = _literal(wn, pos, lemma)
         literal = inflect(literal, word, lemma, pos, wn) if literal else None
         out.append(Rendering(word, literal, lemma, pos, how, wn.counts.get((lemma, pos), 0)))
-    return out
+    return out or [Rendering(word, None)]  # pos "": WordNet does not know the word
 
 
 def build_literal_words(words: Iterable[str], wordnet_dir: str | Path = WORDNET_DIR) -> list[Rendering]:
     """The renderings of ``words`` (lower-cased; function words and non-words left out), sorted by word."""
     wn = WordNet(wordnet_dir)
-    wanted = sorted({w.lower() for w in words if _WORD.match(w.lower()) and w.lower() not in FUNCTION_WORDS})
+    wanted = sorted({w.lower() for w in words if is_content_word(w.lower())})
     out = [r for w in wanted for r in render(w, wn)]
     rendered = {r.word for r in out if r.literal}
     log.info("literal words: %d of %d words rendered in some part of speech; renderings: %s", len(rendered),
@@ -273,11 +279,13 @@ def load_literal_words(path: str | Path = RESOURCE) -> Words:
             word, pos, literal, _, _, count = cells
             if not word:
                 raise DataError(path, row, "word", "is empty")
-            if pos not in POS_FILES:
-                raise DataError(path, row, "pos", f"'{pos}' is not one of {', '.join(POS_FILES)}")
+            if pos and pos not in POS_FILES:
+                raise DataError(path, row, "pos", f"'{pos}' is not one of {', '.join(POS_FILES)} or empty")
             if not count.isdigit():
                 raise DataError(path, row, "count", f"'{count}' is not a count")
-            out.setdefault(word, {})[pos] = (literal or None, int(count))
+            options = out.setdefault(word, {})
+            if pos:
+                options[pos] = (literal or None, int(count))
     return out
 
 
@@ -303,7 +311,7 @@ def literal_span(tokens: list[str], positions: Iterable[int], words: Words) -> l
     out = list(tokens)
     for i in positions:
         low = tokens[i].lower()
-        if low in FUNCTION_WORDS or not _WORD.match(low):
+        if not is_content_word(low):
             continue
         options = words.get(low)
         if not options:

@@ -86,7 +86,7 @@ def test_renderings_from_a_wordnet_database(tmp_path):
     assert got[("bacon", "n")] == ("cut of pork", "hypernym")  # several words only when one word fails
     assert got[("fence", "n")] == ("fencing", "synonym") and got[("fence", "v")] == ("enclose", "hypernym")
     assert got[("hits", "v")] == ("strikes", "synonym")
-    assert ("the", "n") not in got and not any(w == "zzz" for w, _ in got)  # function words and unknown words
+    assert ("the", "n") not in got and got[("zzz", "")] == (None, "")  # function words left out; unknown: no pos
     fence = {r.pos: r.count for r in rows if r.word == "fence"}
     assert fence == {"n": 32, "v": 1}
     path = write_literal_words(rows, tmp_path / "words.tsv")
@@ -95,7 +95,7 @@ def test_renderings_from_a_wordnet_database(tmp_path):
     assert literal_span(words_of("He kicked the bucket ."), [1, 3], words) == words_of("He struck the pail .")
     assert literal_span(words_of("They fence it ."), [1], words) == words_of("They fencing it .")  # most counted
     assert literal_span(words_of("to fence it"), [1], words) == words_of("to enclose it")  # a verb after "to"
-    assert literal_span(words_of("a zzz"), [1], words) is None
+    assert literal_span(words_of("a zzz"), [1], words) is None and words["zzz"] == {}
 
 
 def test_part_of_speech_reads_the_context():
@@ -108,7 +108,7 @@ def test_part_of_speech_reads_the_context():
 def test_bad_literal_words_and_missing_wordnet(tmp_path):
     path = tmp_path / "words.tsv"
     path.write_text("\t".join(COLUMNS) + "\nbucket\tq\tpail\tbucket\tsynonym\t2\n")
-    with pytest.raises(DataError, match=r"words.tsv: row 1: field 'pos': 'q' is not one of v, n, a, r"):
+    with pytest.raises(DataError, match=r"words.tsv: row 1: field 'pos': 'q' is not one of v, n, a, r or empty"):
         load_literal_words(path)
     path.write_text("\t".join(COLUMNS) + "\nbucket\tn\tpail\tbucket\tsynonym\tmany\n")
     with pytest.raises(DataError, match=r"row 1: field 'count': 'many' is not a count"):
