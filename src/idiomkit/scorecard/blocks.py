@@ -10,6 +10,7 @@ sentence types. ``marked`` adds today's protocols (2B MWE tokens, IdioLink span 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,8 @@ from idiomkit.tasks.idiolink import dense_scores, make_run
 from idiomkit.tasks.meaning_triples import core_test, score_triples, triples_tsv
 from idiomkit.tasks.semeval2b import pair_similarities, score_predictions, submission_csv
 from idiomkit.tasks.xiao_pairs import pairs_csv, ranks_csv, score_pairs
+
+log = logging.getLogger(__name__)
 
 Track = Literal["plain", "marked"]
 QUICK_STRIDE = 10  # quick mode keeps every 10th 2B gold row (with the rows its scores need)
@@ -160,8 +163,12 @@ def meaning_triples_block(model, ctx: BlockContext) -> BlockOutput:
     lexicon, which = _reader_lexicon(model)
     metrics, cos = score_triples(model, triples, batch_size=ctx.batch_size, prompt_name=ctx.prompt_name,
                                  lexicon=lexicon)  # fmt: skip
+    leaked = sorted({t.idiom for t in triples if t.heldout and lexicon.get(t.idiom, t.language) is not None})
     params = {"triples": len(triples), "lookup_lexicon": f"{which} ({len(lexicon)} entries)",
-              "discarded": core.discarded}  # fmt: skip
+              "heldout_idioms_in_lexicon": len(leaked), "discarded": core.discarded}  # fmt: skip
+    if leaked:
+        log.warning("core test: the %s lexicon knows %d held-out idioms (%s%s): rebuild it from heldout_index",
+                    which, len(leaked), ", ".join(leaked[:5]), ", ..." if len(leaked) > 5 else "")  # fmt: skip
     return BlockOutput(metrics, {"meaning-triples.tsv": triples_tsv(triples, cos, lexicon)}, core.files, params)
 
 
