@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: install demo test test-unit lint mpnet clean wordnet lexicon lexicon-benchmark
+.PHONY: install demo test test-unit lint mpnet clean wordnet lexicon lexicon-benchmark core-test-lists
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,3 +63,8 @@ lint: install
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info
+
+# The core test's stored lists (src/idiomkit/data/resources/literal_words.tsv, core_test_heldout.tsv): WordNet
+# literal renderings of the PIE idiom words and the held-out idioms; needs WordNet (Debian wordnet-base).
+core-test-lists: install $(WORDNET)
+	$(BIN)/python -m idiomkit.data.core_lists

@@ -78,10 +78,11 @@ def test_pie_records_and_skipped_identical_paraphrase(tmp_path, caplog):
     assert items == [
         PieParaphrase(
             "run out of steam", "EN", "train", "The project ran out of steam .", "The project stalled .",
-            "to no longer have energy",
+            "to no longer have energy", ("O", "O", "B", "I", "I", "I", "O"),
         ),
-        PieParaphrase("lie low", "EN", "valid", "He lay low .", "He hid .", None),
-        PieParaphrase("old hat", "EN", "test", "That is old hat .", "That is dated .", "dated"),
+        PieParaphrase("lie low", "EN", "valid", "He lay low .", "He hid .", None, ("O", "B", "I", "O")),
+        PieParaphrase("old hat", "EN", "test", "That is old hat .", "That is dated .", "dated",
+                      ("O", "O", "B", "I", "O")),
     ]  # fmt: skip
     assert "train.csv: skipped 1 row(s) whose Literal_Sent equals Idiomatic_Sent" in caplog.text
     assert [p.split for p in load_pie(tmp_path, splits=("test",))] == ["test"]

@@ -8,8 +8,9 @@ Streams (one batch of each per step, losses summed; every source through the hel
 - ``idiolink``: IdioLink train tuples (query, positive, negatives) under InfoNCE (MNRL).
 - ``meaning``: idiom -> meaning and idiomatic sentence -> literal paraphrase pairs (definitions train/val idioms,
   PIE train, LIdioms, mt_ambiguity meanings) under MNRL (in-batch negatives, no idiom twice a batch).
-- ``misreading``: (idiomatic sentence, figurative paraphrase, literal misreading) from NCS idiomatic compounds and
-  AStitch train compounds, plus mt_ambiguity (figurative use, its meaning, the literal use) under MNRL with the
+- ``misreading``: (idiomatic sentence, figurative paraphrase, literal misreading): the core test's seen triples (PIE
+  ISP test rows with WordNet word-by-word misreadings, NCS idiomatic compounds in their corpus sentences, AStitch
+  train compounds), plus mt_ambiguity (figurative use, its meaning, the literal use) under MNRL with the
   misreading as a hard negative.
 - ``sts``: STS-B / ASSIN 2 train pairs (deduplicated) under ``CoSENTLoss``: idiom pairs and ordinary pairs share
   one cosine scale (2B "all" measures exactly that).
