@@ -32,6 +32,8 @@ def test_all_blank_mt_meanings_stop_the_flagship_in_one_line(tmp_path, data_dir,
 
     # the meaning sources read before it (minutes of loading): none
     monkeypatch.setattr(flagship, "idiom_data", lambda data_dir: SimpleNamespace(split=lambda split: []))
+    monkeypatch.setattr(flagship, "id_pairs", lambda *args, **kwargs: [])
+    monkeypatch.setattr(flagship, "sp_pairs", lambda *args, **kwargs: [])
     monkeypatch.setattr(flagship, "load_pie", lambda *args: [])
     monkeypatch.setattr(flagship, "load_lidioms", lambda *args: [])
     real = data_dir / MT / MEANINGS_FILE
