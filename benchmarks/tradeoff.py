@@ -27,21 +27,21 @@ TARGET = (0.60, 0.80)
 
 
 def score_epochs(run: Path, name: str, data_dir: str | None) -> Path:
-    from sentence_transformers import SentenceTransformer
-
     from idiomkit.api import semeval2b_dev_metrics
+    from idiomkit.models import load_model
     from idiomkit.tasks.sts import StsEvaluator
-    from idiomkit.training.trainer import TrainConfig, sts_dev_pairs
+    from idiomkit.training.config import TrainConfig
+    from idiomkit.training.recipes.base import sts_validation_pairs
 
     info = json.loads((run / "training.json").read_text(encoding="utf-8"))
     cfg = TrainConfig(**{**info["config"], "data_dir": data_dir or info["config"].get("data_dir")})
     history = {h["epoch"]: h for h in info["validation"]}
-    sts = StsEvaluator(sts_dev_pairs(cfg))
+    sts = StsEvaluator(sts_validation_pairs(cfg))
     dirs = sorted(run.glob("epoch-*"), key=lambda p: int(p.name.split("-")[1]))
     points = []
     for d in dirs:
         epoch = int(d.name.split("-")[1])
-        model = SentenceTransformer(str(d), device="cpu")
+        model = load_model(str(d), device="cpu")
         # scored as the run's result row is (the model's own prompt: e5's `query: `)
         dev = semeval2b_dev_metrics(model, data_dir=data_dir, mwe_tokens=cfg.mwe_tokens)
         val = {k: v for k, v in history.get(epoch, {}).items() if k.startswith("val_")}

@@ -100,12 +100,28 @@ def add_reader(model: SentenceTransformer, mode: str = "replace", lexicon: Lexic
 
 def reading_rows(reading: Reading) -> list[list[str]]:
     """A table of what :func:`read` found: header, then one row per match."""
-    rows = [["span", "idiom", "lang", "P(figurative)", "decision", "meaning"]]
+    rows = [["span", "idiom", "lang", "P(figurative)", "decision", "meaning", "source"]]
     for f in reading.found:
         p = "-" if f.probability is None else f"{f.probability:.2f}"
         decision = "figurative" if f.figurative else "literal: kept"
-        rows.append([f.match.text, f.match.idiom, f.match.language, p, decision, f.match.meanings[0]])
+        rows.append([f.match.text, f.match.idiom, f.match.language, p, decision, meaning_cell(f.match),
+                     source_cell(f.match)])  # fmt: skip
     return rows
+
+
+def meaning_cell(match: Any) -> str:
+    """The first meaning, its language noted when it is not the idiom's (an English gloss of a PT idiom)."""
+    languages = getattr(match, "meaning_languages", ())
+    gloss = languages[0] if languages and languages[0] != match.language else None
+    return f"{match.meanings[0]} ({gloss} gloss)" if gloss else match.meanings[0]
+
+
+def source_cell(match: Any) -> str:
+    """The lexicon source of the first meaning, and how many other sources the entry has ("epie +3")."""
+    sources = getattr(match, "sources", ())
+    if not sources:
+        return "-"
+    return sources[0] + (f" +{len(sources) - 1}" if len(sources) > 1 else "")
 
 
 def reading_json(readings: list[Reading]) -> list[dict[str, Any]]:

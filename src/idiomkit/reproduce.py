@@ -87,6 +87,10 @@ KINDS = ("train", "evaluate", "method")
 REPO = Path(__file__).resolve().parents[2]
 IDIOMKIT_ENTRY = "idiomkit"  # the one non-script entry a [method] may name: this installation's own CLI
 INJECTABLE = ("seed", "results", "output", "run")
+# Options that name where a command writes (idiomkit's --results-dir, --output/-o, --curve, --check-json, and the
+# usual spellings of a benchmark script's): in a [method] they take the job's own places, never a literal path.
+WRITE_OPTIONS = frozenset({"results-dir", "output", "o", "out", "output-dir", "curve", "check-json"})
+WRITE_INJECTS = ("results", "output", "run")
 
 
 JOB_SUPPLIED = ("seed", "output_dir", "data_dir")  # a train job sets these itself: its seed, folder and data root
@@ -314,6 +318,20 @@ def method_value(path: Path, where: str, value: Any, *, flag_ok: bool) -> Value:
     raise DataError(path, None, where, f"expected {expected}, got {value!r}")
 
 
+def check_write_options(path: Path, where: str, args: dict[str, Value]) -> None:
+    """A ``[method]`` option that names where the command writes (:data:`WRITE_OPTIONS`) must be one of the job's
+    own places (``{ inject = "results" }``, ``"output"`` or ``"run"``): a literal path (or a seed with a literal
+    prefix) would put the job's files outside the run's folders, wherever it points."""
+    for key, value in args.items():
+        if key.replace("_", "-") not in WRITE_OPTIONS or isinstance(value, bool):
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if not (isinstance(item, Injected) and item.inject in WRITE_INJECTS):
+                shown = f"{{ inject = {item.inject!r} }}" if isinstance(item, Injected) else repr(item)
+                raise DataError(path, None, f"{where}.{key}", f"{shown} would write outside the run's folders; use "
+                                '{ inject = "results" } (or { inject = "output" } for the job\'s own folder)')
+
+
 def known_scripts(scripts_dir: Path) -> list[str]:
     """The allow-list of ``[method] script``: the benchmark scripts in ``scripts_dir`` and ``idiomkit`` itself."""
     return sorted({p.stem for p in scripts_dir.glob("*.py")} | {IDIOMKIT_ENTRY})
@@ -346,11 +364,13 @@ def method_run(path: Path, table: dict[str, Any], scripts_dir: Path) -> MethodRu
     args = table.get("args", {})
     if not isinstance(args, dict):
         raise DataError(path, None, "method.args", f"expected a table of option = value, got {args!r}")
-    return MethodRun(
+    run = MethodRun(
         script=raw["script"], subcommand=raw.get("subcommand"),
         positional=[method_value(path, f"method.positional[{i}]", v, flag_ok=False) for i, v in enumerate(positional)],
         args={k: method_value(path, f"method.args.{k}", v, flag_ok=True) for k, v in args.items()},
     )  # fmt: skip
+    check_write_options(path, "method.args", run.args)
+    return run
 
 
 def checked_quick(path: Path, kind: str, raw: Any, scripts_dir: Path) -> dict[str, Any]:
@@ -372,6 +392,7 @@ def checked_quick(path: Path, kind: str, raw: Any, scripts_dir: Path) -> dict[st
         if not isinstance(rest["args"], dict):
             raise DataError(path, None, "quick.args", f"expected a table of option = value, got {rest['args']!r}")
         base["args"] = {k: method_value(path, f"quick.args.{k}", v, flag_ok=True) for k, v in rest["args"].items()}
+        check_write_options(path, "quick.args", base["args"])
     return base
 
 

@@ -21,6 +21,7 @@ import fcntl
 import gzip
 import hashlib
 import json
+import logging
 import os
 import re
 import subprocess
@@ -32,6 +33,8 @@ from typing import Any, Literal
 
 from idiomkit.data.errors import DataError
 from idiomkit.errors import FileSystemError, OutputClash
+
+log = logging.getLogger(__name__)
 
 DEFAULT_RESULTS_DIR = Path("benchmarks/results")
 
@@ -73,6 +76,24 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
             exc.filename = str(path)
         raise
     return path
+
+
+_TEMP_TAIL = re.compile(r"\.[a-z0-9_]{8}\.tmp")  # what tempfile.mkstemp puts after the prefix of atomic_write_bytes
+
+
+def remove_stale_temps(path: str | Path) -> int:
+    """Remove the temp files that writes of ``path`` killed mid-way left beside it (``.<name>.<random>.tmp``, see
+    :func:`atomic_write_bytes`); returns (and logs) how many. Only for a caller that holds the path's
+    :func:`output_lock`: then no other writer of it is in flight, and any such file is a dead one's."""
+    path = Path(path)
+    prefix, stale = f".{path.name}", 0
+    for tmp in path.parent.iterdir() if path.parent.is_dir() else ():
+        if tmp.name.startswith(prefix) and _TEMP_TAIL.fullmatch(tmp.name[len(prefix) :]):
+            tmp.unlink(missing_ok=True)
+            stale += 1
+    if stale:
+        log.info("%s: removed %d temp file(s) left by an interrupted write", path, stale)
+    return stale
 
 
 def atomic_write_text(path: str | Path, text: str) -> Path:
@@ -306,7 +327,8 @@ def write_result(
     ``predictions`` (file suffix -> text, e.g. ``{"submission.csv": ...}``) are written first, beside the result,
     and the envelope last; an older result JSON at the same path is removed before them, so a kill or a full disk
     in between leaves no result JSON rather than one whose predictions are not on disk. All of it happens under
-    :func:`output_lock`: a concurrent writer of the same result is refused."""
+    :func:`output_lock`: a concurrent writer of the same result is refused. The hidden temp files a killed earlier
+    write of these files left are removed first (:func:`remove_stale_temps`)."""
     record.commit = record.commit or git_commit()
     record.created = record.created or dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
     record.wall_s = round(float(record.wall_s), 3)
@@ -317,6 +339,8 @@ def write_result(
     path = key.path(results_dir)
     text = json.dumps({"key": key.to_json(), **record.to_json()}, indent=2, ensure_ascii=False) + "\n"
     with output_lock(path):
+        for target in [path, *(path.with_suffix("." + suffix) for suffix in predictions or {})]:
+            remove_stale_temps(target)
         if predictions:
             path.unlink(missing_ok=True)
         for suffix, prediction in (predictions or {}).items():

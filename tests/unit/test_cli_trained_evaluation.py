@@ -13,7 +13,8 @@ from idiomkit import cli
 def test_each_evaluate_task_expands_to_its_jobs():
     config = {"mwe_tokens": False}
     assert cli.trained_evaluation_jobs(["xiao-pairs"], config) == [("xiao-pairs", {})]
-    assert cli.trained_evaluation_jobs(["semeval2b"], config) == [("semeval2b", {"mwe_tokens": False})]
+    want = [("semeval2b", {"mwe_tokens": False, "setting": "fine_tune"})]
+    assert cli.trained_evaluation_jobs(["semeval2b"], config) == want
     idiolink = cli.trained_evaluation_jobs(["idiolink"], config)
     assert [opts["query_mode"] for _, opts in idiolink[:3]] == ["sentence", "span", "sentence+span"]
     assert len(idiolink) == 9

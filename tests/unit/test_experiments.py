@@ -207,6 +207,41 @@ def test_several_seeds_need_an_injected_seed(tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("args", "field", "shown"),
+    [
+        ('results-dir = "/tmp/elsewhere"', "method.args.results-dir", "'/tmp/elsewhere'"),
+        ('results-dir = "../../results"', "method.args.results-dir", "'../../results'"),
+        ('o = "models/x"', "method.args.o", "'models/x'"),
+        ('results_dir = ["res", { inject = "results" }]', "method.args.results_dir", "'res'"),
+        ('output = { inject = "seed", prefix = "/tmp/run" }', "method.args.output", "{ inject = 'seed' }"),
+        ('results-dir = { inject = "results" }\n[quick.args]\nresults-dir = "/tmp/q"', "quick.args.results-dir",
+         "'/tmp/q'"),
+    ],
+)  # fmt: skip
+def test_a_method_writing_outside_the_run_folders_is_refused_before_any_job(tmp_path, monkeypatch, args, field, shown):
+    """Issue #42.2: a literal --results-dir (or -o ...) of a [method] wrote the job's JSON wherever it pointed."""
+    monkeypatch.chdir(tmp_path)
+    path = experiment_file(tmp_path, f'[method]\nscript = "hit"\n[method.args]\n{args}\n')
+    (tmp_path / "benchmarks" / "hit.py").write_text("import pathlib\npathlib.Path('hit-ran').touch()\n")
+    refused(path, f"field '{field}': {shown} would write outside the run's folders; use {{ inject = \"results\" }}")
+    result = runner.invoke(app, ["reproduce", "--quick", "--experiments", str(path.parent), "--data-dir", "."])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and f"field '{field}'" in lines[0] and str(path) in lines[0], lines
+    assert not (tmp_path / "runs").exists() and not (tmp_path / "hit-ran").exists()  # no job ran
+
+
+def test_write_options_may_take_the_jobs_own_places(tmp_path):
+    body = ('[method]\nscript = "hit"\n[method.args]\nresults-dir = { inject = "results" }\n'
+            'o = { inject = "output" }\ncurve = { inject = "output", file = "c.json" }\n'
+            'out = { inject = "run", experiment = "toy" }\njson = true\n')  # fmt: skip
+    exp = load_experiment(experiment_file(tmp_path, body))
+    argv = job_argv(exp, 2, False, Path("runs/r"), Path("res"))
+    assert argv[2:] == ["--results-dir", "res", "-o", "runs/r/toy-seed2", "--curve", "runs/r/toy-seed2/c.json",
+                        "--out", "runs/r/toy-seed2", "--json"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
     ("name", "expected"),
     [
         (

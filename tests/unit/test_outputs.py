@@ -212,3 +212,31 @@ def test_safetensors_and_bugs(tmp_path):
     assert user_error_message(safetensors_error()).startswith("corrupt or truncated safetensors weights (")
     for bug in (TypeError("x"), AttributeError("y"), ZeroDivisionError(), RuntimeError("z")):
         assert user_error_message(bug) is None  # a bug keeps its traceback
+
+
+def test_a_killed_write_leaves_temp_files_the_next_write_of_that_result_removes(tmp_path, caplog):
+    """Issue #42.6: a killed evaluation left a hidden ``.<result>.submission.csv.<random>.tmp`` forever."""
+    import logging
+
+    code = (
+        "import os, signal, sys; from idiomkit.results import ResultRecord, write_result\n"
+        "os.fsync = lambda fd: os.kill(os.getpid(), signal.SIGKILL)  # killed in the middle of a write\n"
+        "write_result(ResultRecord('t', 'm', 'r', 0, {'score': 2.0}, commit='c'), sys.argv[1],"
+        " predictions={'submission.csv': 'ID,Sim\\n'})\n"
+    )
+    child = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True)
+    assert child.returncode == -9, child.stderr
+    path = written(tmp_path)
+    (stale,) = [p for p in path.parent.iterdir() if p.suffix == ".tmp"]
+    assert stale.name.startswith(".m__r__seed0.submission.csv."), stale
+    (path.parent / ".m__r__seed0.json.k1ll3d_0.tmp").write_text("{")  # the envelope's, killed on another day
+    others = [path.parent / ".m__r__seed0.submission.csv.notes.tmp",  # not the temp name of an atomic write
+              path.parent / ".m2__r__seed0.submission.csv.abcd1234.tmp"]  # another result's  # fmt: skip
+    for other in others:
+        other.write_text("x")
+    with caplog.at_level(logging.INFO, logger="idiomkit.results"):
+        write_result(record(), tmp_path, predictions={"submission.csv": "ID,Sim\n1,0.5\n"})
+    assert sorted(p.name for p in path.parent.iterdir() if p.suffix == ".tmp") == sorted(o.name for o in others)
+    for target in (path, path.with_suffix(".submission.csv")):
+        assert f"{target}: removed 1 temp file(s) left by an interrupted write" in caplog.text
+    assert path.with_suffix(".submission.csv").read_text() == "ID,Sim\n1,0.5\n" and path.is_file()

@@ -171,3 +171,29 @@ def test_2b_grid_shows_each_recipe_and_model_at_two_epochs():
     assert rows["cosent"] == "| cosent | 0.400 / 0.800 (2) | 0.600 / 0.800 (1) |"
     assert rows["triplet"] == "| triplet | - | - |"  # 6 epochs: not this grid's budget
     assert rows["mnrl"] == "| mnrl | 0.200 / 0.800 (1) | - |"
+
+
+def test_2b_rows_side_by_side_under_each_training_rule():
+    from pathlib import Path
+
+    from idiomkit.report.semeval2b import rules_section
+    from idiomkit.report.tables import training_rule
+
+    def entry(recipe, seed, idiom, trained=True):
+        rec = {"model": "me5", "recipe": recipe, "seed": seed, "key": {"model": "me5", "recipe": recipe,
+               "variant": "4ep", "track": "marked", "seed": seed, "task": "semeval2b-dev"},
+               "params": {"training": {"label": recipe} if trained else None},
+               "metrics": {"ALL": {"idiom": idiom, "sts": 0.8, "all": 0.5}}}  # fmt: skip
+        return Path(f"semeval2b-dev/me5__{recipe}__4ep__seed{seed}.json"), rec
+
+    assert [training_rule(x) for x in (None, "cosent-sts-dedup-sentences", "cosent-sts-dedup", "flagship-no2b",
+                                       "idiolink-infonce", "cosent-sts")] == [
+        "untrained", "task", "scorecard", "scorecard", "own splits", "recorded"]  # fmt: skip
+    lines = rules_section([entry("cosent", 0, 0.6), entry("cosent", 1, 0.8), entry("cosent-dedup", 0, 0.3),
+                           entry("cosent-dedup-sentences", 0, 0.5), entry("lonely", 0, 0.1),
+                           entry("zero", 0, 0.1, trained=False)])  # fmt: skip
+    rows = [line.split(" | ") for line in lines if line.startswith("| me5")]
+    assert [(r[1], r[3].split(":")[0], r[4], r[5]) for r in rows] == [
+        ("cosent", "recorded", "2", "0.700 ± 0.141"), ("cosent", "task rules", "1", "0.500"),
+        ("cosent", "scorecard rule", "1", "0.300")]  # fmt: skip
+    assert rules_section([entry("lonely", 0, 0.1)]) == []  # one rule only: nothing to compare

@@ -3,9 +3,11 @@
 :func:`heldout_index` collects, once per data directory, the normalised sentences of every held-out split (2B
 dev/eval/test, 2A dev/eval/test, IdioLink val/test, AdMIRe dev/test, the Xiao held-out idioms' sentences, STS-B and
 ASSIN 2 dev (they are 2B dev's STS rows) and test) and the idioms of the benchmarks that promise unseen idioms
-(2A dev/eval/test, IdioLink val/test, AdMIRe dev/test, the Xiao held-out idioms, the core test's held-out idioms,
-and any extra idioms a caller adds). :func:`filter_heldout` drops every training example one of whose sentences is
-held out, or whose idiom is, and logs how many it dropped per source and rule.
+(2A dev/eval/test, IdioLink val/test, AdMIRe dev/test, the Xiao held-out idioms, the core test's held-out idioms
+listed in ``data/resources/core_test_heldout.tsv`` with its held-out triples' sentences
+(:mod:`idiomkit.data.meaning_triples`), and any extra idioms a caller adds). :func:`filter_heldout` drops every
+training example one of whose sentences is held out, or whose idiom is, and logs how many it dropped per source
+and rule.
 
 Sentences compare after :func:`normalise_sentence` (Unicode NFKC, case folded, punctuation removed, whitespace
 collapsed); idioms after :func:`normalise_idiom` (the same, slots such as ``[pron]``/``(somebody)``, articles and
@@ -171,7 +173,7 @@ CORE_TEST_DIR = "idioms_extra"  # the core test's held-out idioms join the index
 
 
 @lru_cache(maxsize=4)
-def _cached_index(data_dir: str) -> HeldOut:
+def _benchmark_index(data_dir: str) -> HeldOut:
     sentences: set[str] = set()
     idioms: set[str] = set()
     sizes: dict[str, int] = {}
@@ -193,13 +195,27 @@ def _cached_index(data_dir: str) -> HeldOut:
             keys = {normalise_idiom(i) for i in names if i}
             idioms.update(keys)
             sizes[f"{name} idioms"] = len(keys)
-    benchmark = frozenset(idioms)
+    return HeldOut(frozenset(sentences), frozenset(idioms), sizes, frozenset(idioms))
+
+
+def benchmark_index(data_dir: str | Path) -> HeldOut:
+    """The benchmarks' held-out splits alone (:func:`heldout_index` without the core test's idioms)."""
+    return _benchmark_index(str(Path(data_dir).resolve()))
+
+
+@lru_cache(maxsize=4)
+def _cached_index(data_dir: str) -> HeldOut:
+    bench = _benchmark_index(data_dir)
+    sentences, idioms, sizes = set(bench.sentences), set(bench.idioms), dict(bench.sizes)
     if (Path(data_dir) / CORE_TEST_DIR).is_dir():
-        core = {normalise_idiom(i) for i in load_core_test(data_dir, benchmark).heldout_idioms}
-        sizes["core test held-out idioms"] = len(core)
-        idioms |= core
+        core = load_core_test(data_dir, bench.benchmark_idioms)
+        keys = {normalise_idiom(i) for i in core.heldout_idioms}
+        sizes["core test held-out idioms"] = len(keys)
+        sizes["core test held-out sentences"] = len(core.heldout_sentences)
+        idioms |= keys
+        sentences.update(normalise_sentence(s) for s in core.heldout_sentences)
     log.info("held-out index: %d sentences, %d idioms", len(sentences), len(idioms))
-    return HeldOut(frozenset(sentences), frozenset(idioms), sizes, benchmark)
+    return HeldOut(frozenset(sentences), frozenset(idioms), sizes, bench.benchmark_idioms)
 
 
 def core_test(data_dir: str | Path) -> CoreTest:

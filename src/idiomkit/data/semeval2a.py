@@ -73,7 +73,7 @@ def _label(path: Path, row: int, value: str) -> int:
 
 
 def load_train(path: str | Path, setting: str) -> list[Example2A]:
-    """A labelled training file; every row's ``Setting`` must be ``setting``."""
+    """A labelled training file (at least one row); every row's ``Setting`` must be ``setting``."""
     path = Path(path)
     seen: dict[str, int] = {}
     out = []
@@ -93,6 +93,8 @@ def load_train(path: str | Path, setting: str) -> list[Example2A]:
                 setting=setting,
             )
         )
+    if not seen:  # a method trained or ruled by it would fail later on, without naming the file
+        raise DataError(path, None, "DataID", "no rows (the file has a header only)")
     return out
 
 

@@ -15,6 +15,7 @@ from sentence_transformers import SentenceTransformer
 from sentence_transformers.sentence_transformer.modules import Normalize, Pooling
 from torch import Tensor
 
+from idiomkit.idioms.reader import model_inputs
 from idiomkit.progress import track
 
 log = logging.getLogger(__name__)
@@ -34,11 +35,20 @@ def masked_mean(tokens: Tensor, mask: Tensor) -> Tensor:
     return (tokens * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
 
 
-def span_features(model: SentenceTransformer, texts: Sequence[str], spans: Sequence[tuple[int, int]]):
+def span_features(
+    model: SentenceTransformer, texts: Sequence[str], spans: Sequence[tuple[int, int]], prompt: str | None = None
+):
     """Tokenise ``texts`` for ``model`` and return (features, span mask) on the model's device; spans falling
-    outside the truncated input fall back to the whole sentence (counted in the log)."""
+    outside the truncated input fall back to the whole sentence (counted in the log).
+
+    The texts reach the model as ``encode`` hands them over: rewritten by its idiom reader when it has one (each
+    span moved into the rewritten text, :func:`~idiomkit.idioms.reader.model_inputs`), then ``prompt`` prefixed."""
+    texts, spans = model_inputs(model, texts, spans)
+    if prompt:
+        texts = [prompt + t for t in texts]
+        spans = [(s + len(prompt), e + len(prompt)) for s, e in spans]
     enc = model.tokenizer(
-        list(texts),
+        texts,
         padding=True,
         truncation=True,
         max_length=model.max_seq_length,
@@ -55,10 +65,11 @@ def span_features(model: SentenceTransformer, texts: Sequence[str], spans: Seque
 
 
 def forward_span_embeddings(
-    model: SentenceTransformer, texts: Sequence[str], spans: Sequence[tuple[int, int]]
+    model: SentenceTransformer, texts: Sequence[str], spans: Sequence[tuple[int, int]], prompt: str | None = None
 ) -> Tensor:
-    """Differentiable span embeddings (for losses): one forward pass over the full texts, pooled over spans."""
-    features, mask = span_features(model, texts, spans)
+    """Differentiable span embeddings (for losses): one forward pass over the full texts, pooled over spans
+    (texts and spans as :func:`span_features` makes them)."""
+    features, mask = span_features(model, texts, spans, prompt)
     out = model.forward(features)
     emb = masked_mean(out["token_embeddings"], mask)
     if any(isinstance(m, Normalize) for m in model):
@@ -75,16 +86,14 @@ def encode_spans(
     batch_size: int = 64,
     show_progress_bar: bool = False,
 ) -> np.ndarray:
-    """Late chunking: encode each whole text (with ``prompt`` prefixed) and mean-pool the span's tokens.
+    """Late chunking: encode each whole text (rewritten by the model's idiom reader, if any, then ``prompt``
+    prefixed: :func:`span_features`) and mean-pool the span's tokens.
 
     Texts are processed longest first in batches, so padding stays small. Returns float32 ``(n, dim)``.
     """
     if len(texts) != len(spans):
         raise ValueError(f"{len(texts)} texts but {len(spans)} spans")
-    prefix = prompt or ""
-    full = [prefix + t for t in texts]
-    shifted = [(s + len(prefix), e + len(prefix)) for s, e in spans]
-    order = np.argsort([-len(t) for t in full], kind="stable")
+    order = np.argsort([-len(t) for t in texts], kind="stable")
     out = np.zeros((len(texts), model.get_embedding_dimension()), dtype=np.float32)
     was_training = model.training
     model.eval()
@@ -92,7 +101,7 @@ def encode_spans(
         with torch.inference_mode():
             batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
             for idx in track(batches, "span embeddings", enabled=show_progress_bar):
-                emb = forward_span_embeddings(model, [full[i] for i in idx], [shifted[i] for i in idx])
+                emb = forward_span_embeddings(model, [texts[i] for i in idx], [spans[i] for i in idx], prompt)
                 out[idx] = emb.float().cpu().numpy()
     finally:
         model.train(was_training)

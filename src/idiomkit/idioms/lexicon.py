@@ -2,8 +2,11 @@
 
 Entries merge on :func:`idiomkit.data.heldout.normalise_idiom` (slots such as ``[pron]``/``(somebody)``, articles
 and possessive fillers dropped), per language: "keep [pron] eye on" and "keep an eye on" are one entry, which
-keeps the first spelling added. A lexicon is stored as a TSV file with the header ``idiom language meaning
-source`` (one row per meaning and source).
+keeps the first spelling added. A lexicon is stored as a TSV file (gzipped when its name ends in ``.gz``) with
+the header ``idiom language meaning source`` and optionally a fifth column ``meaning_language`` (one row per meaning
+and source). A meaning's language is the idiom's unless the row says otherwise: a Portuguese idiom with an English
+meaning is a gloss for multilingual encoders, not a paraphrase to put into Portuguese text
+(:attr:`Entry.meaning_languages`).
 
 Example::
 
@@ -15,6 +18,7 @@ Example::
 
 from __future__ import annotations
 
+import gzip
 import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -32,16 +36,23 @@ log = logging.getLogger(__name__)
 Language = Literal["EN", "PT"]
 LANGUAGES: tuple[str, ...] = get_args(Language)
 COLUMNS = ("idiom", "language", "meaning", "source")
+MEANING_LANGUAGE = "meaning_language"  # the optional fifth column
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One idiom: its spelling (as first added), language, meanings and sources, each in the order added."""
+    """One idiom: its spelling (as first added), language, meanings and sources, each in the order added;
+    ``meaning_languages[i]`` is the language of ``meanings[i]`` (EN or PT)."""
 
     idiom: str
     language: Language
     meanings: tuple[str, ...]
     sources: tuple[str, ...]
+    meaning_languages: tuple[str, ...] = field(default=(), compare=False)
+
+    def meaning_language(self, i: int = 0) -> str:
+        """The language of meaning ``i`` (the idiom's language when not recorded)."""
+        return self.meaning_languages[i] if i < len(self.meaning_languages) else self.language
 
 
 @dataclass
@@ -49,11 +60,13 @@ class _Record:
     idiom: str
     language: Language
     pairs: list[tuple[str, str]] = field(default_factory=list)  # (meaning, source), distinct, in order
+    meaning_language: dict[str, str] = field(default_factory=dict)  # meaning -> its language (first recorded)
 
     def entry(self) -> Entry:
         meanings = tuple(dict.fromkeys(m for m, _ in self.pairs))
         sources = tuple(dict.fromkeys(s for _, s in self.pairs))
-        return Entry(self.idiom, self.language, meanings, sources)
+        languages = tuple(self.meaning_language.get(m, self.language) for m in meanings)
+        return Entry(self.idiom, self.language, meanings, sources, languages)
 
 
 def _clean(text: str) -> str:
@@ -86,21 +99,25 @@ class Lexicon:
     def __init__(self) -> None:
         self._records: dict[tuple[str, str], _Record] = {}
 
-    def add(self, idiom: str, language: str, meaning: str, source: str) -> Entry:
+    def add(self, idiom: str, language: str, meaning: str, source: str, meaning_language: str | None = None) -> Entry:
         """Add one idiom sense; returns the (merged) entry. ValueError for an empty field or unknown language.
+        ``meaning_language``: the meaning's language when it is not the idiom's (an English gloss of a PT idiom).
 
         Example::
 
             lex.add("pisar na bola", "PT", "errar", "user")
+            lex.add("pisar na bola", "PT", "to blunder", "user", meaning_language="EN")
         """
         idiom, meaning, source = _clean(idiom), _clean(meaning), _clean(source)
         lang = check_language(language)
+        meaning_lang = check_language(meaning_language) if meaning_language else lang
         for name, value in (("idiom", idiom), ("meaning", meaning), ("source", source)):
             if not value:
                 raise ValueError(f"empty {name}")
         record = self._records.setdefault((lang, normalise_idiom(idiom)), _Record(idiom, lang))
         if (meaning, source) not in record.pairs:
             record.pairs.append((meaning, source))
+            record.meaning_language.setdefault(meaning, meaning_lang)
         return record.entry()
 
     def __len__(self) -> int:
@@ -140,6 +157,15 @@ class Lexicon:
         counts = Counter((r.language, s) for r in self._records.values() for s in dict.fromkeys(s for _, s in r.pairs))
         return dict(counts)
 
+    def remove(self, idioms: Iterable[str], language: str | None = None) -> int:
+        """Drop the entries of these idioms (any spelling with the same key; of ``language``, or any); returns how
+        many were dropped."""
+        keys = {normalise_idiom(i) for i in idioms}
+        gone = [k for k, r in self._records.items() if k[1] in keys and language in (None, r.language)]
+        for key in gone:
+            del self._records[key]
+        return len(gone)
+
     def remove_heldout(self, index: HeldOut) -> int:
         """Drop every entry whose idiom is held out (``index.has_idiom``); returns and logs how many.
 
@@ -153,38 +179,48 @@ class Lexicon:
         log.info("lexicon: dropped %d held-out idioms, %d entries left", len(held), len(self._records))
         return len(held)
 
-    def rows(self) -> Iterator[tuple[str, str, str, str]]:
-        """``(idiom, language, meaning, source)`` for every sense, the TSV's rows."""
+    def rows(self) -> Iterator[tuple[str, str, str, str, str]]:
+        """``(idiom, language, meaning, source, meaning language)`` for every sense, the TSV's rows."""
         for r in self._records.values():
             for meaning, source in r.pairs:
-                yield r.idiom, r.language, meaning, source
+                yield r.idiom, r.language, meaning, source, r.meaning_language.get(meaning, r.language)
 
     def to_tsv(self, path: str | Path) -> Path:
-        """Write the lexicon as TSV (header ``idiom language meaning source``), atomically.
+        """Write the lexicon as TSV (header ``idiom language meaning source meaning_language``), atomically;
+        gzipped (reproducibly: no name, no time stamp) when ``path`` ends in ``.gz``.
 
         Example::
 
             lex.to_tsv("out/lexicon.tsv")
         """
-        lines = ["\t".join(COLUMNS), *("\t".join(row) for row in self.rows())]
-        return atomic_write_text(path, "\n".join(lines) + "\n")
+        lines = ["\t".join((*COLUMNS, MEANING_LANGUAGE)), *("\t".join(row) for row in self.rows())]
+        text = "\n".join(lines) + "\n"
+        if str(path).endswith(".gz"):
+            from idiomkit.results import atomic_write_bytes
+
+            data = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+            return atomic_write_bytes(path, data)
+        return atomic_write_text(path, text)
 
     @classmethod
     def from_tsv(cls, path: str | Path) -> Lexicon:
-        """Read a TSV written by :meth:`to_tsv` (or by hand); a bad row is a one-line DataError naming
-        file, row (header = row 0) and field.
+        """Read a TSV written by :meth:`to_tsv` (or by hand); a bad row, or no idiom at all, is a one-line DataError
+        naming file, row (header = row 0) and field.
 
         Example::
 
             lex = Lexicon.from_tsv("lexicon.tsv")
         """
         path = Path(path)
-        lines = read_text_lines(path)
-        _check_header(path, lines[0].split("\t"))
+        lines = _gz_lines(path) if path.name.endswith(".gz") else read_text_lines(path)
+        columns = _check_header(path, lines[0].split("\t"))
         lex = cls()
         for number, line in enumerate(lines[1:], start=1):
             if line.strip():
-                lex._add_row(path, number, _record(path, number, line.split("\t")))
+                lex._add_row(path, number, _record(path, number, line.split("\t"), columns))
+        if not len(lex):  # a reader with no idiom would find nothing in any text, silently
+            raise DataError(path, 1, "idiom", "no idiom: the file has a header only" if len(lines) == 1 else
+                            "no idiom: every line after the header is blank")  # fmt: skip
         log.info("lexicon %s: %d entries from %d rows", path, len(lex), len(lines) - 1)
         return lex
 
@@ -192,8 +228,14 @@ class Lexicon:
         for name in ("idiom", "meaning", "source"):
             if not row[name].strip():
                 raise DataError(path, number, name, "empty")
+        meaning_language = row.get(MEANING_LANGUAGE, "").strip() or None
+        if meaning_language is not None:
+            try:
+                check_language(meaning_language)
+            except ValueError as exc:
+                raise DataError(path, number, MEANING_LANGUAGE, str(exc)) from None
         try:
-            self.add(row["idiom"], row["language"], row["meaning"], row["source"])
+            self.add(row["idiom"], row["language"], row["meaning"], row["source"], meaning_language)
         except ValueError as exc:
             raise DataError(path, number, "language", str(exc)) from None
 
@@ -211,21 +253,43 @@ class Lexicon:
         return lex
 
 
-def _record(path: Path, number: int, values: list[str]) -> dict[str, str]:
+def _gz_lines(path: Path) -> list[str]:
+    """The lines of a gzipped UTF-8 TSV (DataError for a missing, corrupt or empty file)."""
+    from idiomkit.data.csvio import read_bytes
+
+    try:
+        text = gzip.decompress(read_bytes(path)).decode("utf-8")
+    except (OSError, EOFError) as exc:
+        raise DataError(path, None, None, f"not a readable gzip file ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(path, None, None, f"not valid UTF-8 (offset {exc.start})") from None
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if not lines:
+        raise DataError(path, None, None, "file is empty")
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def _record(path: Path, number: int, values: list[str], columns: tuple[str, ...] = COLUMNS) -> dict[str, str]:
     """``{column: value}`` of a data row; too few or too many values is a DataError naming the column."""
-    if len(values) != len(COLUMNS):
-        field = COLUMNS[len(values)] if len(values) < len(COLUMNS) else f"column {len(COLUMNS) + 1}"
-        raise DataError(path, number, field, f"{len(values)} tab-separated values, expected {len(COLUMNS)}")
-    return dict(zip(COLUMNS, values, strict=True))
+    if len(values) != len(columns):
+        field = columns[len(values)] if len(values) < len(columns) else f"column {len(columns) + 1}"
+        raise DataError(path, number, field, f"{len(values)} tab-separated values, expected {len(columns)}")
+    return dict(zip(columns, values, strict=True))
 
 
-def _check_header(path: Path, header: list[str]) -> None:
-    """The first line must name the four columns, in order."""
+def _check_header(path: Path, header: list[str]) -> tuple[str, ...]:
+    """The first line must name the four columns, in order (and optionally ``meaning_language`` fifth); returns
+    the columns."""
     names = [h.strip() for h in header]
     if names == list(COLUMNS):
-        return
+        return COLUMNS
+    if names == [*COLUMNS, MEANING_LANGUAGE]:
+        return (*COLUMNS, MEANING_LANGUAGE)
     if not set(names) & set(COLUMNS):
         raise DataError(path, 0, None, f"missing header: the first line must be {' <TAB> '.join(COLUMNS)}")
     for i, name in enumerate(COLUMNS):
         if i >= len(names) or names[i] != name:
             raise DataError(path, 0, name, f"expected column {i + 1} to be {name!r} (header has: {', '.join(names)})")
+    raise DataError(path, 0, names[len(COLUMNS)], f"unexpected column 5 (only {MEANING_LANGUAGE!r} may follow)")

@@ -36,7 +36,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
 
@@ -560,7 +560,8 @@ def _fill(slots: tuple[Slot, ...], k: int, t: int, text: _Text, base: int) -> in
 
 @dataclass(frozen=True)
 class Match:
-    """One idiom found in a sentence: ``sentence[start:end] == text`` (character offsets)."""
+    """One idiom found in a sentence: ``sentence[start:end] == text`` (character offsets); ``sources`` are the
+    lexicon sources of its entry and ``meaning_languages`` the languages of its meanings (not compared)."""
 
     start: int
     end: int
@@ -568,6 +569,8 @@ class Match:
     idiom: str
     language: str
     meanings: tuple[str, ...]
+    sources: tuple[str, ...] = field(default=(), compare=False)
+    meaning_languages: tuple[str, ...] = field(default=(), compare=False)
 
 
 class _Pattern(NamedTuple):
@@ -680,5 +683,6 @@ class Matcher:
                 taken.update(range(start, end))
                 entry = self._patterns[number].entry
                 first, last = tokens[start][1], tokens[end - 1][2]
-                out.append(Match(first, last, sentence[first:last], entry.idiom, entry.language, entry.meanings))
+                out.append(Match(first, last, sentence[first:last], entry.idiom, entry.language, entry.meanings,
+                                 entry.sources, entry.meaning_languages))  # fmt: skip
         return sorted(out, key=lambda m: m.start)

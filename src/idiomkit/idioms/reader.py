@@ -8,9 +8,17 @@ as they are) and hands them, with the prompt and keyword arguments, to the next 
 Transformer's, which prepends the prompt and tokenizes). ``forward`` passes the features through untouched. The
 next module is found by the ``Module.on_model_ready(model)`` hook, which sentence-transformers calls when a model is
 built or loaded (:func:`idiomkit.reading.add_reader` calls it on a model that exists already); the reader keeps a
-plain reference to it, not a child module, so its weights are not saved twice. ``tokenizer``, ``processor``,
-``max_seq_length``, ``modalities`` and ``auto_model`` are the next module's, so ``model.tokenizer`` and friends keep
-working.
+plain reference to it, not a child module, so its weights are not saved twice.
+
+The reader is a sentence-transformers ``InputModule`` (the kind of module a model puts first: it takes the raw
+inputs, reads text only). What a ``SentenceTransformer`` asks of its first module beyond ``preprocess`` --
+``tokenizer``, ``processor`` and ``max_seq_length`` (``model.tokenizer``, ``model.max_seq_length = n``) -- is the
+next module's; so are ``auto_model`` / ``model``, for code that reaches the encoder as ``model[0].auto_model``.
+
+The paths that tokenize without ``model.preprocess`` -- span pooling (:mod:`idiomkit.embedding.spans`: the 2A probe,
+AdMIRe, IdioLink span queries), training's token cache (:func:`idiomkit.training.examples.make_examples`) and the
+2A classifier -- take their texts from :func:`model_inputs`, the same rewrite, with each character span moved into
+the rewritten text (:meth:`~idiomkit.idioms.rewrite.Reading.map_span`).
 
 Saved (``model.save``) as its own folder ``0_IdiomReader``: ``idiom_reader.json`` (mode, language, max_gap, whether
 there is a sense check), ``lexicon.tsv`` and ``sense.json`` (when it has a sense check). Load the saved model
@@ -27,23 +35,26 @@ Example::
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from sentence_transformers.base.modules import Module
+from sentence_transformers.base.modules import InputModule
 
 from idiomkit.data.errors import DataError
-from idiomkit.idioms.lexicon import Lexicon
-from idiomkit.idioms.rewrite import Rewriter, SenseLike
+from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
+from idiomkit.idioms.rewrite import MODES, Rewriter, SenseLike
 
 log = logging.getLogger(__name__)
 
 LEXICON_FILE = "lexicon.tsv"
 SENSE_FILE = "sense.json"
+Span = tuple[int, int]
 
 
-class IdiomReader(Module):
+class IdiomReader(InputModule):
     """Rewrites the figurative idioms of the input texts before the next module tokenizes them (module docstring).
 
     Args:
@@ -56,6 +67,7 @@ class IdiomReader(Module):
 
     config_file_name = "idiom_reader.json"
     config_keys = ["mode", "language", "max_gap"]
+    save_in_root = False  # its own folder (0_IdiomReader), beside the Transformer's
 
     def __init__(self, lexicon: Lexicon | None = None, mode: str = "replace", sense: SenseLike | None = None,
                  language: str | None = None, max_gap: int = 2) -> None:  # fmt: skip
@@ -101,6 +113,14 @@ class IdiomReader(Module):
         return [rewrite(x) if isinstance(x, str) else tuple(rewrite(y) if isinstance(y, str) else y for y in x)
                 if isinstance(x, tuple) else x for x in inputs]  # fmt: skip
 
+    def rewrite_spans(self, texts: Sequence[str], spans: Sequence[Span | None]) -> tuple[list[str], list[Span | None]]:
+        """``texts`` rewritten as :meth:`preprocess` rewrites them, and each text's character span (None: none)
+        moved to where it lies in its rewritten text (:meth:`~idiomkit.idioms.rewrite.Reading.map_span`: a span
+        over a rewritten idiom covers its replacement)."""
+        readings = [self.rewriter.read(t) for t in texts]
+        moved = [None if sp is None else r.map_span(*sp) for r, sp in zip(readings, spans, strict=True)]
+        return [r.rewritten for r in readings], moved
+
     def preprocess(self, inputs: Any, prompt: str | None = None, **kwargs: Any) -> dict[str, Any]:
         """Rewrite, then the next module's ``preprocess`` (its ``tokenize`` for modules that predate it)."""
         texts = self.rewrite_inputs(inputs)
@@ -121,6 +141,10 @@ class IdiomReader(Module):
     def tokenizer(self) -> Any:
         return self.next_module.tokenizer
 
+    @tokenizer.setter
+    def tokenizer(self, value: Any) -> None:
+        self.next_module.tokenizer = value
+
     @property
     def processor(self) -> Any:
         return self.next_module.processor
@@ -132,10 +156,6 @@ class IdiomReader(Module):
     @property
     def model(self) -> Any:  # sentence-transformers 6: the Transformer module's model (auto_model is its alias)
         return self.next_module.model
-
-    @property
-    def modalities(self) -> list[Any]:
-        return getattr(self.next_module, "modalities", ["text"])
 
     @property
     def max_seq_length(self) -> int | None:
@@ -168,7 +188,10 @@ class IdiomReader(Module):
         """The reader saved by :meth:`save` (a local folder or a Hub repository)."""
         hub = {"subfolder": subfolder, "token": token, "cache_folder": cache_folder, "revision": revision,
                "local_files_only": local_files_only}  # fmt: skip
-        config = cls.load_config(model_name_or_path, **hub)
+        config_path = cls.load_file_path(model_name_or_path, cls.config_file_name, **hub)
+        if config_path is None:
+            raise DataError(Path(model_name_or_path) / subfolder / cls.config_file_name, None, None, "file not found")
+        config = read_config(Path(config_path))
         lexicon_path = cls.load_file_path(model_name_or_path, LEXICON_FILE, **hub)
         if lexicon_path is None:
             raise DataError(Path(model_name_or_path) / subfolder / LEXICON_FILE, None, None, "file not found")
@@ -184,6 +207,50 @@ class IdiomReader(Module):
 
     def __repr__(self) -> str:
         return f"IdiomReader(mode={self.mode!r}, idioms={len(self.lexicon)}, sense={self.sense is not None})"
+
+
+CONFIG_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "mode": lambda v: v in MODES,
+    "language": lambda v: v is None or v in LANGUAGES,
+    "max_gap": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "sense": lambda v: isinstance(v, bool),
+}
+CONFIG_EXPECTED = {"mode": f"one of {', '.join(MODES)}", "language": f"null or one of {', '.join(LANGUAGES)}",
+                   "max_gap": "a whole number >= 0", "sense": "true or false"}  # fmt: skip
+
+
+def read_config(path: Path) -> dict[str, Any]:
+    """A saved reader's ``idiom_reader.json``, every key known and every value checked (DataError naming the file
+    and the field otherwise)."""
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise DataError(path, None, None, "not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise DataError(path, None, None, f"invalid or truncated JSON (line {exc.lineno} column {exc.colno}: "
+                                          f"{exc.msg})") from None  # fmt: skip
+    if not isinstance(config, dict):
+        raise DataError(path, None, None, f"a JSON object expected (keys {', '.join(CONFIG_FIELDS)})")
+    for key, value in config.items():
+        if key not in CONFIG_FIELDS:
+            raise DataError(path, None, key, f"unknown key (expected {', '.join(CONFIG_FIELDS)})")
+        if not CONFIG_FIELDS[key](value):
+            raise DataError(path, None, key, f"{json.dumps(value)} (expected {CONFIG_EXPECTED[key]})")
+    return config
+
+
+def model_inputs(model: Any, texts: Sequence[str], spans: Sequence[Span | None] | None = None
+                 ) -> tuple[list[str], list[Span | None] | None]:  # fmt: skip
+    """``texts`` as ``model`` tokenizes them -- rewritten when its first module is an :class:`IdiomReader`, as
+    ``encode`` rewrites them -- with ``spans`` (character offsets per text, None for a text without one) moved into
+    the rewritten texts. For the paths that tokenize without ``model.preprocess`` (span pooling, training's token
+    cache): every text reaches the model through its reader."""
+    first = next(iter(model._modules.values()), None) if hasattr(model, "_modules") else None
+    if not isinstance(first, IdiomReader):
+        return list(texts), None if spans is None else list(spans)
+    if spans is None:
+        return first.rewrite_inputs(list(texts)), None
+    return first.rewrite_spans(texts, spans)
 
 
 def attach_reader(model: Any, reader: IdiomReader, name: str = "idiom_reader") -> Any:

@@ -20,6 +20,7 @@ Example::
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
@@ -28,7 +29,6 @@ from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Match, Matcher, en_forms
 
 MODES = ("mark", "gloss", "replace")
-ENGLISH_MEANINGS = frozenset({"lidioms"})  # sources whose meanings are English whatever the idiom's language
 
 
 def _pairs(text: str) -> dict[str, str]:
@@ -72,10 +72,37 @@ class Reading:
     rewritten: str
     mode: str
     found: tuple[Found, ...]
+    edits: tuple[tuple[int, int, str], ...] = ()  # (start, end, new text): text[start:end] became new, in order
 
     @property
     def changed(self) -> bool:
         return self.rewritten != self.text
+
+    def map_span(self, start: int, end: int) -> tuple[int, int]:
+        """The character span ``[start, end)`` of ``text`` in ``rewritten``: text before or after a rewritten
+        idiom moves with the rewrite; a span that reaches into a rewritten idiom takes in all of its new text.
+
+        Example::
+
+            reading = Rewriter(lexicon, mode="replace").read("She finally kicked the bucket.")  # "She finally died."
+            reading.map_span(12, 29), reading.map_span(0, 3), reading.map_span(29, 30)  # (12, 16), (0, 3), (16, 17)
+        """
+        new_start = new_end = None
+        shift_start = shift_end = 0
+        delta = 0  # how much the rewritten text has grown before the current edit
+        for a, b, new in self.edits:
+            if a <= start < b:
+                new_start = a + delta
+            elif b <= start:
+                shift_start = delta + len(new) - (b - a)
+            if a < end <= b:
+                new_end = a + delta + len(new)
+            elif b <= end:
+                shift_end = delta + len(new) - (b - a)
+            delta += len(new) - (b - a)
+        mapped = (start + shift_start if new_start is None else new_start,
+                  end + shift_end if new_end is None else new_end)  # fmt: skip
+        return mapped[0], max(mapped)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (match fields flattened into each found item)."""
@@ -169,6 +196,16 @@ def _drop_article(before: str, idiom: str) -> str:
     return before
 
 
+def _edge(text: str, start: int) -> int:
+    """Where the part of ``text[:start]`` that :func:`_drop_article` and :func:`_article` may change begins: the
+    whitespace before ``start``, the article before it (at most 3 letters) and one character more (their ``\\b``
+    sees it)."""
+    k = start
+    while k and text[k - 1].isspace():  # str.isspace: the \s of a str regex
+        k -= 1
+    return max(0, k - 4)
+
+
 # --- the rewriter -----------------------------------------------------------------------------------------------
 
 
@@ -196,15 +233,31 @@ class Rewriter:
     def read(self, text: str) -> Reading:
         """What was found in ``text`` and the rewritten text."""
         found = tuple(self._judge(text, m) for m in self.matcher.find(text, self.language))
-        rewritten = text
+        # right to left; the rewritten text is head[:at] + the pieces reversed, so that each replacement costs the
+        # size of its neighbourhood, not of the text: an article edit only reaches the word before the span. Each
+        # edit is kept in the original text's offsets (Reading.map_span moves spans through them).
+        head, at, pieces, edits = text, len(text), [], []
         for item in sorted((f for f in found if f.replacement is not None), key=lambda f: -f.match.start):
-            before, after, new = rewritten[: item.match.start], rewritten[item.match.end :], item.replacement
+            if item.match.end > at:  # an edit reached into this span (the matcher's spans never do): join first
+                head, pieces = head[:at] + "".join(reversed(pieces)), []
+                at = len(head)
+            edge = _edge(head, item.match.start)
+            old = before = head[edge : item.match.start]
+            new = item.replacement
+            begin = item.match.start
             if self._replaces(item.match):
                 cut = _drop_article(before, item.match.idiom)
                 new = new[:1].upper() + new[1:] if before[len(cut) : len(cut) + 1].isupper() else new
                 before = _article(cut, new)
-            rewritten = before + new + after
-        return Reading(text, rewritten if found else text, self.mode, found)
+                begin = edge + len(os.path.commonprefix([old, before]))  # a dropped or changed article is edited
+                while begin and head[begin - 1].isalnum():  # from its first letter: "a big fish" -> "an important.."
+                    begin -= 1
+            edits.append((begin, item.match.end, head[begin:edge] + before[max(0, begin - edge) :] + new))
+            pieces += [head[item.match.end : at], new, before]
+            at = edge
+        if not found:
+            return Reading(text, text, self.mode, found)
+        return Reading(text, head[:at] + "".join(reversed(pieces)), self.mode, found, tuple(reversed(edits)))
 
     def rewrite(self, text: str) -> str:
         """``text`` rewritten (the same string when nothing figurative was found)."""
@@ -219,9 +272,10 @@ class Rewriter:
         return self.mode == "replace" and not self._english_gloss(match)
 
     def _english_gloss(self, match: Match) -> bool:
-        """A Portuguese idiom whose first meaning is English: glossed, never replaced."""
+        """An idiom whose first meaning is in another language (a Portuguese idiom with an English meaning): glossed
+        for multilingual encoders, never replaced (a replacement would put English words into Portuguese text)."""
         entry = self.lexicon.get(match.idiom, match.language)
-        return match.language == "PT" and entry is not None and entry.sources[0] in ENGLISH_MEANINGS
+        return entry is not None and entry.meaning_language(0) != match.language
 
     def _replacement(self, match: Match) -> str:
         meaning = match.meanings[0]

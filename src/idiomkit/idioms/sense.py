@@ -33,9 +33,11 @@ import json
 import logging
 import math
 import re
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -60,10 +62,12 @@ WINDOW = 5  # context words on each side
 VALIDATION_PERCENT = 15  # idioms (by hash) kept out of training to choose the groups, C and the threshold
 MIN_COUNT = 2  # a feature is kept when this many training samples have it
 MAX_FEATURES = 20_000  # the exported model keeps the largest weights (|w|): the JSON stays well under 1 MB
+LONG_TEXT = 2_000  # characters: SenseCheck.score indexes a text this long once for all its matches (_TextIndex)
 
 # --- features -------------------------------------------------------------------------------------------------
 
 _WORD = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
+_DIGIT = re.compile(r"\d")
 _QUOTES = frozenset("\"'“”‘’«»„`")
 _SKIP = frozenset(
     ("a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our", "their", "one's")
@@ -90,7 +94,7 @@ class Span(Protocol):
 
 def _words(text: str) -> list[str]:
     """Lower-cased word and punctuation tokens, digits as 0."""
-    return [re.sub(r"\d", "0", w) for w in _WORD.findall(text.lower().replace("’", "'"))]
+    return [_DIGIT.sub("0", w) for w in _WORD.findall(text.lower().replace("’", "'"))]
 
 
 def _window(side: str, words: list[str]) -> set[str]:
@@ -120,53 +124,93 @@ def _forms(word: str, language: str) -> frozenset[str]:
 
 def _span_features(sentence: str, start: int, end: int, idiom: str, language: str) -> set[str]:
     """Inflection, inserted words, the masked span, capitalisation, quotes and brackets around it."""
+    before, after = sentence[:start].rstrip(), sentence[end:].lstrip()
+    return _span_shape(sentence[start:end], idiom, language, before[-1:], after[:1], not re.search(r"\w", before),
+                       not re.search(r"\w", after))  # fmt: skip
+
+
+def _span_shape(span: str, idiom: str, language: str, before: str, after: str, at_start: bool,
+                at_end: bool) -> set[str]:  # fmt: skip
+    """:func:`_span_features` of the span's text, given the nearest non-space character before and after it ("" for
+    none) and whether no word comes before / after it."""
     idiom_words = normalise_idiom(idiom).split()
-    span_words = [t for t, _, _ in tokenize(sentence[start:end])]
+    span_words = [t for t, _, _ in tokenize(span)]
     forms = frozenset().union(*(_forms(w, language) for w in idiom_words))
     inserted = [w for w in span_words if w not in forms and w not in _SKIP]
     masked = " ".join("X" if w in forms else w for w in span_words if w not in _SKIP)
-    before, after = sentence[:start].rstrip(), sentence[end:].lstrip()
-    at_start = not re.search(r"\w", before)
-    out = {f"shape={_shape(sentence[start:end])}{'@start' if at_start else ''}", f"masked={masked}"}
+    out = {f"shape={_shape(span)}{'@start' if at_start else ''}", f"masked={masked}"}
     out.add(f"inserted={min(len(inserted), 2)}")
     if any(w not in span_words for w in idiom_words):
         out.add("inflected")
     if span_words and idiom_words and span_words[-1] != idiom_words[-1] and span_words[-1].endswith("s"):
         out.add("plural")
-    quote_before, quote_after = before[-1:] in _QUOTES, after[:1] in _QUOTES
+    quote_before, quote_after = before in _QUOTES, after in _QUOTES
     out |= {"quote_before"} if quote_before else set()
     out |= {"quote_after"} if quote_after else set()
     out |= {"quoted"} if quote_before and quote_after else set()
-    out |= {"bracketed"} if before.endswith("(") or after.startswith(")") else set()
-    out |= {"hyphen"} if "-" in sentence[start:end] else set()
-    out |= {"at_end"} if not re.search(r"\w", after) else set()
+    out |= {"bracketed"} if before == "(" or after == ")" else set()
+    out |= {"hyphen"} if "-" in span else set()
+    out |= {"at_end"} if at_end else set()
     return out
 
 
-def _sentence_features(sentence: str, words: list[str], groups: Sequence[str]) -> set[str]:
-    """Cue words, capitalised-word ratio and the bag of sentence words (``sentence`` group)."""
+def _caps(sentence: str) -> str:
+    """The capitalised-word ratio feature (0..3: fifths of the words, capped)."""
+    caps = re.findall(r"\b[^\W\d_]+", sentence)
+    ratio = sum(w[0].isupper() for w in caps) / max(1, len(caps))
+    return f"caps={min(int(ratio * 5), 3)}"
+
+
+def _sentence_features(caps: str, words: Iterable[str], groups: Sequence[str]) -> set[str]:
+    """Cue words, the capitalised-word ratio (:func:`_caps`) and the bag of sentence words (``sentence`` group)."""
     out: set[str] = set()
+    words = list(words)
     if "cues" in groups:
         out |= {f"cue={_CUE_OF[w]}" for w in words if w in _CUE_OF}
         out |= {f"cueword={w}" for w in words if w in _CUE_OF}
-        caps = re.findall(r"\b[^\W\d_]+", sentence)
-        ratio = sum(w[0].isupper() for w in caps) / max(1, len(caps))
-        out.add(f"caps={min(int(ratio * 5), 3)}")
+        out.add(caps)
     if "sentence" in groups:
         out |= {f"S={w}" for w in words if re.match(r"\w", w)}
     return out
 
 
-def _idiom_features(idiom: str, sentence: str, start: int, end: int, language: str) -> set[str]:
+class _Bag:
+    """The distinct tokens outside a span: those ``count`` (the text's) has more often than ``inside`` (the
+    span's); ``by_prefix``: the text's distinct tokens of 4+ characters by their first four."""
+
+    def __init__(self, count: Mapping[str, int], inside: Mapping[str, int],
+                 by_prefix: Mapping[str, Sequence[str]]) -> None:  # fmt: skip
+        self.count, self.inside, self.by_prefix = count, inside, by_prefix
+
+    @classmethod
+    def of(cls, tokens: Iterable[str]) -> _Bag:
+        count = Counter(tokens)
+        return cls(count, {}, _by_prefix(count))
+
+    def __contains__(self, token: object) -> bool:
+        return self.count.get(token, 0) > self.inside.get(token, 0)  # type: ignore[call-overload]
+
+    def with_prefix(self, prefix: str) -> int:
+        """How many of the distinct tokens outside the span have 4+ characters and begin with ``prefix``."""
+        return sum(1 for t in self.by_prefix.get(prefix, ()) if t in self)
+
+
+def _by_prefix(tokens: Iterable[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for t in tokens:
+        if len(t) >= 4:
+            out.setdefault(t[:4], []).append(t)
+    return out
+
+
+def _idiom_features(idiom: str, language: str, outside: _Bag) -> set[str]:
     """The idiom's words and their number, and whether they (or words sharing their first four letters: "fish",
     "fisherman") recur outside the span: a literal use tends to talk about what the words name."""
     words = normalise_idiom(idiom).split()
     out = {f"I={w}" for w in words} | {f"Iwords={min(len(words), 4)}"}
-    outside = {t for t, _, _ in tokenize(sentence[:start] + " " + sentence[end:])}
-    if any(outside & _forms(w, language) for w in words if w not in _SKIP):
+    if any(f in outside for w in words if w not in _SKIP for f in _forms(w, language)):
         out.add("repeated")
-    stems = {w[:4] for w in words if len(w) >= 4}
-    related = sum(1 for t in outside if len(t) >= 4 and t[:4] in stems)
+    related = sum(outside.with_prefix(stem) for stem in {w[:4] for w in words if len(w) >= 4})
     if related:
         out.add(f"related={min(related, 3)}")
     return out
@@ -183,10 +227,106 @@ def features(sentence: str, start: int, end: int, idiom: str, language: str,
         out |= _span_features(sentence, start, end, idiom, language)
     if "lang" in groups:
         out.add(f"lang={language}")
-    out |= _sentence_features(sentence, left + right, groups)
+    out |= _sentence_features(_caps(sentence) if "cues" in groups else "", left + right, groups)
     if "idiom" in groups:
-        out |= _idiom_features(idiom, sentence, start, end, language)
+        out |= _idiom_features(idiom, language, _Bag.of(t for t, _, _ in tokenize(sentence[:start] + " " +
+                                                                               sentence[end:])))  # fmt: skip
     return sorted(out)
+
+
+class _TextIndex:
+    """A long text's words and tokens, counted once, so that the features of each of its matches cost about the
+    size of the match instead of the size of the text (``idiomkit read`` of a document with a thousand idioms).
+
+    :meth:`features` gives exactly :func:`features`' list; the bag of the sentence's words (``S=`` features, one
+    contiguous run of the sorted list) is the text's, less the words that occur only inside the span, and
+    :meth:`terms` gives the weights of that list in its order, so that their sum is the same number. A text whose
+    lower-casing changes its length or depends on context (a capital sigma) is not indexed, nor a span that cuts a
+    word (``usable``, and :meth:`features` returns None): :func:`features` reads those."""
+
+    def __init__(self, text: str, weights: Mapping[str, float]) -> None:
+        self.text, self.weights = text, weights
+        lowered = text.lower().replace("’", "'")
+        self.usable = len(lowered) == len(text) and "\u03a3" not in text
+        if not self.usable:
+            return
+        found = list(_WORD.finditer(lowered))
+        self.word_starts, self.word_ends = [m.start() for m in found], [m.end() for m in found]
+        self.words = [_DIGIT.sub("0", m.group()) for m in found]
+        self.word_count = Counter(self.words)
+        tokens = tokenize(text)
+        self.token_starts, self.token_ends = [t[1] for t in tokens], [t[2] for t in tokens]
+        self.tokens = [t[0] for t in tokens]
+        self.token_count = Counter(self.tokens)
+        self.by_prefix = _by_prefix(self.token_count)
+        first, last = re.search(r"\w", text), re.search(r"\w", text[::-1])
+        self.first_word = first.start() if first else len(text)  # at_start: no word character before the span
+        self.last_word = len(text) - 1 - last.start() if last else -1
+        self.caps = _caps(text)
+        self.cues = sorted(w for w in self.word_count if w in _CUE_OF)
+        self.bag = sorted(w for w in self.word_count if re.match(r"\w", w))  # the S= features, in sorted order
+        self.bag_at = {w: i for i, w in enumerate(self.bag)}
+        self.bag_weights = [weights.get(f"S={w}", 0.0) for w in self.bag]
+
+    def _parts(self, start: int, end: int, idiom: str, language: str, groups: Sequence[str],
+               ) -> tuple[list[str], list[tuple[int, int]]] | None:  # fmt: skip
+        """The sorted features but the ``S=`` ones, and the runs of :attr:`bag` that are the ``S=`` ones."""
+        if not self.usable or not 0 <= start <= end <= len(self.text):
+            return None
+        ws, we, ts, te = self.word_starts, self.word_ends, self.token_starts, self.token_ends
+        i, j, a, b = bisect_left(ws, start), bisect_left(ws, end), bisect_left(ts, start), bisect_left(ts, end)
+        if (i and we[i - 1] > start) or (j and we[j - 1] > end) or (a and te[a - 1] > start) or (b and te[b - 1] > end):
+            return None  # the span cuts a word or a token
+        text, inside = self.text, Counter(self.words[i:j])
+        out: set[str] = set()
+        if "window" in groups:
+            out |= _window("L", self.words[max(0, i - WINDOW) : i]) | _window("R", self.words[j : j + WINDOW])
+        if "span" in groups:
+            out |= _span_shape(text[start:end], idiom, language, self._edge(start, -1), self._edge(end, 1),
+                               self.first_word >= start, self.last_word < end)  # fmt: skip
+        if "lang" in groups:
+            out.add(f"lang={language}")
+        outside = _Bag(self.word_count, inside, {})
+        out |= _sentence_features(self.caps, [w for w in self.cues if w in outside], [g for g in groups
+                                                                                      if g != "sentence"])  # fmt: skip
+        if "idiom" in groups:
+            out |= _idiom_features(idiom, language, _Bag(self.token_count, Counter(self.tokens[a:b]), self.by_prefix))
+        runs: list[tuple[int, int]] = []
+        if "sentence" in groups:
+            at = 0
+            for k in sorted(self.bag_at[w] for w in inside if w in self.bag_at and w not in outside):
+                runs.append((at, k))
+                at = k + 1
+            runs.append((at, len(self.bag)))
+        return sorted(out), runs
+
+    def _edge(self, at: int, step: int) -> str:
+        """The nearest non-space character before (``step`` -1) or from (1) ``at``; "" when there is none."""
+        text, k = self.text, at - 1 if step < 0 else at
+        while 0 <= k < len(text) and text[k].isspace():
+            k += step
+        return text[k] if 0 <= k < len(text) else ""
+
+    def features(self, start: int, end: int, idiom: str, language: str,
+                 groups: Sequence[str] = DEFAULT_GROUPS) -> list[str] | None:  # fmt: skip
+        """:func:`features` of the span ``text[start:end]``; None when it cannot be read from the index."""
+        parts = self._parts(start, end, idiom, language, groups)
+        if parts is None:
+            return None
+        names, runs = parts
+        k = bisect_left(names, "S=")  # every other feature sorts before "S=..." (uppercase) or after (lowercase)
+        return [*names[:k], *(f"S={w}" for a, b in runs for w in self.bag[a:b]), *names[k:]]
+
+    def terms(self, start: int, end: int, idiom: str, language: str,
+              groups: Sequence[str]) -> Iterator[float] | None:  # fmt: skip
+        """The weights of :meth:`features`' list in its order (0.0 for a feature without one), or None."""
+        parts = self._parts(start, end, idiom, language, groups)
+        if parts is None:
+            return None
+        names, runs = parts
+        k, weights = bisect_left(names, "S="), self.weights
+        return chain((weights.get(f, 0.0) for f in names[:k]), *(self.bag_weights[a:b] for a, b in runs),
+                     (weights.get(f, 0.0) for f in names[k:]))  # fmt: skip
 
 
 # --- the model ------------------------------------------------------------------------------------------------
@@ -209,12 +349,24 @@ class SenseCheck:
     threshold: float = 0.5
     groups: tuple[str, ...] = DEFAULT_GROUPS
     summary: dict[str, Any] = field(default_factory=dict)
+    _index: _TextIndex | None = field(default=None, init=False, repr=False, compare=False)
 
     def score(self, sentence: str, start: int, end: int, idiom: str, language: str) -> float:
-        """The probability for a span given by offsets."""
-        z = self.bias + sum(self.weights.get(f, 0.0) for f in features(sentence, start, end, idiom, language,
-                                                                       self.groups))  # fmt: skip
+        """The probability for a span given by offsets (the features of a long text's many spans are read from
+        one index of it, :class:`_TextIndex`: the same numbers, in linear time)."""
+        terms = self._indexed(sentence, start, end, idiom, language)
+        if terms is None:
+            terms = (self.weights.get(f, 0.0) for f in features(sentence, start, end, idiom, language, self.groups))
+        z = self.bias + sum(terms)
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def _indexed(self, text: str, start: int, end: int, idiom: str, language: str) -> Iterator[float] | None:
+        if len(text) < LONG_TEXT:
+            return None
+        index = self._index
+        if index is None or index.weights is not self.weights or (index.text is not text and index.text != text):
+            index = self._index = _TextIndex(text, self.weights)
+        return index.terms(start, end, idiom, language, self.groups)
 
     def figurative_probability(self, sentence: str, match: Span) -> float:
         """The probability that ``match`` (a span of ``sentence``) is meant figuratively."""

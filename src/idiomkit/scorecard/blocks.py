@@ -10,6 +10,7 @@ sentence types. ``marked`` adds today's protocols (2B MWE tokens, IdioLink span 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,8 @@ from idiomkit.tasks.idiolink import dense_scores, make_run
 from idiomkit.tasks.meaning_triples import core_test, score_triples, triples_tsv
 from idiomkit.tasks.semeval2b import pair_similarities, score_predictions, submission_csv
 from idiomkit.tasks.xiao_pairs import pairs_csv, ranks_csv, score_pairs
+
+log = logging.getLogger(__name__)
 
 Track = Literal["plain", "marked"]
 QUICK_STRIDE = 10  # quick mode keeps every 10th 2B gold row (with the rows its scores need)
@@ -140,13 +143,33 @@ def xiao_block(model, ctx: BlockContext) -> BlockOutput:
                        list(data.files), {"idioms": len(idioms)})  # fmt: skip
 
 
+def _reader_lexicon(model):
+    """The lexicon of the idiom reader in front of ``model``, else the shipped one (what lookup-equal is measured
+    against), and its name for the params."""
+    from idiomkit.idioms.reader import IdiomReader
+    from idiomkit.idioms.sources import default_lexicon
+
+    first = next(iter(model._modules.values()), None) if hasattr(model, "_modules") else None
+    if isinstance(first, IdiomReader):
+        return first.lexicon, "the reader's"
+    return default_lexicon(), "shipped"
+
+
 def meaning_triples_block(model, ctx: BlockContext) -> BlockOutput:
-    """The core test: is the figurative paraphrase nearer than the literal misreading? (seen / held-out idioms)"""
+    """The core test: is the figurative paraphrase nearer than the literal misreading? (seen / held-out idioms,
+    seen lookup-free, 95 % bootstrap intervals over idioms)"""
     core = core_test(ctx.data_dir)
     triples = core.triples[:: QUICK_STRIDE // 2] if ctx.quick else core.triples
-    metrics, cos = score_triples(model, triples, batch_size=ctx.batch_size, prompt_name=ctx.prompt_name)
-    return BlockOutput(metrics, {"meaning-triples.tsv": triples_tsv(triples, cos)}, core.files,
-                       {"triples": len(triples)})  # fmt: skip
+    lexicon, which = _reader_lexicon(model)
+    metrics, cos = score_triples(model, triples, batch_size=ctx.batch_size, prompt_name=ctx.prompt_name,
+                                 lexicon=lexicon)  # fmt: skip
+    leaked = sorted({t.idiom for t in triples if t.heldout and lexicon.get(t.idiom, t.language) is not None})
+    params = {"triples": len(triples), "lookup_lexicon": f"{which} ({len(lexicon)} entries)",
+              "heldout_idioms_in_lexicon": len(leaked), "discarded": core.discarded}  # fmt: skip
+    if leaked:
+        log.warning("core test: the %s lexicon knows %d held-out idioms (%s%s): rebuild it from heldout_index",
+                    which, len(leaked), ", ".join(leaked[:5]), ", ..." if len(leaked) > 5 else "")  # fmt: skip
+    return BlockOutput(metrics, {"meaning-triples.tsv": triples_tsv(triples, cos, lexicon)}, core.files, params)
 
 
 def sts_guard_block(model, ctx: BlockContext) -> BlockOutput:

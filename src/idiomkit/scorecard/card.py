@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from idiomkit.errors import OptionError
 from idiomkit.report import HEADLINE, dig, headline, markdown_table, transposed
 from idiomkit.results import ResultKey, ResultRecord, sha256_files, write_result
 from idiomkit.scorecard.blocks import BLOCKS, BlockContext, BlockOutput, Track
@@ -37,10 +38,15 @@ def tracks_of(track: str) -> list[Track]:
 
 
 def selected_blocks(only: Sequence[str] | None, quick: bool) -> list[str]:
-    """The blocks to run: ``only`` (each a registered block), else all (quick: those quick mode runs)."""
+    """The blocks to run: ``only`` (each a registered block), else all (quick: those quick mode runs). A block
+    without a quick slice asked for in quick mode is an OptionError: it would run whole on a card labelled quick."""
     unknown = [name for name in only or () if name not in BLOCKS]
     if unknown:
         raise KeyError(f"unknown scorecard block '{unknown[0]}' (expected one of {', '.join(BLOCKS)})")
+    whole = [name for name in only or () if quick and not BLOCKS[name].quick]
+    if whole:
+        raise OptionError(f"--only {whole[0]}: the {whole[0]} block has no quick slice (it runs whole, minutes, on a "
+                          "card labelled quick); drop --quick for it, or leave it out of --only")  # fmt: skip
     if only:
         return list(only)
     return [name for name, block in BLOCKS.items() if block.quick or not quick]

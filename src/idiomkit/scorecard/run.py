@@ -41,8 +41,8 @@ class ScorecardOptions:
         default_factory=list, metadata={"choices": tuple(BLOCKS), "help": "only these blocks (repeatable)"}
     )
     reader: str | None = field(
-        default=None, metadata={"choices": MODES, "help": "put the idiom reader (this mode, shipped lexicon and "
-                                "sense check) in front of the model first"},
+        default=None, metadata={"choices": MODES, "help": "put the idiom reader (this mode, the evaluation lexicon: "
+                                "the shipped one minus held-out idioms, and the sense check) in front of the model"},
     )  # fmt: skip
 
 
@@ -88,9 +88,13 @@ def evaluate_all(
     name = model_name or (Path(training["config"]["model"]).name if training else resolve_name(model))
     st = load_model(model, pooling=pooling)
     extra: dict[str, Any] = {"pooling": pooling, "training": training} if training else {"pooling": pooling}
-    if reader:
-        st = add_reader(st, mode=reader, sense="default")
-        recipe, extra["reader"] = f"{recipe}+reader-{reader}", {"mode": reader, "lexicon": len(st[0].lexicon)}
+    if reader:  # scoring uses the evaluation lexicon: the shipped one minus every held-out idiom, in any form
+        from idiomkit.idioms.sources import evaluation_lexicon
+
+        lexicon = evaluation_lexicon(Path(data_dir) if data_dir else default_data_dir())
+        st = add_reader(st, mode=reader, lexicon=lexicon, sense="default")
+        recipe, extra["reader"] = f"{recipe}+reader-{reader}", {"mode": reader, "lexicon": len(lexicon)}
+        extra["lexicon"] = "evaluation"
     cards, shared = [], {}
     for one in tracks_of(track):
         ctx = BlockContext(Path(data_dir) if data_dir else default_data_dir(), one, quick,

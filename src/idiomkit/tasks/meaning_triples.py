@@ -2,9 +2,19 @@
 paraphrase nearer than its literal misreading? ("kicked the bucket" -> "died", not "struck the pail").
 
 Triples come from :mod:`idiomkit.data.meaning_triples`. Metrics, for all triples and per group (``seen`` /
-``heldout`` idioms, ``EN`` / ``PT``, ``heldout_EN`` / ``heldout_PT``, each source): ``accuracy`` (share of triples
-whose paraphrase is nearer), ``auc`` (ROC-AUC of cos(sentence, paraphrase) against cos(sentence, misreading)),
-``margin`` (mean of their difference) and ``n``.
+``heldout`` idioms, ``EN`` / ``PT``, ``heldout_EN`` / ``heldout_PT``, ``seen_EN`` / ``seen_PT``, each source, and,
+given a lexicon, ``seen_lookup_free`` / ``seen_lookup_equal``): ``accuracy`` (share of triples whose paraphrase is
+nearer), ``accuracy_ci95`` (its 95 % bootstrap interval: :data:`BOOTSTRAP_RESAMPLES` resamples of the group's
+*idioms* with replacement, all of an idiom's triples together, numpy seed :data:`BOOTSTRAP_SEED`; percentile
+interval), ``auc`` (ROC-AUC of cos(sentence, paraphrase) against cos(sentence, misreading)), ``margin`` (mean of
+their difference), ``n`` and ``idioms``.
+
+Lookup-equal: a triple whose paraphrase a lexicon lookup reproduces, i.e. the paraphrase (normalised) is one of the
+lexicon's meanings of the idiom, or holds one as a run of words the sentence does not hold (the reader in replace
+mode turns the sentence into the paraphrase, or nearly). Such a seen triple grades the lexicon against itself (most
+AStitch triples: the lexicon's first meaning of an AStitch train compound is the triple's paraphrase), so
+``seen_lookup_free`` is the seen number that measures understanding; ``heldout_lookup_equal`` counts held-out
+triples the lexicon knows (0 unless the lexicon leaks held-out idioms).
 
 Example::
 
@@ -22,35 +32,75 @@ import numpy as np
 from sklearn.metrics import roc_auc_score
 
 from idiomkit.data.heldout import core_test
+from idiomkit.data.keys import normalise_sentence
 from idiomkit.data.meaning_triples import CoreTest, Triple
 from idiomkit.embedding.encode import encode_texts
 
-__all__ = ["CoreTest", "Triple", "core_test", "score_triples", "triple_metrics", "triples_tsv"]
+__all__ = ["CoreTest", "Triple", "bootstrap_ci", "core_test", "lookup_equal", "score_triples", "triple_metrics",
+           "triples_tsv"]  # fmt: skip
+
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 0
 
 
-def triple_metrics(pos: np.ndarray, neg: np.ndarray) -> dict[str, float]:
-    """Accuracy, ROC-AUC and mean margin of paraphrase cosines ``pos`` against misreading cosines ``neg``."""
+def bootstrap_ci(correct: np.ndarray, clusters: Sequence[str], *, resamples: int = BOOTSTRAP_RESAMPLES,
+                 seed: int = BOOTSTRAP_SEED, level: float = 0.95) -> tuple[float, float]:  # fmt: skip
+    """Percentile bootstrap interval of the mean of ``correct``, resampling whole ``clusters`` (idioms)."""
+    keys, inverse = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
+    hits = np.bincount(inverse, weights=np.asarray(correct, dtype=float), minlength=len(keys))
+    sizes = np.bincount(inverse, minlength=len(keys)).astype(float)
+    draws = np.random.default_rng(seed).integers(0, len(keys), size=(resamples, len(keys)))
+    means = hits[draws].sum(1) / sizes[draws].sum(1)
+    lo, hi = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    return float(lo), float(hi)
+
+
+def triple_metrics(pos: np.ndarray, neg: np.ndarray, clusters: Sequence[str] | None = None) -> dict[str, Any]:
+    """Accuracy, ROC-AUC and mean margin of paraphrase cosines ``pos`` against misreading cosines ``neg``; with
+    ``clusters`` (each triple's idiom) also the accuracy's bootstrap interval and the number of idioms."""
     if len(pos) == 0:
         return {"n": 0}
     labels = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
-    return {
+    out: dict[str, Any] = {
         "n": int(len(pos)),
         "accuracy": float(np.mean(pos > neg)),
         "auc": float(roc_auc_score(labels, np.r_[pos, neg])),
         "margin": float(np.mean(pos - neg)),
     }
+    if clusters is not None:
+        out["idioms"] = len(set(clusters))
+        out["accuracy_ci95"] = list(bootstrap_ci(pos > neg, clusters))
+    return out
 
 
-def groups_of(triple: Triple) -> list[str]:
-    """The metric groups a triple counts in."""
+def _contains(text: str, words: str) -> bool:
+    return bool(words) and f" {words} " in f" {text} "
+
+
+def lookup_equal(triple: Triple, lexicon) -> bool:
+    """Whether a lookup of ``triple``'s idiom in ``lexicon`` reproduces its paraphrase (module docstring)."""
+    entry = lexicon.get(triple.idiom, triple.language) if lexicon is not None else None
+    if entry is None:
+        return False
+    paraphrase, sentence = normalise_sentence(triple.paraphrase), normalise_sentence(triple.sentence)
+    meanings = [normalise_sentence(m) for m in entry.meanings]
+    return any(m == paraphrase or (_contains(paraphrase, m) and not _contains(sentence, m)) for m in meanings)
+
+
+def groups_of(triple: Triple, looked_up: bool | None = None) -> list[str]:
+    """The metric groups a triple counts in (``looked_up``: whether it is lookup-equal; None: no lexicon)."""
     held = "heldout" if triple.heldout else "seen"
-    return ["all", held, triple.language, f"{held}_{triple.language}", f"source_{triple.source}"]
+    out = ["all", held, triple.language, f"{held}_{triple.language}", f"source_{triple.source}"]
+    if looked_up is not None:
+        out.append(f"{held}_lookup_equal" if looked_up else f"{held}_lookup_free")
+    return out
 
 
 def score_triples(
-    model, triples: Sequence[Triple], *, batch_size: int = 64, prompt_name: str | None = None
+    model, triples: Sequence[Triple], *, batch_size: int = 64, prompt_name: str | None = None, lexicon=None
 ) -> tuple[dict[str, Any], np.ndarray]:
-    """Metrics per group and the ``(n, 2)`` cosines (paraphrase, misreading) of each triple."""
+    """Metrics per group and the ``(n, 2)`` cosines (paraphrase, misreading) of each triple; ``lexicon`` (a
+    :class:`~idiomkit.idioms.lexicon.Lexicon`) adds the lookup-equal groups."""
     texts = list(dict.fromkeys(t for tr in triples for t in (tr.sentence, tr.paraphrase, tr.misreading)))
     emb = encode_texts(model, texts, prompt_name=prompt_name, batch_size=batch_size)
     emb = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
@@ -63,18 +113,23 @@ def score_triples(
     cos = np.stack([(anchor * rows("paraphrase")).sum(1), (anchor * rows("misreading")).sum(1)], axis=1)
     members: dict[str, list[int]] = {}
     for i, tr in enumerate(triples):
-        for group in groups_of(tr):
+        for group in groups_of(tr, None if lexicon is None else lookup_equal(tr, lexicon)):
             members.setdefault(group, []).append(i)
-    metrics = {group: triple_metrics(cos[idx, 0], cos[idx, 1]) for group, idx in sorted(members.items())}
-    for group in ("seen", "heldout"):
+    idioms = [tr.idiom for tr in triples]
+    metrics = {group: triple_metrics(cos[idx, 0], cos[idx, 1], [idioms[i] for i in idx])
+               for group, idx in sorted(members.items())}  # fmt: skip
+    for group in ("seen", "heldout") + (("seen_lookup_free", "seen_lookup_equal") if lexicon is not None else ()):
         metrics.setdefault(group, {"n": 0})
     return metrics, cos
 
 
-def triples_tsv(triples: Sequence[Triple], cos: np.ndarray) -> str:
-    """Raw predictions: one line per triple with both cosines."""
-    lines = ["idiom\tlanguage\tsource\theldout\tsentence\tparaphrase\tmisreading\tcos_paraphrase\tcos_misreading"]
+def triples_tsv(triples: Sequence[Triple], cos: np.ndarray, lexicon=None) -> str:
+    """Raw predictions: one line per triple with both cosines (and whether it is lookup-equal in ``lexicon``)."""
+    lines = ["idiom\tlanguage\tsource\theldout\tlookup_equal\tsentence\tparaphrase\tmisreading\tcos_paraphrase\t"
+             "cos_misreading"]  # fmt: skip
     for tr, (p, n) in zip(triples, cos, strict=True):
-        cells = [tr.idiom, tr.language, tr.source, str(int(tr.heldout)), tr.sentence, tr.paraphrase, tr.misreading]
+        looked_up = "" if lexicon is None else str(int(lookup_equal(tr, lexicon)))
+        cells = [tr.idiom, tr.language, tr.source, str(int(tr.heldout)), looked_up, tr.sentence, tr.paraphrase,
+                 tr.misreading]  # fmt: skip
         lines.append("\t".join(c.replace("\t", " ") for c in cells) + f"\t{p:.6f}\t{n:.6f}")
     return "\n".join(lines) + "\n"

@@ -13,6 +13,7 @@ from functools import cached_property
 
 import torch
 
+from idiomkit.idioms.reader import model_inputs
 from idiomkit.training.sampler import grouped_length_batches
 
 log = logging.getLogger("idiomkit.training")
@@ -66,18 +67,10 @@ def prompt_prefix(model, kind: str) -> str:
     return (getattr(model, "prompts", None) or {}).get(kind, "") if kind else ""
 
 
-def reader_rewrite(model, texts: Sequence[str]) -> list[str]:
-    """``texts`` as the model's first module rewrites them before tokenizing (an idiom reader, when the model has
-    one: training sees what ``encode`` sees), else unchanged."""
-    first = next(iter(model._modules.values()), None)
-    rewrite = getattr(first, "rewrite_inputs", None)
-    return list(rewrite(list(texts))) if rewrite else list(texts)
-
-
 def tokenize(model, texts: Sequence[str], max_seq_length: int) -> tuple[list[list[int]], int]:
-    """Token ids of ``texts`` (rewritten by the model's idiom reader, if any) cut to ``max_seq_length`` (keeping the
-    final special token); and how many were cut."""
-    enc = model.tokenizer(reader_rewrite(model, texts), truncation=False, add_special_tokens=True)["input_ids"]
+    """Token ids of ``texts`` (as given: :func:`make_examples` has the idiom reader rewrite them first) cut to
+    ``max_seq_length`` (keeping the final special token); and how many were cut."""
+    enc = model.tokenizer(list(texts), truncation=False, add_special_tokens=True)["input_ids"]
     cut = sum(len(ids) > max_seq_length for ids in enc)
     ids = [x[: max_seq_length - 1] + [x[-1]] if len(x) > max_seq_length else x for x in enc]
     return ids, cut
@@ -98,6 +91,8 @@ def make_examples(
 ) -> Examples:
     """Tokenise ``rows`` (tuples of texts, one per column) once; log how many texts were truncated.
 
+    The texts are those ``encode`` would hand the tokenizer: rewritten by the model's idiom reader, when it has
+    one (:func:`~idiomkit.idioms.reader.model_inputs`, spans moved with the rewrite), then prompted.
     ``spans``: character offsets in column 0 per row (or None for a row without one); the trainer then pools
     those rows over the span's tokens only (span-aware training, as late chunking does at inference).
     ``prompts``: the prompt kind per column (``query``/``passage``, ``""`` for none); default ``query`` for every
@@ -106,6 +101,7 @@ def make_examples(
     if not rows:
         raise ValueError(f"{name}: no training rows")
     n = len(rows[0])
+    rows, spans = read_rows(model, rows, spans)
     prefixes = [prompt_prefix(model, kind) for kind in (prompts or ["query"] * n)]
     if spans is not None and prefixes[0]:
         k = len(prefixes[0])
@@ -120,6 +116,17 @@ def make_examples(
         log.info("%s: %d of %d texts truncated to %d tokens", name, truncated, n * len(rows), max_seq_length)
     masks = span_token_masks(model, [r[0] for r in rows], spans, columns[0]) if spans is not None else None
     return Examples(name, columns, list(labels), list(groups), label_dtype, spread_groups, truncated, masks)
+
+
+def read_rows(model, rows: Sequence[Sequence[str]], spans: Sequence[tuple[int, int] | None] | None):
+    """``rows`` with every column's texts as the model's idiom reader rewrites them (unchanged without a reader),
+    and the column-0 ``spans`` moved into the rewritten texts."""
+    columns = []
+    for c in range(len(rows[0])):
+        texts, moved = model_inputs(model, [r[c] for r in rows], spans if c == 0 else None)
+        columns.append(texts)
+        spans = moved if c == 0 else spans
+    return [tuple(r) for r in zip(*columns, strict=True)], spans
 
 
 def span_token_masks(model, texts, spans, ids: list[list[int]]) -> list[list[int]]:

@@ -1,19 +1,25 @@
-"""The held-out dedup on the real data: every held-out split is indexed, planted leaks are dropped and counted, and
-STS validation comes from STS train, never from STS-B / ASSIN 2 dev or test (2B dev's STS rows)."""
+"""The held-out dedup on the real data: every held-out split is indexed, planted leaks are dropped and counted, STS
+validation comes from STS train, never from STS-B / ASSIN 2 dev or test (2B dev's STS rows), and the core test's
+held-out idioms (stored list = rule) reach the index, so a planted training row of one is dropped."""
 
 from __future__ import annotations
 
 import csv
 import logging
 import shutil
+from collections import Counter
 
 import pytest
 
-from idiomkit.data.heldout import core_test, heldout_index
+from idiomkit.data.extra.pie import load_pie
+from idiomkit.data.heldout import benchmark_index, core_test, heldout_index
+from idiomkit.data.literal_words import WORDNET_DIR, build_literal_words, is_content_word, load_literal_words
+from idiomkit.data.meaning_triples import MAX_PER_IDIOM, heldout_list, load_heldout_list, pie_span_words
 from idiomkit.data.semeval2022 import B_FILES, load_subtask_b
 from idiomkit.data.sts import load_sts
 from idiomkit.training.config import TrainConfig
 from idiomkit.training.recipes.base import sts_split
+from idiomkit.training.recipes.flagship import meaning_rows
 from idiomkit.training.setup import load_groups
 
 
@@ -81,3 +87,72 @@ def test_sts_validation_is_carved_from_deduplicated_train(data_dir):
     assert {p.source for p in val} == {"stsb-en", "assin2"}
     _, old_val = sts_split(TrainConfig(recipe="cosent-sts", heldout_dedup=False, data_dir=str(data_dir)))
     assert len(old_val) == len(load_sts(data_dir, "dev"))  # the recorded rows' STS dev validation
+
+
+# --- the core test's held-out idioms (issue #44) -------------------------------------------------------------
+
+
+def test_stored_core_lists_are_what_the_rules_give(data_dir):
+    """The held-out list in the repository is the rule's today, and the literal words cover every PIE span word."""
+    rows = heldout_list(data_dir, benchmark_index(data_dir).benchmark_idioms)
+    assert load_heldout_list() == [tuple(r) for r in rows]
+    words = load_literal_words()
+    needed = {w for w in pie_span_words(data_dir) if is_content_word(w)}
+    assert needed <= set(words), sorted(needed - set(words))[:10]
+    if (WORDNET_DIR / "index.noun").is_file():
+        rebuilt = {(r.word, r.pos): r.literal for r in build_literal_words(pie_span_words(data_dir))}
+        rebuilt = {k: v for k, v in rebuilt.items() if k[1]}  # pos "": a word WordNet does not know
+        assert rebuilt == {(w, p): lit for w, options in words.items() for p, (lit, _) in options.items()}
+
+
+def test_core_test_holds_running_text_and_reaches_the_index(data_dir):
+    core = core_test(data_dir)
+    held = [t for t in core.triples if t.heldout]
+    assert sum(t.language == "EN" for t in held) >= 300 and sum(t.language == "PT" for t in held) >= 100
+    assert {t.source for t in held} >= {"pie", "ncs", "astitch-2a"}
+    assert {t.source for t in core.triples if not t.heldout} == {"pie", "ncs", "astitch"}
+    labels = {t.idiom: t.heldout for t in core.triples if t.idiom in ("wet blanket", "old flame", "elbow grease")}
+    assert labels == {"wet blanket": True, "old flame": True, "elbow grease": True}  # 2A/2B test MWEs
+    index = heldout_index(data_dir)
+    assert all(index.has_idiom(t.idiom) for t in held)
+    assert all(index.has_sentence(t.sentence) for t in held if t.source != "astitch")
+    assert {key for _, _, key, _, _ in load_heldout_list()} <= index.idioms
+    assert core.discarded and all(n > 0 for n in core.discarded.values())
+    per_idiom = Counter((t.idiom, t.heldout) for t in core.triples)
+    assert max(per_idiom.values()) <= MAX_PER_IDIOM
+
+
+@pytest.fixture
+def planted_pie(tmp_path, data_dir):
+    """A data directory like the real one whose PIE train file gains a row of a hashed held-out idiom and one of a
+    seen idiom (tags all O, so neither becomes a core-test triple: only the idiom can drop it)."""
+    for child in data_dir.iterdir():
+        if child.name != "idioms_extra":
+            (tmp_path / child.name).symlink_to(child)
+    extra = tmp_path / "idioms_extra"
+    extra.mkdir()
+    for child in (data_dir / "idioms_extra").iterdir():
+        if child.name != "pie_zhou2021":
+            (extra / child.name).symlink_to(child)
+    shutil.copytree(data_dir / "idioms_extra" / "pie_zhou2021", extra / "pie_zhou2021")
+    held = next(idiom for _, idiom, _, sources, reason in load_heldout_list() if reason == "hash" and sources == "pie")
+    index = heldout_index(data_dir)
+    seen = next(p.idiom for p in load_pie(data_dir, ("train",)) if not index.has_idiom(p.idiom))
+    train = extra / "pie_zhou2021" / "ISP" / "train.csv"
+    with train.open("a", encoding="utf-8", newline="") as fh:
+        for idiom in (held, seen):
+            sentence = f"A planted sentence about {idiom} ."
+            csv.writer(fh).writerow([idiom, "a sense", sentence, "A planted paraphrase .",
+                                     " ".join("O" * len(sentence.split())), "O O O O"])  # fmt: skip
+    return tmp_path, held, seen
+
+
+def test_planted_training_row_of_a_core_heldout_idiom_is_dropped(planted_pie, caplog):
+    planted, held, seen = planted_pie
+    with caplog.at_level(logging.INFO, logger="idiomkit.data.heldout"):
+        rows, keys = meaning_rows(TrainConfig(recipe="flagship", data_dir=str(planted)), heldout_index(planted))
+    anchors = {a for a, _ in rows}
+    assert f"A planted sentence about {seen} ." in anchors
+    assert f"A planted sentence about {held} ." not in anchors
+    assert not any(heldout_index(planted).has_idiom(k) for k in keys)
+    assert any(r.message.startswith("held-out dedup flagship meaning") for r in caplog.records)

@@ -557,6 +557,29 @@ def test_meaning_line_without_a_sense_block_is_counted(tmp_path, caplog):
     assert "EPIE static: 1 of 2 sentences give no sentence pair (1 idiom without a definition)" in caplog.text
 
 
+def test_the_known_sense_block_gap_is_said_once_at_info_and_a_changed_one_warned(tmp_path, caplog, monkeypatch):
+    """Issue #42.6: the shipped EPIE files' known gaps were 2 WARNING lines in every command (4 in a flagship run:
+    each file read twice). A known gap: one INFO line however often it is read; another count: a WARNING."""
+    from idiomkit.data import definitions
+
+    root = epie(tmp_path, **{at(EPIE / "Static_idioms_meanings.txt"): '[<div class="ds-single">Just so.</div>]\n[]\n'})
+    monkeypatch.setattr(definitions, "EPIE_NO_SENSE", {"static": (1, 2), "formal": (0, 2)})
+    with caplog.at_level(logging.DEBUG, logger="idiomkit.data.definitions"):
+        load_idiom_data(root, sources=("epie",))
+        load_idiom_data(root, sources=("epie",))
+    said = [(r.levelname, r.getMessage()) for r in caplog.records if "sense block" in r.getMessage()]
+    assert [level for level, _ in said] == ["INFO", "DEBUG"], said
+    assert said[0][1].startswith(f"{root / EPIE / 'Static_idioms_meanings.txt'}: 1 of 2 meaning lines have no sense "
+                                 "block (first: row 2) (the known gap of EPIE); those idioms get no EPIE definition")
+    caplog.clear()
+    monkeypatch.setattr(definitions, "EPIE_NO_SENSE", {"static": (14, 359), "formal": (61, 358)})
+    with caplog.at_level(logging.INFO, logger="idiomkit.data.definitions"):
+        load_idiom_data(root, sources=("epie",))
+    (warned,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert "1 of 2 meaning lines have no sense block (first: row 2) (the shipped file has 14 of 359: it changed)" in (
+        warned)
+
+
 def test_untagged_static_sentence_and_literal_formal_sentences_are_counted(tmp_path, caplog):
     root = epie(tmp_path, **{at(STATIC / "Static_Idioms_Tags.txt"): "O O O O O O\nO B-IDIOM I-IDIOM I-IDIOM O O\n"})
     with caplog.at_level(logging.INFO, logger="idiomkit.data.definitions"):

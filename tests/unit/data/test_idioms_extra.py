@@ -78,10 +78,11 @@ def test_pie_records_and_skipped_identical_paraphrase(tmp_path, caplog):
     assert items == [
         PieParaphrase(
             "run out of steam", "EN", "train", "The project ran out of steam .", "The project stalled .",
-            "to no longer have energy",
+            "to no longer have energy", ("O", "O", "B", "I", "I", "I", "O"),
         ),
-        PieParaphrase("lie low", "EN", "valid", "He lay low .", "He hid .", None),
-        PieParaphrase("old hat", "EN", "test", "That is old hat .", "That is dated .", "dated"),
+        PieParaphrase("lie low", "EN", "valid", "He lay low .", "He hid .", None, ("O", "B", "I", "O")),
+        PieParaphrase("old hat", "EN", "test", "That is old hat .", "That is dated .", "dated",
+                      ("O", "O", "B", "I", "O")),
     ]  # fmt: skip
     assert "train.csv: skipped 1 row(s) whose Literal_Sent equals Idiomatic_Sent" in caplog.text
     assert [p.split for p in load_pie(tmp_path, splits=("test",))] == ["test"]
@@ -419,6 +420,10 @@ def test_mt_triples(tmp_path):
          "row 1: field 'well_formed_old': 'no' is not one of True, False"),
         (MT_TRIPLES, TRIPLES_HEADER + TRIPLE.replace(",the walnut was a hard nut to crack,", ",,"),
          "row 1: field 'intended_literal': is empty"),
+        # issue #42.3: a flagship run trained on with 0 of 1,584 meanings (an INFO line only)
+        (MT_MEANINGS, MEANINGS_HEADER + "hot potato, ,,dict,0,x\nfall through,,,pfbt,0,x\n",
+         "row 1: field 'meaning': blank in all 2 rows: no idiom has a meaning"),
+        (MT_MEANINGS, MEANINGS_HEADER, "field 'meaning': no rows (the file has a header only)"),
     ],
 )  # fmt: skip
 def test_mt_bad_rows(tmp_path, rel, body, expected):

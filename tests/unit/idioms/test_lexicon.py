@@ -79,12 +79,38 @@ def test_remove_heldout_drops_the_planted_idiom(caplog):
 def test_tsv_round_trip(tmp_path):
     lex = small()
     lex.add("pão-duro", "PT", "avarento; sovina", "user")
+    lex.add("pão-duro", "PT", "stingy", "user", meaning_language="EN")
     path = lex.to_tsv(tmp_path / "out" / "lexicon.tsv")
-    assert path.read_text(encoding="utf-8").startswith(HEADER)
+    assert path.read_text(encoding="utf-8").startswith(HEADER.rstrip("\n") + "\tmeaning_language\n")
     back = Lexicon.from_tsv(path)
     assert back.entries() == lex.entries()
     assert back.sizes() == lex.sizes()
+    assert back.get("pão-duro").meaning_languages == ("PT", "EN")
     assert [p.name for p in path.parent.iterdir()] == ["lexicon.tsv"]  # no temp file left behind
+
+
+def test_gzipped_tsv_round_trip_is_reproducible(tmp_path):
+    lex = small()
+    first = lex.to_tsv(tmp_path / "a" / "lexicon.tsv.gz").read_bytes()
+    assert lex.to_tsv(tmp_path / "b" / "lexicon.tsv.gz").read_bytes() == first  # no time stamp in the gzip header
+    assert Lexicon.from_tsv(tmp_path / "a" / "lexicon.tsv.gz").entries() == lex.entries()
+
+
+def test_a_four_column_tsv_gives_meanings_in_the_idioms_language(tmp_path):
+    path = tmp_path / "lex.tsv"
+    path.write_text(HEADER + "pisar na bola\tPT\terrar\tuser\n", encoding="utf-8")
+    assert Lexicon.from_tsv(path).get("pisar na bola").meaning_language() == "PT"
+
+
+def test_bad_gzip_and_bad_meaning_language_are_one_line_errors(tmp_path):
+    bad = tmp_path / "lex.tsv.gz"
+    bad.write_bytes(b"not gzip")
+    with pytest.raises(DataError, match=r"lex.tsv.gz: not a readable gzip file"):
+        Lexicon.from_tsv(bad)
+    path = write(tmp_path, HEADER.rstrip("\n") + "\tmeaning_language\nkick the bucket\tEN\tto die\tuser\tFR\n")
+    with pytest.raises(DataError) as err:
+        Lexicon.from_tsv(path)
+    assert str(err.value) == f"{path}: row 1: field 'meaning_language': unknown language 'FR' (expected EN or PT)"
 
 
 def test_tsv_skips_blank_lines_and_reads_crlf(tmp_path):
@@ -110,6 +136,8 @@ def write(tmp_path, text: str):
         (HEADER + "kick the bucket\tEN\tto die\n", "row 1: field 'source': 3 tab-separated values, expected 4"),
         (HEADER + "kick the bucket\tEN\tto die\tuser\tx\n",
          "row 1: field 'column 5': 5 tab-separated values, expected 4"),
+        ("idiom\tlanguage\tmeaning\tsource\tnote\n",
+         "row 0: field 'note': unexpected column 5 (only 'meaning_language' may follow)"),
         ("kick the bucket\tEN\tto die\tuser\n",
          "row 0: missing header: the first line must be idiom <TAB> language <TAB> meaning <TAB> source"),
         ("idiom\tlang\tmeaning\tsource\n",
@@ -117,6 +145,8 @@ def write(tmp_path, text: str):
         ("idiom\tlanguage\tmeaning\n",
          "row 0: field 'source': expected column 4 to be 'source' (header has: idiom, language, meaning)"),
         ("", "file is empty"),
+        (HEADER, "row 1: field 'idiom': no idiom: the file has a header only"),  # issue #42.3: was an empty reader
+        (HEADER + "\n  \n", "row 1: field 'idiom': no idiom: every line after the header is blank"),
     ],
 )  # fmt: skip
 def test_bad_tsv_names_file_row_and_field(tmp_path, text, message):
@@ -131,3 +161,15 @@ def test_missing_file(tmp_path):
     with pytest.raises(DataError) as err:
         Lexicon.from_tsv(path)
     assert str(err.value) == f"{path}: file not found"
+
+
+def test_read_with_a_header_only_lexicon_is_one_line_and_exit_2(tmp_path):
+    """Issue #42.3: ``idiomkit read --lexicon`` with a header-only TSV said "no idiom found" and exited 0."""
+    from helpers import runner
+    from helpers.bad_inputs import assert_one_line_error
+
+    from idiomkit.cli import app
+
+    path = write(tmp_path, HEADER)
+    result = runner.invoke(app, ["read", "She kicked the bucket.", "--lexicon", str(path)])
+    assert assert_one_line_error(result) == f"error: {path}: row 1: field 'idiom': no idiom: the file has a header only"

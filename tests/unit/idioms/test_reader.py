@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import torch
@@ -20,7 +21,7 @@ from idiomkit.reading import add_reader, read
 LEX = Lexicon.from_pairs([("kick the bucket", "to die"), ("a piece of cake", "easy"), ("big fish", "important person"),
                           ("spill the beans", "to reveal a secret")])  # fmt: skip
 LEX.add("pão duro", "PT", "avarento", "user")
-LEX.add("a meu ver", "PT", "in my opinion", "lidioms")
+LEX.add("a meu ver", "PT", "in my opinion", "lidioms", meaning_language="EN")
 
 
 @dataclass
@@ -63,6 +64,40 @@ def test_a_literal_use_is_left_alone_and_ordinary_text_is_untouched():
     assert Rewriter(LEX, "gloss").rewrite(ordinary) is ordinary
 
 
+def span_of(text: str, part: str) -> tuple[int, int]:
+    start = text.index(part)
+    return start, start + len(part)
+
+
+@pytest.mark.parametrize(
+    ("mode", "part", "expected"),
+    [
+        ("replace", "That exam", "That exam"),  # before every rewritten idiom: unmoved
+        ("replace", "a piece of cake", "easy"),  # the idiom (its dropped article too): its replacement
+        ("replace", "piece of cake", "easy"),
+        ("replace", "cake", "easy"),  # inside the idiom: all of its replacement
+        ("replace", "exam was a piece", "exam was easy"),  # reaching into it from before
+        ("replace", ", so he", ", so he"),  # between two rewritten idioms: moved by the first one
+        ("replace", "big fish", "an important person"),  # "a" became "an": the article is part of the edit
+        ("replace", "bucket.", "died."),  # reaching out of the last idiom
+        ("replace", "Later.", "Later."),  # after every rewritten idiom: moved by all of them
+        ("gloss", "kicked the bucket", "kicked the bucket (to die)"),
+        ("gloss", "Later.", "Later."),
+        ("mark", "piece of cake", "«piece of cake»"),
+        ("mark", "was a", "was a"),
+    ],
+)
+def test_a_span_moves_with_the_rewrite(mode, part, expected):
+    reading = Rewriter(LEX, mode).read("That exam was a piece of cake, so he said a big fish kicked the bucket. Later.")
+    start, end = reading.map_span(*span_of(reading.text, part))
+    assert reading.rewritten[start:end] == expected
+
+
+def test_a_span_in_an_unchanged_text_stays_put():
+    reading = Rewriter(LEX, "replace", sense=Stub(0.1)).read("The fisherman kicked the bucket over.")
+    assert reading.edits == () and reading.map_span(4, 13) == (4, 13)
+
+
 def test_verb_inflection():
     assert [verb_form(t, "kick") for t in ("kick", "kicked", "kicking", "kicks")] == ["base", "past", "ing", "s"]
     assert verb_form("spilt", "spill") == "past" and verb_form("went", "go") == "past"
@@ -95,8 +130,8 @@ def test_the_module_rewrites_before_the_next_module_preprocesses():
     model.preprocess(["he kicked the bucket", ("a piece of cake", "plain"), "plain text"], prompt="query: ")
     assert inner.seen == [(["he died", ("easy", "plain"), "plain text"], "query: ")]
     assert model.max_seq_length == 128 and model.modalities == ["text"]
-    model.max_seq_length = 64
-    assert inner.max_seq_length == 64 and reader.forward({"x": 1}) == {"x": 1}
+    model.max_seq_length, model.tokenizer = 64, "a tokenizer"
+    assert (inner.max_seq_length, inner.tokenizer) == (64, "a tokenizer") and reader.forward({"x": 1}) == {"x": 1}
 
 
 def test_the_module_leaves_a_literal_use_alone():
@@ -106,6 +141,19 @@ def test_the_module_leaves_a_literal_use_alone():
     model = SentenceTransformer(modules=[IdiomReader(LEX, sense=Stub(0.1)), inner], device="cpu")
     model.preprocess(["the fisherman kicked the bucket over"])
     assert inner.seen == [(["the fisherman kicked the bucket over"], None)]
+
+
+def test_model_inputs_are_what_the_first_module_hands_its_tokenizer():
+    from sentence_transformers import SentenceTransformer
+
+    from idiomkit.idioms.reader import model_inputs
+
+    texts, spans = ["He kicked the bucket today.", "plain text"], [(3, 20), None]
+    model = SentenceTransformer(modules=[IdiomReader(LEX, mode="replace"), Tokenizing()], device="cpu")
+    assert model_inputs(model, texts, spans) == (["He died today.", "plain text"], [(3, 7), None])
+    assert model_inputs(model, texts) == (["He died today.", "plain text"], None)
+    plain = SentenceTransformer(modules=[Tokenizing()], device="cpu")
+    assert model_inputs(plain, texts, spans) == (texts, spans)
 
 
 def test_add_reader_goes_first_and_replaces_an_earlier_reader():
@@ -130,6 +178,79 @@ def test_the_module_saves_and_loads_its_lexicon_and_sense_check(tmp_path):
     assert list(loaded.lexicon.rows()) == list(LEX.rows())
     with pytest.raises(TypeError, match="no save"):
         IdiomReader(LEX, sense=Stub(0.1)).save(str(tmp_path / "stub"))
+
+
+def saved_reader(tmp_path, edit) -> Path:
+    """A model directory whose only module is a saved reader, its ``idiom_reader.json`` changed by ``edit``."""
+    folder = tmp_path / "model" / "0_IdiomReader"
+    IdiomReader(LEX, mode="gloss").save(str(folder))
+    config = folder / "idiom_reader.json"
+    config.write_text(edit(config.read_text(encoding="utf-8")), encoding="utf-8")
+    reader_type = "idiomkit.idioms.reader.IdiomReader"
+    modules = [{"idx": 0, "name": "idiom_reader", "path": "0_IdiomReader", "type": reader_type}]
+    (tmp_path / "model" / "modules.json").write_text(json.dumps(modules), encoding="utf-8")
+    (tmp_path / "model" / "model.safetensors").write_bytes(b"")  # the weights load_model looks for (never read)
+    return tmp_path / "model"
+
+
+def with_key(key, value):
+    return lambda text: json.dumps({**json.loads(text), key: value})
+
+
+BAD_CONFIGS = [
+    ("unknown-key", with_key("colour", "red"), "colour", "unknown key (expected mode, language, max_gap"),
+    ("truncated", lambda text: text[:30], None, "invalid or truncated JSON (line"),
+    ("bad-mode", with_key("mode", "shout"), "mode", '"shout" (expected one of mark, gloss, replace)'),
+    ("bad-language", with_key("language", "FR"), "language", '"FR" (expected null or one of EN, PT)'),
+    ("bad-max-gap", with_key("max_gap", -1), "max_gap", "-1 (expected a whole number >= 0)"),
+    ("bad-sense", with_key("sense", "yes"), "sense", '"yes" (expected true or false)'),
+    ("not-an-object", lambda text: "[]", None, "a JSON object expected"),
+]
+
+
+@pytest.mark.parametrize(("name", "edit", "field", "problem"), BAD_CONFIGS, ids=[c[0] for c in BAD_CONFIGS])
+def test_a_bad_reader_config_is_one_error_naming_file_and_field(tmp_path, name, edit, field, problem):
+    from idiomkit.data.errors import DataError
+
+    folder = saved_reader(tmp_path, edit)
+    with pytest.raises(DataError) as err:
+        IdiomReader.load(str(folder), subfolder="0_IdiomReader")
+    assert str(err.value).startswith(str(folder / "0_IdiomReader" / "idiom_reader.json"))
+    assert (err.value.field, err.value.row) == (field, None) and problem in str(err.value)
+    assert (f"field '{field}'" in str(err.value)) == (field is not None) and "\n" not in str(err.value)
+
+
+def test_embed_with_a_bad_reader_config_is_one_line_exit_2(tmp_path):
+    folder = saved_reader(tmp_path, with_key("colour", "red"))
+    result = runner.invoke(app, ["embed", "-m", str(folder), "she kicked the bucket"])
+    assert_one_line_error(result, "idiom_reader.json", "colour", "unknown key")
+    (folder / "0_IdiomReader" / "idiom_reader.json").write_text('{"mode": "gl', encoding="utf-8")
+    assert_one_line_error(runner.invoke(app, ["embed", "-m", str(folder), "x"]), "idiom_reader.json", "truncated JSON")
+
+
+def test_one_default_read_and_reader_options_judge_sense_add_reader_does_not(monkeypatch):
+    """``read`` and every ``--reader`` option apply the shipped sense check; ``add_reader`` applies none."""
+    from sentence_transformers import SentenceTransformer
+
+    import idiomkit.models
+    import idiomkit.scorecard.nearest
+    import idiomkit.scorecard.run as run
+    from idiomkit.idioms.sense import default_sense_check
+
+    shipped = default_sense_check()
+    assert read("She kicked the bucket.").found[0].probability is not None
+    assert add_reader(SentenceTransformer(modules=[Tokenizing()], device="cpu"))[0].sense is None
+    readers = []
+    stub = lambda *a, **kw: SentenceTransformer(modules=[Tokenizing()], device="cpu")  # noqa: E731
+    monkeypatch.setattr(run, "load_model", stub)
+    monkeypatch.setattr(run, "write_card", lambda st, *a, **kw: readers.append(st[0]))
+    run.evaluate_all("minilm", reader="gloss", write=False, only=["xiao"])
+    monkeypatch.setattr(idiomkit.models, "load_model", stub)  # nearest imports it when it runs
+    monkeypatch.setattr(idiomkit.scorecard.nearest, "nearest_table", lambda models: readers.extend(
+        m[0] for m in models.values() if isinstance(m[0], IdiomReader)) or [["model"]])  # fmt: skip
+    assert runner.invoke(app, ["nearest", "--reader", "mark"]).exit_code == 0
+    assert [(r.mode, type(r.sense), r.sense.threshold) for r in readers] == [
+        ("gloss", type(shipped), shipped.threshold), ("mark", type(shipped), shipped.threshold)]
 
 
 def test_read_api_reports_probability_and_decision():

@@ -1,5 +1,5 @@
-"""The shipped lexicon's build: training sources only, held-out idioms (and their variants) out, precision filters,
-spellings and meanings, and the packaged TSV."""
+"""The lexicon build: the full (shipped) lexicon holds held-out idioms, the evaluation one drops them and their
+variants; precision filters, spellings, meanings (order, language), licence terms, and the packaged TSV."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from idiomkit.idioms.sources import (
     DEFAULT_LEXICON,
     BuildReport,
     Sense,
+    allowed_sources,
     assemble,
     build_lexicon,
     clean_idiom,
@@ -51,13 +52,23 @@ def fake_sources(monkeypatch):
     monkeypatch.setattr(sources, "heldout_index", lambda data_dir: held("spill the beans"))
 
 
-def test_a_planted_heldout_idiom_and_its_variants_are_absent(fake_sources):
+def test_a_planted_heldout_idiom_is_in_the_full_lexicon_and_absent_from_the_evaluation_one(fake_sources):
+    assert "spill the beans" in build_lexicon("unused") and "spilling the beans" in build_lexicon("unused")
     report = BuildReport()
-    lex = build_lexicon("unused", report)
+    lex = build_lexicon("unused", report, evaluation=True)
     assert "spill the beans" not in lex and "spilling the beans" not in lex
     assert "kick the bucket" in lex and "pull someone's leg" in lex
-    assert report.counts["epie"]["dropped: held out"] == 1
+    assert report.counts["epie"]["held-out entries"] == 1
     assert report.counts["baiango"]["held-out variants"] == 1
+
+
+def test_a_permissive_build_keeps_permissive_sources_only(fake_sources):
+    lex = build_lexicon("unused", terms="permissive")
+    assert {s for e in lex for s in e.sources} == {"baiango"}
+    assert allowed_sources("permissive") == {"clue", "baiango", "wordnet"}
+    assert "lidioms" in allowed_sources("non-commercial") and "theidioms" not in allowed_sources("non-commercial")
+    with pytest.raises(ValueError, match="unknown licence terms"):
+        allowed_sources("free")
 
 
 def test_filters_are_counted_per_source(fake_sources):
@@ -85,6 +96,17 @@ def test_heldout_variants_cover_inflections_parts_and_extensions():
     found = heldout_variants(lex, held("spill the beans", "let the cat out of the bag", "thin ice"))
     assert found == {normalise_idiom(i) for i in ("spilling the beans", "cat out of the bag", "on thin ice",
                                                    "letting the cat out of the bag")}  # fmt: skip
+
+
+LONGER = [("chill to the bone", "to the bone"), ("go by the book", "by the book"), ("win hands down", "hands down"),
+          ("everything under the sun", "under the sun"), ("sit on the fence", "on the fence"),
+          ("sat on the fence", "on the fence")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("entry", "heldout"), LONGER)
+def test_a_heldout_idiom_with_one_content_word_is_caught_inside_a_longer_entry(entry, heldout):
+    lex = Lexicon.from_pairs([(entry, "x"), ("kick the bucket", "die"), ("by and large", "mostly")])
+    assert heldout_variants(lex, held(heldout)) == {normalise_idiom(entry)}
 
 
 def test_screen_drops_heldout_rows_as_written_or_cleaned():
@@ -124,7 +146,9 @@ def test_is_phrasal_verb(idiom, phrasal):
 def test_one_word_and_phrasal_rules_apply_to_english_phrasal_verbs_only():
     assert drop_reason(Sense("a steal", "EN", "x", "s")) == "one word"
     assert drop_reason(Sense("give up", "EN", "x", "s")) == "phrasal verb"
-    assert drop_reason(Sense("dar em", "PT", "x", "s")) is None
+    assert drop_reason(Sense("bater em", "PT", "x", "s")) is None
+    assert drop_reason(Sense("I do", "EN", "x", "s")) == "light words only"
+    assert drop_reason(Sense("dar em", "PT", "x", "s")) == "light words only"
 
 
 def test_clean_idiom_and_slots():
@@ -144,10 +168,25 @@ def test_assemble_caps_meanings_per_source():
     assert assemble(rows).get("kick the bucket").meanings == ("die", "pass away")
 
 
-def test_the_shipped_lexicon_is_small_clean_and_licensed():
-    assert DEFAULT_LEXICON.stat().st_size < 1_500_000
+def test_meanings_in_the_idioms_language_come_first_and_idioms_as_meanings_last():
+    rows = [Sense("bater as botas", "PT", "to die", "lidioms", "EN"), Sense("bater as botas", "PT", "morrer", "da"),
+            Sense("pão-duro", "PT", "mão de vaca", "astitch"),
+            Sense("pão-duro", "PT", "a stingy person", "lidioms", "EN"),
+            Sense("mão-fechada", "PT", "pão duro", "astitch"), Sense("mão-fechada", "PT", "avarento", "da")]
+    lex = assemble(rows)
+    boots = lex.get("bater as botas")
+    assert boots.meanings == ("morrer", "to die") and boots.meaning_languages == ("PT", "EN")
+    assert lex.get("pão-duro").meanings[0] == "a stingy person"  # an English gloss, not another idiom
+    assert lex.get("pão-duro").meaning_language() == "EN"
+    assert lex.get("mão-fechada").meanings[0] == "avarento"  # "pão duro" is a lexicon idiom
+
+
+def test_the_shipped_lexicon_is_small_clean_full_and_licensed():
+    assert DEFAULT_LEXICON.stat().st_size < 2_000_000
     lex = default_lexicon()
-    assert len(lex.entries("EN")) > 2000 and len(lex.entries("PT")) > 100
+    assert len(lex.entries("EN")) > 9000 and len(lex.entries("PT")) > 2000
+    assert "spill the beans" in lex and "under the weather" in lex and "bite the bullet" in lex
+    assert not {s for e in lex for s in e.sources} & set(sources.EVALUATION_ONLY)
     assert all(drop_reason(Sense(e.idiom, e.language, "", "")) is None for e in lex)
     licences = DEFAULT_LEXICON.with_name("LICENSES.md").read_text(encoding="utf-8")
     assert all(f"`{s}`" in licences for e in lex for s in e.sources)

@@ -43,6 +43,23 @@ def test_block_selection_and_tracks():
     assert tracks_of("both") == ["plain", "marked"] and tracks_of("marked") == ["marked"]
 
 
+def test_a_block_without_a_quick_slice_is_refused_in_quick_mode_before_any_model(monkeypatch):
+    """Issue #42.6: ``evaluate all --quick --only semeval2a`` ran the whole 2A block (83 s) on a card labelled quick."""
+    from helpers import runner
+    from helpers.bad_inputs import assert_one_line_error
+
+    from idiomkit.cli import app
+    from idiomkit.errors import OptionError
+
+    with pytest.raises(OptionError, match="--only semeval2a: the semeval2a block has no quick slice"):
+        selected_blocks(["xiao", "semeval2a"], quick=True)
+    assert selected_blocks(["semeval2a"], quick=False) == ["semeval2a"]
+    monkeypatch.setattr("idiomkit.api.load_model", lambda *a, **k: pytest.fail("a model was loaded"))
+    result = runner.invoke(app, ["evaluate", "all", "--quick", "--only", "semeval2a", "--no-write"])
+    line = assert_one_line_error(result, "--only semeval2a: the semeval2a block has no quick slice")
+    assert line.endswith("drop --quick for it, or leave it out of --only")
+
+
 def test_triple_metrics_by_hand():
     pos, neg = np.array([0.9, 0.2, 0.6]), np.array([0.5, 0.4, 0.6])
     m = triple_metrics(pos, neg)

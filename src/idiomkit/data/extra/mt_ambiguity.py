@@ -4,7 +4,7 @@ Under ``idioms_extra/mt_ambiguity_idioms``:
 
 - ``1_english_idioms/3_merge_corpi/idiom_corpus.csv``: idiom, meaning, example (TheIdioms.com, ``source`` ``dict``;
   or the gender-idiomatic-language corpus, ``pfbt``, without examples). Rows without a meaning are skipped (counted
-  in the log).
+  in the log); a file where no row has one is a DataError.
 - ``3_mturk_sentence_pairs/3_upgrade_sentence_pairs/gen_final_chatgpt.csv``: an ambiguous phrase holding the idiom,
   and a figurative and a literal sentence containing that phrase (ChatGPT, unverified), plus the earlier version
   (``*_old``) with its MTurk majority votes and ``well_formed_old`` flag.
@@ -62,7 +62,7 @@ class UsageTriple:
 def load_mt_meanings(data_dir: str | Path) -> list[IdiomMeaning]:
     """``idiom_corpus.csv``: one record per idiom that has a meaning."""
     path = dataset_dir(data_dir, "mt_ambiguity") / MEANINGS_FILE
-    out, seen, empty = [], {}, 0
+    out, seen, empty, first_empty = [], {}, 0, None
     for row, rec in read_csv_rows(path, ("idiom", "meaning", "example", "source")):
         idiom = text(path, row, rec, "idiom")
         check_unique(path, row, "idiom", idiom, seen)
@@ -70,9 +70,14 @@ def load_mt_meanings(data_dir: str | Path) -> list[IdiomMeaning]:
             raise DataError(path, row, "source", f"'{rec['source']}' is not one of {', '.join(SOURCES)}")
         if not rec["meaning"].strip():
             empty += 1
+            first_empty = first_empty or row
             continue
         example = rec["example"].strip() or None
         out.append(IdiomMeaning(idiom, "EN", rec["meaning"].strip(), example, rec["source"]))
+    if not out:  # skipping every row would train on none of them, silently (issue #42.3)
+        if not empty:
+            raise DataError(path, None, "meaning", "no rows (the file has a header only)")
+        raise DataError(path, first_empty, "meaning", f"blank in all {empty:,} rows: no idiom has a meaning")
     if empty:
         log.info("%s: skipped %d idiom(s) without a meaning", path, empty)
     return out

@@ -1,9 +1,10 @@
 """PIE (Zhou, Gong & Bhat 2021), ISP splits: idiomatic sentence → literal paraphrase, plus the idiom's sense.
 
 Files ``idioms_extra/pie_zhou2021/ISP/{train,valid,test}.csv`` (header ``Idiom, Sense, Idiomatic_Sent, Literal_Sent,
-Idiomatic_Label, Literal_Label``). Idioms are PIE's lemma forms ("pull leg", "get goat"). The ISP splits are by
-sentence, not by idiom: every idiom is in every split. Rows whose paraphrase equals the idiomatic sentence are skipped
-(counted in the log).
+Idiomatic_Label, Literal_Label``; ``Idiomatic_Label`` is kept as ``idiom_tags``, B/I/O per whitespace token, and
+marks the idiom's words only in part: "brings home the [bacon]"). Idioms are PIE's lemma forms ("pull leg", "get
+goat"). The ISP splits are by sentence, not by idiom: every idiom is in every split. Rows whose paraphrase equals the
+idiomatic sentence are skipped (counted in the log).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class PieParaphrase:
     idiomatic_sentence: str
     literal_sentence: str
     sense: str | None  # the idiom's dictionary sense (None where the cell is empty)
+    idiom_tags: tuple[str, ...] = ()  # Idiomatic_Label: B/I/O per whitespace token of idiomatic_sentence
 
 
 def pie_file(data_dir: str | Path, split: str) -> Path:
@@ -51,6 +53,7 @@ def load_pie_split(data_dir: str | Path, split: str) -> list[PieParaphrase]:
             idiomatic_sentence=text(path, row, rec, "Idiomatic_Sent"),
             literal_sentence=text(path, row, rec, "Literal_Sent"),
             sense=rec["Sense"].strip() or None,
+            idiom_tags=tuple(rec.get("Idiomatic_Label", "").split()),
         )
         if item.idiomatic_sentence == item.literal_sentence:
             same += 1

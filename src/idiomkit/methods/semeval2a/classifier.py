@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import logging
 import math
 import random
@@ -26,6 +27,7 @@ from torch import Tensor, nn
 from idiomkit.config import seed_everything
 from idiomkit.data.semeval2a import Example2A, find_mwe
 from idiomkit.embedding.spans import masked_mean, span_token_mask
+from idiomkit.idioms.reader import model_inputs
 from idiomkit.methods.base import Method
 from idiomkit.metrics.classification import macro_f1
 from idiomkit.tasks.semeval2a import split_by_mwe
@@ -115,6 +117,7 @@ class SpanClassifier(nn.Module):
         super().__init__()
         self.encoder = st[0].auto_model
         self.tokenizer = st.tokenizer
+        self.read = functools.partial(model_inputs, st)  # the texts as st's idiom reader (if any) rewrites them
         self.pool = pool
         dim = self.encoder.config.hidden_size
         self.dropout = nn.Dropout(0.1)
@@ -122,7 +125,8 @@ class SpanClassifier(nn.Module):
         self.head.to(self.encoder.device)
 
     def features(self, batch: Encoded, max_length: int) -> dict[str, Tensor]:
-        args = (batch.first, batch.second) if batch.second is not None else (batch.first,)
+        first, spans = self.read(batch.first, batch.spans)
+        args = (first, self.read(batch.second)[0]) if batch.second is not None else (first,)
         enc = self.tokenizer(
             *args,
             padding=True,
@@ -133,9 +137,9 @@ class SpanClassifier(nn.Module):
         )
         offsets = enc.pop("offset_mapping")
         first_seq = torch.tensor(
-            [[s == 0 for s in enc.sequence_ids(i)] for i in range(len(batch.first))], dtype=torch.long
+            [[s == 0 for s in enc.sequence_ids(i)] for i in range(len(first))], dtype=torch.long
         )
-        span = span_token_mask(offsets, batch.spans) * first_seq
+        span = span_token_mask(offsets, spans) * first_seq
         empty = span.sum(dim=1) == 0
         span[empty] = enc["attention_mask"][empty]  # span truncated away: pool the whole input
         features = dict(enc)

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from idiomkit.data.semeval2a import Example2A, load_dev_split, load_setting
-from idiomkit.errors import OptionError
+from idiomkit.data.errors import DataError
+from idiomkit.data.semeval2a import Example2A, data_paths, load_dev_split, load_setting
 from idiomkit.methods.base import Method
 from idiomkit.methods.runner import RunContext
 from idiomkit.results import ResultRecord, result_path, sha256_files, write_result
@@ -73,8 +73,8 @@ def run_shot_labels(options: ShotLabelsOptions, context: RunContext) -> list[Pat
     one = [ex for ex in train if ex.setting == "one_shot"]
     try:
         labels = shot_label_predictions(one, dev)
-    except ValueError as err:
-        raise OptionError(f"shot-labels: {err}") from None
+    except ValueError as err:  # a dev MWE without shots: the one-shot file lacks them
+        raise DataError(data_paths(context.data_dir)["train_one_shot"], None, "MWE", f"shot-labels: {err}") from None
     metrics = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
     params = {"split": "dev", "setting": "one_shot", "variant": VARIANT, "classifier": "none: the shots' labels "
               "(one label: that label; both: the majority label of all one-shot examples)", "command": context.command}

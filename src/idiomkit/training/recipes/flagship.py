@@ -8,8 +8,9 @@ Streams (one batch of each per step, losses summed; every source through the hel
 - ``idiolink``: IdioLink train tuples (query, positive, negatives) under InfoNCE (MNRL).
 - ``meaning``: idiom -> meaning and idiomatic sentence -> literal paraphrase pairs (definitions train/val idioms,
   PIE train, LIdioms, mt_ambiguity meanings) under MNRL (in-batch negatives, no idiom twice a batch).
-- ``misreading``: (idiomatic sentence, figurative paraphrase, literal misreading) from NCS idiomatic compounds and
-  AStitch train compounds, plus mt_ambiguity (figurative use, its meaning, the literal use) under MNRL with the
+- ``misreading``: (idiomatic sentence, figurative paraphrase, literal misreading): the core test's seen triples (PIE
+  ISP test rows with WordNet word-by-word misreadings, NCS idiomatic compounds in their corpus sentences, AStitch
+  train compounds), plus mt_ambiguity (figurative use, its meaning, the literal use) under MNRL with the
   misreading as a hard negative.
 - ``sts``: STS-B / ASSIN 2 train pairs (deduplicated) under ``CoSENTLoss``: idiom pairs and ordinary pairs share
   one cosine scale (2B "all" measures exactly that).
@@ -43,7 +44,7 @@ from idiomkit.data.keys import normalise_idiom
 from idiomkit.data.meaning_triples import Triple
 from idiomkit.idioms.reader import IdiomReader, attach_reader
 from idiomkit.idioms.sense import default_sense_check
-from idiomkit.idioms.sources import default_lexicon
+from idiomkit.idioms.sources import evaluation_lexicon
 from idiomkit.models import load_model
 from idiomkit.tasks.meaning_triples import score_triples
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
@@ -198,9 +199,9 @@ def flagship_setup(cfg, load_groups: Callable) -> Setup:
     cfg.mwe_tokens = False
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu" if not torch.cuda.is_available() else None)
     model.max_seq_length = cfg.max_seq_length
-    if cfg.recipe != "flagship-noreader":
-        model = with_reader(model)
     data_dir = run_data_dir(cfg.data_dir)
+    if cfg.recipe != "flagship-noreader":
+        model = with_reader(model, data_dir)
     index = heldout_index(data_dir)
     train, val, files = load_groups(cfg)
     streams, val_triples = build_streams(model, cfg, train, index, wanted_streams(cfg.recipe))
@@ -209,6 +210,8 @@ def flagship_setup(cfg, load_groups: Callable) -> Setup:
     evaluators = [SemEval2BEvaluator(pairs, gold, name="val2b"), StsEvaluator(sts_split(cfg)[1], name="valsts"),
                   XiaoPairsEvaluator(defs, name="valdef")]  # fmt: skip
     counts = {"train_groups": len(train), "val_groups": len(val), "val_triples": len(val_triples)}
+    if cfg.recipe != "flagship-noreader":
+        counts["reader_lexicon_entries"] = len(model[0].lexicon)  # the evaluation lexicon (LIMITS, with_reader)
     for s in streams:
         counts[f"{s.examples.name}_rows"] = len(s.examples)
         counts[f"{s.examples.name}_truncated"] = s.examples.truncated
@@ -217,10 +220,12 @@ def flagship_setup(cfg, load_groups: Callable) -> Setup:
                  files + list(idiom_data(str(data_dir)).files), counts, "val_mean")  # fmt: skip
 
 
-def with_reader(model):
-    """``model`` with the idiom reader in front (replace mode, the shipped lexicon and sense check): training texts
-    are rewritten as ``encode`` will rewrite them (:func:`~idiomkit.training.examples.reader_rewrite`)."""
-    return attach_reader(model, IdiomReader(default_lexicon(), "replace", default_sense_check()))
+def with_reader(model, data_dir):
+    """``model`` with the idiom reader in front (replace mode, the *evaluation* lexicon of ``data_dir``: the shipped
+    one minus every held-out idiom, so the scores never rest on a meaning given for an evaluated idiom; the shipped
+    sense check): training texts are rewritten as ``encode`` will rewrite them
+    (:func:`~idiomkit.training.examples.make_examples`)."""
+    return attach_reader(model, IdiomReader(evaluation_lexicon(data_dir), "replace", default_sense_check()))
 
 
 def _no_phases(model, groups, cfg) -> list[Phase]:

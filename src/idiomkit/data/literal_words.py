@@ -1,0 +1,325 @@
+"""Word-by-word literal renderings of English idiom words, for the core test's literal misreadings.
+
+The core test (:mod:`idiomkit.data.meaning_triples`) misreads an idiom in running text by replacing each content
+word of its span by a *literal* rendering of that word ("kicked the bucket" -> "struck the pail"): the idiom's own
+words, read at their most frequent sense. A word's rendering comes from WordNet 3.0 (Princeton; the Debian package
+``wordnet-base``, ``/usr/share/wordnet``):
+
+1. its lemma in each part of speech: WordNet's morphy (exception lists, then the detachment rules);
+2. per part of speech, the lemma's first synset (its most frequent sense): its first other one-word lemma, else
+   the first one-word lemma of its hypernym (nouns, verbs) or similar adjective (adjectives), else a several-word
+   one of either, else the second synset's first other one-word lemma; never a lemma holding the word itself;
+3. inflected like the word (plural, third person, past, -ing; irregular forms from WordNet's exception lists).
+
+In a sentence (:func:`literal_span`) a word is read as a noun after a determiner or preposition, as a verb after
+``to`` or a modal, else in the part of speech its lemma has most sense-tagged occurrences in (WordNet's
+``cntlist.rev``).
+
+Function words (articles, pronouns, prepositions, particles, auxiliaries) are kept as they are. A word with no
+rendering makes its triple a discard (counted in the log). The renderings of every word in the PIE idiom spans are
+stored in ``resources/literal_words.tsv`` (``word, pos, literal, lemma, how, count``, one row per part of speech,
+``pos`` empty for a word WordNet does not know; ``literal`` and ``how`` empty where none was found), so scoring
+needs no WordNet; regenerate it with ``make core-test-lists`` (installs ``wordnet-base`` when it is missing;
+:mod:`idiomkit.data.core_lists`). WordNet's licence is permissive (BSD-style; "WordNet 3.0 Copyright 2006 by
+Princeton University").
+"""
+
+from __future__ import annotations
+
+import csv
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from idiomkit.data.errors import DataError
+
+log = logging.getLogger(__name__)
+
+WORDNET_DIR = Path("/usr/share/wordnet")
+RESOURCE = Path(__file__).parent / "resources" / "literal_words.tsv"
+COLUMNS = ("word", "pos", "literal", "lemma", "how", "count")
+POS_FILES = {"v": "verb", "n": "noun", "a": "adj", "r": "adv"}  # also the tie order
+DETACH = {
+    "n": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
+          ("ies", "y")),
+    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")),
+    "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "r": (),
+}  # fmt: skip
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+FUNCTION_WORDS = _words(
+    "a an the this that these those some any no every each all both either neither such what which who whom whose "
+    "i me my mine you your yours he him his she her hers it its we us our ours they them their theirs one one's "
+    "oneself myself yourself himself herself itself ourselves themselves someone somebody something anyone "
+    "anything everyone everything nothing nobody "
+    "of in on at to for from by with without into onto upon over under above below up down out off away back "
+    "about around round through across along after before behind between among against beyond within toward "
+    "towards till until via per than as like "
+    "and or but nor so yet if then not n't 's ' "
+    "be is am are was were been being do does did done have has had having will would shall should can could may "
+    "might must ca wo 'll 'd 're 've 'm"
+)
+_WORD = re.compile(r"^[a-z][a-z'-]*$")
+_VOWELS = set("aeiou")
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """A word's literal rendering (``literal`` None when WordNet gives none)."""
+
+    word: str
+    literal: str | None
+    lemma: str = ""
+    pos: str = ""
+    how: str = ""  # "synonym", "hypernym", "similar", "synonym2" (second sense) or "" (none)
+    count: int = 0  # the lemma's sense-tagged occurrences in this part of speech (WordNet's cntlist)
+
+
+class WordNet:
+    """The parts of a WordNet 3.0 database directory the renderings need (index, data and exception files)."""
+
+    def __init__(self, root: str | Path = WORDNET_DIR):
+        self.root = Path(root)
+        if not (self.root / "index.noun").is_file():
+            raise DataError(self.root / "index.noun", None, None,
+                            "file not found (install WordNet: apt-get install -y wordnet-base)")  # fmt: skip
+        self.index: dict[str, dict[str, tuple[int, list[int]]]] = {p: {} for p in POS_FILES}
+        self.exceptions: dict[str, dict[str, list[str]]] = {p: {} for p in POS_FILES}
+        for pos, name in POS_FILES.items():
+            for line in (self.root / f"index.{name}").read_text(encoding="latin-1").splitlines():
+                if line.startswith(" "):
+                    continue  # the licence header
+                cells = line.split()
+                n_synsets, n_pointers = int(cells[2]), int(cells[3])
+                tagged = int(cells[5 + n_pointers])
+                self.index[pos][cells[0]] = (tagged, [int(c) for c in cells[6 + n_pointers:][:n_synsets]])
+            exc = self.root / f"{name}.exc"
+            for line in exc.read_text(encoding="latin-1").splitlines() if exc.is_file() else []:
+                form, *lemmas = line.split()
+                self.exceptions[pos][form] = lemmas
+        self.counts: dict[tuple[str, str], int] = {}
+        cntlist = self.root / "cntlist.rev"
+        for line in cntlist.read_text(encoding="latin-1").splitlines() if cntlist.is_file() else []:
+            key, _, count = line.split()
+            lemma, _, rest = key.partition("%")
+            pos = "nvara"[int(rest[0]) - 1]
+            self.counts[(lemma, pos)] = self.counts.get((lemma, pos), 0) + int(count)
+        self._data = {pos: (self.root / f"data.{name}").read_bytes() for pos, name in POS_FILES.items()}
+
+    def lemmas(self, word: str, pos: str) -> list[str]:
+        """Morphy: the lemmas of ``word`` in ``pos`` that WordNet lists (exceptions first, then the word itself,
+        then the detachment rules)."""
+        found = [lemma for lemma in self.exceptions[pos].get(word, []) if lemma in self.index[pos]]
+        if word in self.index[pos]:
+            found.append(word)
+        for suffix, ending in DETACH[pos]:
+            if word.endswith(suffix) and len(word) > len(suffix) + 1:
+                base = word[: len(word) - len(suffix)] + ending
+                if base in self.index[pos]:
+                    found.append(base)
+        return list(dict.fromkeys(found))
+
+    def synset(self, pos: str, offset: int) -> tuple[list[str], list[tuple[str, str, int]]]:
+        """A synset's lemmas (in order) and pointers ``(symbol, pos, offset)``."""
+        data = self._data[pos]
+        end = data.index(b"\n", offset)
+        cells = data[offset:end].decode("latin-1").split(" | ")[0].split()
+        n_words = int(cells[3], 16)
+        words = [re.sub(r"\(.*\)$", "", cells[4 + 2 * i]).lower() for i in range(n_words)]
+        at = 4 + 2 * n_words
+        n_pointers = int(cells[at])
+        pointers = []
+        for i in range(n_pointers):
+            symbol, target, target_pos = cells[at + 1 + 4 * i : at + 4 + 4 * i]
+            pointers.append((symbol, "a" if target_pos == "s" else target_pos, int(target)))
+        return words, pointers
+
+
+def is_content_word(word: str) -> bool:
+    """A lower-case word (letters, apostrophes, hyphens) that is not a function word: what gets rendered."""
+    return bool(_WORD.match(word)) and word not in FUNCTION_WORDS
+
+
+def _plural(word: str) -> str:
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and len(word) > 1 and word[-2] not in _VOWELS:
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _past(word: str, wn: WordNet) -> str:
+    irregular = [f for f, lemmas in wn.exceptions["v"].items() if word in lemmas and not f.endswith(("ing", "s"))]
+    if irregular:
+        return min(irregular, key=lambda f: (len(f), f))
+    if word.endswith("e"):
+        return word + "d"
+    if word.endswith("y") and len(word) > 1 and word[-2] not in _VOWELS:
+        return word[:-1] + "ied"
+    return word + "ed"
+
+
+def _gerund(word: str) -> str:
+    return word[:-1] + "ing" if word.endswith("e") and not word.endswith("ee") and len(word) > 2 else word + "ing"
+
+
+def inflect(literal: str, word: str, lemma: str, pos: str, wn: WordNet) -> str:
+    """``literal`` (a lemma) in the form ``word`` has relative to its ``lemma``."""
+    if word == lemma:
+        return literal
+    if pos == "n":
+        return _plural(literal)
+    if pos == "v":
+        if word.endswith("ing"):
+            return _gerund(literal)
+        if word.endswith("s") and not word.endswith("ss"):
+            return _plural(literal)
+        return _past(literal, wn)
+    if pos == "a":
+        return ("more " if word.endswith("er") else "most ") + literal
+    return literal
+
+
+def _candidates(words: Iterable[str], lemma: str, multiword: bool) -> str | None:
+    for cand in words:
+        text = cand.replace("_", " ")
+        if (" " in text) != multiword or "-" in text or lemma in text.split() or lemma in cand:
+            continue
+        if all(_WORD.match(w) for w in text.split()):
+            return text
+    return None
+
+
+def _literal(wn: WordNet, pos: str, lemma: str) -> tuple[str | None, str]:
+    """A lemma's literal rendering and how it was found: the first sense's one-word synonym, else its hypernym's
+    (similar adjective's) one-word lemma, else a several-word synonym or hypernym, else the second sense's."""
+    offsets = wn.index[pos][lemma][1]
+    words, pointers = wn.synset(pos, offsets[0])
+    symbols = {"n": ("@", "@i"), "v": ("@",), "a": ("&",)}.get(pos, ())
+    related = [wn.synset(target_pos, offset)[0] for symbol, target_pos, offset in pointers if symbol in symbols]
+    up = "hypernym" if pos in "nv" else "similar"
+    for multiword in (False, True):
+        found = _candidates(words, lemma, multiword)
+        if found:
+            return found, "synonym"
+        for lemmas in related:
+            found = _candidates(lemmas, lemma, multiword)
+            if found:
+                return found, up
+    if len(offsets) > 1:
+        found = _candidates(wn.synset(pos, offsets[1])[0], lemma, False)
+        if found:
+            return found, "synonym2"
+    return None, ""
+
+
+def render(word: str, wn: WordNet) -> list[Rendering]:
+    """The literal renderings of one (lower-cased) word, one per part of speech WordNet knows it in (its first
+    morphy lemma there), with the lemma's sense-tagged count (see the module docstring)."""
+    out = []
+    for pos in POS_FILES:
+        lemmas = wn.lemmas(word, pos)
+        if not lemmas:
+            continue
+        lemma = lemmas[0]
+        literal, how = _literal(wn, pos, lemma)
+        literal = inflect(literal, word, lemma, pos, wn) if literal else None
+        out.append(Rendering(word, literal, lemma, pos, how, wn.counts.get((lemma, pos), 0)))
+    return out or [Rendering(word, None)]  # pos "": WordNet does not know the word
+
+
+def build_literal_words(words: Iterable[str], wordnet_dir: str | Path = WORDNET_DIR) -> list[Rendering]:
+    """The renderings of ``words`` (lower-cased; function words and non-words left out), sorted by word."""
+    wn = WordNet(wordnet_dir)
+    wanted = sorted({w.lower() for w in words if is_content_word(w.lower())})
+    out = [r for w in wanted for r in render(w, wn)]
+    rendered = {r.word for r in out if r.literal}
+    log.info("literal words: %d of %d words rendered in some part of speech; renderings: %s", len(rendered),
+             len(wanted), ", ".join(f"{h or 'none'} {sum(r.how == h for r in out)}" for h in
+                                    ("synonym", "hypernym", "similar", "synonym2", "")))  # fmt: skip
+    return out
+
+
+def write_literal_words(renderings: Iterable[Rendering], path: str | Path = RESOURCE) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
+        writer.writerow(COLUMNS)
+        writer.writerows((r.word, r.pos, r.literal or "", r.lemma, r.how, r.count) for r in renderings)
+    return path
+
+
+Words = dict[str, dict[str, tuple[str | None, int]]]  # word -> pos -> (literal rendering or None, count)
+
+
+@lru_cache(maxsize=2)
+def load_literal_words(path: str | Path = RESOURCE) -> Words:
+    """``{word: {pos: (literal rendering or None, count)}}`` from the stored TSV."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(path, None, None, "file not found (make core-test-lists writes it)")
+    out: Words = {}
+    with path.open(encoding="utf-8", newline="") as fh:
+        reader = csv.reader(fh, delimiter="\t")
+        header = next(reader, None)
+        if header is None or tuple(header) != COLUMNS:
+            raise DataError(path, 0, None, f"header {header} is not {', '.join(COLUMNS)}")
+        for row, cells in enumerate(reader, start=1):
+            if len(cells) != len(COLUMNS):
+                raise DataError(path, row, None, f"{len(cells)} cells, expected {len(COLUMNS)}")
+            word, pos, literal, _, _, count = cells
+            if not word:
+                raise DataError(path, row, "word", "is empty")
+            if pos and pos not in POS_FILES:
+                raise DataError(path, row, "pos", f"'{pos}' is not one of {', '.join(POS_FILES)} or empty")
+            if not count.isdigit():
+                raise DataError(path, row, "count", f"'{count}' is not a count")
+            options = out.setdefault(word, {})
+            if pos:
+                options[pos] = (literal or None, int(count))
+    return out
+
+
+NOUN_BEFORE = _words("a an the this that these those my your his her its our their one's 's of in on at for from "
+                     "with into by some any no")  # fmt: skip
+VERB_BEFORE = _words("to will would shall should can could may might must do does did n't not 'll 'd")
+
+
+def part_of_speech(options: dict[str, tuple[str | None, int]], previous: str) -> str:
+    """The part of speech a word is read in: a noun after a determiner or preposition, a verb after ``to`` or a
+    modal, else the one with the most sense-tagged occurrences (ties: verb, noun, adjective, adverb)."""
+    if previous in NOUN_BEFORE and "n" in options:
+        return "n"
+    if previous in VERB_BEFORE and "v" in options:
+        return "v"
+    order = list(POS_FILES)
+    return max(options, key=lambda pos: (options[pos][1], -order.index(pos)))
+
+
+def literal_span(tokens: list[str], positions: Iterable[int], words: Words) -> list[str] | None:
+    """``tokens`` with each content word at ``positions`` rendered literally (case of the first letter kept; in the
+    :func:`part_of_speech` read there, else the next one with a rendering); None when a word has none."""
+    out = list(tokens)
+    for i in positions:
+        low = tokens[i].lower()
+        if not is_content_word(low):
+            continue
+        options = words.get(low)
+        if not options:
+            return None
+        first = part_of_speech(options, tokens[i - 1].lower() if i else "")
+        ranked = [first, *sorted((p for p in options if p != first), key=lambda p: -options[p][1])]
+        literal = next((options[p][0] for p in ranked if options[p][0]), None)
+        if literal is None:
+            return None
+        out[i] = literal[0].upper() + literal[1:] if tokens[i][:1].isupper() else literal
+    return out

@@ -1,0 +1,122 @@
+"""The scorecard tables (``idiomkit evaluate all`` cards): headline numbers, plain track first."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from idiomkit.report.tables import RULES, mean_std, training_rule
+
+# (column, block, path into the block's metrics): the headline numbers of a card, in table order
+HEADLINE: list[tuple[str, str, tuple[str, ...]]] = [
+    ("2B idiom ρ", "semeval2b", ("ALL", "idiom")),
+    ("2B STS ρ", "semeval2b", ("ALL", "sts")),
+    ("2B all ρ", "semeval2b", ("ALL", "all")),
+    ("IdioLink nDCG@10", "idiolink", ("sentence", "ndcg@10")),
+    ("IdioLink nDCG@10 (gold span)", "idiolink", ("span", "ndcg@10")),
+    ("2A F1 (probe)", "semeval2a", ("ALL", "macro_f1")),
+    ("AdMIRe ρ (pool)", "admire", ("pool", "spearman")),
+    ("AdMIRe top-1 (pool)", "admire", ("pool", "top1")),
+    ("Xiao I/D margin", "xiao", ("id_margin",)),
+    ("Xiao MRR", "xiao", ("mrr",)),
+    ("core acc (held-out)", "meaning-triples", ("heldout", "accuracy")),
+    ("core acc (seen)", "meaning-triples", ("seen", "accuracy")),
+    ("STS-B test ρ", "sts-guard", ("stsb-en",)),
+    ("ASSIN 2 test ρ", "sts-guard", ("assin2",)),
+]
+
+
+def dig(metrics: dict[str, Any], block: str, path: tuple[str, ...]) -> float | None:
+    """The number at ``metrics[block][path...]`` (None when the block or key is absent)."""
+    value: Any = metrics.get(block)
+    for part in path:
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return float(value) if isinstance(value, int | float) else None
+
+
+def headline(metrics: dict[str, Any]) -> dict[str, float | None]:
+    """``{column: number}`` of :data:`HEADLINE` for one card's metrics."""
+    return {column: dig(metrics, block, path) for column, block, path in HEADLINE}
+
+
+def markdown_table(rows: Sequence[tuple[str, dict[str, Any]]]) -> str:
+    """A markdown table: one row per (label, metrics) with the :data:`HEADLINE` columns present in any row."""
+    flat = [(label, headline(metrics)) for label, metrics in rows]
+    columns = [c for c, _, _ in HEADLINE if any(values[c] is not None for _, values in flat)]
+    lines = ["| model | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+    for label, values in flat:
+        cells = ["" if values[c] is None else _cell(c, values[c]) for c in columns]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def transposed(rows: Sequence[tuple[str, dict[str, Any]]]) -> list[list[str]]:
+    """The same numbers as :func:`markdown_table`, one line per headline number and one column per model (reads
+    at 80 columns)."""
+    flat = [(label, headline(metrics)) for label, metrics in rows]
+    out = [["", *(label for label, _ in flat)]]
+    for column, _, _ in HEADLINE:
+        if any(values[column] is not None for _, values in flat):
+            out.append([column, *("" if v[column] is None else _cell(column, v[column]) for _, v in flat)])
+    return out
+
+
+def _cell(column: str, value: float) -> str:
+    return f"{value:.2f}" if "nDCG" in column else f"{value:.3f}"
+
+
+SCORECARD_TASK = "scorecard"
+
+
+SCORECARD_MARKERS = ("<!-- scorecard:start (idiomkit report) -->", "<!-- scorecard:end -->")
+
+
+TRACK_TEXT = {
+    "plain": "**Plain track**: the model sees the text a user has, plus what the task asks about (the 2A MWE, the "
+    "AdMIRe compound); no 2B MWE columns, no gold spans, no gold sentence types.",
+    "marked": "**Marked track**: the benchmarks' own protocols (2B MWE tokens the model knows; IdioLink queries "
+    "also by their gold span).",
+}
+
+
+def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str) -> list[str]:
+    """The table (header first) of the full (not quick) scorecards of ``track``: one line per (model, recipe), mean
+    ± std over seeds, the :data:`HEADLINE` columns some row has; no lines when the track has no card."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for _, rec in results:
+        params = rec.get("params", {})
+        if rec.get("task") == SCORECARD_TASK and params.get("track") == track and not params.get("quick"):
+            groups[(rec["model"], rec["recipe"])].append(rec)
+    rows = []
+    for (model, recipe), recs in sorted(groups.items(), key=lambda item: (item[0][1] != "zero-shot", item[0])):
+        cells = {}
+        for column, block, path in HEADLINE:
+            values = [v for r in recs if (v := dig(r["metrics"], block, path)) is not None]
+            cells[column] = mean_std(values, "nDCG" in column) if values else ""
+        rule = training_rule((recs[0]["params"].get("training") or {}).get("label"))
+        rows.append((f"| {model} | {recipe} | {rule} | {len(recs)} | ", cells))
+    columns = [c for c, _, _ in HEADLINE if any(cells[c] for _, cells in rows)]
+    if not rows:
+        return []
+    head = ["| model | recipe | rule | seeds | " + " | ".join(columns) + " |", "|" + "---|" * (len(columns) + 4)]
+    return head + [start + " | ".join(cells[c] for c in columns) + " |" for start, cells in rows]
+
+
+def scorecard_section(results: list[tuple[Path, dict[str, Any]]], heading: bool = True) -> list[str]:
+    """The scorecard tables, plain track first (``idiomkit evaluate all`` result files)."""
+    out = ["## Scorecard: every benchmark at once", ""] if heading else []
+    for track in ("plain", "marked"):
+        rows = scorecard_rows(results, track)
+        if rows:
+            out += [TRACK_TEXT[track], "", *rows, ""]
+    if len(out) <= 2:
+        return []
+    rules = "; ".join(f"*{key}*: {text}" for key, text in RULES.items() if key != "untrained")
+    return out + ["Each row: `idiomkit evaluate all -m MODEL --track both` (a trained model: its directory); "
+                  "mean ± std over seeds; core acc = the core test (figurative paraphrase nearer than the literal "
+                  "misreading), idioms held out from every training source vs seen. The rule is what the training "
+                  f"data went through: {rules}.", ""]
