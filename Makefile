@@ -60,6 +60,7 @@ lexicon-benchmark: install $(WORDNET)
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info

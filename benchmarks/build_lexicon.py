@@ -129,8 +129,9 @@ def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def measure(lex: Lexicon, matcher: Matcher, items: list[Item], off_target_wrong: bool,
-            accept: Callable | None = None) -> dict:  # fmt: skip
+def measure(
+    lex: Lexicon, matcher: Matcher, items: list[Item], off_target_wrong: bool, accept: Callable | None = None
+) -> dict:
     """Coverage and precision of ``matcher`` (over ``lex``) on ``items`` (module docstring); ``accept(sentence,
     match)`` filters the matches (the sense check). ``known``: the idiomatic items whose idiom is in ``lex``."""
     found = right = judged = known = found_known = 0
@@ -142,9 +143,16 @@ def measure(lex: Lexicon, matcher: Matcher, items: list[Item], off_target_wrong:
         right += len(on) if item.figurative else 0
         judged += len(on) + (len(matches) - len(on) if off_target_wrong else 0)
     idiomatic = sum(i.figurative for i in items)
-    return {"sentences": len(items), "idiomatic": idiomatic, "found": found, "coverage": _share(found, idiomatic),
-            "known": known, "coverage_known": _share(found_known, known), "spans": judged,
-            "precision": _share(right, judged)}  # fmt: skip
+    return {
+        "sentences": len(items),
+        "idiomatic": idiomatic,
+        "found": found,
+        "coverage": _share(found, idiomatic),
+        "known": known,
+        "coverage_known": _share(found_known, known),
+        "spans": judged,
+        "precision": _share(right, judged),
+    }
 
 
 def sense_filter() -> Callable | None:
@@ -164,19 +172,25 @@ def evaluation_rows(lex: Lexicon, data_dir: Path) -> list[dict]:
     accept = sense_filter()
     dev = semeval_items(load_dev_split(data_dir)[0])
     train = semeval_items(load_setting(data_dir, "one_shot")[0])
-    sets = [("pie-test", "EN", lex, pie_items(data_dir), True),
-            ("epie-heldout", "EN", lex, epie_heldout_items(data_dir), False)]  # fmt: skip
+    sets = [
+        ("pie-test", "EN", lex, pie_items(data_dir), True),
+        ("epie-heldout", "EN", lex, epie_heldout_items(data_dir), False),
+    ]
     for language in ("EN", "PT"):
         own = [i for i in dev if i.language == language]
         oracle = Lexicon.from_pairs({(i.idiom, i.idiom) for i in own}, language, "2a-dev")
-        sets += [("2a-dev", language, lex, own, False), ("2a-dev oracle", language, oracle, own, False),
-                 ("2a-train", language, lex, [i for i in train if i.language == language], False)]  # fmt: skip
+        sets += [
+            ("2a-dev", language, lex, own, False),
+            ("2a-dev oracle", language, oracle, own, False),
+            ("2a-train", language, lex, [i for i in train if i.language == language], False),
+        ]
     rows, matchers = [], {}
     for name, language, lexicon, items, off_target in sets:
         matcher = matchers.setdefault(id(lexicon), Matcher(lexicon))
         for tag, check in (("", None), ("+sense", accept)) if accept else (("", None),):
-            rows.append({"set": name + tag, "language": language,
-                         **measure(lexicon, matcher, items, off_target, check)})  # fmt: skip
+            rows.append(
+                {"set": name + tag, "language": language, **measure(lexicon, matcher, items, off_target, check)}
+            )
     return rows
 
 
@@ -230,12 +244,28 @@ def main() -> None:
     what = sorted({k for c in report.counts.values() for k in c})
     print("\n" + table(["source", *what], [[s, *(c.get(k, 0) for k in what)] for s, c in report.as_dict().items()]))
     rows = evaluation_rows(lex, data_dir)
-    keys = ["set", "language", "sentences", "idiomatic", "found", "coverage", "known", "coverage_known", "spans",
-            "precision"]  # fmt: skip
+    keys = [
+        "set",
+        "language",
+        "sentences",
+        "idiomatic",
+        "found",
+        "coverage",
+        "known",
+        "coverage_known",
+        "spans",
+        "precision",
+    ]
     print("\n" + table(keys, [[r[k] for k in keys] for r in rows]))
-    out = {"shipped_entries_per_language": shipped, "entries": len(lex), "entries_per_language": per_language,
-           "sizes": [{"language": lang, "source": src, "entries": n} for (lang, src), n in sizes],
-           "build": report.as_dict(), "evaluation": rows, "notes": __doc__.split("Coverage:")[1].strip()}  # fmt: skip
+    out = {
+        "shipped_entries_per_language": shipped,
+        "entries": len(lex),
+        "entries_per_language": per_language,
+        "sizes": [{"language": lang, "source": src, "entries": n} for (lang, src), n in sizes],
+        "build": report.as_dict(),
+        "evaluation": rows,
+        "notes": __doc__.split("Coverage:")[1].strip(),
+    }
     (HERE / "lexicon_coverage.json").write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

@@ -40,10 +40,21 @@ def run_training(args, model: str, output: Path, losses_file: Path, threads: int
 
     losses: list[float] = []
     train(
-        args.recipe, model, epochs=1, output_dir=output, resume=False, batch_size=args.batch_size,
-        max_steps=args.steps, limit_groups=args.limit_groups, val_sts=False, max_seq_length=64, threads=threads,
-        checkpoint_every=10_000, progress=lambda state, loss: losses.append(loss), data_dir=args.data_dir,
-    )  # fmt: skip
+        args.recipe,
+        model,
+        epochs=1,
+        output_dir=output,
+        resume=False,
+        batch_size=args.batch_size,
+        max_steps=args.steps,
+        limit_groups=args.limit_groups,
+        val_sts=False,
+        max_seq_length=64,
+        threads=threads,
+        checkpoint_every=10_000,
+        progress=lambda state, loss: losses.append(loss),
+        data_dir=args.data_dir,
+    )
     from idiomkit.training.distributed import env_rank
 
     if env_rank() == 0:
@@ -64,11 +75,29 @@ def compare(args) -> dict:
         model = no_dropout_copy(args.model, root / "model")
         run_training(args, str(model), root / "one", root / "one.json", threads=2)
         cmd = [
-            sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2", __file__,
-            "--worker", "--model", str(model), "--output", str(root / "two"), "--losses", str(root / "two.json"),
-            "--steps", str(args.steps), "--batch-size", str(args.batch_size), "--limit-groups", str(args.limit_groups),
-            "--recipe", args.recipe,
-        ] + (["--data-dir", args.data_dir] if args.data_dir else [])  # fmt: skip
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--standalone",
+            "--nproc_per_node",
+            "2",
+            __file__,
+            "--worker",
+            "--model",
+            str(model),
+            "--output",
+            str(root / "two"),
+            "--losses",
+            str(root / "two.json"),
+            "--steps",
+            str(args.steps),
+            "--batch-size",
+            str(args.batch_size),
+            "--limit-groups",
+            str(args.limit_groups),
+            "--recipe",
+            args.recipe,
+        ] + (["--data-dir", args.data_dir] if args.data_dir else [])
         env = {**os.environ, "OMP_NUM_THREADS": "1"}
         done = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if done.returncode != 0:
@@ -76,12 +105,18 @@ def compare(args) -> dict:
         one = json.loads((root / "one.json").read_text())
         two = json.loads((root / "two.json").read_text())
         return {
-            "recipe": args.recipe, "model": args.model, "steps": args.steps, "batch_size": args.batch_size,
-            "limit_groups": args.limit_groups, "processes": 2, "backend": "gloo",
-            "loss_one_process": one, "loss_two_processes": two,
+            "recipe": args.recipe,
+            "model": args.model,
+            "steps": args.steps,
+            "batch_size": args.batch_size,
+            "limit_groups": args.limit_groups,
+            "processes": 2,
+            "backend": "gloo",
+            "loss_one_process": one,
+            "loss_two_processes": two,
             "max_abs_loss_diff": max(abs(a - b) for a, b in zip(one, two, strict=True)),
             "max_abs_weight_diff": max_weight_diff(root / "one", root / "two"),
-        }  # fmt: skip
+        }
 
 
 def main() -> None:

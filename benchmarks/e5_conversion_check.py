@@ -49,8 +49,17 @@ def fuzz_strings(sentences: tuple[str, ...], n: int, seed: int = 0) -> list[str]
     """Random mixes of words from ``sentences`` with odd characters (accents, CJK, emoji, spaces...)."""
     rng = random.Random(seed)
     words = [w for s in sentences for w in s.split()]
-    blocks = [(0x21, 0x7E), (0xA0, 0x24F), (0x300, 0x36F), (0x2000, 0x206F), (0x3000, 0x30FF),
-              (0x4E00, 0x4E7F), (0xFF01, 0xFF5E), (0x1F300, 0x1F64F), (0x1, 0x1F)]  # fmt: skip
+    blocks = [
+        (0x21, 0x7E),
+        (0xA0, 0x24F),
+        (0x300, 0x36F),
+        (0x2000, 0x206F),
+        (0x3000, 0x30FF),
+        (0x4E00, 0x4E7F),
+        (0xFF01, 0xFF5E),
+        (0x1F300, 0x1F64F),
+        (0x1, 0x1F),
+    ]
     out = []
     for _ in range(n):
         parts = []

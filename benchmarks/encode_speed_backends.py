@@ -34,8 +34,9 @@ BACKENDS = ("torch", "onnx", "onnx-int8")
 
 def quality(model, data_dir: Path, mwe_tokens: bool) -> dict[str, float]:
     b2 = get_task("semeval2b").evaluate(model, data_dir=data_dir, show_progress_bar=False, mwe_tokens=mwe_tokens)
-    il = get_task("idiolink").evaluate(model, data_dir=data_dir, show_progress_bar=False, query_mode="sentence",
-                                       use_cache=False)  # fmt: skip
+    il = get_task("idiolink").evaluate(
+        model, data_dir=data_dir, show_progress_bar=False, query_mode="sentence", use_cache=False
+    )
     return {"2b_idiom": b2.metrics["ALL"]["idiom"], "idiolink_ndcg10": il.metrics["ndcg@10"] / 100}
 
 
@@ -76,20 +77,39 @@ def main() -> None:
         cos = (outputs[name] * outputs["torch"]).sum(1) / (
             np.linalg.norm(outputs[name], axis=1) * np.linalg.norm(outputs["torch"], axis=1)
         )
-        rows.append({"backend": name, "median_s": med, "sentences_per_s": len(texts) / med, "speedup": base / med,
-                     "min_cosine_vs_torch": float(cos.min()), **scores.get(name, {})})  # fmt: skip
-    command = "python " + " ".join(["benchmarks/encode_speed_backends.py", "--model", args.model, "--repeats",
-                                    str(args.repeats)] + (["--no-quality"] if args.no_quality else []))  # fmt: skip
-    header = (f"{len(texts)} unique 2B dev sentences, model `{args.model}` (pooling {args.pooling}), batch "
-              f"{args.batch_size}, torch/onnxruntime threads {torch.get_num_threads()}, median of {args.repeats}; "
-              f"commit {git_commit()}")  # fmt: skip
-    lines = [f"`{command}`", "", header, "",
-             "| backend | median s | sentences/s | speed-up | min cos vs torch | 2B dev idiom ρ | IdioLink nDCG@10 |",
-             "|---|---|---|---|---|---|---|"]  # fmt: skip
+        rows.append(
+            {
+                "backend": name,
+                "median_s": med,
+                "sentences_per_s": len(texts) / med,
+                "speedup": base / med,
+                "min_cosine_vs_torch": float(cos.min()),
+                **scores.get(name, {}),
+            }
+        )
+    command = "python " + " ".join(
+        ["benchmarks/encode_speed_backends.py", "--model", args.model, "--repeats", str(args.repeats)]
+        + (["--no-quality"] if args.no_quality else [])
+    )
+    header = (
+        f"{len(texts)} unique 2B dev sentences, model `{args.model}` (pooling {args.pooling}), batch "
+        f"{args.batch_size}, torch/onnxruntime threads {torch.get_num_threads()}, median of {args.repeats}; "
+        f"commit {git_commit()}"
+    )
+    lines = [
+        f"`{command}`",
+        "",
+        header,
+        "",
+        "| backend | median s | sentences/s | speed-up | min cos vs torch | 2B dev idiom ρ | IdioLink nDCG@10 |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         q = [f"{r[k]:.4f}" if k in r else "—" for k in ("2b_idiom", "idiolink_ndcg10")]
-        lines.append(f"| {r['backend']} | {r['median_s']:.2f} | {r['sentences_per_s']:.1f} | {r['speedup']:.2f}× | "
-                     f"{r['min_cosine_vs_torch']:.4f} | {q[0]} | {q[1]} |")  # fmt: skip
+        lines.append(
+            f"| {r['backend']} | {r['median_s']:.2f} | {r['sentences_per_s']:.1f} | {r['speedup']:.2f}× | "
+            f"{r['min_cosine_vs_torch']:.4f} | {q[0]} | {q[1]} |"
+        )
     text = "\n".join(lines) + "\n"
     print("\n" + text)
     here = Path(__file__).parent

@@ -59,8 +59,10 @@ def main() -> None:
         r_prec, ndcg = scores(read_run(path), relevant)
         record = Path(str(path).replace(".run.trec.gz", ".json").replace(".run.trec", ".json"))
         metrics = json.loads(record.read_text(encoding="utf-8"))["metrics"] if record.exists() else {}
-        print(f"| {path.name} | {r_prec:.2f} | {ndcg:.2f} | {metrics.get('r_precision', float('nan')):.2f} "
-              f"| {metrics.get('ndcg@10', float('nan')):.2f} |")  # fmt: skip
+        print(
+            f"| {path.name} | {r_prec:.2f} | {ndcg:.2f} | {metrics.get('r_precision', float('nan')):.2f} "
+            f"| {metrics.get('ndcg@10', float('nan')):.2f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -41,8 +41,14 @@ def main() -> None:
             for state in ("cold", "warm"):
                 MEMORY_CACHE.clear()  # as in a new process: documents come from the .npy (warm) or not
                 start = time.perf_counter()
-                out = task.evaluate(model, data_dir=default_data_dir(), query_mode=mode, cache_dir=cache,
-                                    batch_size=args.batch_size, show_progress_bar=False)  # fmt: skip
+                out = task.evaluate(
+                    model,
+                    data_dir=default_data_dir(),
+                    query_mode=mode,
+                    cache_dir=cache,
+                    batch_size=args.batch_size,
+                    show_progress_bar=False,
+                )
                 wall = time.perf_counter() - start
                 rows.append((mode, state, wall, out.metrics["ndcg@10"], out.metrics["r_precision"]))
     print(f"model {args.model} (loaded in {load_s:.1f} s), torch threads {args.threads}, batch {args.batch_size}\n")

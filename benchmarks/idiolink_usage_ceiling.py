@@ -106,8 +106,10 @@ def classifier(data_dir: Path, model_name: str, with_2a: bool, seed: int) -> Non
     is_query = np.array([ex.id.startswith("q_") for ex in val])
     data = "IdioLink train" + (" + 2A train_zero_shot" if with_2a else "")
     print(f"{model_name} classifier on {data} ({len(train)} examples, {info['train_s']:.0f} s), seed {seed}:")
-    print(f"IdioLink val accuracy {100 * correct.mean():.1f} % ({len(val)} records; queries "
-          f"{100 * correct[is_query].mean():.1f}, documents {100 * correct[~is_query].mean():.1f})")  # fmt: skip
+    print(
+        f"IdioLink val accuracy {100 * correct.mean():.1f} % ({len(val)} records; queries "
+        f"{100 * correct[is_query].mean():.1f}, documents {100 * correct[~is_query].mean():.1f})"
+    )
     by_pie: dict[str, list[int]] = defaultdict(list)
     for i, r in enumerate(val_records):
         by_pie[r.idiom].append(i)

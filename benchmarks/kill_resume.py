@@ -26,9 +26,25 @@ IDIOMKIT = Path(sys.executable).parent / "idiomkit"
 
 
 def command(out: Path, groups: int, epochs: int) -> list[str]:
-    return [str(IDIOMKIT), "train", "--recipe", "adaptive-triplet", "--model", "minilm", "--epochs", str(epochs),
-            "--limit-groups", str(groups), "--checkpoint-every", "3", "--no-val-sts", "--seed", "0",
-            "--output", str(out)]  # fmt: skip
+    return [
+        str(IDIOMKIT),
+        "train",
+        "--recipe",
+        "adaptive-triplet",
+        "--model",
+        "minilm",
+        "--epochs",
+        str(epochs),
+        "--limit-groups",
+        str(groups),
+        "--checkpoint-every",
+        "3",
+        "--no-val-sts",
+        "--seed",
+        "0",
+        "--output",
+        str(out),
+    ]
 
 
 def run(cmd: list[str], log: Path) -> None:
@@ -41,8 +57,9 @@ def killed_run(cmd: list[str], out: Path, log: Path, delay: float) -> int:
     import torch
 
     with log.open("a") as fh:
-        proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True,
-                                env=os.environ | {"HF_HUB_OFFLINE": "1"})  # fmt: skip
+        proc = subprocess.Popen(
+            cmd, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True, env=os.environ | {"HF_HUB_OFFLINE": "1"}
+        )
         ckpt = out / "checkpoint.pt"
         while not ckpt.exists():
             if proc.poll() is not None:
@@ -84,9 +101,16 @@ def main() -> None:
     identical = a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
     sa, sb = dev_scores(full), dev_scores(cut)
     diff = {k: abs(sa[k] - sb[k]) for k in sa}
-    report = {"groups": args.groups, "epochs": args.epochs, "killed_after_checkpoint_step": killed_at,
-              "uninterrupted": sa, "killed_and_resumed": sb, "abs_diff": diff, "weights_identical": identical,
-              "pass": max(diff.values()) <= 0.005}  # fmt: skip
+    report = {
+        "groups": args.groups,
+        "epochs": args.epochs,
+        "killed_after_checkpoint_step": killed_at,
+        "uninterrupted": sa,
+        "killed_and_resumed": sb,
+        "abs_diff": diff,
+        "weights_identical": identical,
+        "pass": max(diff.values()) <= 0.005,
+    }
     report["markdown"] = markdown(report)
     print(report["markdown"])
     args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

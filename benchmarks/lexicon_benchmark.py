@@ -64,8 +64,15 @@ from idiomkit.idioms.sense import default_sense_check  # noqa: E402
 from idiomkit.idioms.sources import SEMEVAL_TAG, default_lexicon  # noqa: E402
 
 log = logging.getLogger("lexicon_benchmark")
-TARGETS = {"size EN": 15000, "size PT": 2000, "recall EN": 0.70, "recall PT": 0.50, "precision": 0.90,
-           "false rewrites": 0.15, "guard": 0.02}  # fmt: skip
+TARGETS = {
+    "size EN": 15000,
+    "size PT": 2000,
+    "recall EN": 0.70,
+    "recall PT": 0.50,
+    "precision": 0.90,
+    "false rewrites": 0.15,
+    "guard": 0.02,
+}
 
 
 @dataclass(frozen=True)
@@ -105,8 +112,9 @@ def epie_usages(data_dir: Path, idiomatic: bool = True) -> list[Usage]:
     return out
 
 
-def semeval_usages(examples: Iterable, languages: tuple[str, ...], idiomatic: bool = True,
-                   mwes: set[str] | None = None) -> list[Usage]:  # fmt: skip
+def semeval_usages(
+    examples: Iterable, languages: tuple[str, ...], idiomatic: bool = True, mwes: set[str] | None = None
+) -> list[Usage]:
     """SemEval 2A examples (label 0 = idiomatic), span = the MWE as :func:`find_mwe` locates it."""
     out = []
     for ex in examples:
@@ -152,8 +160,12 @@ def recall(matcher: Matcher, usages: list[Usage], accept: Callable | None) -> di
         found += hit
         if hit and accept is not None:
             found_sense += finds(u, [m for m in matches if accept(u.sentence, m)])
-    return {"sentences": len(usages), "found": found, "recall": _share(found, len(usages)),
-            "recall+sense": _share(found_sense, len(usages)) if accept else None}  # fmt: skip
+    return {
+        "sentences": len(usages),
+        "found": found,
+        "recall": _share(found, len(usages)),
+        "recall+sense": _share(found_sense, len(usages)) if accept else None,
+    }
 
 
 def precision(matcher: Matcher, usages: list[Usage]) -> dict:
@@ -174,14 +186,22 @@ def false_rewrites(matcher: Matcher, usages: list[Usage], accept: Callable) -> d
         on = [m for m in matcher.find(u.sentence, u.language) if m.start < end and start < m.end]
         matched += bool(on)
         rewritten += any(accept(u.sentence, m) for m in on)
-    return {"literal": len(usages), "matched": matched, "rewritten": rewritten,
-            "false_rewrite_rate": _share(rewritten, matched)}  # fmt: skip
+    return {
+        "literal": len(usages),
+        "matched": matched,
+        "rewritten": rewritten,
+        "false_rewrite_rate": _share(rewritten, matched),
+    }
 
 
 def guard(rewriter: Rewriter, sentences: list[str]) -> dict:
     changed = [s for s in sentences if rewriter.read(s).changed]
-    return {"sentences": len(sentences), "rewritten": len(changed), "rate": _share(len(changed), len(sentences)),
-            "examples": changed[:5]}  # fmt: skip
+    return {
+        "sentences": len(sentences),
+        "rewritten": len(changed),
+        "rate": _share(len(changed), len(sentences)),
+        "examples": changed[:5],
+    }
 
 
 # --- main -----------------------------------------------------------------------------------------------------------
@@ -229,6 +249,7 @@ def main() -> None:
 
     def cap(items: list) -> list:
         return items if len(items) <= most else random.Random(0).sample(items, most)
+
     check = default_sense_check()
 
     def accept(sentence, match):
@@ -252,8 +273,16 @@ def main() -> None:
     pooled["PT"].append(result)
     for language, results in pooled.items():
         n, found = sum(r["sentences"] for r in results), sum(r["found"] for r in results)
-        recall_rows.append({"set": "pooled", "language": language, "sentences": n, "found": found,
-                            "recall": _share(found, n), "recall+sense": None})  # fmt: skip
+        recall_rows.append(
+            {
+                "set": "pooled",
+                "language": language,
+                "sentences": n,
+                "found": found,
+                "recall": _share(found, n),
+                "recall+sense": None,
+            }
+        )
 
     matcher = Matcher(shipped)
     train_2a = load_setting(data_dir, "zero_shot")[0]
@@ -263,7 +292,7 @@ def main() -> None:
         {"set": "epie formal idiomatic", "language": "EN", **precision(matcher, cap(epie_usages(data_dir)))},
         {"set": "2a train idiomatic", "language": "EN", **precision(matcher, cap(semeval_usages(train_2a, ("EN",))))},
         {"set": "2a train idiomatic", "language": "PT", **precision(matcher, cap(semeval_usages(train_2a, ("PT",))))},
-    ]  # fmt: skip
+    ]
     literal_sets = [
         ("2a dev literal (unseen by the sense check)", "EN", semeval_usages(dev_2a, ("EN",), idiomatic=False)),
         ("2a dev literal (unseen by the sense check)", "PT", semeval_usages(dev_2a, ("PT",), idiomatic=False)),
@@ -273,8 +302,9 @@ def main() -> None:
         ("mt-ambiguity literal (in-sample)", "EN", [u for u in _mt_literal(data_dir)]),
         ("itu literal (in-sample)", "EN", _itu_literal(data_dir)),
     ]
-    literal_rows = [{"set": name, "language": lang, **false_rewrites(matcher, cap(us), accept)}
-                    for name, lang, us in literal_sets]  # fmt: skip
+    literal_rows = [
+        {"set": name, "language": lang, **false_rewrites(matcher, cap(us), accept)} for name, lang, us in literal_sets
+    ]
 
     rewriter = Rewriter(shipped, "replace", check)
     guard_rows = []
@@ -287,22 +317,31 @@ def main() -> None:
         sentences = list(dict.fromkeys(s for p in pairs for s in (p.sentence_1, p.sentence_2)))  # all of them
         guard_rows.append({"set": f"{source} test", "language": language, **guard(rewriter, sentences)})
 
-    print("\nsize (shipped lexicon)\n" + table(["language", "entries", "with a meaning in the idiom's language",
-                                                "target"], size_rows))  # fmt: skip
+    print(
+        "\nsize (shipped lexicon)\n"
+        + table(["language", "entries", "with a meaning in the idiom's language", "target"], size_rows)
+    )
     keys = ["set", "language", "sentences", "found", "recall", "recall+sense"]
     print("\nrecall, leave one source out\n" + table(keys, [[r[k] for k in keys] for r in recall_rows]))
     keys = ["set", "language", "sentences", "matches", "precision"]
     print("\nprecision (shipped lexicon)\n" + table(keys, [[r[k] for k in keys] for r in precision_rows]))
     keys = ["set", "language", "literal", "matched", "rewritten", "false_rewrite_rate"]
-    print("\nfalse rewrites on literal usages (after the sense check)\n"
-          + table(keys, [[r[k] for k in keys] for r in literal_rows]))  # fmt: skip
+    print(
+        "\nfalse rewrites on literal usages (after the sense check)\n"
+        + table(keys, [[r[k] for k in keys] for r in literal_rows])
+    )
     keys = ["set", "language", "sentences", "rewritten", "rate"]
     print("\nguards (reader in replace mode)\n" + table(keys, [[r[k] for k in keys] for r in guard_rows]))
     if not args.quick:
-        out = {"targets": TARGETS, "size": {"EN": sizes["EN"], "PT": sizes["PT"], "PT with a PT meaning": pt_own},
-               "recall_leave_one_source_out": recall_rows, "precision": precision_rows,
-               "false_rewrites_literal": literal_rows, "guards": guard_rows,
-               "notes": __doc__.split("Rows (targets in brackets):")[1].strip()}  # fmt: skip
+        out = {
+            "targets": TARGETS,
+            "size": {"EN": sizes["EN"], "PT": sizes["PT"], "PT with a PT meaning": pt_own},
+            "recall_leave_one_source_out": recall_rows,
+            "precision": precision_rows,
+            "false_rewrites_literal": literal_rows,
+            "guards": guard_rows,
+            "notes": __doc__.split("Rows (targets in brackets):")[1].strip(),
+        }
         path = HERE / "lexicon_benchmark.json"
         path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"\nwrote {path}")

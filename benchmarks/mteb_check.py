@@ -72,9 +72,11 @@ def main() -> None:
     report = {"model": args.model, "pooling": "mean", "mteb": mteb.__version__, "commit": git_commit(), "tasks": rows}
     for task in args.tasks:
         rows[task] = r = check(task, model, data_dir)
-        print(f"{task:10s} idiomkit {r['idiomkit_metric']} = {r['idiomkit']:.6f}   "
-              f"mteb {r['mteb_task']} {r['mteb_main_score_name']} (scaled) = {r['mteb_scaled']:.6f}   "
-              f"|diff| = {r['abs_diff']:.2e}   ({r['idiomkit_s']} s / {r['mteb_s']} s)")  # fmt: skip
+        print(
+            f"{task:10s} idiomkit {r['idiomkit_metric']} = {r['idiomkit']:.6f}   "
+            f"mteb {r['mteb_task']} {r['mteb_main_score_name']} (scaled) = {r['mteb_scaled']:.6f}   "
+            f"|diff| = {r['abs_diff']:.2e}   ({r['idiomkit_s']} s / {r['mteb_s']} s)"
+        )
         atomic_write_text(OUT, json.dumps(report, indent=2) + "\n")  # after each task: a cut run keeps its rows
     print(f"wrote {OUT}")
 

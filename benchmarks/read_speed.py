@@ -25,13 +25,28 @@ from idiomkit.reading import read
 OUT = Path(__file__).with_name("read_speed.json")
 
 SENTENCES = (
-    "She finally kicked the bucket.", "The test was a piece of cake.", "His joke broke the ice.", "Break a leg!",
-    "We are all in the same boat.", "It costs an arm and a leg.", "She hit the nail on the head.", "Call it a day.",
-    "Once in a blue moon we meet.", "We burned the midnight oil.", "The fisherman literally kicked the bucket over.",
-    "Ele é um pão duro.", "That's the last straw.", 'He said "break the ice" twice.', "Break a leg, kick the bucket!",
-    "The pond ice broke the ice axe.", "In 2024 it was a piece of cake (really).", "Piece of cake, call it a day.",
-    "Kick the bucket.", "Piece of cake!", "Break the ice.",
-)  # fmt: skip
+    "She finally kicked the bucket.",
+    "The test was a piece of cake.",
+    "His joke broke the ice.",
+    "Break a leg!",
+    "We are all in the same boat.",
+    "It costs an arm and a leg.",
+    "She hit the nail on the head.",
+    "Call it a day.",
+    "Once in a blue moon we meet.",
+    "We burned the midnight oil.",
+    "The fisherman literally kicked the bucket over.",
+    "Ele é um pão duro.",
+    "That's the last straw.",
+    'He said "break the ice" twice.',
+    "Break a leg, kick the bucket!",
+    "The pond ice broke the ice axe.",
+    "In 2024 it was a piece of cake (really).",
+    "Piece of cake, call it a day.",
+    "Kick the bucket.",
+    "Piece of cake!",
+    "Break the ice.",
+)
 NAMES = ("Ann", "Bob", "Carla", "Dev", "Eun-ji", "Farid", "Gus", "Hana")
 
 
@@ -69,16 +84,34 @@ def main() -> None:
             reading = read(text, args.mode, lexicon, sense)
             times.append(time.perf_counter() - start)
         rewritten = sum(f.figurative for f in reading.found)
-        rows.append({"kb": kb, "characters": len(text), "idioms": len(reading.found), "rewritten": rewritten,
-                     "seconds": round(statistics.median(times), 3)})  # fmt: skip
-    lines = [f"`idiomkit read` (API `read`), mode {args.mode}, sense {args.sense}, median of {args.repeats}, "
-             f"{os.cpu_count()} CPU(s), Python {platform.python_version()}", "",
-             "| KB | characters | idioms | rewritten | seconds |", "|---|---|---|---|---|"]  # fmt: skip
-    lines += [f"| {r['kb']:g} | {r['characters']} | {r['idioms']} | {r['rewritten']} | {r['seconds']:.3f} |"
-              for r in rows]  # fmt: skip
+        rows.append(
+            {
+                "kb": kb,
+                "characters": len(text),
+                "idioms": len(reading.found),
+                "rewritten": rewritten,
+                "seconds": round(statistics.median(times), 3),
+            }
+        )
+    lines = [
+        f"`idiomkit read` (API `read`), mode {args.mode}, sense {args.sense}, median of {args.repeats}, "
+        f"{os.cpu_count()} CPU(s), Python {platform.python_version()}",
+        "",
+        "| KB | characters | idioms | rewritten | seconds |",
+        "|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r['kb']:g} | {r['characters']} | {r['idioms']} | {r['rewritten']} | {r['seconds']:.3f} |" for r in rows
+    ]
     print("\n".join(lines))
-    info = {"mode": args.mode, "sense": args.sense, "repeats": args.repeats, "cpus": os.cpu_count(),
-            "python": platform.python_version(), "rows": rows}  # fmt: skip
+    info = {
+        "mode": args.mode,
+        "sense": args.sense,
+        "repeats": args.repeats,
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "rows": rows,
+    }
     OUT.write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
 
 

@@ -56,9 +56,11 @@ def main() -> None:
     reader_model = add_reader(copy.deepcopy(plain), mode=args.mode, sense=args.sense)
     reader = reader_model[0]
     kwargs = {"batch_size": args.batch_size, "show_progress_bar": False}
-    runners = {"plain encode": lambda: plain.encode(texts, **kwargs),
-               "encode with reader": lambda: reader_model.encode(texts, **kwargs),
-               "reader rewriting alone": lambda: reader.rewrite_inputs(texts)}  # fmt: skip
+    runners = {
+        "plain encode": lambda: plain.encode(texts, **kwargs),
+        "encode with reader": lambda: reader_model.encode(texts, **kwargs),
+        "reader rewriting alone": lambda: reader.rewrite_inputs(texts),
+    }
     plain.encode(texts[:64]), reader_model.encode(texts[:64])  # warm-up
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in runners}
     for _ in range(args.repeats):
@@ -71,21 +73,35 @@ def main() -> None:
     rewrite_share = 100 * cpu["reader rewriting alone"] / cpu["plain encode"]  # the noise-free part
     changed = sum(a != b for a, b in zip(texts, reader.rewrite_inputs(texts), strict=True))
     device = str(plain.device)
-    lines = [f"{len(texts)} STS-B train sentences, model {args.model}, batch {args.batch_size}, device {device}, "
-             f"torch threads {torch.get_num_threads()}, reader mode {args.mode}, sense {args.sense}, "
-             f"median of {args.repeats}; the reader changed {changed} sentences", "",
-             "| run | median wall s | median CPU s | sentences/s (wall) |", "|---|---|---|---|"]  # fmt: skip
+    lines = [
+        f"{len(texts)} STS-B train sentences, model {args.model}, batch {args.batch_size}, device {device}, "
+        f"torch threads {torch.get_num_threads()}, reader mode {args.mode}, sense {args.sense}, "
+        f"median of {args.repeats}; the reader changed {changed} sentences",
+        "",
+        "| run | median wall s | median CPU s | sentences/s (wall) |",
+        "|---|---|---|---|",
+    ]
     lines += [f"| {name} | {m:.3f} | {cpu[name]:.3f} | {len(texts) / m:.0f} |" for name, m in medians.items()]
     lines.append(
         f"\nencode overhead of the reader: {overhead:+.1f}% wall, {cpu_overhead:+.1f}% CPU time; "
         f"its rewriting alone is {rewrite_share:.2f}% of the plain encode CPU time"
     )
     print("\n".join(lines))
-    out = {"sentences": len(texts), "model": args.model, "device": device, "mode": args.mode, "sense": args.sense,
-           "batch_size": args.batch_size, "threads": torch.get_num_threads(), "changed": changed,
-           "median_seconds": medians, "median_cpu_seconds": cpu, "overhead_percent": round(overhead, 2),
-           "cpu_overhead_percent": round(cpu_overhead, 2),
-           "rewrite_percent_of_encode": round(rewrite_share, 3)}  # fmt: skip
+    out = {
+        "sentences": len(texts),
+        "model": args.model,
+        "device": device,
+        "mode": args.mode,
+        "sense": args.sense,
+        "batch_size": args.batch_size,
+        "threads": torch.get_num_threads(),
+        "changed": changed,
+        "median_seconds": medians,
+        "median_cpu_seconds": cpu,
+        "overhead_percent": round(overhead, 2),
+        "cpu_overhead_percent": round(cpu_overhead, 2),
+        "rewrite_percent_of_encode": round(rewrite_share, 3),
+    }
     Path(__file__).with_name("reader_speed.json").write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
 
 

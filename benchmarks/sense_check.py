@@ -30,8 +30,10 @@ def table(report: dict) -> str:
     sets = [(f"validation {k}", v) for k, v in report["validation"].items()]
     sets += [(f"2A dev {k}", v) for k, v in report["evaluation"]["2A dev"].items()]
     for name, s in sets:
-        lines.append(f"{name:32} {s['n']:5d} {s['figurative']:5d} {s['accuracy']:6.3f} {s['macro_f1']:6.3f} "
-                     f"{s['baseline_accuracy']:8.3f} {s['baseline_macro_f1']:7.3f}")  # fmt: skip
+        lines.append(
+            f"{name:32} {s['n']:5d} {s['figurative']:5d} {s['accuracy']:6.3f} {s['macro_f1']:6.3f} "
+            f"{s['baseline_accuracy']:8.3f} {s['baseline_macro_f1']:7.3f}"
+        )
     return "\n".join(lines)
 
 
@@ -52,8 +54,10 @@ def main() -> None:
     report["commit"] = git_commit()
     atomic_write_text(OUT, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
     print(table(report))
-    print(f"threshold {check.threshold}, groups {'+'.join(check.groups)}, C {check.summary['C']}, "
-          f"{len(check.weights)} features, {report['model_file']['bytes'] / 1024:.0f} KiB")  # fmt: skip
+    print(
+        f"threshold {check.threshold}, groups {'+'.join(check.groups)}, C {check.summary['C']}, "
+        f"{len(check.weights)} features, {report['model_file']['bytes'] / 1024:.0f} KiB"
+    )
 
 
 if __name__ == "__main__":

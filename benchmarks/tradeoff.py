@@ -93,8 +93,13 @@ def plot(out: Path) -> None:
             label += ", scored without the e5 prompt"
         ax.plot(xs, ys, marker="o", ms=4, label=label)
         for p in curve["points"]:
-            ax.annotate(f"{p['x']:g}", (p["dev"]["idiom"], p["dev"]["sts"]), textcoords="offset points",
-                        xytext=(3, -9), fontsize=7)  # fmt: skip
+            ax.annotate(
+                f"{p['x']:g}",
+                (p["dev"]["idiom"], p["dev"]["sts"]),
+                textcoords="offset points",
+                xytext=(3, -9),
+                fontsize=7,
+            )
             print(f"| {curve['name']} | {curve['kind']} {p['x']:g} | {p['dev']['idiom']:.3f} | {p['dev']['sts']:.3f} |")
     markers = {"minilm": "^", "me5-small-enpt": "D", "mpnet": "s"}  # me5-small = me5-small-enpt on EN/PT text
     for key, (x, y, n) in sorted(recipe_points().items()):

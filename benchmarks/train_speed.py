@@ -106,10 +106,20 @@ def plain_st(steps: int | None, epochs: int, out: Path, shuffled: bool = False) 
             times.append(time.perf_counter() - self.t)
 
     args = SentenceTransformerTrainingArguments(
-        output_dir=str(out / "plain-tmp"), per_device_train_batch_size=BATCH, num_train_epochs=epochs,
-        max_steps=steps or -1, learning_rate=2e-5, warmup_ratio=0.1, weight_decay=0.01, save_strategy="no",
-        report_to="none", use_cpu=True, seed=0, dataloader_num_workers=0, logging_steps=50,
-    )  # fmt: skip
+        output_dir=str(out / "plain-tmp"),
+        per_device_train_batch_size=BATCH,
+        num_train_epochs=epochs,
+        max_steps=steps or -1,
+        learning_rate=2e-5,
+        warmup_ratio=0.1,
+        weight_decay=0.01,
+        save_strategy="no",
+        report_to="none",
+        use_cpu=True,
+        seed=0,
+        dataloader_num_workers=0,
+        logging_steps=50,
+    )
     if not shuffled:
         args.batch_sampler = partial(InOrderBatchSampler)
     dataset = Dataset.from_dict({"text": texts, "label": labels})
@@ -134,8 +144,18 @@ def ours(steps: int | None, epochs: int, out: Path, name: str, **options) -> dic
 
     run = out / name
     shutil.rmtree(run, ignore_errors=True)
-    result = train("adaptive-triplet", "minilm", epochs=epochs or 1, output_dir=run, resume=False,
-                   max_steps=steps, checkpoint_every=10_000, val_sts=False, on_step=on_step, **options)  # fmt: skip
+    result = train(
+        "adaptive-triplet",
+        "minilm",
+        epochs=epochs or 1,
+        output_dir=run,
+        resume=False,
+        max_steps=steps,
+        checkpoint_every=10_000,
+        val_sts=False,
+        on_step=on_step,
+        **options,
+    )
     return {"step_s": times[1:], "sentences": BATCH, "all_step_s": times, "history": result.state.history}
 
 
@@ -201,9 +221,14 @@ def profile_steps(steps: int = 5, **options) -> dict:
     }
     seconds = {k: sum(e.self_cpu_time_total for e in events if e.key in v) / 1e6 for k, v in families.items()}
     flops = sum(e.flops for e in events if e.key in families["matmul"])
-    return {"steps": steps, "step_s": total / steps, "share": {k: v / total for k, v in seconds.items()},
-            "matmul_gflops": flops / seconds["matmul"] / 1e9 if seconds["matmul"] else None,
-            "gflop_per_step": flops / steps / 1e9, "sgemm_peak_gflops": peak}  # fmt: skip
+    return {
+        "steps": steps,
+        "step_s": total / steps,
+        "share": {k: v / total for k, v in seconds.items()},
+        "matmul_gflops": flops / seconds["matmul"] / 1e9 if seconds["matmul"] else None,
+        "gflop_per_step": flops / steps / 1e9,
+        "sgemm_peak_gflops": peak,
+    }
 
 
 def validation_idiom(model_dir: Path) -> float:
@@ -228,16 +253,24 @@ def equal_quality(out: Path, eval_every: int = 10) -> dict:
     cumulative = [0.0, *itertools.accumulate(ours_run["all_step_s"])]  # training-step seconds before step i
     curve = [(h["step"], cumulative[h["step"]], h["val_idiom"]) for h in ours_run["history"]]
     reached = next(((step, sec) for step, sec, v in curve if v >= target), None)
-    return {"eval_every": eval_every, "plain": {"steps": len(plain["all_step_s"]), "train_s": plain_s,
-            "val_idiom": target}, "ours_curve": [{"step": a, "train_s": b, "val_idiom": c} for a, b, c in curve],
-            "ours_reached": None if reached is None else {"step": reached[0], "train_s": reached[1]},
-            "speedup": None if reached is None else plain_s / reached[1]}  # fmt: skip
+    return {
+        "eval_every": eval_every,
+        "plain": {"steps": len(plain["all_step_s"]), "train_s": plain_s, "val_idiom": target},
+        "ours_curve": [{"step": a, "train_s": b, "val_idiom": c} for a, b, c in curve],
+        "ours_reached": None if reached is None else {"step": reached[0], "train_s": reached[1]},
+        "speedup": None if reached is None else plain_s / reached[1],
+    }
 
 
 def summarise(name: str, res: dict) -> dict:
     s = statistics.fmean(res["step_s"])
-    return {"config": name, "s_per_step": s, "steps_per_s": 1 / s, "sentences_per_s": res["sentences"] / s,
-            "timed_steps": len(res["step_s"])}  # fmt: skip
+    return {
+        "config": name,
+        "s_per_step": s,
+        "steps_per_s": 1 / s,
+        "sentences_per_s": res["sentences"] / s,
+        "timed_steps": len(res["step_s"]),
+    }
 
 
 def dev_idiom(model_dir: Path) -> float:
@@ -253,50 +286,72 @@ def markdown(report: dict) -> str:
     """The speed table (+ the full-epoch comparison when present) as markdown."""
     rows = report["configs"]
     base = next((r["s_per_step"] for r in rows if r["config"] == "plain-st"), None)
-    lines = [f"Mean over {report['steps']} timed steps per configuration (first step not timed).", "",
-             "| configuration | s/step | steps/s | sentences/s | speed-up vs plain-st |",
-             "|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        f"Mean over {report['steps']} timed steps per configuration (first step not timed).",
+        "",
+        "| configuration | s/step | steps/s | sentences/s | speed-up vs plain-st |",
+        "|---|---|---|---|---|",
+    ]
     for r in rows:
         up = f"{base / r['s_per_step']:.2f}×" if base else "–"
-        lines.append(f"| {r['config']} | {r['s_per_step']:.2f} | {r['steps_per_s']:.3f} | "
-                     f"{r['sentences_per_s']:.1f} | {up} |")  # fmt: skip
+        lines.append(
+            f"| {r['config']} | {r['s_per_step']:.2f} | {r['steps_per_s']:.3f} | {r['sentences_per_s']:.1f} | {up} |"
+        )
     if "quality" in report:
         q = report["quality"]
         p = q["plain_st"]
-        lines += ["", f"{q['epochs']} full epoch(s) each (wall time includes model loading, tokenisation and, for "
-                  "ours, validation; 2B dev idiom ρ of the final model):", "",
-                  "| run | wall s | s/step | 2B dev idiom | Δ idiom vs plain-st | speed-up (wall) | speed-up (step) |",
-                  "|---|---|---|---|---|---|---|"]  # fmt: skip
+        lines += [
+            "",
+            f"{q['epochs']} full epoch(s) each (wall time includes model loading, tokenisation and, for "
+            "ours, validation; 2B dev idiom ρ of the final model):",
+            "",
+            "| run | wall s | s/step | 2B dev idiom | Δ idiom vs plain-st | speed-up (wall) | speed-up (step) |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for name, r in [("plain-st", p)] + [(k, v) for k, v in q.items() if k not in ("epochs", "plain_st")]:
-            lines.append(f"| {name} | {r['wall_s']:.0f} | {r['s_per_step']:.2f} | {r['dev_idiom']:.4f} | "
-                         f"{r['dev_idiom'] - p['dev_idiom']:+.4f} | {p['wall_s'] / r['wall_s']:.2f}× | "
-                         f"{p['s_per_step'] / r['s_per_step']:.2f}× |")  # fmt: skip
+            lines.append(
+                f"| {name} | {r['wall_s']:.0f} | {r['s_per_step']:.2f} | {r['dev_idiom']:.4f} | "
+                f"{r['dev_idiom'] - p['dev_idiom']:+.4f} | {p['wall_s'] / r['wall_s']:.2f}× | "
+                f"{p['s_per_step'] / r['s_per_step']:.2f}× |"
+            )
     if "equal_quality" in report:
         e = report["equal_quality"]
         p = e["plain"]
-        lines += ["", "Speed-up at equal quality (judged on the train-carved validation split, never on dev): the "
-                  f"plain loop's model after one epoch ({p['steps']} steps, {p['train_s']:.0f} s of training steps) "
-                  f"scores validation idiom {p['val_idiom']:.4f}; ours, validated every {e['eval_every']} steps:", "",
-                  "| ours step | training-step s | validation idiom | reached plain's? |",
-                  "|---|---|---|---|"]  # fmt: skip
+        lines += [
+            "",
+            "Speed-up at equal quality (judged on the train-carved validation split, never on dev): the "
+            f"plain loop's model after one epoch ({p['steps']} steps, {p['train_s']:.0f} s of training steps) "
+            f"scores validation idiom {p['val_idiom']:.4f}; ours, validated every {e['eval_every']} steps:",
+            "",
+            "| ours step | training-step s | validation idiom | reached plain's? |",
+            "|---|---|---|---|",
+        ]
         for c in e["ours_curve"]:
-            lines.append(f"| {c['step']} | {c['train_s']:.0f} | {c['val_idiom']:.4f} | "
-                         f"{'yes' if c['val_idiom'] >= p['val_idiom'] else 'no'} |")  # fmt: skip
+            lines.append(
+                f"| {c['step']} | {c['train_s']:.0f} | {c['val_idiom']:.4f} | "
+                f"{'yes' if c['val_idiom'] >= p['val_idiom'] else 'no'} |"
+            )
         if e["speedup"] is None:
             lines += ["", "Ours did not reach the plain loop's validation idiom within one epoch."]
         else:
             first = e["ours_reached"]
-            lines += ["", f"First reached at step {first['step']} after {first['train_s']:.0f} s "
-                      f"of training steps: **{e['speedup']:.2f}× faster at equal (validation) quality**."]  # fmt: skip
+            lines += [
+                "",
+                f"First reached at step {first['step']} after {first['train_s']:.0f} s "
+                f"of training steps: **{e['speedup']:.2f}× faster at equal (validation) quality**.",
+            ]
     for name, f in report.get("profile", {}).items():
         ceiling = max(f["sgemm_peak_gflops"], f["matmul_gflops"])
-        lines += ["", f"Where a step of `{name}` goes (torch.profiler, {f['steps']} steps spread over the epoch, "
-                  f"{f['step_s']:.2f} s/step self-CPU under the profiler, which adds its own overhead): "
-                  f"matmuls {f['share']['matmul']:.0%} ({f['gflop_per_step']:.0f} GFLOP a step at "
-                  f"{f['matmul_gflops']:.0f} GFLOPS; this machine's fp32 sgemm peak at 2 threads is "
-                  f"{f['sgemm_peak_gflops']:.0f} GFLOPS), dropout mask sampling {f['share']['dropout masks']:.0%}, "
-                  f"everything else {1 - sum(f['share'].values()):.0%}. With the matmuls at the sgemm peak, a step "
-                  f"cannot take less than {f['gflop_per_step'] / ceiling:.2f} s."]  # fmt: skip
+        lines += [
+            "",
+            f"Where a step of `{name}` goes (torch.profiler, {f['steps']} steps spread over the epoch, "
+            f"{f['step_s']:.2f} s/step self-CPU under the profiler, which adds its own overhead): "
+            f"matmuls {f['share']['matmul']:.0%} ({f['gflop_per_step']:.0f} GFLOP a step at "
+            f"{f['matmul_gflops']:.0f} GFLOPS; this machine's fp32 sgemm peak at 2 threads is "
+            f"{f['sgemm_peak_gflops']:.0f} GFLOPS), dropout mask sampling {f['share']['dropout masks']:.0%}, "
+            f"everything else {1 - sum(f['share'].values()):.0%}. With the matmuls at the sgemm peak, a step "
+            f"cannot take less than {f['gflop_per_step'] / ceiling:.2f} s.",
+        ]
     return "\n".join(lines)
 
 
@@ -323,8 +378,11 @@ def main() -> None:
     configs = {
         "plain-st": lambda: plain_st(args.steps, 1, out),
         "plain-st-shuffled": lambda: plain_st(args.steps, 1, out, shuffled=True),
-        **{name: partial(ours, args.steps, 1, out, name, **options)
-           for name, options in OURS.items() if name not in FULL_ONLY},  # fmt: skip
+        **{
+            name: partial(ours, args.steps, 1, out, name, **options)
+            for name, options in OURS.items()
+            if name not in FULL_ONLY
+        },
     }
     wanted = list(configs) if args.only is None else [c for c in args.only.split(",") if c]
     previous = json.loads(args.json.read_text(encoding="utf-8")) if args.json.exists() else {}
@@ -338,13 +396,22 @@ def main() -> None:
     if args.epochs:
         start = time.perf_counter()
         plain_steps = plain_st(None, args.epochs, out)["step_s"]
-        quality = {"epochs": args.epochs, "plain_st": {"wall_s": time.perf_counter() - start, "s_per_step":
-                   statistics.fmean(plain_steps), "dev_idiom": dev_idiom(out / "plain-model")}}  # fmt: skip
+        quality = {
+            "epochs": args.epochs,
+            "plain_st": {
+                "wall_s": time.perf_counter() - start,
+                "s_per_step": statistics.fmean(plain_steps),
+                "dev_idiom": dev_idiom(out / "plain-model"),
+            },
+        }
         for name in args.full.split(","):
             start = time.perf_counter()
             steps = ours(None, args.epochs, out, f"full-{name}", **OURS[name])["step_s"]
-            quality[name] = {"wall_s": time.perf_counter() - start, "s_per_step": statistics.fmean(steps),
-                             "dev_idiom": dev_idiom(out / f"full-{name}")}  # fmt: skip
+            quality[name] = {
+                "wall_s": time.perf_counter() - start,
+                "s_per_step": statistics.fmean(steps),
+                "dev_idiom": dev_idiom(out / f"full-{name}"),
+            }
         report["quality"] = quality
     elif "quality" in previous:
         report["quality"] = previous["quality"]  # a timing-only run keeps the last full-epoch comparison

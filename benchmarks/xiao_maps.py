@@ -109,8 +109,13 @@ def main(argv: list[str]) -> None:
             plot(xy, rows, zoom, f"{method} {label}", path)
             made.append(str(path))
             print(path, flush=True)
-    info = {"models": dict(models), "zoom_idioms": zoom, "points": len(rows), "files": made,
-            "command": "python benchmarks/xiao_maps.py " + " ".join(argv)}  # fmt: skip
+    info = {
+        "models": dict(models),
+        "zoom_idioms": zoom,
+        "points": len(rows),
+        "files": made,
+        "command": "python benchmarks/xiao_maps.py " + " ".join(argv),
+    }
     (OUT / "maps.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
 
 

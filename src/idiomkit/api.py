@@ -297,6 +297,10 @@ def run_method(
         raise OptionError(f"{name}: options must be one {runnable.options.__name__} (or keyword values, not both)")
     results = Path(results_dir or default_results_dir())
     check_writable_dir(results, "results directory")
-    context = RunContext(data_dir=Path(data_dir) if data_dir else default_data_dir(), results_dir=results,
-                         command=command or current_command(), evaluate=evaluate)  # fmt: skip
+    context = RunContext(
+        data_dir=Path(data_dir) if data_dir else default_data_dir(),
+        results_dir=results,
+        command=command or current_command(),
+        evaluate=evaluate,
+    )
     return runnable.run(options, context)

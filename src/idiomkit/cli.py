@@ -216,9 +216,19 @@ def evaluate(
     """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions. The task's own
     options follow (``--help-options`` lists them), e.g. ``idiomkit evaluate idiolink --query-mode span``."""
     if task == "all":
-        scorecard_verb(ctx.args, model=model, pooling=pooling, prompt_name=prompt_name, recipe=recipe, seed=seed,
-                       batch_size=batch_size, data_dir=data_dir, results_dir=results_dir, write=not no_write,
-                       help_options=help_options)  # fmt: skip
+        scorecard_verb(
+            ctx.args,
+            model=model,
+            pooling=pooling,
+            prompt_name=prompt_name,
+            recipe=recipe,
+            seed=seed,
+            batch_size=batch_size,
+            data_dir=data_dir,
+            results_dir=results_dir,
+            write=not no_write,
+            help_options=help_options,
+        )
         return
     from idiomkit.api import evaluate as run_evaluation
     from idiomkit.tasks import get_task, parse_task_options
@@ -264,8 +274,15 @@ def scorecard_verb(argv: list[str], *, model: str, help_options: bool, write: bo
         return
     options = parse_options(ScorecardOptions, argv, "evaluate all")
     common["prompt_name"] = None if common["prompt_name"] == "none" else common["prompt_name"]
-    cards = evaluate_all(model, track=options.track, quick=options.quick, only=options.only or None, write=write,
-                         reader=options.reader, **common)  # fmt: skip
+    cards = evaluate_all(
+        model,
+        track=options.track,
+        quick=options.quick,
+        only=options.only or None,
+        write=write,
+        reader=options.reader,
+        **common,
+    )
     published = published_cards(common["results_dir"])
     for card in cards:
         rows = comparison_rows(card, published)
@@ -397,15 +414,23 @@ def reproduce(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the jobs and whether they would run.")] = False,
     data_dir: DataDir = None,
     check: Annotated[
-        bool, typer.Option("--check", help="Re-run the selected --full jobs into a temporary folder and compare each "
-                           "result with the recorded one (metrics, raw predictions); exit 1 on a difference.")
+        bool,
+        typer.Option(
+            "--check",
+            help="Re-run the selected --full jobs into a temporary folder and compare each "
+            "result with the recorded one (metrics, raw predictions); exit 1 on a difference.",
+        ),
     ] = False,
-    check_json: Annotated[
-        Path, typer.Option("--check-json", help="Where --check writes its table.")
-    ] = Path("benchmarks/reproduce_check.json"),
+    check_json: Annotated[Path, typer.Option("--check-json", help="Where --check writes its table.")] = Path(
+        "benchmarks/reproduce_check.json"
+    ),
     keep: Annotated[
-        bool, typer.Option("--keep", help="--check: keep the re-run results (in runs/reproduce-check/kept/) to look "
-                           "into a difference, instead of a temporary folder.")
+        bool,
+        typer.Option(
+            "--keep",
+            help="--check: keep the re-run results (in runs/reproduce-check/kept/) to look "
+            "into a difference, instead of a temporary folder.",
+        ),
     ] = False,
 ) -> None:
     """Run the experiments behind every table (skipping jobs whose command + code + data are unchanged), then
@@ -425,9 +450,14 @@ def reproduce(
     root = Path("runs/reproduce-quick" if quick else "runs/reproduce")
     results_dir = root / "results" if quick else default_results_dir()
     jobs = plan(
-        load_experiments(experiments), quick=quick, run_root=root, results_dir=results_dir,
-        data_dir=data, only=only, seeds=seed,
-    )  # fmt: skip
+        load_experiments(experiments),
+        quick=quick,
+        run_root=root,
+        results_dir=results_dir,
+        data_dir=data,
+        only=only,
+        seeds=seed,
+    )
     if not jobs:
         raise ValueError(f"{selection_text(only, seed)}: no experiment in {experiments} matches")
     rows = [["experiment", "seed", "benchmark", "status", "s"]]
@@ -435,8 +465,9 @@ def reproduce(
     for i, job in enumerate(jobs, 1):
         status, seconds = ("up to date", "") if job.done() else ("to run", "")
         if not dry_run and status == "to run":
-            console.print(f"[{i}/{len(jobs)}] {job.experiment.name} seed {job.seed}: {job.command}", highlight=False,
-                          markup=False)  # a command's brackets are text ("a[os]b"), not rich markup
+            console.print(
+                f"[{i}/{len(jobs)}] {job.experiment.name} seed {job.seed}: {job.command}", highlight=False, markup=False
+            )  # a command's brackets are text ("a[os]b"), not rich markup
             tick = time.perf_counter()
             code = run_job(job, results_dir=results_dir, data_dir=data, log_dir=root / "logs")
             status, seconds = ("ran" if code == 0 else f"FAILED ({code})"), f"{time.perf_counter() - tick:.0f}"
@@ -461,9 +492,14 @@ def selection_text(only: list[str] | None, seeds: list[int] | None) -> str:
 
 
 def reproduce_check(
-    experiments: list, only: list[str] | None, seeds: list[int] | None, data: Path, check_json: Path, dry_run: bool,
+    experiments: list,
+    only: list[str] | None,
+    seeds: list[int] | None,
+    data: Path,
+    check_json: Path,
+    dry_run: bool,
     kept: Path | None = None,
-) -> None:  # fmt: skip
+) -> None:
     """``reproduce --check``: each selected job re-run into a temporary results folder (``kept``, when given) and
     compared with benchmarks/results (the table printed and written to ``check_json``); exit 1 when a result
     differs beyond its experiment's documented tolerance, fails, or has no recorded counterpart."""
@@ -477,8 +513,14 @@ def reproduce_check(
     log_dir = Path("runs/reproduce-check/logs")
     folder = contextlib.nullcontext(kept) if kept else tempfile.TemporaryDirectory(prefix="idiomkit-check-")
     with folder as scratch:
-        jobs = check_jobs(experiments, only=only, scratch=Path(scratch), models_root=Path("runs/reproduce"),
-                          recorded_dir=recorded, seeds=seeds)  # fmt: skip
+        jobs = check_jobs(
+            experiments,
+            only=only,
+            scratch=Path(scratch),
+            models_root=Path("runs/reproduce"),
+            recorded_dir=recorded,
+            seeds=seeds,
+        )
         if not jobs:
             raise ValueError(f"{selection_text(only, seeds)}: no experiment matches")
         if dry_run:
@@ -486,13 +528,15 @@ def reproduce_check(
             for job in jobs:
                 later = job.missing and set(job.missing) <= trained_here
                 state = "not checkable: " + job.recreate if job.missing and not later else "to check"
-                console.print(f"{job.experiment.name} seed {job.seed} ({state}): {job.command}", highlight=False,
-                              markup=False)
+                console.print(
+                    f"{job.experiment.name} seed {job.seed} ({state}): {job.command}", highlight=False, markup=False
+                )
             return
         rows = []
         for i, job in enumerate(jobs, 1):
-            console.print(f"[{i}/{len(jobs)}] {job.experiment.name} seed {job.seed}: {job.command}", highlight=False,
-                          markup=False)
+            console.print(
+                f"[{i}/{len(jobs)}] {job.experiment.name} seed {job.seed}: {job.command}", highlight=False, markup=False
+            )
             rows += run_check(job, recorded_dir=recorded, data_dir=data, log_dir=log_dir)
     console.print(f"reproduce --check: {len(jobs)} jobs against {recorded}", highlight=False)
     for line in check_lines(rows):
@@ -500,26 +544,44 @@ def reproduce_check(
     console.print(f"wrote {write_check_json(check_json, rows, only=only, seeds=seeds, against=recorded)}")
     failed = failed_checks(rows)
     if failed:
-        console.print(f"{len(failed)} result(s) not reproduced: " + "; ".join(
-            f"{r.experiment} seed {r.seed}: {r.status} {r.detail}".strip() for r in failed[:5]), highlight=False)
+        console.print(
+            f"{len(failed)} result(s) not reproduced: "
+            + "; ".join(f"{r.experiment} seed {r.seed}: {r.status} {r.detail}".strip() for r in failed[:5]),
+            highlight=False,
+        )
         raise typer.Exit(1)
 
 
 TRAIN_RUN_OPTIONS = {  # the options of ``idiomkit train`` that are not TrainConfig fields (how to run, not what)
-    "force_new": (Annotated[bool, typer.Option(
-        "--force-new",
-        help="Start over: remove output's old best/, epoch-*/, checkpoints and training.json. Without it, the same "
-        "command resumes and another config is refused.",
-    )], False),
-    "resume": (Annotated[bool, typer.Option(
-        "--resume/--no-resume", hidden=True, help="Older spelling: --no-resume = --force-new."
-    )], True),
-    "evaluate_on": (Annotated[list[str] | None, typer.Option(
-        "--evaluate",
-        help="After training, evaluate on this task (repeatable): semeval2b (dev), idiolink (test, sentence and span "
-        "queries), xiao-pairs (held-out idioms).",
-    )], None),
-}  # fmt: skip
+    "force_new": (
+        Annotated[
+            bool,
+            typer.Option(
+                "--force-new",
+                help="Start over: remove output's old best/, epoch-*/, checkpoints and training.json. "
+                "Without it, the same command resumes and another config is refused.",
+            ),
+        ],
+        False,
+    ),
+    "resume": (
+        Annotated[
+            bool, typer.Option("--resume/--no-resume", hidden=True, help="Older spelling: --no-resume = --force-new.")
+        ],
+        True,
+    ),
+    "evaluate_on": (
+        Annotated[
+            list[str] | None,
+            typer.Option(
+                "--evaluate",
+                help="After training, evaluate on this task (repeatable): semeval2b (dev), "
+                "idiolink (test, sentence and span queries), xiao-pairs (held-out idioms).",
+            ),
+        ],
+        None,
+    ),
+}
 
 
 def train_signature(config: type | None = None) -> inspect.Signature:
@@ -530,8 +592,10 @@ def train_signature(config: type | None = None) -> inspect.Signature:
     from idiomkit.training.config import TrainConfig
 
     fields = typer_parameters(config or TrainConfig, shared={"data_dir": DataDir})
-    extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=hint, default=default)
-             for name, (hint, default) in TRAIN_RUN_OPTIONS.items()]  # fmt: skip
+    extra = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=hint, default=default)
+        for name, (hint, default) in TRAIN_RUN_OPTIONS.items()
+    ]
     return inspect.Signature([*fields, *extra], return_annotation=None)
 
 
@@ -547,7 +611,11 @@ def train(*, force_new: bool = False, resume: bool = True, evaluate_on: list[str
     output, data_dir = config["output_dir"], config.get("data_dir")
     config["data_dir"] = str(data_dir) if data_dir else None
     with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
         transient=True,  # an error ends the run with its one line, not a stale progress bar
     ) as bar:
         task = bar.add_task(f"{config['recipe']} on {config['model']}", total=None)
@@ -614,10 +682,17 @@ def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir, jobs=
     config = info["config"]
     for task_name, options in jobs if jobs is not None else trained_evaluation_jobs(tasks, config):
         evaluation = run_evaluation(
-            task_name, str(output), pooling="mean", recipe=info["label"], seed=config["seed"],
-            model_name=Path(config["model"]).name, data_dir=data_dir, show_progress_bar=False, command=command,
+            task_name,
+            str(output),
+            pooling="mean",
+            recipe=info["label"],
+            seed=config["seed"],
+            model_name=Path(config["model"]).name,
+            data_dir=data_dir,
+            show_progress_bar=False,
+            command=command,
             **options,
-        )  # fmt: skip
+        )
         print_table(evaluation.table, f"{task_name}: {evaluation.record.model} {evaluation.record.recipe}")
         console.print(f"result: {evaluation.path}")
 
@@ -752,8 +827,9 @@ def main() -> None:
     except TyperException as exc:
         if not hasattr(exc, "format_message"):
             raise
-        err_console.print(f"[bold red]error:[/] {escape(' '.join(exc.format_message().split()))}", highlight=False,
-                          soft_wrap=True)  # fmt: skip
+        err_console.print(
+            f"[bold red]error:[/] {escape(' '.join(exc.format_message().split()))}", highlight=False, soft_wrap=True
+        )
         raise SystemExit(getattr(exc, "exit_code", 2)) from None
     raise SystemExit(code if isinstance(code, int) else 0)
 

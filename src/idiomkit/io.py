@@ -20,8 +20,10 @@ def read_texts(path: Path, *, spans_required: bool = False) -> tuple[list[str], 
     without a span a :class:`DataError` naming its row."""
     if path.suffix != ".jsonl":
         if spans_required:
-            raise OptionError(f"--pooling span needs a .jsonl --input with a 'span' for every text; {path} is plain "
-                              "text (one text a line, no spans)")  # fmt: skip
+            raise OptionError(
+                f"--pooling span needs a .jsonl --input with a 'span' for every text; {path} is plain "
+                "text (one text a line, no spans)"
+            )
         return [line for line in read_text_lines(path) if line.strip()], None
     texts, spans = [], []
     for row, rec in read_jsonl_records(path):

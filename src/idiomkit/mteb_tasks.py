@@ -38,8 +38,12 @@ SEMEVAL_CITATION = """@inproceedings{tayyarmadabushi-etal-2022-semeval,
 }"""
 
 # (metric prefix, key in mteb's STSEvaluatorScores); "" = the model's own similarity function
-_STS_FAMILIES = (("cosine_", "cosine_scores"), ("manhattan_", "manhattan_distances"),
-                 ("euclidean_", "euclidean_distances"), ("", "similarity_scores"))  # fmt: skip
+_STS_FAMILIES = (
+    ("cosine_", "cosine_scores"),
+    ("manhattan_", "manhattan_distances"),
+    ("euclidean_", "euclidean_distances"),
+    ("", "similarity_scores"),
+)
 STS_SUBSETS = ("idiom", "sts", "all")
 
 
@@ -165,15 +169,32 @@ class SemEval2022Task2BDev(_LocalData, AbsTaskSTS):
         self.dataset = {"default": {"dev": semeval2b_rows(self.data_dir)}}
         self.data_loaded = True
 
-    def _evaluate_subset(self, model, data_split: Dataset, *, encode_kwargs, hf_split: str, hf_subset: str,
-                         prediction_folder=None, num_proc=None, timer, **kwargs: Any) -> dict[str, float]:  # fmt: skip
+    def _evaluate_subset(
+        self,
+        model,
+        data_split: Dataset,
+        *,
+        encode_kwargs,
+        hf_split: str,
+        hf_subset: str,
+        prediction_folder=None,
+        num_proc=None,
+        timer,
+        **kwargs: Any,
+    ) -> dict[str, float]:
         from mteb._evaluators import AnySTSEvaluator
 
         evaluator = AnySTSEvaluator(
-            data_split, self.column_names, task_metadata=self.metadata, hf_split=hf_split, hf_subset=hf_subset,
-            input1_prompt_type=self.input1_prompt_type, input2_prompt_type=self.input2_prompt_type, timer=timer,
+            data_split,
+            self.column_names,
+            task_metadata=self.metadata,
+            hf_split=hf_split,
+            hf_subset=hf_subset,
+            input1_prompt_type=self.input1_prompt_type,
+            input2_prompt_type=self.input2_prompt_type,
+            timer=timer,
             **kwargs,
-        )  # fmt: skip
+        )
         scores = evaluator(model, encode_kwargs=encode_kwargs, num_proc=num_proc)
         if prediction_folder:
             self._save_task_predictions(scores, model, prediction_folder, hf_subset=hf_subset, hf_split=hf_split)
@@ -275,7 +296,7 @@ def admire_split_data(items) -> dict[str, Any]:
     return {
         "corpus": Dataset.from_dict(
             {"id": [d for ids in doc_ids for d in ids], "text": [c for it in items for c in it.captions]}
-        ),  # fmt: skip
+        ),
         "queries": Dataset.from_dict({"id": qid, "text": [it.sentence for it in items]}),
         "relevant_docs": relevant,
         "top_ranked": dict(zip(qid, doc_ids, strict=True)),
@@ -373,9 +394,13 @@ def run_mteb(model, task, *, batch_size: int = 64, show_progress_bar: bool = Fal
         ds_logging.disable_progress_bar()  # mteb's dataset maps would draw bars
     try:
         result = mteb.evaluate(
-            model, tasks=[task], cache=None, overwrite_strategy="always", show_progress_bar=show_progress_bar,
+            model,
+            tasks=[task],
+            cache=None,
+            overwrite_strategy="always",
+            show_progress_bar=show_progress_bar,
             encode_kwargs={"batch_size": batch_size, "show_progress_bar": show_progress_bar},
-        )  # fmt: skip
+        )
     finally:
         if quiet:
             ds_logging.enable_progress_bar()

@@ -282,9 +282,11 @@ def typer_parameters(cls: type, shared: dict[str, Any] | None = None) -> list[in
     hints = field_hints(cls)
     return [
         inspect.Parameter(
-            f.name, inspect.Parameter.KEYWORD_ONLY, default=typer_default(f),
+            f.name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=typer_default(f),
             annotation=(shared or {}).get(f.name) or typer_annotation(f, hints[f.name]),
-        )  # fmt: skip
+        )
         for f in cli_fields(cls)
     ]
 

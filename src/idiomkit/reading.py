@@ -51,8 +51,13 @@ def resolve_sense(sense: SenseArg) -> SenseLike | None:
 
 
 @api_errors
-def read(text: str, mode: str = "replace", lexicon: LexiconArg = None, sense: SenseArg = "default",
-         language: str | None = None) -> Reading:  # fmt: skip
+def read(
+    text: str,
+    mode: str = "replace",
+    lexicon: LexiconArg = None,
+    sense: SenseArg = "default",
+    language: str | None = None,
+) -> Reading:
     """What the idiom reader finds in ``text`` (span, idiom, meanings, sense probability and decision) and the
     rewritten text. Needs no model.
 
@@ -74,8 +79,13 @@ def read(text: str, mode: str = "replace", lexicon: LexiconArg = None, sense: Se
 
 
 @api_errors
-def add_reader(model: SentenceTransformer, mode: str = "replace", lexicon: LexiconArg = None, sense: SenseArg = None,
-               language: str | None = None) -> SentenceTransformer:  # fmt: skip
+def add_reader(
+    model: SentenceTransformer,
+    mode: str = "replace",
+    lexicon: LexiconArg = None,
+    sense: SenseArg = None,
+    language: str | None = None,
+) -> SentenceTransformer:
     """Put an :class:`~idiomkit.idioms.reader.IdiomReader` first in ``model`` (replacing one it has) and return
     the model: its ``encode`` rewrites texts from now on, and ``model.save`` keeps the reader (reload it with
     :func:`idiomkit.load_model`, which runs no code from the folder).
@@ -104,8 +114,9 @@ def reading_rows(reading: Reading) -> list[list[str]]:
     for f in reading.found:
         p = "-" if f.probability is None else f"{f.probability:.2f}"
         decision = "figurative" if f.figurative else "literal: kept"
-        rows.append([f.match.text, f.match.idiom, f.match.language, p, decision, meaning_cell(f.match),
-                     source_cell(f.match)])  # fmt: skip
+        rows.append(
+            [f.match.text, f.match.idiom, f.match.language, p, decision, meaning_cell(f.match), source_cell(f.match)]
+        )
     return rows
 
 

@@ -328,8 +328,13 @@ def check_write_options(path: Path, where: str, args: dict[str, Value]) -> None:
         for item in value if isinstance(value, list) else [value]:
             if not (isinstance(item, Injected) and item.inject in WRITE_INJECTS):
                 shown = f"{{ inject = {item.inject!r} }}" if isinstance(item, Injected) else repr(item)
-                raise DataError(path, None, f"{where}.{key}", f"{shown} would write outside the run's folders; use "
-                                '{ inject = "results" } (or { inject = "output" } for the job\'s own folder)')
+                raise DataError(
+                    path,
+                    None,
+                    f"{where}.{key}",
+                    f"{shown} would write outside the run's folders; use "
+                    '{ inject = "results" } (or { inject = "output" } for the job\'s own folder)',
+                )
 
 
 def known_scripts(scripts_dir: Path) -> list[str]:
@@ -340,9 +345,21 @@ def known_scripts(scripts_dir: Path) -> list[str]:
 # The ``idiomkit`` verbs a ``[method]`` run may name (the CLI sits above this module, so the list is kept here and a
 # test checks it against the CLI's commands).
 IDIOMKIT_VERBS = (
-    "embed", "evaluate", "export-onnx", "interpolate", "models", "mteb", "nearest", "read", "report", "reproduce",
-    "run", "score", "settings", "train",
-)  # fmt: skip
+    "embed",
+    "evaluate",
+    "export-onnx",
+    "interpolate",
+    "models",
+    "mteb",
+    "nearest",
+    "read",
+    "report",
+    "reproduce",
+    "run",
+    "score",
+    "settings",
+    "train",
+)
 
 
 def idiomkit_subcommands() -> list[str]:
@@ -365,10 +382,11 @@ def method_run(path: Path, table: dict[str, Any], scripts_dir: Path) -> MethodRu
     if not isinstance(args, dict):
         raise DataError(path, None, "method.args", f"expected a table of option = value, got {args!r}")
     run = MethodRun(
-        script=raw["script"], subcommand=raw.get("subcommand"),
+        script=raw["script"],
+        subcommand=raw.get("subcommand"),
         positional=[method_value(path, f"method.positional[{i}]", v, flag_ok=False) for i, v in enumerate(positional)],
         args={k: method_value(path, f"method.args.{k}", v, flag_ok=True) for k, v in args.items()},
-    )  # fmt: skip
+    )
     check_write_options(path, "method.args", run.args)
     return run
 
@@ -448,9 +466,15 @@ def load_experiment(path: Path) -> Experiment:
     if not isinstance(raw[kind], dict):
         raise DataError(path, None, kind, f"expected a table, got {raw[kind]!r}")
     exp = Experiment(
-        name=path.stem, benchmark=raw["benchmark"], kind=kind, spec={}, seeds=seeds,
-        data=check_data(path, raw.get("data", [])), description=raw.get("description", ""), path=path,
-    )  # fmt: skip
+        name=path.stem,
+        benchmark=raw["benchmark"],
+        kind=kind,
+        spec={},
+        seeds=seeds,
+        data=check_data(path, raw.get("data", [])),
+        description=raw.get("description", ""),
+        path=path,
+    )
     if kind == "method":
         exp.run = method_run(path, raw[kind], exp.scripts_dir)
         exp.spec = dict(raw[kind])
@@ -468,8 +492,12 @@ def check_seed_reaches_command(exp: Experiment, run: MethodRun) -> None:
     """Several seeds need a seed in the command (``inject = "seed"`` or ``"run"``), else each runs the same one."""
     most = max(len(exp.seeds), len(exp.quick.get("seeds", [])))
     if most > 1 and not any(ref.inject in ("seed", "run") for ref in injected_values(run)):
-        raise DataError(exp.path, None, "seeds", f"{most} seeds, but [method] injects no seed: each would run the "
-                        "same command (add { inject = \"seed\" })")  # fmt: skip
+        raise DataError(
+            exp.path,
+            None,
+            "seeds",
+            f'{most} seeds, but [method] injects no seed: each would run the same command (add {{ inject = "seed" }})',
+        )
 
 
 def injected_values(run: MethodRun) -> list[Injected]:
@@ -637,7 +665,7 @@ def data_hash(exp: Experiment, data_dir: Path) -> str:
 
 def selected(
     experiments: list[Experiment], *, quick: bool, only: list[str] | None, seeds: list[int] | None = None
-) -> list[tuple[Experiment, list]]:  # fmt: skip
+) -> list[tuple[Experiment, list]]:
     """The experiments ``--only`` (benchmark or experiment names) and the mode select, each with its seeds (only
     those in ``seeds`` when given; an experiment left with none is not selected)."""
     chosen = []
@@ -654,9 +682,15 @@ def selected(
 
 
 def plan(
-    experiments: list[Experiment], *, quick: bool, run_root: Path, results_dir: Path, data_dir: Path,
-    only: list[str] | None = None, seeds: list[int] | None = None,
-) -> list[Job]:  # fmt: skip
+    experiments: list[Experiment],
+    *,
+    quick: bool,
+    run_root: Path,
+    results_dir: Path,
+    data_dir: Path,
+    only: list[str] | None = None,
+    seeds: list[int] | None = None,
+) -> list[Job]:
     """Every (experiment, seed) job of the selection, with its skip key and stamp file."""
     code = code_hash()
     jobs = []
@@ -734,9 +768,14 @@ class ResultCheck:
 
 
 def check_jobs(
-    experiments: list[Experiment], *, only: list[str] | None, scratch: Path, models_root: Path, recorded_dir: Path,
+    experiments: list[Experiment],
+    *,
+    only: list[str] | None,
+    scratch: Path,
+    models_root: Path,
+    recorded_dir: Path,
     seeds: list[int] | None = None,
-) -> list[CheckJob]:  # fmt: skip
+) -> list[CheckJob]:
     """The ``--full`` jobs of the selection as recorded, each writing its results under ``scratch``. A training
     job writes its model where ``reproduce --full`` would, ``<models_root>/<experiment>-seed<N>`` (the experiments
     that read that model are then checkable in the same or a later check); trained models other experiments made
@@ -778,9 +817,12 @@ def recorded_train_seconds(maker: Experiment, seed: int, recorded_dir: Path) -> 
         record = read_json_object(path)
         training = (record.get("params") or {}).get("training") or {}
         config = training.get("config") or {}
-        same = (config.get("model") == maker.run.model and record.get("seed") == seed
-                and str(record.get("recipe", "")).startswith(maker.run.recipe)
-                and maker.run.epochs in (None, config.get("epochs")))  # fmt: skip
+        same = (
+            config.get("model") == maker.run.model
+            and record.get("seed") == seed
+            and str(record.get("recipe", "")).startswith(maker.run.recipe)
+            and maker.run.epochs in (None, config.get("epochs"))
+        )
         if same and is_number(training.get("train_s")):
             best = max(best, float(training["train_s"]))
     return best
@@ -885,9 +927,11 @@ class PredictionDiff:
     def describe(self) -> str:
         if self.new_lines != self.old_lines:
             return f"{self.new_lines} lines vs {self.old_lines} recorded"
-        return (f"{self.numbers_only + self.other} of {self.old_lines} lines differ, first at line {self.first}: "
-                f"{self.numbers_only} only in their numbers (at most {self.largest:.3g} apart), {self.other} in ids, "
-                "order or labels")  # fmt: skip
+        return (
+            f"{self.numbers_only + self.other} of {self.old_lines} lines differ, first at line {self.first}: "
+            f"{self.numbers_only} only in their numbers (at most {self.largest:.3g} apart), {self.other} in ids, "
+            "order or labels"
+        )
 
 
 def prediction_diff(new: str, old: str) -> PredictionDiff:
@@ -914,9 +958,16 @@ def compare_result(new_json: Path, job: CheckJob, recorded_dir: Path, seconds: f
     relative = new_json.relative_to(job.results)
     old_json = recorded_dir / relative
     spec = job.experiment.check
-    row = ResultCheck(job.experiment.name, job.seed, str(relative), "", seconds=round(seconds, 1),
-                      tolerance=spec.tolerance, tolerance_reason=spec.reason,
-                      prediction_tolerance=spec.prediction_tolerance)  # fmt: skip
+    row = ResultCheck(
+        job.experiment.name,
+        job.seed,
+        str(relative),
+        "",
+        seconds=round(seconds, 1),
+        tolerance=spec.tolerance,
+        tolerance_reason=spec.reason,
+        prediction_tolerance=spec.prediction_tolerance,
+    )
     if not old_json.exists():
         row.status, row.detail = "no recorded result", f"{old_json} does not exist"
         return row
@@ -972,12 +1023,28 @@ def check_job(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Pat
         code = subprocess.run(job.argv, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
     seconds = time.perf_counter() - tick
     if code != 0:
-        return [ResultCheck(exp.name, job.seed, "", "failed", seconds=round(seconds, 1),
-                            detail=f"exit code {code}; log {shown_path(log_file)}")]  # fmt: skip
+        return [
+            ResultCheck(
+                exp.name,
+                job.seed,
+                "",
+                "failed",
+                seconds=round(seconds, 1),
+                detail=f"exit code {code}; log {shown_path(log_file)}",
+            )
+        ]
     written = sorted(job.results.glob("*/*.json"))
     if not written:
-        return [ResultCheck(exp.name, job.seed, "", "no result", seconds=round(seconds, 1),
-                            detail=f"the command wrote no result JSON; log {shown_path(log_file)}")]  # fmt: skip
+        return [
+            ResultCheck(
+                exp.name,
+                job.seed,
+                "",
+                "no result",
+                seconds=round(seconds, 1),
+                detail=f"the command wrote no result JSON; log {shown_path(log_file)}",
+            )
+        ]
     return mark_extra_results([compare_result(path, job, recorded_dir, seconds) for path in written])
 
 
@@ -996,15 +1063,27 @@ def mark_extra_results(rows: list[ResultCheck]) -> list[ResultCheck]:
 def check_table(rows: list[ResultCheck]) -> list[list[str]]:
     """The check as table rows (header first): experiment, seed, result, status, metrics and predictions
     identical?, max |diff|, seconds."""
+
     def yes_no(value: bool | None) -> str:
         return "" if value is None else ("yes" if value else "no")
 
-    table = [["experiment", "seed", "result", "status", "metrics identical", "predictions identical", "max |diff|",
-              "s"]]  # fmt: skip
+    table = [
+        ["experiment", "seed", "result", "status", "metrics identical", "predictions identical", "max |diff|", "s"]
+    ]
     for r in rows:
         diff = "" if r.max_diff is None else f"{r.max_diff:.3g}"
-        table.append([r.experiment, str(r.seed), r.result, r.status, yes_no(r.metrics_identical),
-                      yes_no(r.predictions_identical), diff, f"{r.seconds:.0f}"])  # fmt: skip
+        table.append(
+            [
+                r.experiment,
+                str(r.seed),
+                r.result,
+                r.status,
+                yes_no(r.metrics_identical),
+                yes_no(r.predictions_identical),
+                diff,
+                f"{r.seconds:.0f}",
+            ]
+        )
     return table
 
 
@@ -1070,8 +1149,11 @@ def earlier_rows(path: Path, rows: list[ResultCheck]) -> tuple[list[ResultCheck]
     data = read_json_object(path)
     rerun = {(r.experiment, r.seed) for r in rows}
     names = {f.name for f in dataclasses.fields(ResultCheck)}
-    kept = [ResultCheck(**{k: v for k, v in r.items() if k in names}) for r in data.get("rows", [])
-            if (r.get("experiment"), r.get("seed")) not in rerun]  # fmt: skip
+    kept = [
+        ResultCheck(**{k: v for k, v in r.items() if k in names})
+        for r in data.get("rows", [])
+        if (r.get("experiment"), r.get("seed")) not in rerun
+    ]
     for row in kept:
         row.max_diff = float("inf") if row.max_diff == "inf" else row.max_diff
     for job_rows in rows_by_job(kept).values():
@@ -1081,9 +1163,13 @@ def earlier_rows(path: Path, rows: list[ResultCheck]) -> tuple[list[ResultCheck]
 
 
 def write_check_json(
-    path: Path, rows: list[ResultCheck], *, only: list[str] | None, seeds: list[int] | None = None,
+    path: Path,
+    rows: list[ResultCheck],
+    *,
+    only: list[str] | None,
+    seeds: list[int] | None = None,
     against: Path | None = None,
-) -> Path:  # fmt: skip
+) -> Path:
     """The check's rows, a summary and the markdown table (the report renders it) as one JSON file. With ``only``
     or ``seeds``, the rows an earlier check in ``path`` recorded for the other (experiment, seed) jobs are kept (a
     partial re-check adds to the table instead of replacing it)."""

@@ -213,9 +213,14 @@ class ResultKey:
         stored = record.get("key")
         if stored is None:
             params = record.get("params") if isinstance(record.get("params"), Mapping) else {}
-            stored = {"task": record.get("task", ""), "model": record.get("model", ""),
-                      "recipe": record.get("recipe", ""), "variant": params.get("variant") or "",
-                      "track": result_track(params), "seed": record.get("seed", 0)}  # fmt: skip
+            stored = {
+                "task": record.get("task", ""),
+                "model": record.get("model", ""),
+                "recipe": record.get("recipe", ""),
+                "variant": params.get("variant") or "",
+                "track": result_track(params),
+                "seed": record.get("seed", 0),
+            }
         return cls.from_json(stored, source)
 
     @classmethod
@@ -304,8 +309,10 @@ def output_lock(path: str | Path) -> Iterator[Path]:
         except BlockingIOError:
             same = False
         if not same:  # held, or removed by a writer that just finished (its lock file is gone)
-            raise OutputClash(f"{path}: another process is writing this result right now (lock {lock}); wait for "
-                              "it to finish or write to another results directory")  # fmt: skip
+            raise OutputClash(
+                f"{path}: another process is writing this result right now (lock {lock}); wait for "
+                "it to finish or write to another results directory"
+            )
         try:
             yield lock
         finally:
@@ -334,8 +341,10 @@ def write_result(
     record.wall_s = round(float(record.wall_s), 3)
     key = key or ResultKey.of(record, variant)
     if (key.task, key.model, key.recipe, key.seed) != (record.task, record.model, record.recipe, record.seed):
-        raise ValueError(f"result key {key} does not name this record ({record.task}, {record.model}, "
-                         f"{record.recipe}, seed {record.seed})")  # fmt: skip
+        raise ValueError(
+            f"result key {key} does not name this record ({record.task}, {record.model}, "
+            f"{record.recipe}, seed {record.seed})"
+        )
     path = key.path(results_dir)
     text = json.dumps({"key": key.to_json(), **record.to_json()}, indent=2, ensure_ascii=False) + "\n"
     with output_lock(path):

@@ -14,6 +14,7 @@ def tokenize_on(model, texts):
 
     return batch_to_device(model.tokenize(texts), model.device)
 
+
 B_TRAIN_HEADER = "ID,MWE1,MWE2,Language,sentence_1,sentence_2,sim,alternative_1,alternative_2\n"
 B_DEV_HEADER = "ID,Language,MWE1,MWE2,sentence1,sentence2\n"
 B_GOLD_HEADER = "ID,DataID,Language,sim,otherID\n"

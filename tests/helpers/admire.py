@@ -4,8 +4,13 @@ from idiomkit.data.admire import COLUMNS
 
 
 def write_admire_tsv(tmp_path, **overrides):
-    row = {"compound": "bad apple", "subset": "Test", "sentence_type": "idiomatic",
-           "sentence": "He is the bad apple of the team.", "expected_order": str([f"{i}.png" for i in range(5)])}
+    row = {
+        "compound": "bad apple",
+        "subset": "Test",
+        "sentence_type": "idiomatic",
+        "sentence": "He is the bad apple of the team.",
+        "expected_order": str([f"{i}.png" for i in range(5)]),
+    }
     for i in range(5):
         row[f"image{i + 1}_name"] = f"{i}.png"
         row[f"image{i + 1}_caption"] = f"caption {i}\\nmore"

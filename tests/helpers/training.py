@@ -16,7 +16,7 @@ HAND = [
         None,
         "Ruth's baseball run record.",
         "Ruth's house run record.",
-    ),  # fmt: skip
+    ),
     tp(3, "The small fry win.", "The insignificant win.", 1.0, mwe="small fry"),
     tp(
         4,
@@ -26,7 +26,7 @@ HAND = [
         "The insignificant win.",
         "The little fry win.",
         mwe="small fry",
-    ),  # fmt: skip
+    ),
     tp(
         5,
         "The small fry win.",
@@ -35,5 +35,5 @@ HAND = [
         "The insignificant win.",
         "The little kid win.",
         mwe="small fry",
-    ),  # fmt: skip
+    ),
 ]

@@ -77,10 +77,12 @@ def test_model_errors_are_one_line(tmp_path, tiny_data):
     for model, fragment in [
         ("no-such-model", "unknown model 'no-such-model': not a registry name"),
         (str(tmp_path / "empty-model"), "empty-model: not a model directory (no weights and no modules.json)"),
-        (str(tmp_path / "no-weights"),
-         "no-weights: not a complete model directory (no weights: no *.safetensors or *.bin file)"),
+        (
+            str(tmp_path / "no-weights"),
+            "no-weights: not a complete model directory (no weights: no *.safetensors or *.bin file)",
+        ),
         (str(tmp_path / "module-weights-only"), "module-weights-only: cannot load the model in this directory ("),
-    ]:  # fmt: skip
+    ]:
         with pytest.raises(ModelNotAvailable, match=fragment.split(":")[0]) as info:
             load_model(model)
         assert "not a local directory" not in str(info.value) or model == "no-such-model", info.value
@@ -170,70 +172,141 @@ def cli_args(*args: str) -> Callable[[Path], list[str]]:
 OPTION_CASES = [
     ("evaluate-batch-size-0", evaluate_cli("semeval2b", "--batch-size", "0"), "batch size must be at least 1, got 0"),
     ("evaluate-batch-size-negative", evaluate_cli("semeval2b", "--batch-size", "-3"), "at least 1, got -3"),
-    ("evaluate-pooling-unknown", evaluate_cli("semeval2b", "--pooling", "max"),
-     "unknown pooling 'max' (expected one of mean, last2)"),
+    (
+        "evaluate-pooling-unknown",
+        evaluate_cli("semeval2b", "--pooling", "max"),
+        "unknown pooling 'max' (expected one of mean, last2)",
+    ),
     ("evaluate-pooling-span", evaluate_cli("idiolink", "--pooling", "span"), "unknown pooling 'span'"),
-    ("semeval2a-setting-bogus", evaluate_cli("semeval2a", "--setting", "bogus"),
-     "unknown semeval2a setting 'bogus' (expected one of zero_shot, one_shot)"),
-    ("semeval2b-setting-of-2a", evaluate_cli("semeval2b", "--setting", "zero_shot"),
-     "unknown semeval2b setting 'zero_shot' (expected one of pre_train, fine_tune)"),
-    ("semeval2b-query-mode", evaluate_cli("semeval2b", "--query-mode", "span"),
-     "task 'semeval2b' takes no option query_mode (--query-mode); its options: "),
+    (
+        "semeval2a-setting-bogus",
+        evaluate_cli("semeval2a", "--setting", "bogus"),
+        "unknown semeval2a setting 'bogus' (expected one of zero_shot, one_shot)",
+    ),
+    (
+        "semeval2b-setting-of-2a",
+        evaluate_cli("semeval2b", "--setting", "zero_shot"),
+        "unknown semeval2b setting 'zero_shot' (expected one of pre_train, fine_tune)",
+    ),
+    (
+        "semeval2b-query-mode",
+        evaluate_cli("semeval2b", "--query-mode", "span"),
+        "task 'semeval2b' takes no option query_mode (--query-mode); its options: ",
+    ),
     ("semeval2b-features", evaluate_cli("semeval2b", "--features", "span"), "takes no option features (--features)"),
     ("semeval2b-usage-rerank", evaluate_cli("semeval2b", "--usage-rerank"), "takes no option usage_rerank"),
     ("semeval2b-twin-expansion", evaluate_cli("semeval2b", "--twin-expansion"), "takes no option twin_expansion"),
-    ("semeval2a-query-mode", evaluate_cli("semeval2a", "--query-mode", "span"),
-     "task 'semeval2a' takes no option query_mode"),
+    (
+        "semeval2a-query-mode",
+        evaluate_cli("semeval2a", "--query-mode", "span"),
+        "task 'semeval2a' takes no option query_mode",
+    ),
     ("semeval2a-mwe-tokens", evaluate_cli("semeval2a", "--mwe-tokens"), "task 'semeval2a' takes no option mwe_tokens"),
-    ("semeval2a-features-unknown", evaluate_cli("semeval2a", "--features", "tokens"),
-     "unknown probe features 'tokens' (expected span, sentence, span+sentence"),
-    ("semeval2a-features-rule-without-shots", evaluate_cli("semeval2a", "--features", "span+rule"),
-     "unknown probe features 'span+rule'"),
-    ("semeval2a-shots-zero-shot", evaluate_cli("semeval2a", "--features", "span+shots"),
-     "probe features 'span+shots' need --setting one_shot"),
-    ("idiolink-query-mode-unknown", evaluate_cli("idiolink", "--query-mode", "tokens"),
-     "unknown idiolink query mode 'tokens' (expected one of sentence, span, instruction"),
-    ("idiolink-bm25-instruction", evaluate_cli("idiolink", "-m", "bm25", "--query-mode", "instruction"),
-     "unknown idiolink query mode 'instruction' (expected one of sentence, span)"),
+    (
+        "semeval2a-features-unknown",
+        evaluate_cli("semeval2a", "--features", "tokens"),
+        "unknown probe features 'tokens' (expected span, sentence, span+sentence",
+    ),
+    (
+        "semeval2a-features-rule-without-shots",
+        evaluate_cli("semeval2a", "--features", "span+rule"),
+        "unknown probe features 'span+rule'",
+    ),
+    (
+        "semeval2a-shots-zero-shot",
+        evaluate_cli("semeval2a", "--features", "span+shots"),
+        "probe features 'span+shots' need --setting one_shot",
+    ),
+    (
+        "idiolink-query-mode-unknown",
+        evaluate_cli("idiolink", "--query-mode", "tokens"),
+        "unknown idiolink query mode 'tokens' (expected one of sentence, span, instruction",
+    ),
+    (
+        "idiolink-bm25-instruction",
+        evaluate_cli("idiolink", "-m", "bm25", "--query-mode", "instruction"),
+        "unknown idiolink query mode 'instruction' (expected one of sentence, span)",
+    ),
     ("idiolink-setting", evaluate_cli("idiolink", "--setting", "one_shot"), "task 'idiolink' takes no option setting"),
     ("idiolink-mwe-tokens", evaluate_cli("idiolink", "--mwe-tokens"), "task 'idiolink' takes no option mwe_tokens"),
-    ("idiolink-two-rerankers", evaluate_cli("idiolink", "--usage-rerank", "--usage-classifier"),
-     "give one of --usage-rerank, --usage-classifier"),
-    ("admire-query-mode", evaluate_cli("admire", "--query-mode", "sentence+span"),
-     "unknown admire query mode 'sentence+span' (expected one of sentence, span, marked, marked+span)"),
+    (
+        "idiolink-two-rerankers",
+        evaluate_cli("idiolink", "--usage-rerank", "--usage-classifier"),
+        "give one of --usage-rerank, --usage-classifier",
+    ),
+    (
+        "admire-query-mode",
+        evaluate_cli("admire", "--query-mode", "sentence+span"),
+        "unknown admire query mode 'sentence+span' (expected one of sentence, span, marked, marked+span)",
+    ),
     ("admire-setting", evaluate_cli("admire", "--setting", "one_shot"), "task 'admire' takes no option setting"),
     ("xiao-pairs-query-mode", evaluate_cli("xiao-pairs", "--query-mode", "span"), "takes no option query_mode"),
-    ("evaluate-results-dir-is-a-file", lambda r: evaluate_cli("semeval2b", "--results-dir", str(a_file(r)))(r),
-     "plain-file: results directory is a file, not a directory"),
-    ("evaluate-results-dir-under-a-file",
-     lambda r: evaluate_cli("semeval2b", "--results-dir", str(a_file(r) / "results"))(r),
-     "results directory cannot be created: ", ),
+    (
+        "evaluate-results-dir-is-a-file",
+        lambda r: evaluate_cli("semeval2b", "--results-dir", str(a_file(r)))(r),
+        "plain-file: results directory is a file, not a directory",
+    ),
+    (
+        "evaluate-results-dir-under-a-file",
+        lambda r: evaluate_cli("semeval2b", "--results-dir", str(a_file(r) / "results"))(r),
+        "results directory cannot be created: ",
+    ),
     ("embed-batch-size-0", cli_args("embed", "hi", "--batch-size", "0"), "--batch-size must be at least 1, got 0"),
-    ("embed-pooling-unknown", cli_args("embed", "hi", "--pooling", "cls"),
-     "unknown pooling 'cls' (expected one of mean, last2, span)"),
+    (
+        "embed-pooling-unknown",
+        cli_args("embed", "hi", "--pooling", "cls"),
+        "unknown pooling 'cls' (expected one of mean, last2, span)",
+    ),
     ("embed-output-is-a-directory", cli_args("embed", "hi", "-o", "{root}"), ": is a directory; give a file name"),
-    ("embed-output-under-a-file", lambda r: ["embed", "hi", "-o", str(a_file(r) / "emb.npy")],
-     "plain-file: output directory is a file, not a directory"),
+    (
+        "embed-output-under-a-file",
+        lambda r: ["embed", "hi", "-o", str(a_file(r) / "emb.npy")],
+        "plain-file: output directory is a file, not a directory",
+    ),
     ("embed-nothing", cli_args("embed"), "nothing to embed: give texts or --input"),
-    ("embed-span-without-spans", cli_args("embed", "hi", "--pooling", "span"),
-     "--pooling span needs a .jsonl --input with a 'span' for every text"),
-    ("embed-span-plain-text-input", lambda r: ["embed", "--input", str(write(r / "in.txt", "a b\n")), "--pooling",
-     "span"], "in.txt is plain text (one text a line, no spans)"),
-    ("score-setting-unknown", cli_args("score", "{root}/sub.csv", "--setting", "zero_shot"),
-     "unknown setting 'zero_shot' (expected one of pre_train, fine_tune)"),
+    (
+        "embed-span-without-spans",
+        cli_args("embed", "hi", "--pooling", "span"),
+        "--pooling span needs a .jsonl --input with a 'span' for every text",
+    ),
+    (
+        "embed-span-plain-text-input",
+        lambda r: ["embed", "--input", str(write(r / "in.txt", "a b\n")), "--pooling", "span"],
+        "in.txt is plain text (one text a line, no spans)",
+    ),
+    (
+        "score-setting-unknown",
+        cli_args("score", "{root}/sub.csv", "--setting", "zero_shot"),
+        "unknown setting 'zero_shot' (expected one of pre_train, fine_tune)",
+    ),
     ("mteb-batch-size-0", cli_args("mteb", "--batch-size", "0"), "--batch-size must be at least 1, got 0"),
     ("mteb-pooling-span", cli_args("mteb", "--pooling", "span"), "unknown pooling 'span' (expected one of mean, last2"),
-    ("export-onnx-pooling", cli_args("export-onnx", "minilm", "-o", "{root}/onnx", "--pooling", "max"),
-     "unknown pooling 'max'"),
-    ("export-onnx-output-is-a-file", lambda r: ["export-onnx", "minilm", "-o", str(a_file(r))],
-     "plain-file: output directory is a file, not a directory"),
-    ("report-results-dir-is-a-file", lambda r: [*report_cli(r), "--results-dir", str(a_file(r))],
-     "plain-file: results directory is a file"),
-    ("report-results-dir-missing", lambda r: [*report_cli(r), "--results-dir", str(r / "none")],
-     "none: results directory not found"),
-    ("report-output-is-a-file", lambda r: [*report_cli(r), "--results-dir", str(r), "--output", str(a_file(r))],
-     "plain-file: is a file; give the folder for the results pages"),
-]  # fmt: skip
+    (
+        "export-onnx-pooling",
+        cli_args("export-onnx", "minilm", "-o", "{root}/onnx", "--pooling", "max"),
+        "unknown pooling 'max'",
+    ),
+    (
+        "export-onnx-output-is-a-file",
+        lambda r: ["export-onnx", "minilm", "-o", str(a_file(r))],
+        "plain-file: output directory is a file, not a directory",
+    ),
+    (
+        "report-results-dir-is-a-file",
+        lambda r: [*report_cli(r), "--results-dir", str(a_file(r))],
+        "plain-file: results directory is a file",
+    ),
+    (
+        "report-results-dir-missing",
+        lambda r: [*report_cli(r), "--results-dir", str(r / "none")],
+        "none: results directory not found",
+    ),
+    (
+        "report-output-is-a-file",
+        lambda r: [*report_cli(r), "--results-dir", str(r), "--output", str(a_file(r))],
+        "plain-file: is a file; give the folder for the results pages",
+    ),
+]
 
 
 @pytest.mark.parametrize("args, fragment", [c[1:] for c in OPTION_CASES], ids=[c[0] for c in OPTION_CASES])
@@ -246,8 +319,10 @@ def test_option_refused_before_any_model_loads(args, fragment, tmp_path, no_mode
 
 def result_json(records: object) -> Callable[[Path], Path]:
     def build(root: Path) -> Path:
-        write(root / "results" / "semeval2b-dev" / "a__zero-shot__seed0.json",
-              records if isinstance(records, str) else json.dumps(records))  # fmt: skip
+        write(
+            root / "results" / "semeval2b-dev" / "a__zero-shot__seed0.json",
+            records if isinstance(records, str) else json.dumps(records),
+        )
         return root
 
     return build
@@ -288,13 +363,19 @@ BIG_FIELD = "x" * (200 * 1024)
 @pytest.mark.parametrize(
     "build, args, fragment",
     [
-        (lambda r: write(semeval(r) / "sub.csv", f"ID,Language,Setting,Sim\n1,EN,pre_train,{BIG_FIELD}\n") and r,
-         lambda r: ["score", str(r / "sub.csv"), "--data-dir", str(r)], "sub.csv: row 1"),
-        (lambda r: semeval(r, dev=lines_of(TINY_DEV, 2, f'2,EN,big fish,None,"{BIG_FIELD}",b')),
-         score_cli, "dev.csv: row 2"),
+        (
+            lambda r: write(semeval(r) / "sub.csv", f"ID,Language,Setting,Sim\n1,EN,pre_train,{BIG_FIELD}\n") and r,
+            lambda r: ["score", str(r / "sub.csv"), "--data-dir", str(r)],
+            "sub.csv: row 1",
+        ),
+        (
+            lambda r: semeval(r, dev=lines_of(TINY_DEV, 2, f'2,EN,big fish,None,"{BIG_FIELD}",b')),
+            score_cli,
+            "dev.csv: row 2",
+        ),
     ],
     ids=["submission", "dev-pairs"],
-)  # fmt: skip
+)
 def test_a_200_kib_csv_field_is_one_line(build, args, fragment, tmp_path):
     root = build(tmp_path)
     assert_one_line_error(runner.invoke(app, args(root)), fragment)
@@ -323,8 +404,10 @@ def test_disk_full_while_saving_the_best_model_is_one_line_and_leaves_no_tmp(tmp
     class Model(list):  # what save_model_dir touches of a SentenceTransformer: model[0].model and save()
         def save(self, path: str) -> None:
             write(Path(path) / "config.json", "{}")
-            raise SafetensorError('Error while serializing: IoError(Os { code: 28, kind: StorageFull, message: '
-                                  '"No space left on device" })')  # fmt: skip
+            raise SafetensorError(
+                "Error while serializing: IoError(Os { code: 28, kind: StorageFull, message: "
+                '"No space left on device" })'
+            )
 
     write(tmp_path / "best" / "model.safetensors", b"old")
     with pytest.raises(OSError) as info:

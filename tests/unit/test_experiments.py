@@ -108,17 +108,25 @@ def test_a_field_of_the_wrong_type_names_file_field_and_expected_type(tmp_path, 
 
 @pytest.mark.parametrize(
     ("script", "fragment"),
-    [("sh", "'sh' is not a known script"), ("python", "'python' is not"), ("../hit", "'../hit' is not"),
-     ("/bin/sh", "'/bin/sh' is not"), ("hit.py", "'hit.py' is not")],
-)  # fmt: skip
+    [
+        ("sh", "'sh' is not a known script"),
+        ("python", "'python' is not"),
+        ("../hit", "'../hit' is not"),
+        ("/bin/sh", "'/bin/sh' is not"),
+        ("hit.py", "'hit.py' is not"),
+    ],
+)
 def test_a_script_outside_the_allow_list_is_refused(tmp_path, script, fragment):
     message = refused(experiment_file(tmp_path, f'[method]\nscript = "{script}"\n'), "field 'method.script'", fragment)
     assert "hit, idiomkit" in message  # the allow-list: the scripts beside the experiments folder + idiomkit
 
 
 def test_idiomkit_entry_needs_one_of_its_own_commands(tmp_path):
-    refused(experiment_file(tmp_path, '[method]\nscript = "idiomkit"\nsubcommand = "rm"\n'),
-            "field 'method.subcommand'", "expected an idiomkit command")  # fmt: skip
+    refused(
+        experiment_file(tmp_path, '[method]\nscript = "idiomkit"\nsubcommand = "rm"\n'),
+        "field 'method.subcommand'",
+        "expected an idiomkit command",
+    )
     refused(experiment_file(tmp_path, '[method]\nscript = "idiomkit"\n'), "field 'method.subcommand'")
 
 
@@ -146,18 +154,22 @@ def test_a_data_link_leading_out_of_the_data_directory_is_refused_before_hashing
 
 
 def test_braces_in_values_are_passed_through_literally_never_formatted(tmp_path):
-    body = ('[method]\nscript = "hit"\npositional = ["{seed.__class__.__init__.__globals__}", "{results}"]\n'
-            '[method.args]\nname = "{0}{seed}"\nseed = { inject = "seed" }\n')  # fmt: skip
+    body = (
+        '[method]\nscript = "hit"\npositional = ["{seed.__class__.__init__.__globals__}", "{results}"]\n'
+        '[method.args]\nname = "{0}{seed}"\nseed = { inject = "seed" }\n'
+    )
     exp = load_experiment(experiment_file(tmp_path, body))
     argv = job_argv(exp, 7, False, Path("runs/r"), Path("res"))
     assert argv[2:] == ["{seed.__class__.__init__.__globals__}", "{results}", "--name", "{0}{seed}", "--seed", "7"]
 
 
 def test_method_argv_is_built_by_code_in_file_order(tmp_path):
-    body = ('[method]\nscript = "hit"\nsubcommand = "run"\npositional = [{ inject = "seed", prefix = "cfg@" }, '
-            '{ inject = "run", experiment = "toy" }]\n[method.args]\nm = "minilm"\nseed = { inject = "seed" }\n'
-            'flag = true\noff = false\ntag = ["a", 2]\nratio = 0.3\nout = { inject = "output", file = "c.json" }\n'
-            'results-dir = { inject = "results" }\n[quick]\n[quick.args]\nratio = 0.5\nextra = true\n')  # fmt: skip
+    body = (
+        '[method]\nscript = "hit"\nsubcommand = "run"\npositional = [{ inject = "seed", prefix = "cfg@" }, '
+        '{ inject = "run", experiment = "toy" }]\n[method.args]\nm = "minilm"\nseed = { inject = "seed" }\n'
+        'flag = true\noff = false\ntag = ["a", 2]\nratio = 0.3\nout = { inject = "output", file = "c.json" }\n'
+        'results-dir = { inject = "results" }\n[quick]\n[quick.args]\nratio = 0.5\nextra = true\n'
+    )
     path = experiment_file(tmp_path, body)
     (exp,) = load_experiments(path.parent)
     argv = job_argv(exp, 3, False, Path("runs/r"), Path("res"))
@@ -214,10 +226,13 @@ def test_several_seeds_need_an_injected_seed(tmp_path):
         ('o = "models/x"', "method.args.o", "'models/x'"),
         ('results_dir = ["res", { inject = "results" }]', "method.args.results_dir", "'res'"),
         ('output = { inject = "seed", prefix = "/tmp/run" }', "method.args.output", "{ inject = 'seed' }"),
-        ('results-dir = { inject = "results" }\n[quick.args]\nresults-dir = "/tmp/q"', "quick.args.results-dir",
-         "'/tmp/q'"),
+        (
+            'results-dir = { inject = "results" }\n[quick.args]\nresults-dir = "/tmp/q"',
+            "quick.args.results-dir",
+            "'/tmp/q'",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_method_writing_outside_the_run_folders_is_refused_before_any_job(tmp_path, monkeypatch, args, field, shown):
     """Issue #42.2: a literal --results-dir (or -o ...) of a [method] wrote the job's JSON wherever it pointed."""
     monkeypatch.chdir(tmp_path)
@@ -232,13 +247,24 @@ def test_a_method_writing_outside_the_run_folders_is_refused_before_any_job(tmp_
 
 
 def test_write_options_may_take_the_jobs_own_places(tmp_path):
-    body = ('[method]\nscript = "hit"\n[method.args]\nresults-dir = { inject = "results" }\n'
-            'o = { inject = "output" }\ncurve = { inject = "output", file = "c.json" }\n'
-            'out = { inject = "run", experiment = "toy" }\njson = true\n')  # fmt: skip
+    body = (
+        '[method]\nscript = "hit"\n[method.args]\nresults-dir = { inject = "results" }\n'
+        'o = { inject = "output" }\ncurve = { inject = "output", file = "c.json" }\n'
+        'out = { inject = "run", experiment = "toy" }\njson = true\n'
+    )
     exp = load_experiment(experiment_file(tmp_path, body))
     argv = job_argv(exp, 2, False, Path("runs/r"), Path("res"))
-    assert argv[2:] == ["--results-dir", "res", "-o", "runs/r/toy-seed2", "--curve", "runs/r/toy-seed2/c.json",
-                        "--out", "runs/r/toy-seed2", "--json"]  # fmt: skip
+    assert argv[2:] == [
+        "--results-dir",
+        "res",
+        "-o",
+        "runs/r/toy-seed2",
+        "--curve",
+        "runs/r/toy-seed2/c.json",
+        "--out",
+        "runs/r/toy-seed2",
+        "--json",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -329,8 +355,15 @@ def test_every_typed_field_is_an_option_of_the_real_command(kind, schema):
 
     command = typer.main.get_command(app).commands[kind]
     samples = {int: 8, float: 0.5, bool: True, list[str]: ["semeval2b"]}
-    texts = {"recipe": "mnrl", "model": "minilm", "pooling": "mean", "query_mode": "span", "setting": "zero_shot",
-             "features": "span", "prompt_name": "auto"}  # fmt: skip
+    texts = {
+        "recipe": "mnrl",
+        "model": "minilm",
+        "pooling": "mean",
+        "query_mode": "span",
+        "setting": "zero_shot",
+        "features": "span",
+        "prompt_name": "auto",
+    }
     hints = typing.get_type_hints(schema)
     for f in dataclasses.fields(schema):
         if f.name == "task":

@@ -22,8 +22,10 @@ PACKAGE = "idiomkit"
 
 # (layer name, module prefixes); a module belongs to the layer of its longest matching prefix
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("utilities", ("idiomkit.config", "idiomkit.progress", "idiomkit.errors", "idiomkit.data.errors",
-                   "idiomkit.options")),  # options: dataclass <-> command-line flags (tasks and methods)
+    (
+        "utilities",
+        ("idiomkit.config", "idiomkit.progress", "idiomkit.errors", "idiomkit.data.errors", "idiomkit.options"),
+    ),  # options: dataclass <-> command-line flags (tasks and methods)
     # results: the record/prediction store; idioms: the lexicon, matcher and sense check
     ("data", ("idiomkit.data", "idiomkit.io", "idiomkit.results", "idiomkit.idioms")),
     ("models/embed", ("idiomkit.models", "idiomkit.embedding")),
@@ -100,10 +102,14 @@ def import_graph() -> dict[str, set[str]]:
 
 def layer_of(module: str) -> int:
     best = max(
-        ((len(prefix), i) for i, (_, prefixes) in enumerate(LAYERS) for prefix in prefixes
-         if module == prefix or (prefix != PACKAGE and module.startswith(prefix + "."))),
+        (
+            (len(prefix), i)
+            for i, (_, prefixes) in enumerate(LAYERS)
+            for prefix in prefixes
+            if module == prefix or (prefix != PACKAGE and module.startswith(prefix + "."))
+        ),
         default=None,
-    )  # fmt: skip
+    )
     if best is None:
         raise AssertionError(f"{module} belongs to no layer: add it to LAYERS")
     return best[1]
@@ -186,17 +192,32 @@ def test_tasks_never_import_methods_or_training():
     """A task scores; what trains lives in methods/ and training/ (the circle this redesign broke stays broken)."""
     graph = import_graph()
     bad = sorted(
-        f"{m} -> {t}" for m, ts in graph.items() if m.startswith("idiomkit.tasks") for t in ts
+        f"{m} -> {t}"
+        for m, ts in graph.items()
+        if m.startswith("idiomkit.tasks")
+        for t in ts
         if t.startswith(("idiomkit.methods", "idiomkit.training"))
-    )  # fmt: skip
+    )
     assert not bad
 
 
 # packages of optional extras (pyproject): a module may import these inside the function that needs them
 OPTIONAL_EXTRAS = frozenset(
-    {"peft", "accelerate", "datasets", "pytorch_metric_learning", "matplotlib", "openTSNE", "umap", "ranx", "bm25s",
-     "onnxruntime", "onnx", "mteb"}
-)  # fmt: skip
+    {
+        "peft",
+        "accelerate",
+        "datasets",
+        "pytorch_metric_learning",
+        "matplotlib",
+        "openTSNE",
+        "umap",
+        "ranx",
+        "bm25s",
+        "onnxruntime",
+        "onnx",
+        "mteb",
+    }
+)
 
 
 TOP_LEVEL_IMPORTS_ONLY = ("idiomkit.training",)  # packages whose modules import everything else at the top
@@ -222,9 +243,11 @@ def function_imports(path: Path) -> list[str]:
 def test_training_imports_at_top_level_but_optional_extras():
     """A module of training/ states what it needs at its top (the graph above sees every edge where it is made)."""
     lazy = [
-        f"{module}:{entry}" for module, path in all_modules().items() if module.startswith(TOP_LEVEL_IMPORTS_ONLY)
+        f"{module}:{entry}"
+        for module, path in all_modules().items()
+        if module.startswith(TOP_LEVEL_IMPORTS_ONLY)
         for entry in function_imports(path)
-    ]  # fmt: skip
+    ]
     assert not lazy, "imports inside functions:\n" + "\n".join(lazy)
 
 

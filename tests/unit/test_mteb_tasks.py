@@ -15,6 +15,7 @@ from idiomkit.mteb_tasks import (  # noqa: E402
 
 pytest.importorskip("mteb")
 
+
 def test_organiser_rule_uses_the_models_prediction_for_other_id():
     from datasets import Dataset
 
@@ -28,8 +29,9 @@ def test_organiser_rule_uses_the_models_prediction_for_other_id():
         }
     )
     cos = [0.9, 0.2, 0.5, 0.7, 0.4]  # b's gold = pred(x) = 0.4; d's gold = pred(c) = 0.5
-    out = organiser_sts_scores(rows, {"cosine_scores": cos, "manhattan_distances": cos, "euclidean_distances": cos,
-                                      "similarity_scores": None})  # fmt: skip
+    out = organiser_sts_scores(
+        rows, {"cosine_scores": cos, "manhattan_distances": cos, "euclidean_distances": cos, "similarity_scores": None}
+    )
     # gold [1, .4, 1, .5] vs pred [.9, .2, .5, .7] over the idiom rows
     from scipy.stats import spearmanr
 

@@ -201,7 +201,7 @@ def safetensors_error() -> Exception:
         "valueerror",
         "inputerror",
         "clash",
-    ],  # fmt: skip
+    ],
 )
 def test_user_error_message_is_one_line_naming_the_file(exc, expected):
     message = user_error_message(exc)
@@ -230,8 +230,10 @@ def test_a_killed_write_leaves_temp_files_the_next_write_of_that_result_removes(
     (stale,) = [p for p in path.parent.iterdir() if p.suffix == ".tmp"]
     assert stale.name.startswith(".m__r__seed0.submission.csv."), stale
     (path.parent / ".m__r__seed0.json.k1ll3d_0.tmp").write_text("{")  # the envelope's, killed on another day
-    others = [path.parent / ".m__r__seed0.submission.csv.notes.tmp",  # not the temp name of an atomic write
-              path.parent / ".m2__r__seed0.submission.csv.abcd1234.tmp"]  # another result's  # fmt: skip
+    others = [
+        path.parent / ".m__r__seed0.submission.csv.notes.tmp",  # not the temp name of an atomic write
+        path.parent / ".m2__r__seed0.submission.csv.abcd1234.tmp",
+    ]  # another result's
     for other in others:
         other.write_text("x")
     with caplog.at_level(logging.INFO, logger="idiomkit.results"):

@@ -13,11 +13,23 @@ from idiomkit.reproduce import cli_flags, load_experiment, load_experiments
 
 
 def test_cli_flags_follow_typer_spelling():
-    options = {"max_steps": 20, "val_sts": False, "keep_epochs": True, "evaluate": ["semeval2b", "idiolink"],
-               "lora_rank": None}  # fmt: skip
+    options = {
+        "max_steps": 20,
+        "val_sts": False,
+        "keep_epochs": True,
+        "evaluate": ["semeval2b", "idiolink"],
+        "lora_rank": None,
+    }
     assert cli_flags(options) == [
-        "--max-steps", "20", "--no-val-sts", "--keep-epochs", "--evaluate", "semeval2b", "--evaluate", "idiolink",
-    ]  # fmt: skip
+        "--max-steps",
+        "20",
+        "--no-val-sts",
+        "--keep-epochs",
+        "--evaluate",
+        "semeval2b",
+        "--evaluate",
+        "idiolink",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -112,8 +124,18 @@ def _result(path: Path, task: str, model: str, recipe: str, metrics: dict, **par
     import json
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    record = {"task": task, "model": model, "recipe": recipe, "seed": 0, "metrics": metrics, "params": params,
-              "data_sha256": "0", "commit": "c", "created": "2026-01-01T00:00:00+00:00", "wall_s": 1.0}  # fmt: skip
+    record = {
+        "task": task,
+        "model": model,
+        "recipe": recipe,
+        "seed": 0,
+        "metrics": metrics,
+        "params": params,
+        "data_sha256": "0",
+        "commit": "c",
+        "created": "2026-01-01T00:00:00+00:00",
+        "wall_s": 1.0,
+    }
     path.write_text(json.dumps(record))
 
 
@@ -121,10 +143,17 @@ def test_cross_benchmark_matrix_joins_a_configuration_across_benchmarks(tmp_path
     res = tmp_path / "results"
     _result(res / "semeval2b-dev/m__r__seed0.json", "semeval2b-dev", "m", "r", {"ALL": {"idiom": 0.5, "sts": 0.7}})
     _result(res / "semeval2b-dev/m__r__seed1.json", "semeval2b-dev", "m", "r", {"ALL": {"idiom": 0.7, "sts": 0.7}})
-    _result(res / "idiolink-test/m__r__span__seed0.json", "idiolink-test", "m", "r", {"ndcg@10": 61.5},
-            query_mode="span")  # fmt: skip
-    _result(res / "idiolink-test/m__r__sentence__seed0.json", "idiolink-test", "m", "r", {"ndcg@10": 40.0},
-            query_mode="sentence")  # fmt: skip
+    _result(
+        res / "idiolink-test/m__r__span__seed0.json", "idiolink-test", "m", "r", {"ndcg@10": 61.5}, query_mode="span"
+    )
+    _result(
+        res / "idiolink-test/m__r__sentence__seed0.json",
+        "idiolink-test",
+        "m",
+        "r",
+        {"ndcg@10": 40.0},
+        query_mode="sentence",
+    )
     _result(res / "semeval2b-dev/m__lonely__seed0.json", "semeval2b-dev", "m", "lonely", {"ALL": {"idiom": 0.1}})
     text = render_pages(res)["index.md"]
     matrix = text.split("## Cross-benchmark matrix")[1].split("\n## ")[0]
@@ -156,14 +185,24 @@ def test_2b_grid_shows_each_recipe_and_model_at_two_epochs():
     def entry(model, recipe, seed, idiom, epochs=2, variant=""):
         name = "__".join([model, recipe] + ([variant] if variant else []) + [f"seed{seed}"])
         training = {"config": {"epochs": epochs}} if epochs else None
-        rec = {"model": model, "recipe": recipe, "seed": seed, "params": {"training": training},
-               "metrics": {"ALL": {"idiom": idiom, "sts": 0.8}}}  # fmt: skip
+        rec = {
+            "model": model,
+            "recipe": recipe,
+            "seed": seed,
+            "params": {"training": training},
+            "metrics": {"ALL": {"idiom": idiom, "sts": 0.8}},
+        }
         return Path(f"semeval2b-dev/{name}.json"), rec
 
-    lines = semeval2b_grid([entry("minilm", "cosent", 0, 0.3), entry("minilm", "cosent", 1, 0.5),
-                            entry("minilm", "triplet", 0, 0.9, epochs=6, variant="6ep"),
-                            entry("minilm", "mnrl", 0, 0.2, epochs=None),  # older result: no training summary
-                            entry("me5-small-enpt", "cosent", 0, 0.6)])  # fmt: skip
+    lines = semeval2b_grid(
+        [
+            entry("minilm", "cosent", 0, 0.3),
+            entry("minilm", "cosent", 1, 0.5),
+            entry("minilm", "triplet", 0, 0.9, epochs=6, variant="6ep"),
+            entry("minilm", "mnrl", 0, 0.2, epochs=None),  # older result: no training summary
+            entry("me5-small-enpt", "cosent", 0, 0.6),
+        ]
+    )
     short = entry("minilm", "ynu", 0, 0.2)
     short[1]["params"]["training"]["epochs_done"] = 0  # a 60-step demo run of a 2-epoch config
     assert semeval2b_grid([short]) == []
@@ -180,20 +219,48 @@ def test_2b_rows_side_by_side_under_each_training_rule():
     from idiomkit.report.tables import training_rule
 
     def entry(recipe, seed, idiom, trained=True):
-        rec = {"model": "me5", "recipe": recipe, "seed": seed, "key": {"model": "me5", "recipe": recipe,
-               "variant": "4ep", "track": "marked", "seed": seed, "task": "semeval2b-dev"},
-               "params": {"training": {"label": recipe} if trained else None},
-               "metrics": {"ALL": {"idiom": idiom, "sts": 0.8, "all": 0.5}}}  # fmt: skip
+        rec = {
+            "model": "me5",
+            "recipe": recipe,
+            "seed": seed,
+            "key": {
+                "model": "me5",
+                "recipe": recipe,
+                "variant": "4ep",
+                "track": "marked",
+                "seed": seed,
+                "task": "semeval2b-dev",
+            },
+            "params": {"training": {"label": recipe} if trained else None},
+            "metrics": {"ALL": {"idiom": idiom, "sts": 0.8, "all": 0.5}},
+        }
         return Path(f"semeval2b-dev/me5__{recipe}__4ep__seed{seed}.json"), rec
 
-    assert [training_rule(x) for x in (None, "cosent-sts-dedup-sentences", "cosent-sts-dedup", "flagship-no2b",
-                                       "idiolink-infonce", "cosent-sts")] == [
-        "untrained", "task", "scorecard", "scorecard", "own splits", "recorded"]  # fmt: skip
-    lines = rules_section([entry("cosent", 0, 0.6), entry("cosent", 1, 0.8), entry("cosent-dedup", 0, 0.3),
-                           entry("cosent-dedup-sentences", 0, 0.5), entry("lonely", 0, 0.1),
-                           entry("zero", 0, 0.1, trained=False)])  # fmt: skip
+    assert [
+        training_rule(x)
+        for x in (
+            None,
+            "cosent-sts-dedup-sentences",
+            "cosent-sts-dedup",
+            "flagship-no2b",
+            "idiolink-infonce",
+            "cosent-sts",
+        )
+    ] == ["untrained", "task", "scorecard", "scorecard", "own splits", "recorded"]
+    lines = rules_section(
+        [
+            entry("cosent", 0, 0.6),
+            entry("cosent", 1, 0.8),
+            entry("cosent-dedup", 0, 0.3),
+            entry("cosent-dedup-sentences", 0, 0.5),
+            entry("lonely", 0, 0.1),
+            entry("zero", 0, 0.1, trained=False),
+        ]
+    )
     rows = [line.split(" | ") for line in lines if line.startswith("| me5")]
     assert [(r[1], r[3].split(":")[0], r[4], r[5]) for r in rows] == [
-        ("cosent", "recorded", "2", "0.700 ± 0.141"), ("cosent", "task rules", "1", "0.500"),
-        ("cosent", "scorecard rule", "1", "0.300")]  # fmt: skip
+        ("cosent", "recorded", "2", "0.700 ± 0.141"),
+        ("cosent", "task rules", "1", "0.500"),
+        ("cosent", "scorecard rule", "1", "0.300"),
+    ]
     assert rules_section([entry("lonely", 0, 0.1)]) == []  # one rule only: nothing to compare

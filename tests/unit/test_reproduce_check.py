@@ -66,8 +66,17 @@ def project(tmp_path, monkeypatch):
 
 
 def check(project: Path, *extra: str):
-    args = ["reproduce", "--check", "--experiments", "benchmarks/experiments", "--data-dir", "data",
-            "--check-json", "check.json", *extra]  # fmt: skip
+    args = [
+        "reproduce",
+        "--check",
+        "--experiments",
+        "benchmarks/experiments",
+        "--data-dir",
+        "data",
+        "--check-json",
+        "check.json",
+        *extra,
+    ]
     result = runner.invoke(app, args)
     data = json.loads((project / "check.json").read_text()) if (project / "check.json").exists() else None
     return result, data
@@ -81,7 +90,11 @@ def test_identical_rerun_passes_and_leaves_the_recorded_results_alone(project):
     assert result.exit_code == 0, result.output
     (row,) = data["rows"]
     assert (row["experiment"], row["seed"], row["result"], row["status"]) == (
-        "toy-zero-shot", 0, "toy/m__zero-shot__seed0.json", "identical")  # fmt: skip
+        "toy-zero-shot",
+        0,
+        "toy/m__zero-shot__seed0.json",
+        "identical",
+    )
     assert row["metrics_identical"] is True and row["predictions_identical"] is True and row["max_diff"] == 0
     assert data["ok"] is True and "| toy-zero-shot | 0 |" in data["markdown"]
     assert row["commit"] and data["markdown"].splitlines()[0].endswith("| commit |")
@@ -108,8 +121,10 @@ def test_changed_predictions_are_reported(project):
     assert result.exit_code == 1
     (row,) = data["rows"]
     assert row["metrics_identical"] is True and row["predictions_identical"] is False
-    assert row["detail"] == ("predictions differ: predictions.tsv (1 of 2 lines differ, first at line 2: 0 only in "
-                             "their numbers (at most 0 apart), 1 in ids, order or labels)")
+    assert row["detail"] == (
+        "predictions differ: predictions.tsv (1 of 2 lines differ, first at line 2: 0 only in "
+        "their numbers (at most 0 apart), 1 in ids, order or labels)"
+    )
 
 
 def test_missing_recorded_result_is_reported(project):
@@ -180,7 +195,8 @@ def test_prediction_tolerance_accepts_last_digit_score_changes(project):
     assert row["status"] == "within tolerance" and row["predictions_identical"] is False
     assert row["prediction_tolerance"] == 1e-6 and row["detail"] == (
         "predictions within 1e-06: predictions.tsv (1 of 2 lines differ, first at line 1: 1 only in their numbers "
-        "(at most 1e-06 apart), 0 in ids, order or labels)")
+        "(at most 1e-06 apart), 0 in ids, order or labels)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -261,8 +277,13 @@ def test_check_trains_into_the_models_folder_first_and_its_users_run_once_it_exi
     folder.joinpath("toy-train.toml").write_text(TRAIN_TOML)
     recorded(project / "recorded", 0.5)
     models = project / "runs/reproduce"
-    jobs = check_jobs(load_experiments(folder), only=None, scratch=project / "scratch", models_root=models,
-                      recorded_dir=project / "recorded")  # fmt: skip
+    jobs = check_jobs(
+        load_experiments(folder),
+        only=None,
+        scratch=project / "scratch",
+        models_root=models,
+        recorded_dir=project / "recorded",
+    )
     assert [job.experiment.name for job in jobs] == ["toy-train", "toy-probe"]
     assert jobs[0].trains == (models / "toy-train-seed0").resolve() and jobs[1].trains is None
     train, probe = jobs
@@ -291,7 +312,9 @@ def test_a_result_the_recording_never_had_is_listed_not_failed_when_the_rest_com
     result, data = check(project)
     assert result.exit_code == 0, result.output
     assert [(r["result"], r["status"]) for r in data["rows"]] == [
-        ("toy/m__zero-shot-extra__seed0.json", "extra result"), ("toy/m__zero-shot__seed0.json", "identical")]
+        ("toy/m__zero-shot-extra__seed0.json", "extra result"),
+        ("toy/m__zero-shot__seed0.json", "identical"),
+    ]
     (project / "recorded/toy/m__zero-shot__seed0.json").unlink()  # nothing of the job was recorded: a failure
     result, data = check(project)
     assert result.exit_code == 1 and {r["status"] for r in data["rows"]} == {"no recorded result"}
@@ -312,4 +335,7 @@ def test_rows_kept_from_an_older_check_are_relabelled_by_the_extra_result_rule(p
     result, data = check(project, "--only", "toy-other")
     assert result.exit_code == 0, result.output
     assert [(r["experiment"], r["status"]) for r in data["rows"]] == [
-        ("toy-other", "identical"), ("toy-zero-shot", "extra result"), ("toy-zero-shot", "identical")]
+        ("toy-other", "identical"),
+        ("toy-zero-shot", "extra result"),
+        ("toy-zero-shot", "identical"),
+    ]

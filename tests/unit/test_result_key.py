@@ -33,8 +33,14 @@ def test_path_is_made_from_the_key_and_the_stored_key_reads_back(tmp_path):
     assert path == tmp_path / "semeval2b-dev" / "org-model-x__cosent__last2-sentence-span__seed2.json"
     stored = json.loads(path.read_text())
     assert list(stored)[:2] == ["key", "task"]  # the key first, then the envelope as before
-    assert stored["key"] == {"task": "semeval2b-dev", "model": "org/model x", "recipe": "cosent",
-                             "variant": "last2-sentence-span", "track": "marked", "seed": 2}  # fmt: skip
+    assert stored["key"] == {
+        "task": "semeval2b-dev",
+        "model": "org/model x",
+        "recipe": "cosent",
+        "variant": "last2-sentence-span",
+        "track": "marked",
+        "seed": 2,
+    }
     assert ResultKey.from_record(stored) == key
 
 
@@ -64,8 +70,15 @@ def test_a_malformed_stored_key_is_one_line_naming_file_and_field(tmp_path):
         ResultKey.from_record({"key": stored}, source=path)
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps({**record().to_json(), "key": {**stored, "seed": 0, "track": "gold"}}))
-    args = ["report", "--results-dir", str(tmp_path), "--output", str(tmp_path / "pages"),
-            "--readme", str(tmp_path / "README.md")]  # fmt: skip
+    args = [
+        "report",
+        "--results-dir",
+        str(tmp_path),
+        "--output",
+        str(tmp_path / "pages"),
+        "--readme",
+        str(tmp_path / "README.md"),
+    ]
     assert_one_line_error(runner.invoke(app, args), "m__r__seed0.json: field 'key.track': unknown track 'gold'")
     assert not (tmp_path / "pages").exists()
 
@@ -85,8 +98,13 @@ def test_a_record_under_a_wrong_name_is_grouped_by_its_fields(tmp_path):
 
 
 def test_a_keyless_hand_written_record_gets_its_key_from_its_fields():
-    rec = {"task": "idiolink-test", "model": "bm25", "recipe": "zero-shot", "seed": 3,
-           "params": {"variant": "sentence+span", "query_mode": "sentence+span"}}  # fmt: skip
+    rec = {
+        "task": "idiolink-test",
+        "model": "bm25",
+        "recipe": "zero-shot",
+        "seed": 3,
+        "params": {"variant": "sentence+span", "query_mode": "sentence+span"},
+    }
     assert ResultKey.from_record(rec) == ResultKey("idiolink-test", "bm25", "zero-shot", "sentence-span", "marked", 3)
 
 
@@ -126,13 +144,20 @@ def test_evaluate_builds_the_key_once_with_its_track(tmp_path):
 
     write_split(tmp_path / "data")
     for mode, track in (("span", "marked"), ("sentence", "plain")):
-        ev = evaluate("idiolink", "bm25", data_dir=tmp_path / "data", results_dir=tmp_path / "res", query_mode=mode,
-                      show_progress_bar=False)  # fmt: skip
+        ev = evaluate(
+            "idiolink",
+            "bm25",
+            data_dir=tmp_path / "data",
+            results_dir=tmp_path / "res",
+            query_mode=mode,
+            show_progress_bar=False,
+        )
         assert ev.key == ResultKey("idiolink-test", "bm25", "zero-shot", mode, track, 0)
         assert ev.path == ev.key.path(tmp_path / "res")
         assert ResultKey.from_record(json.loads(ev.path.read_text())) == ev.key
-    ev = evaluate("idiolink", "bm25", data_dir=tmp_path / "data", write=False, query_mode="span",
-                  show_progress_bar=False)  # fmt: skip
+    ev = evaluate(
+        "idiolink", "bm25", data_dir=tmp_path / "data", write=False, query_mode="span", show_progress_bar=False
+    )
     assert ev.path is None and ev.key.track == "marked"
 
 

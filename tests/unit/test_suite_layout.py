@@ -52,8 +52,22 @@ def test_the_conftest_hook_marks_exactly_the_integration_folder(tmp_path):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / f"test_{folder}_side.py").write_text("def test_one():\n    pass\n")
     env = os.environ | {"PYTHONPATH": str(TESTS)}
-    cmd = [sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
-           "-c", os.devnull, "-m", "integration", str(tmp_path)]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "--collect-only",
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        str(tmp_path),
+        "-c",
+        os.devnull,
+        "-m",
+        "integration",
+        str(tmp_path),
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "integration/test_integration_side.py::test_one" in out.stdout

@@ -19,13 +19,31 @@ from pathlib import Path
 from idiomkit.data.csvio import _decode, check_header, collect_records, csv_value_rows, record_of
 from idiomkit.data.errors import DataError
 
-SPLITS = {"train": "subtask_a_train.tsv", "dev": "subtask_a_dev.tsv", "test": "subtask_a_test.tsv",
-          "xe": "subtask_a_xe.tsv"}  # fmt: skip
+SPLITS = {
+    "train": "subtask_a_train.tsv",
+    "dev": "subtask_a_dev.tsv",
+    "test": "subtask_a_test.tsv",
+    "xe": "subtask_a_xe.tsv",
+}
 N_IMAGES = 5
 SENTENCE_TYPES = ("idiomatic", "literal")
-IRREGULAR_PLURALS = {"child": "children", "man": "men", "woman": "women", "foot": "feet", "tooth": "teeth",
-                     "mouse": "mice", "goose": "geese", "person": "people", "wife": "wives", "knife": "knives",
-                     "life": "lives", "leaf": "leaves", "wolf": "wolves", "calf": "calves", "shelf": "shelves"}
+IRREGULAR_PLURALS = {
+    "child": "children",
+    "man": "men",
+    "woman": "women",
+    "foot": "feet",
+    "tooth": "teeth",
+    "mouse": "mice",
+    "goose": "geese",
+    "person": "people",
+    "wife": "wives",
+    "knife": "knives",
+    "life": "lives",
+    "leaf": "leaves",
+    "wolf": "wolves",
+    "calf": "calves",
+    "shelf": "shelves",
+}
 COLUMNS = ["compound", "subset", "sentence_type", "sentence", "expected_order"] + [
     f"image{i}_{kind}" for i in range(1, N_IMAGES + 1) for kind in ("name", "caption")
 ]
@@ -159,9 +177,11 @@ def load_admire_file(path: str | Path, *, require_gold: bool = True, strict: boo
     """Items of one AdMIRe subtask A TSV; ``strict=False`` skips bad rows (and logs how many, with the first)."""
     path = Path(path)
     return collect_records(
-        path, read_tsv_rows(path), lambda row, record: parse_row(path, row, record, require_gold=require_gold),
+        path,
+        read_tsv_rows(path),
+        lambda row, record: parse_row(path, row, record, require_gold=require_gold),
         strict=strict,
-    )  # fmt: skip
+    )
 
 
 def load_admire(data_dir: str | Path, split: str, *, strict: bool = True) -> AdmireSplit:

@@ -39,8 +39,12 @@ def _decode(path: Path, first_row: int = 0, *, lenient: bool = False) -> str:
     return text
 
 
-_WIDE_BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe": "UTF-16",
-              b"\xfe\xff": "UTF-16"}  # fmt: skip
+_WIDE_BOMS = {
+    b"\xff\xfe\x00\x00": "UTF-32",
+    b"\x00\x00\xfe\xff": "UTF-32",
+    b"\xff\xfe": "UTF-16",
+    b"\xfe\xff": "UTF-16",
+}
 
 
 def read_bytes(path: Path) -> bytes:

@@ -165,11 +165,18 @@ def load_epie_definitions(data_dir: str | Path, kind: str) -> tuple[list[tuple[s
         out.append((raw.strip(), display_text(raw.strip()), clean_meaning(line)))
     if no_sense := [row for row, (_, _, text) in enumerate(out, start=1) if text is None]:
         known = (len(no_sense), len(out)) == EPIE_NO_SENSE[kind]
-        log_once(logging.INFO if known else logging.WARNING,  # an idiom is dropped (unless another source defines it)
-                 "%s: %d of %d meaning lines have no sense block (first: row %d)%s; those idioms get no EPIE "
-                 "definition and are left out unless another source defines them", paths[1], len(no_sense), len(out),
-                 no_sense[0], " (the known gap of EPIE)" if known else
-                 " (the shipped file has {} of {}: it changed)".format(*EPIE_NO_SENSE[kind]))  # fmt: skip
+        log_once(
+            logging.INFO if known else logging.WARNING,  # an idiom is dropped (unless another source defines it)
+            "%s: %d of %d meaning lines have no sense block (first: row %d)%s; those idioms get no EPIE "
+            "definition and are left out unless another source defines them",
+            paths[1],
+            len(no_sense),
+            len(out),
+            no_sense[0],
+            " (the known gap of EPIE)"
+            if known
+            else " (the shipped file has {} of {}: it changed)".format(*EPIE_NO_SENSE[kind]),
+        )
     return out, paths
 
 
@@ -247,8 +254,9 @@ def load_epie_pairs(data_dir: str | Path, definitions: dict[str, str]) -> tuple[
             static["no tagged idiom span"] += 1
         else:
             tokens, a, b = span
-            pairs.append(SentencePair(key, w.strip(), " ".join(tokens[:a] + [definitions[key]] + tokens[b:]),
-                                      "epie-static"))  # fmt: skip
+            pairs.append(
+                SentencePair(key, w.strip(), " ".join(tokens[:a] + [definitions[key]] + tokens[b:]), "epie-static")
+            )
     _log_unused("EPIE static", len(s_lines[0]), static)
     return pairs, f_paths + [t_path] + s_paths
 
@@ -333,8 +341,9 @@ def merge(definitions: Iterable[Definition], pairs: Iterable[SentencePair]) -> d
     if repeated or orphans:
         log.info(
             "idiom data: %d repeated definition(s) merged, %d sentence pair(s) of idioms without a definition left out",
-            repeated, orphans,
-        )  # fmt: skip
+            repeated,
+            orphans,
+        )
     return idioms
 
 

@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+
 @dataclass(frozen=True)
 class HeldOut:
     """Normalised held-out sentences and idioms, with how many each split contributed."""
@@ -79,8 +80,12 @@ class Filtered(Generic[T]):
         return self.dropped_sentence + self.dropped_idiom
 
     def counts(self) -> dict[str, int]:
-        return {"total": self.total, "kept": len(self.kept), "dropped_sentence": self.dropped_sentence,
-                "dropped_idiom": self.dropped_idiom}  # fmt: skip
+        return {
+            "total": self.total,
+            "kept": len(self.kept),
+            "dropped_sentence": self.dropped_sentence,
+            "dropped_idiom": self.dropped_idiom,
+        }
 
 
 def filter_heldout(
@@ -111,8 +116,12 @@ def filter_heldout(
             out.kept.append(example)
     log.info(
         "held-out dedup %s: kept %d of %d (%d with a held-out sentence, %d of a held-out idiom)",
-        source, len(out.kept), out.total, out.dropped_sentence, out.dropped_idiom,
-    )  # fmt: skip
+        source,
+        len(out.kept),
+        out.total,
+        out.dropped_sentence,
+        out.dropped_idiom,
+    )
     return out
 
 
@@ -156,8 +165,10 @@ def _admire(data_dir: Path) -> tuple[dict[str, list[str]], dict[str, list[str]]]
 
 def _xiao(data_dir: Path) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     held = [i for i in load_idiom_data(data_dir).idioms.values() if i.split == "heldout"]
-    return ({"Xiao held-out": [s for i in held for p in i.pairs for s in (p.sentence, p.paraphrase)]},
-            {"Xiao held-out": [i.key for i in held]})  # fmt: skip
+    return (
+        {"Xiao held-out": [s for i in held for p in i.pairs for s in (p.sentence, p.paraphrase)]},
+        {"Xiao held-out": [i.key for i in held]},
+    )
 
 
 def _sts(data_dir: Path) -> tuple[dict[str, list[str]], dict[str, list[str]]]:

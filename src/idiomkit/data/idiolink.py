@@ -106,8 +106,9 @@ def _read_json(path: Path) -> Any:
     if bad is not None:
         _bad_byte_record(path, data)
         line = raw[: bad.start].count(b"\n") + 1
-        raise DataError(path, None, None, f"not valid UTF-8 (byte 0x{raw[bad.start]:02x} at line {line}, offset "
-                        f"{bad.start})") from None  # fmt: skip
+        raise DataError(
+            path, None, None, f"not valid UTF-8 (byte 0x{raw[bad.start]:02x} at line {line}, offset {bad.start})"
+        ) from None
     return data
 
 
@@ -118,8 +119,11 @@ def _bad_byte_record(path: Path, data: Any) -> None:
         return
     for row, record in enumerate(data, start=1):
         if isinstance(record, dict):
-            bad_byte(path, row, {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for k, v in
-                                 record.items()})  # fmt: skip
+            bad_byte(
+                path,
+                row,
+                {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for k, v in record.items()},
+            )
 
 
 def _text(path: Path, row: int, record: dict, name: str) -> str:
@@ -131,9 +135,7 @@ def _text(path: Path, row: int, record: dict, name: str) -> str:
     return value
 
 
-def resolve_span(
-    path: Path, row: int, sentence: str, span: Any, field: str = "span"
-) -> tuple[tuple[int, int], str]:
+def resolve_span(path: Path, row: int, sentence: str, span: Any, field: str = "span") -> tuple[tuple[int, int], str]:
     """``span`` (text, or ``[start, end]`` offsets) -> ((start, end), text); raises DataError (naming ``field``)
     if it is not in ``sentence``. Text spans resolve to their first occurrence."""
     if isinstance(span, str):
@@ -150,9 +152,7 @@ def resolve_span(
     ):
         start, end = span
         if not 0 <= start < end <= len(sentence):
-            raise DataError(
-                path, row, field, f"offsets {list(span)} are outside the sentence (length {len(sentence)})"
-            )
+            raise DataError(path, row, field, f"offsets {list(span)} are outside the sentence (length {len(sentence)})")
         return (start, end), sentence[start:end]
     raise DataError(path, row, field, f"must be a string or [start, end] offsets, got {json.dumps(span)[:60]}")
 

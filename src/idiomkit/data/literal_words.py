@@ -43,12 +43,20 @@ RESOURCE = Path(__file__).parent / "resources" / "literal_words.tsv"
 COLUMNS = ("word", "pos", "literal", "lemma", "how", "count")
 POS_FILES = {"v": "verb", "n": "noun", "a": "adj", "r": "adv"}  # also the tie order
 DETACH = {
-    "n": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
-          ("ies", "y")),
+    "n": (
+        ("s", ""),
+        ("ses", "s"),
+        ("xes", "x"),
+        ("zes", "z"),
+        ("ches", "ch"),
+        ("shes", "sh"),
+        ("men", "man"),
+        ("ies", "y"),
+    ),
     "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")),
     "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
     "r": (),
-}  # fmt: skip
+}
 
 
 def _words(text: str) -> frozenset[str]:
@@ -89,8 +97,12 @@ class WordNet:
     def __init__(self, root: str | Path = WORDNET_DIR):
         self.root = Path(root)
         if not (self.root / "index.noun").is_file():
-            raise DataError(self.root / "index.noun", None, None,
-                            "file not found (install WordNet: apt-get install -y wordnet-base)")  # fmt: skip
+            raise DataError(
+                self.root / "index.noun",
+                None,
+                None,
+                "file not found (install WordNet: apt-get install -y wordnet-base)",
+            )
         self.index: dict[str, dict[str, tuple[int, list[int]]]] = {p: {} for p in POS_FILES}
         self.exceptions: dict[str, dict[str, list[str]]] = {p: {} for p in POS_FILES}
         for pos, name in POS_FILES.items():
@@ -100,7 +112,7 @@ class WordNet:
                 cells = line.split()
                 n_synsets, n_pointers = int(cells[2]), int(cells[3])
                 tagged = int(cells[5 + n_pointers])
-                self.index[pos][cells[0]] = (tagged, [int(c) for c in cells[6 + n_pointers:][:n_synsets]])
+                self.index[pos][cells[0]] = (tagged, [int(c) for c in cells[6 + n_pointers :][:n_synsets]])
             exc = self.root / f"{name}.exc"
             for line in exc.read_text(encoding="latin-1").splitlines() if exc.is_file() else []:
                 form, *lemmas = line.split()
@@ -242,9 +254,14 @@ def build_literal_words(words: Iterable[str], wordnet_dir: str | Path = WORDNET_
     wanted = sorted({w.lower() for w in words if is_content_word(w.lower())})
     out = [r for w in wanted for r in render(w, wn)]
     rendered = {r.word for r in out if r.literal}
-    log.info("literal words: %d of %d words rendered in some part of speech; renderings: %s", len(rendered),
-             len(wanted), ", ".join(f"{h or 'none'} {sum(r.how == h for r in out)}" for h in
-                                    ("synonym", "hypernym", "similar", "synonym2", "")))  # fmt: skip
+    log.info(
+        "literal words: %d of %d words rendered in some part of speech; renderings: %s",
+        len(rendered),
+        len(wanted),
+        ", ".join(
+            f"{h or 'none'} {sum(r.how == h for r in out)}" for h in ("synonym", "hypernym", "similar", "synonym2", "")
+        ),
+    )
     return out
 
 
@@ -289,8 +306,10 @@ def load_literal_words(path: str | Path = RESOURCE) -> Words:
     return out
 
 
-NOUN_BEFORE = _words("a an the this that these those my your his her its our their one's 's of in on at for from "
-                     "with into by some any no")  # fmt: skip
+NOUN_BEFORE = _words(
+    "a an the this that these those my your his her its our their one's 's of in on at for from "
+    "with into by some any no"
+)
 VERB_BEFORE = _words("to will would shall should can could may might must do does did n't not 'll 'd")
 
 

@@ -131,8 +131,11 @@ def idiom_positions(tokens: list[str], tags: tuple[str, ...], idiom: str) -> lis
     :data:`SPAN_WINDOW` of them, tokens starting with an idiom word's stem; None when fewer than the idiom has."""
     if len(tags) != len(tokens):
         return None
-    words = [w for w in re.findall(r"[\w'-]+", re.sub(r"\[[^\]]*\]|\([^)]*\)", " ", idiom.lower()))
-             if w not in FUNCTION_WORDS]  # fmt: skip
+    words = [
+        w
+        for w in re.findall(r"[\w'-]+", re.sub(r"\[[^\]]*\]|\([^)]*\)", " ", idiom.lower()))
+        if w not in FUNCTION_WORDS
+    ]
     tagged = [i for i, tag in enumerate(tags) if tag != "O"]
     if not tagged or not words:
         return None
@@ -176,8 +179,17 @@ def pie_candidates(data_dir: Path, discards: Counter) -> list[Triple]:
         elif misreading in (item.idiomatic_sentence, item.literal_sentence):
             discards["pie: misreading equals the sentence or paraphrase"] += 1
         else:
-            out.append(Triple(item.idiom, "EN", item.idiomatic_sentence, item.literal_sentence, misreading, "pie",
-                              seen_ok=item.split == "test"))  # fmt: skip
+            out.append(
+                Triple(
+                    item.idiom,
+                    "EN",
+                    item.idiomatic_sentence,
+                    item.literal_sentence,
+                    misreading,
+                    "pie",
+                    seen_ok=item.split == "test",
+                )
+            )
     return out
 
 
@@ -220,14 +232,25 @@ def ncs_candidates(data_dir: Path, discards: Counter) -> list[Triple]:
             elif len(sentence.split()) < MIN_WORDS:
                 discards["ncs: sentence too short"] += 1
             else:
-                out.append(Triple(c.idiom, c.language, sentence, _substitute(sentence, *match.span(), synonym),
-                                  _substitute(sentence, *match.span(), literal), "ncs"))  # fmt: skip
+                out.append(
+                    Triple(
+                        c.idiom,
+                        c.language,
+                        sentence,
+                        _substitute(sentence, *match.span(), synonym),
+                        _substitute(sentence, *match.span(), literal),
+                        "ncs",
+                    )
+                )
     return out
 
 
 def astitch_2a_candidates(data_dir: Path, discards: Counter) -> list[Triple]:
-    senses = {(c.language, normalise_idiom(c.idiom)): c for c in load_astitch(data_dir, splits=("dev", "test"))
-              if c.figurative_meanings}  # fmt: skip
+    senses = {
+        (c.language, normalise_idiom(c.idiom)): c
+        for c in load_astitch(data_dir, splits=("dev", "test"))
+        if c.figurative_meanings
+    }
     rows, _ = load_dev_split(data_dir)
     out = []
     for row in rows:
@@ -238,9 +261,16 @@ def astitch_2a_candidates(data_dir: Path, discards: Counter) -> list[Triple]:
         if match is None:
             discards["astitch-2a: MWE not verbatim in the sentence"] += 1
             continue
-        out.append(Triple(row.mwe, row.language, row.target, _substitute(row.target, *match.span(),
-                          c.figurative_meanings[0]), _substitute(row.target, *match.span(), c.literal_meaning),
-                          "astitch-2a"))  # fmt: skip
+        out.append(
+            Triple(
+                row.mwe,
+                row.language,
+                row.target,
+                _substitute(row.target, *match.span(), c.figurative_meanings[0]),
+                _substitute(row.target, *match.span(), c.literal_meaning),
+                "astitch-2a",
+            )
+        )
     return out
 
 
@@ -248,8 +278,7 @@ def astitch_candidates(data_dir: Path) -> list[Triple]:
     items = load_astitch(data_dir, splits=("train",))
     kept = [c for c in items if c.figurative_meanings]
     log.info("core test: AStitch %d of %d train compounds with a figurative meaning", len(kept), len(items))
-    return [Triple(c.idiom, c.language, c.idiom, c.figurative_meanings[0], c.literal_meaning, "astitch")
-            for c in kept]  # fmt: skip
+    return [Triple(c.idiom, c.language, c.idiom, c.figurative_meanings[0], c.literal_meaning, "astitch") for c in kept]
 
 
 # --- held out -----------------------------------------------------------------------------------------------
@@ -329,8 +358,12 @@ def _cap(triples: list[Triple], discards: Counter) -> list[Triple]:
 
 def candidates(root: Path, discards: Counter) -> list[Triple]:
     """Every source's candidate triples (before the held-out split and the cap)."""
-    return (pie_candidates(root, discards) + ncs_candidates(root, discards) + astitch_2a_candidates(root, discards)
-            + astitch_candidates(root))  # fmt: skip
+    return (
+        pie_candidates(root, discards)
+        + ncs_candidates(root, discards)
+        + astitch_2a_candidates(root, discards)
+        + astitch_candidates(root)
+    )
 
 
 @lru_cache(maxsize=4)
@@ -348,15 +381,26 @@ def _core_test(data_dir: str, benchmark_heldout: frozenset[str]) -> CoreTest:
         else:
             discards[f"{t.source}: seen idiom's sentence in a training source"] += 1
     out = _cap(split, discards)
-    files = [*ncs_files(root, "EN").values(), *ncs_files(root, "PT").values(), astitch_file(root, "EN"),
-             astitch_file(root, "PT"), *(pie_file(root, s) for s in ("train", "valid", "test")),
-             *data_paths(root).values(), RESOURCE, HELDOUT_LIST]  # fmt: skip
+    files = [
+        *ncs_files(root, "EN").values(),
+        *ncs_files(root, "PT").values(),
+        astitch_file(root, "EN"),
+        astitch_file(root, "PT"),
+        *(pie_file(root, s) for s in ("train", "valid", "test")),
+        *data_paths(root).values(),
+        RESOURCE,
+        HELDOUT_LIST,
+    ]
     for reason, n in sorted(discards.items()):
         log.info("core test: discarded %d (%s)", n, reason)
     counts = Counter((t.source, t.language, "heldout" if t.heldout else "seen") for t in out)
-    log.info("core test: %d triples (%s), %d of %d idioms held out", len(out),
-             ", ".join(f"{s} {lang} {h} {n}" for (s, lang, h), n in sorted(counts.items())),
-             len({t.idiom for t in out if t.heldout}), len({t.idiom for t in out}))  # fmt: skip
+    log.info(
+        "core test: %d triples (%s), %d of %d idioms held out",
+        len(out),
+        ", ".join(f"{s} {lang} {h} {n}" for (s, lang, h), n in sorted(counts.items())),
+        len({t.idiom for t in out if t.heldout}),
+        len({t.idiom for t in out}),
+    )
     return CoreTest(out, files, dict(sorted(discards.items())))
 
 

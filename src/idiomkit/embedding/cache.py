@@ -45,9 +45,13 @@ def save_array_atomically(path: Path, array: np.ndarray) -> None:
 
 
 def cached_array(
-    key: str, compute: Callable[[], np.ndarray], *, directory: Path | None, rows: int | None = None,
+    key: str,
+    compute: Callable[[], np.ndarray],
+    *,
+    directory: Path | None,
+    rows: int | None = None,
     memory: bool = True,
-) -> np.ndarray:  # fmt: skip
+) -> np.ndarray:
     """The array stored under ``key``: from memory (``memory``), else ``directory/<key>.npy`` when it has ``rows``
     rows (any number when None), else ``compute()``, which is then stored in both. ``directory`` None: no file."""
     if memory and key in MEMORY_CACHE:

@@ -219,8 +219,14 @@ class Lexicon:
             if line.strip():
                 lex._add_row(path, number, _record(path, number, line.split("\t"), columns))
         if not len(lex):  # a reader with no idiom would find nothing in any text, silently
-            raise DataError(path, 1, "idiom", "no idiom: the file has a header only" if len(lines) == 1 else
-                            "no idiom: every line after the header is blank")  # fmt: skip
+            raise DataError(
+                path,
+                1,
+                "idiom",
+                "no idiom: the file has a header only"
+                if len(lines) == 1
+                else "no idiom: every line after the header is blank",
+            )
         log.info("lexicon %s: %d entries from %d rows", path, len(lex), len(lines) - 1)
         return lex
 

@@ -84,9 +84,13 @@ _PT_DETS = _set(
 _PT_INDEFINITE = _set("um uma uns umas")
 _PT_CONTRACTIONS = tuple(
     frozenset(group.split())
-    for group in ("no na nos nas num numa nuns numas", "do da dos das dum duma duns dumas",
-                  "ao à aos às", "pelo pela pelos pelas")
-)  # fmt: skip
+    for group in (
+        "no na nos nas num numa nuns numas",
+        "do da dos das dum duma duns dumas",
+        "ao à aos às",
+        "pelo pela pelos pelas",
+    )
+)
 _PT_FILLERS = _set("alguém algo fulano sicrano")
 _PT_CLITICS = {"se": _set("se me te nos vos"), "lhe": _set("lhe lhes me te nos vos")}
 _PT_FUNCTION = (
@@ -139,8 +143,18 @@ _EN_IRREGULAR = {
 _EN_PREPOSITIONS = (_set("on upon onto"),)  # interchangeable in idioms ("fell upon deaf ears")
 _EN_ALSO_REGULAR = _set("burn dream hang kneel lean leap learn lie light prove sew show smell spell spill swell wake")
 _EN_LEMMA_OF = {form: lemma for lemma, forms in _EN_IRREGULAR.items() for form in forms if form not in _EN_IRREGULAR}
-_EN_NOUNS = {"foot": "feet", "tooth": "teeth", "man": "men", "woman": "women", "child": "children",
-             "mouse": "mice", "goose": "geese", "person": "people", "life": "lives", "wife": "wives"}  # fmt: skip
+_EN_NOUNS = {
+    "foot": "feet",
+    "tooth": "teeth",
+    "man": "men",
+    "woman": "women",
+    "child": "children",
+    "mouse": "mice",
+    "goose": "geese",
+    "person": "people",
+    "life": "lives",
+    "wife": "wives",
+}
 _VOWELS = "aeiou"
 
 
@@ -277,10 +291,26 @@ _PT_IRREGULAR = {
     """
     )
 }
-_PT_SPELLING = {("ar", "c"): "qu", ("ar", "g"): "gu", ("ar", "ç"): "c", ("er", "c"): "ç", ("er", "g"): "j",
-                ("ir", "c"): "ç", ("ir", "g"): "j", ("ir", "gu"): "g"}  # fmt: skip
-_PT_PLURALS = (("ões", "ão"), ("ães", "ão"), ("ãos", "ão"), ("ais", "al"), ("éis", "el"), ("óis", "ol"),
-               ("uis", "ul"), ("ns", "m"))  # fmt: skip
+_PT_SPELLING = {
+    ("ar", "c"): "qu",
+    ("ar", "g"): "gu",
+    ("ar", "ç"): "c",
+    ("er", "c"): "ç",
+    ("er", "g"): "j",
+    ("ir", "c"): "ç",
+    ("ir", "g"): "j",
+    ("ir", "gu"): "g",
+}
+_PT_PLURALS = (
+    ("ões", "ão"),
+    ("ães", "ão"),
+    ("ãos", "ão"),
+    ("ais", "al"),
+    ("éis", "el"),
+    ("óis", "ol"),
+    ("uis", "ul"),
+    ("ns", "m"),
+)
 
 
 def _pt_conjugate(verb: str) -> set[str]:
@@ -683,6 +713,16 @@ class Matcher:
                 taken.update(range(start, end))
                 entry = self._patterns[number].entry
                 first, last = tokens[start][1], tokens[end - 1][2]
-                out.append(Match(first, last, sentence[first:last], entry.idiom, entry.language, entry.meanings,
-                                 entry.sources, entry.meaning_languages))  # fmt: skip
+                out.append(
+                    Match(
+                        first,
+                        last,
+                        sentence[first:last],
+                        entry.idiom,
+                        entry.language,
+                        entry.meanings,
+                        entry.sources,
+                        entry.meaning_languages,
+                    )
+                )
         return sorted(out, key=lambda m: m.start)

@@ -69,8 +69,14 @@ class IdiomReader(InputModule):
     config_keys = ["mode", "language", "max_gap"]
     save_in_root = False  # its own folder (0_IdiomReader), beside the Transformer's
 
-    def __init__(self, lexicon: Lexicon | None = None, mode: str = "replace", sense: SenseLike | None = None,
-                 language: str | None = None, max_gap: int = 2) -> None:  # fmt: skip
+    def __init__(
+        self,
+        lexicon: Lexicon | None = None,
+        mode: str = "replace",
+        sense: SenseLike | None = None,
+        language: str | None = None,
+        max_gap: int = 2,
+    ) -> None:
         super().__init__()
         if lexicon is None:
             from idiomkit.idioms.sources import default_lexicon
@@ -110,8 +116,14 @@ class IdiomReader(InputModule):
     def rewrite_inputs(self, inputs: Any) -> list[Any]:
         """The inputs with every text rewritten: strings, and the strings of tuples (pairs); others as they are."""
         rewrite = self.rewriter.rewrite
-        return [rewrite(x) if isinstance(x, str) else tuple(rewrite(y) if isinstance(y, str) else y for y in x)
-                if isinstance(x, tuple) else x for x in inputs]  # fmt: skip
+        return [
+            rewrite(x)
+            if isinstance(x, str)
+            else tuple(rewrite(y) if isinstance(y, str) else y for y in x)
+            if isinstance(x, tuple)
+            else x
+            for x in inputs
+        ]
 
     def rewrite_spans(self, texts: Sequence[str], spans: Sequence[Span | None]) -> tuple[list[str], list[Span | None]]:
         """``texts`` rewritten as :meth:`preprocess` rewrites them, and each text's character span (None: none)
@@ -182,12 +194,24 @@ class IdiomReader(InputModule):
             self.sense.save(folder / SENSE_FILE)
 
     @classmethod
-    def load(cls, model_name_or_path: str, subfolder: str = "", token: bool | str | None = None,
-             cache_folder: str | None = None, revision: str | None = None, local_files_only: bool = False,
-             **kwargs: Any) -> IdiomReader:  # fmt: skip
+    def load(
+        cls,
+        model_name_or_path: str,
+        subfolder: str = "",
+        token: bool | str | None = None,
+        cache_folder: str | None = None,
+        revision: str | None = None,
+        local_files_only: bool = False,
+        **kwargs: Any,
+    ) -> IdiomReader:
         """The reader saved by :meth:`save` (a local folder or a Hub repository)."""
-        hub = {"subfolder": subfolder, "token": token, "cache_folder": cache_folder, "revision": revision,
-               "local_files_only": local_files_only}  # fmt: skip
+        hub = {
+            "subfolder": subfolder,
+            "token": token,
+            "cache_folder": cache_folder,
+            "revision": revision,
+            "local_files_only": local_files_only,
+        }
         config_path = cls.load_file_path(model_name_or_path, cls.config_file_name, **hub)
         if config_path is None:
             raise DataError(Path(model_name_or_path) / subfolder / cls.config_file_name, None, None, "file not found")
@@ -215,8 +239,12 @@ CONFIG_FIELDS: dict[str, Callable[[Any], bool]] = {
     "max_gap": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
     "sense": lambda v: isinstance(v, bool),
 }
-CONFIG_EXPECTED = {"mode": f"one of {', '.join(MODES)}", "language": f"null or one of {', '.join(LANGUAGES)}",
-                   "max_gap": "a whole number >= 0", "sense": "true or false"}  # fmt: skip
+CONFIG_EXPECTED = {
+    "mode": f"one of {', '.join(MODES)}",
+    "language": f"null or one of {', '.join(LANGUAGES)}",
+    "max_gap": "a whole number >= 0",
+    "sense": "true or false",
+}
 
 
 def read_config(path: Path) -> dict[str, Any]:
@@ -227,8 +255,9 @@ def read_config(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise DataError(path, None, None, "not UTF-8 text") from None
     except json.JSONDecodeError as exc:
-        raise DataError(path, None, None, f"invalid or truncated JSON (line {exc.lineno} column {exc.colno}: "
-                                          f"{exc.msg})") from None  # fmt: skip
+        raise DataError(
+            path, None, None, f"invalid or truncated JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
+        ) from None
     if not isinstance(config, dict):
         raise DataError(path, None, None, f"a JSON object expected (keys {', '.join(CONFIG_FIELDS)})")
     for key, value in config.items():
@@ -239,8 +268,9 @@ def read_config(path: Path) -> dict[str, Any]:
     return config
 
 
-def model_inputs(model: Any, texts: Sequence[str], spans: Sequence[Span | None] | None = None
-                 ) -> tuple[list[str], list[Span | None] | None]:  # fmt: skip
+def model_inputs(
+    model: Any, texts: Sequence[str], spans: Sequence[Span | None] | None = None
+) -> tuple[list[str], list[Span | None] | None]:
     """``texts`` as ``model`` tokenizes them -- rewritten when its first module is an :class:`IdiomReader`, as
     ``encode`` rewrites them -- with ``spans`` (character offsets per text, None for a text without one) moved into
     the rewritten texts. For the paths that tokenize without ``model.preprocess`` (span pooling, training's token

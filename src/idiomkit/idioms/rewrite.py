@@ -100,14 +100,24 @@ class Reading:
             elif b <= end:
                 shift_end = delta + len(new) - (b - a)
             delta += len(new) - (b - a)
-        mapped = (start + shift_start if new_start is None else new_start,
-                  end + shift_end if new_end is None else new_end)  # fmt: skip
+        mapped = (
+            start + shift_start if new_start is None else new_start,
+            end + shift_end if new_end is None else new_end,
+        )
         return mapped[0], max(mapped)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (match fields flattened into each found item)."""
-        items = [{**asdict(f.match), "meanings": list(f.match.meanings), "probability": f.probability,
-                  "figurative": f.figurative, "replacement": f.replacement} for f in self.found]  # fmt: skip
+        items = [
+            {
+                **asdict(f.match),
+                "meanings": list(f.match.meanings),
+                "probability": f.probability,
+                "figurative": f.figurative,
+                "replacement": f.replacement,
+            }
+            for f in self.found
+        ]
         return {"text": self.text, "rewritten": self.rewritten, "mode": self.mode, "found": items}
 
 
@@ -224,8 +234,14 @@ class Rewriter:
         Rewriter(lexicon, mode="gloss").rewrite("He spilled the beans.")  # "He spilled the beans (reveal a secret)."
     """
 
-    def __init__(self, lexicon: Lexicon, mode: str = "replace", sense: SenseLike | None = None,
-                 language: str | None = None, max_gap: int = 2) -> None:  # fmt: skip
+    def __init__(
+        self,
+        lexicon: Lexicon,
+        mode: str = "replace",
+        sense: SenseLike | None = None,
+        language: str | None = None,
+        max_gap: int = 2,
+    ) -> None:
         self.lexicon, self.mode, self.sense = lexicon, check_mode(mode), sense
         self.language, self.max_gap = language, max_gap
         self.matcher = Matcher(lexicon, max_gap=max_gap)

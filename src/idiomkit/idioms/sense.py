@@ -75,11 +75,41 @@ _SKIP = frozenset(
 )  # articles and possessives: not counted as inserted words or in the masked span
 CUES = {
     "literal": ("literally", "literal", "literalmente", "actual", "actually", "real", "real-life", "physical"),
-    "figurative": ("figuratively", "figurative", "metaphorically", "metaphor", "metaphorical", "proverbial",
-                   "figurativamente", "metaforicamente", "figurado", "metáfora", "so-called", "chamado", "chamada"),
-    "naming": ("called", "named", "known", "term", "phrase", "expression", "idiom", "saying", "coined", "dubbed",
-               "conhecido", "conhecida", "termo", "expressão", "ditado", "denominado", "apelidado"),
-}  # fmt: skip
+    "figurative": (
+        "figuratively",
+        "figurative",
+        "metaphorically",
+        "metaphor",
+        "metaphorical",
+        "proverbial",
+        "figurativamente",
+        "metaforicamente",
+        "figurado",
+        "metáfora",
+        "so-called",
+        "chamado",
+        "chamada",
+    ),
+    "naming": (
+        "called",
+        "named",
+        "known",
+        "term",
+        "phrase",
+        "expression",
+        "idiom",
+        "saying",
+        "coined",
+        "dubbed",
+        "conhecido",
+        "conhecida",
+        "termo",
+        "expressão",
+        "ditado",
+        "denominado",
+        "apelidado",
+    ),
+}
 _CUE_OF = {word: kind for kind, words in CUES.items() for word in words}
 
 
@@ -125,12 +155,20 @@ def _forms(word: str, language: str) -> frozenset[str]:
 def _span_features(sentence: str, start: int, end: int, idiom: str, language: str) -> set[str]:
     """Inflection, inserted words, the masked span, capitalisation, quotes and brackets around it."""
     before, after = sentence[:start].rstrip(), sentence[end:].lstrip()
-    return _span_shape(sentence[start:end], idiom, language, before[-1:], after[:1], not re.search(r"\w", before),
-                       not re.search(r"\w", after))  # fmt: skip
+    return _span_shape(
+        sentence[start:end],
+        idiom,
+        language,
+        before[-1:],
+        after[:1],
+        not re.search(r"\w", before),
+        not re.search(r"\w", after),
+    )
 
 
-def _span_shape(span: str, idiom: str, language: str, before: str, after: str, at_start: bool,
-                at_end: bool) -> set[str]:  # fmt: skip
+def _span_shape(
+    span: str, idiom: str, language: str, before: str, after: str, at_start: bool, at_end: bool
+) -> set[str]:
     """:func:`_span_features` of the span's text, given the nearest non-space character before and after it ("" for
     none) and whether no word comes before / after it."""
     idiom_words = normalise_idiom(idiom).split()
@@ -178,8 +216,9 @@ class _Bag:
     """The distinct tokens outside a span: those ``count`` (the text's) has more often than ``inside`` (the
     span's); ``by_prefix``: the text's distinct tokens of 4+ characters by their first four."""
 
-    def __init__(self, count: Mapping[str, int], inside: Mapping[str, int],
-                 by_prefix: Mapping[str, Sequence[str]]) -> None:  # fmt: skip
+    def __init__(
+        self, count: Mapping[str, int], inside: Mapping[str, int], by_prefix: Mapping[str, Sequence[str]]
+    ) -> None:
         self.count, self.inside, self.by_prefix = count, inside, by_prefix
 
     @classmethod
@@ -216,8 +255,9 @@ def _idiom_features(idiom: str, language: str, outside: _Bag) -> set[str]:
     return out
 
 
-def features(sentence: str, start: int, end: int, idiom: str, language: str,
-             groups: Sequence[str] = DEFAULT_GROUPS) -> list[str]:  # fmt: skip
+def features(
+    sentence: str, start: int, end: int, idiom: str, language: str, groups: Sequence[str] = DEFAULT_GROUPS
+) -> list[str]:
     """The sorted feature names of the idiom ``idiom`` at ``sentence[start:end]`` (see the module docstring)."""
     left, right = _words(sentence[:start]), _words(sentence[end:])
     out: set[str] = set()
@@ -229,8 +269,9 @@ def features(sentence: str, start: int, end: int, idiom: str, language: str,
         out.add(f"lang={language}")
     out |= _sentence_features(_caps(sentence) if "cues" in groups else "", left + right, groups)
     if "idiom" in groups:
-        out |= _idiom_features(idiom, language, _Bag.of(t for t, _, _ in tokenize(sentence[:start] + " " +
-                                                                               sentence[end:])))  # fmt: skip
+        out |= _idiom_features(
+            idiom, language, _Bag.of(t for t, _, _ in tokenize(sentence[:start] + " " + sentence[end:]))
+        )
     return sorted(out)
 
 
@@ -268,8 +309,14 @@ class _TextIndex:
         self.bag_at = {w: i for i, w in enumerate(self.bag)}
         self.bag_weights = [weights.get(f"S={w}", 0.0) for w in self.bag]
 
-    def _parts(self, start: int, end: int, idiom: str, language: str, groups: Sequence[str],
-               ) -> tuple[list[str], list[tuple[int, int]]] | None:  # fmt: skip
+    def _parts(
+        self,
+        start: int,
+        end: int,
+        idiom: str,
+        language: str,
+        groups: Sequence[str],
+    ) -> tuple[list[str], list[tuple[int, int]]] | None:
         """The sorted features but the ``S=`` ones, and the runs of :attr:`bag` that are the ``S=`` ones."""
         if not self.usable or not 0 <= start <= end <= len(self.text):
             return None
@@ -282,13 +329,21 @@ class _TextIndex:
         if "window" in groups:
             out |= _window("L", self.words[max(0, i - WINDOW) : i]) | _window("R", self.words[j : j + WINDOW])
         if "span" in groups:
-            out |= _span_shape(text[start:end], idiom, language, self._edge(start, -1), self._edge(end, 1),
-                               self.first_word >= start, self.last_word < end)  # fmt: skip
+            out |= _span_shape(
+                text[start:end],
+                idiom,
+                language,
+                self._edge(start, -1),
+                self._edge(end, 1),
+                self.first_word >= start,
+                self.last_word < end,
+            )
         if "lang" in groups:
             out.add(f"lang={language}")
         outside = _Bag(self.word_count, inside, {})
-        out |= _sentence_features(self.caps, [w for w in self.cues if w in outside], [g for g in groups
-                                                                                      if g != "sentence"])  # fmt: skip
+        out |= _sentence_features(
+            self.caps, [w for w in self.cues if w in outside], [g for g in groups if g != "sentence"]
+        )
         if "idiom" in groups:
             out |= _idiom_features(idiom, language, _Bag(self.token_count, Counter(self.tokens[a:b]), self.by_prefix))
         runs: list[tuple[int, int]] = []
@@ -307,8 +362,9 @@ class _TextIndex:
             k += step
         return text[k] if 0 <= k < len(text) else ""
 
-    def features(self, start: int, end: int, idiom: str, language: str,
-                 groups: Sequence[str] = DEFAULT_GROUPS) -> list[str] | None:  # fmt: skip
+    def features(
+        self, start: int, end: int, idiom: str, language: str, groups: Sequence[str] = DEFAULT_GROUPS
+    ) -> list[str] | None:
         """:func:`features` of the span ``text[start:end]``; None when it cannot be read from the index."""
         parts = self._parts(start, end, idiom, language, groups)
         if parts is None:
@@ -317,16 +373,18 @@ class _TextIndex:
         k = bisect_left(names, "S=")  # every other feature sorts before "S=..." (uppercase) or after (lowercase)
         return [*names[:k], *(f"S={w}" for a, b in runs for w in self.bag[a:b]), *names[k:]]
 
-    def terms(self, start: int, end: int, idiom: str, language: str,
-              groups: Sequence[str]) -> Iterator[float] | None:  # fmt: skip
+    def terms(self, start: int, end: int, idiom: str, language: str, groups: Sequence[str]) -> Iterator[float] | None:
         """The weights of :meth:`features`' list in its order (0.0 for a feature without one), or None."""
         parts = self._parts(start, end, idiom, language, groups)
         if parts is None:
             return None
         names, runs = parts
         k, weights = bisect_left(names, "S="), self.weights
-        return chain((weights.get(f, 0.0) for f in names[:k]), *(self.bag_weights[a:b] for a, b in runs),
-                     (weights.get(f, 0.0) for f in names[k:]))  # fmt: skip
+        return chain(
+            (weights.get(f, 0.0) for f in names[:k]),
+            *(self.bag_weights[a:b] for a, b in runs),
+            (weights.get(f, 0.0) for f in names[k:]),
+        )
 
 
 # --- the model ------------------------------------------------------------------------------------------------
@@ -378,9 +436,16 @@ class SenseCheck:
 
     def to_json(self) -> dict[str, Any]:
         names = sorted(self.weights, key=lambda f: (-abs(self.weights[f]), f))
-        return {"format": FORMAT, "version": VERSION, "threshold": self.threshold, "bias": self.bias,
-                "groups": list(self.groups), "summary": self.summary, "features": names,
-                "weights": [self.weights[f] for f in names]}  # fmt: skip
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "threshold": self.threshold,
+            "bias": self.bias,
+            "groups": list(self.groups),
+            "summary": self.summary,
+            "features": names,
+            "weights": [self.weights[f] for f in names],
+        }
 
     def save(self, path: str | Path) -> Path:
         """Write the model as one JSON file, atomically."""
@@ -421,9 +486,13 @@ def _parse(path: Path, data: Any) -> dict[str, Any]:
     threshold = float(_field(path, data, "threshold", (int, float)))
     if not 0.0 <= threshold <= 1.0:
         raise DataError(path, None, "threshold", f"{threshold} is not within [0, 1]")
-    return {"weights": dict(zip(names, map(float, weights), strict=True)), "threshold": threshold,
-            "bias": float(_field(path, data, "bias", (int, float))), "groups": tuple(groups),
-            "summary": _field(path, data, "summary", dict)}  # fmt: skip
+    return {
+        "weights": dict(zip(names, map(float, weights), strict=True)),
+        "threshold": threshold,
+        "bias": float(_field(path, data, "bias", (int, float))),
+        "groups": tuple(groups),
+        "summary": _field(path, data, "summary", dict),
+    }
 
 
 def default_sense_check() -> SenseCheck:
@@ -504,8 +573,13 @@ def _semeval_samples(examples: Iterable[Any], source: str, drop_unfound: bool) -
             if drop_unfound:
                 continue
         out.append(Sample(ex.target, start, end, ex.mwe, ex.language, ex.label == 0, source))
-    log.info("sense check %s: %d samples, MWE not found in %d target(s)%s", source, len(out), unfound,
-             " (dropped)" if drop_unfound else " (whole sentence used)")  # fmt: skip
+    log.info(
+        "sense check %s: %d samples, MWE not found in %d target(s)%s",
+        source,
+        len(out),
+        unfound,
+        " (dropped)" if drop_unfound else " (whole sentence used)",
+    )
     return out
 
 
@@ -519,15 +593,22 @@ def training_samples(data_dir: str | Path) -> list[Sample]:
     from idiomkit.data.semeval2a import load_setting
 
     index = heldout_index(data_dir)
-    train = filter_heldout("sense 2A train", load_setting(data_dir, "zero_shot")[0], lambda e: [e.target],
-                           lambda e: [e.mwe], index=index).kept  # fmt: skip
+    train = filter_heldout(
+        "sense 2A train", load_setting(data_dir, "zero_shot")[0], lambda e: [e.target], lambda e: [e.mwe], index=index
+    ).kept
     out = _semeval_samples(train, "2A train", drop_unfound=True)
     itu = filter_heldout("sense ITU", load_itu(data_dir), lambda u: [u.sentence], lambda u: [u.idiom], index=index)
     out += span_samples("ITU", [(u.sentence, u.idiom, "", u.usage == "figurative") for u in itu.kept])
-    mt = filter_heldout("sense mt-ambiguity", load_mt_triples(data_dir), lambda t: [t.figurative, t.literal],
-                        lambda t: [t.idiom], index=index).kept  # fmt: skip
-    out += span_samples("mt-ambiguity", [(s, t.idiom, "", fig) for t in mt for s, fig in
-                                         ((t.figurative, True), (t.literal, False))])  # fmt: skip
+    mt = filter_heldout(
+        "sense mt-ambiguity",
+        load_mt_triples(data_dir),
+        lambda t: [t.figurative, t.literal],
+        lambda t: [t.idiom],
+        index=index,
+    ).kept
+    out += span_samples(
+        "mt-ambiguity", [(s, t.idiom, "", fig) for t in mt for s, fig in ((t.figurative, True), (t.literal, False))]
+    )
     epie, key_of, _ = load_epie_usages(data_dir)
     epie = filter_heldout("sense EPIE formal", epie, lambda e: [e.target], lambda e: [key_of[e.id]], index=index)
     out += span_samples("EPIE formal", [(e.target, key_of[e.id], e.mwe, e.label == 0) for e in epie.kept])
@@ -580,18 +661,25 @@ def scores(samples: Sequence[Sample], probs: Sequence[float], threshold: float) 
     gold = np.array([s.figurative for s in samples], dtype=bool)
     pred = np.asarray(probs) >= threshold
     always = np.ones(len(gold), dtype=bool)
-    return {"n": len(gold), "figurative": int(gold.sum()), "accuracy": round(float(np.mean(pred == gold)), 4),
-            "macro_f1": round(macro_f1(gold, pred), 4), "baseline_accuracy": round(float(np.mean(gold)), 4),
-            "baseline_macro_f1": round(macro_f1(gold, always), 4)}  # fmt: skip
+    return {
+        "n": len(gold),
+        "figurative": int(gold.sum()),
+        "accuracy": round(float(np.mean(pred == gold)), 4),
+        "macro_f1": round(macro_f1(gold, pred), 4),
+        "baseline_accuracy": round(float(np.mean(gold)), 4),
+        "baseline_macro_f1": round(macro_f1(gold, always), 4),
+    }
 
 
-def by_group(samples: Sequence[Sample], probs: Sequence[float], threshold: float,
-             key: Callable[[Sample], str]) -> dict[str, Any]:  # fmt: skip
+def by_group(
+    samples: Sequence[Sample], probs: Sequence[float], threshold: float, key: Callable[[Sample], str]
+) -> dict[str, Any]:
     """:func:`scores` of every group of samples (by ``key``), then of all of them."""
     probs = np.asarray(probs)
     names = sorted({key(s) for s in samples})
-    out = {n: scores([s for s in samples if key(s) == n], probs[[key(s) == n for s in samples]], threshold)
-           for n in names}  # fmt: skip
+    out = {
+        n: scores([s for s in samples if key(s) == n], probs[[key(s) == n for s in samples]], threshold) for n in names
+    }
     out["all"] = scores(samples, probs, threshold)
     return out
 
@@ -660,9 +748,11 @@ def _counts(samples: Sequence[Sample]) -> dict[str, dict[str, int]]:
     for source in sorted({s.source for s in samples}):
         for fold in ("train", "validation"):
             part = [s for s in samples if s.source == source and idiom_fold(s.idiom) == fold]
-            out[f"{source} {fold}"] = {"figurative": sum(s.figurative for s in part),
-                                       "literal": sum(not s.figurative for s in part),
-                                       "idioms": len({normalise_idiom(s.idiom) for s in part})}  # fmt: skip
+            out[f"{source} {fold}"] = {
+                "figurative": sum(s.figurative for s in part),
+                "literal": sum(not s.figurative for s in part),
+                "idioms": len({normalise_idiom(s.idiom) for s in part}),
+            }
     return out
 
 
@@ -679,9 +769,17 @@ def train_sense_check(data_dir: str | Path, seed: int = 0) -> tuple[SenseCheck, 
         "evaluation": {"2A dev": by_group(dev, probabilities(check, dev), check.threshold, lambda s: s.language)},
         "selection": tried,
     }
-    check.summary.update({"seed": seed, "groups": list(check.groups), "threshold": check.threshold,
-                          "features": len(check.weights), "samples": _counts(samples),
-                          "validation": report["validation"], "evaluation": report["evaluation"]})  # fmt: skip
+    check.summary.update(
+        {
+            "seed": seed,
+            "groups": list(check.groups),
+            "threshold": check.threshold,
+            "features": len(check.weights),
+            "samples": _counts(samples),
+            "validation": report["validation"],
+            "evaluation": report["evaluation"],
+        }
+    )
     report["model"] = {k: v for k, v in check.summary.items() if k not in ("validation", "evaluation")}
     report["top_features"] = top_features(check)
     return check, report

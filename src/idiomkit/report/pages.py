@@ -78,8 +78,10 @@ def update_readme(readme: str | Path, results_dir: str | Path) -> bool:
     :data:`README_MARKERS` (the cross-benchmark matrix) in ``readme``; False when it has neither (nothing written)."""
     text = Path(readme).read_text(encoding="utf-8")
     results = load_results(results_dir)
-    tables = ((SCORECARD_MARKERS, "\n".join(scorecard_section(results, heading=False)).strip("\n")),
-              (README_MARKERS, readme_table(results_dir)))  # fmt: skip
+    tables = (
+        (SCORECARD_MARKERS, "\n".join(scorecard_section(results, heading=False)).strip("\n")),
+        (README_MARKERS, readme_table(results_dir)),
+    )
     found = False
     for (start, end), table in tables:
         if start in text and end in text:

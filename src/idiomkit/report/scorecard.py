@@ -116,7 +116,10 @@ def scorecard_section(results: list[tuple[Path, dict[str, Any]]], heading: bool 
     if len(out) <= 2:
         return []
     rules = "; ".join(f"*{key}*: {text}" for key, text in RULES.items() if key != "untrained")
-    return out + ["Each row: `idiomkit evaluate all -m MODEL --track both` (a trained model: its directory); "
-                  "mean ± std over seeds; core acc = the core test (figurative paraphrase nearer than the literal "
-                  "misreading), idioms held out from every training source vs seen. The rule is what the training "
-                  f"data went through: {rules}.", ""]
+    return out + [
+        "Each row: `idiomkit evaluate all -m MODEL --track both` (a trained model: its directory); "
+        "mean ± std over seeds; core acc = the core test (figurative paraphrase nearer than the literal "
+        "misreading), idioms held out from every training source vs seen. The rule is what the training "
+        f"data went through: {rules}.",
+        "",
+    ]

@@ -10,10 +10,24 @@ from typing import Any
 from idiomkit.report.tables import RULES, base_label, mean_std, result_key, training_rule
 
 # The 2B recipe x model grid of issue #5 (rows: recipes; the STS-keeping variants last), at the 2-epoch budget.
-GRID_2B_RECIPES = ("adaptive-triplet", "adaptive-triplet-mwe", "triplet", "mnrl", "cosent", "contrastive", "cosine",
-                   "ynu", "adaptive-triplet-mwe-sts", "adaptive-triplet-mwe-sts-stsw0.1", "cosent-sts",
-                   "cosent-sts-stsw0.3", "contrastive-sts", "contrastive-sts-stsw0.3", "adaptive-triplet-mwe-lora",
-                   "adaptive-triplet-mwe-dropout0")  # fmt: skip
+GRID_2B_RECIPES = (
+    "adaptive-triplet",
+    "adaptive-triplet-mwe",
+    "triplet",
+    "mnrl",
+    "cosent",
+    "contrastive",
+    "cosine",
+    "ynu",
+    "adaptive-triplet-mwe-sts",
+    "adaptive-triplet-mwe-sts-stsw0.1",
+    "cosent-sts",
+    "cosent-sts-stsw0.3",
+    "contrastive-sts",
+    "contrastive-sts-stsw0.3",
+    "adaptive-triplet-mwe-lora",
+    "adaptive-triplet-mwe-dropout0",
+)
 
 
 GRID_2B_MODELS = ("minilm", "me5-small-enpt")
@@ -35,8 +49,12 @@ def semeval2b_grid(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
             cells[(rec["recipe"], rec["model"])].append(rec)
     if not cells:
         return []
-    lines = ["### Recipe × model grid (2 epochs; ALL idiom / STS, mean over seeds, seed count)", "",
-             "| recipe | " + " | ".join(GRID_2B_MODELS) + " |", "|---|" + "---|" * len(GRID_2B_MODELS)]  # fmt: skip
+    lines = [
+        "### Recipe × model grid (2 epochs; ALL idiom / STS, mean over seeds, seed count)",
+        "",
+        "| recipe | " + " | ".join(GRID_2B_MODELS) + " |",
+        "|---|" + "---|" * len(GRID_2B_MODELS),
+    ]
     for recipe in GRID_2B_RECIPES:
         row = [recipe]
         for model in GRID_2B_MODELS:
@@ -64,8 +82,12 @@ def rules_section(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     if not shown:
         return []
     head = ["model", "recipe", "budget", "rule", "seeds", "idiom ρ", "STS ρ", "all ρ"]
-    lines = ["### The same recipe under each training rule (ALL; mean ± std over seeds)", "",
-             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]  # fmt: skip
+    lines = [
+        "### The same recipe under each training rule (ALL; mean ± std over seeds)",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+    ]
     for (model, recipe, variant), rules in sorted(shown.items()):
         for rule in (r for r in RULES if r in rules):
             recs = rules[rule]

@@ -5,5 +5,14 @@ from idiomkit.scorecard.blocks import BLOCKS, BlockContext, BlockOutput
 from idiomkit.scorecard.card import HEADLINE, Scorecard, headline, markdown_table
 from idiomkit.scorecard.run import ScorecardOptions, evaluate_all
 
-__all__ = ["BLOCKS", "HEADLINE", "BlockContext", "BlockOutput", "Scorecard", "ScorecardOptions", "evaluate_all",
-           "headline", "markdown_table"]
+__all__ = [
+    "BLOCKS",
+    "HEADLINE",
+    "BlockContext",
+    "BlockOutput",
+    "Scorecard",
+    "ScorecardOptions",
+    "evaluate_all",
+    "headline",
+    "markdown_table",
+]

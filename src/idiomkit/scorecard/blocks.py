@@ -77,12 +77,22 @@ def semeval2b_block(model, ctx: BlockContext) -> BlockOutput:
         needed = {g.id for g in gold} | {g.other_id for g in gold if g.sim is None and g.other_id}
         pairs = [p for p in pairs if p.id in needed]
     transform = MweTransform.for_model(model) if ctx.track == "marked" else None
-    sims = pair_similarities(model, pairs, prompt_name=ctx.prompt_name, batch_size=ctx.batch_size,
-                             show_progress_bar=ctx.show_progress_bar, transform=transform)  # fmt: skip
+    sims = pair_similarities(
+        model,
+        pairs,
+        prompt_name=ctx.prompt_name,
+        batch_size=ctx.batch_size,
+        show_progress_bar=ctx.show_progress_bar,
+        transform=transform,
+    )
     metrics = score_predictions({p.id: float(s) for p, s in zip(pairs, sims, strict=True)}, gold)
     setting = "fine_tune" if ctx.trained else "pre_train"
-    return BlockOutput(metrics, {"semeval2b.submission.csv": submission_csv(pairs, sims, setting)},
-                       list(split.files), {"mwe_tokens": transform is not None, "pairs": len(pairs)})  # fmt: skip
+    return BlockOutput(
+        metrics,
+        {"semeval2b.submission.csv": submission_csv(pairs, sims, setting)},
+        list(split.files),
+        {"mwe_tokens": transform is not None, "pairs": len(pairs)},
+    )
 
 
 def _idiolink_split(ctx: BlockContext) -> IdioLinkSplit:
@@ -91,8 +101,12 @@ def _idiolink_split(ctx: BlockContext) -> IdioLinkSplit:
         return data
     idioms = sorted({d.idiom for d in data.documents})[: 2 * QUICK_IDIOMS]
     asked = set(idioms[:QUICK_IDIOMS])
-    return IdioLinkSplit(data.name, [d for d in data.documents if d.idiom in idioms],
-                         [q for q in data.queries if q.idiom in asked], data.files)  # fmt: skip
+    return IdioLinkSplit(
+        data.name,
+        [d for d in data.documents if d.idiom in idioms],
+        [q for q in data.queries if q.idiom in asked],
+        data.files,
+    )
 
 
 def idiolink_block(model, ctx: BlockContext) -> BlockOutput:
@@ -102,13 +116,20 @@ def idiolink_block(model, ctx: BlockContext) -> BlockOutput:
     metrics, predictions = {}, {}
     usages = {q.id: q.usage for q in data.queries}
     for mode in modes:
-        scores = dense_scores(model, data, mode, prompt_name=ctx.prompt_name, batch_size=ctx.batch_size,
-                              show_progress_bar=ctx.show_progress_bar)  # fmt: skip
+        scores = dense_scores(
+            model,
+            data,
+            mode,
+            prompt_name=ctx.prompt_name,
+            batch_size=ctx.batch_size,
+            show_progress_bar=ctx.show_progress_bar,
+        )
         run = make_run(data.queries, data.documents, scores)
         metrics[mode] = r_precision_and_ndcg10(data.qrels(), run, usages)
         predictions[f"idiolink-{mode.replace('+', '-')}.run.trec.gz"] = trec_run(run)
-    return BlockOutput(metrics, predictions, list(data.files),
-                       {"queries": len(data.queries), "documents": len(data.documents)})  # fmt: skip
+    return BlockOutput(
+        metrics, predictions, list(data.files), {"queries": len(data.queries), "documents": len(data.documents)}
+    )
 
 
 def semeval2a_block(model, ctx: BlockContext) -> BlockOutput:
@@ -139,8 +160,12 @@ def xiao_block(model, ctx: BlockContext) -> BlockOutput:
     data = load_idiom_data(ctx.data_dir)
     idioms = data.split("heldout")[: 60 if ctx.quick else None]
     metrics, raw = score_pairs(model, idioms, batch_size=ctx.batch_size, prompt_name=ctx.prompt_name)
-    return BlockOutput(metrics, {"xiao.pairs.csv": pairs_csv(raw), "xiao.ranks.csv": ranks_csv(raw)},
-                       list(data.files), {"idioms": len(idioms)})  # fmt: skip
+    return BlockOutput(
+        metrics,
+        {"xiao.pairs.csv": pairs_csv(raw), "xiao.ranks.csv": ranks_csv(raw)},
+        list(data.files),
+        {"idioms": len(idioms)},
+    )
 
 
 def _reader_lexicon(model):
@@ -161,14 +186,24 @@ def meaning_triples_block(model, ctx: BlockContext) -> BlockOutput:
     core = core_test(ctx.data_dir)
     triples = core.triples[:: QUICK_STRIDE // 2] if ctx.quick else core.triples
     lexicon, which = _reader_lexicon(model)
-    metrics, cos = score_triples(model, triples, batch_size=ctx.batch_size, prompt_name=ctx.prompt_name,
-                                 lexicon=lexicon)  # fmt: skip
+    metrics, cos = score_triples(
+        model, triples, batch_size=ctx.batch_size, prompt_name=ctx.prompt_name, lexicon=lexicon
+    )
     leaked = sorted({t.idiom for t in triples if t.heldout and lexicon.get(t.idiom, t.language) is not None})
-    params = {"triples": len(triples), "lookup_lexicon": f"{which} ({len(lexicon)} entries)",
-              "heldout_idioms_in_lexicon": len(leaked), "discarded": core.discarded}  # fmt: skip
+    params = {
+        "triples": len(triples),
+        "lookup_lexicon": f"{which} ({len(lexicon)} entries)",
+        "heldout_idioms_in_lexicon": len(leaked),
+        "discarded": core.discarded,
+    }
     if leaked:
-        log.warning("core test: the %s lexicon knows %d held-out idioms (%s%s): rebuild it from heldout_index",
-                    which, len(leaked), ", ".join(leaked[:5]), ", ..." if len(leaked) > 5 else "")  # fmt: skip
+        log.warning(
+            "core test: the %s lexicon knows %d held-out idioms (%s%s): rebuild it from heldout_index",
+            which,
+            len(leaked),
+            ", ".join(leaked[:5]),
+            ", ..." if len(leaked) > 5 else "",
+        )
     return BlockOutput(metrics, {"meaning-triples.tsv": triples_tsv(triples, cos, lexicon)}, core.files, params)
 
 
@@ -182,8 +217,9 @@ def sts_guard_block(model, ctx: BlockContext) -> BlockOutput:
         sims = cosine_rows(np.stack([emb[p.sentence_1] for p in pairs]), np.stack([emb[p.sentence_2] for p in pairs]))
         metrics[source] = spearman([p.score for p in pairs], list(map(float, sims)))
         lines += [f"{source}\t{p.score:.4f}\t{s:.6f}" for p, s in zip(pairs, sims, strict=True)]
-    return BlockOutput(metrics, {"sts-guard.tsv": "\n".join(lines) + "\n"},
-                       list(sts_files(ctx.data_dir, "test").values()))  # fmt: skip
+    return BlockOutput(
+        metrics, {"sts-guard.tsv": "\n".join(lines) + "\n"}, list(sts_files(ctx.data_dir, "test").values())
+    )
 
 
 @dataclass(frozen=True)

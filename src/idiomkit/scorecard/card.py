@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 
 TASK = "scorecard"
 TRACK_CHOICES = ("plain", "marked", "both")
+
+
 @dataclass
 class Scorecard:
     """One card: its result record, the file written (None when not written) and the seconds each block took."""
@@ -45,8 +47,10 @@ def selected_blocks(only: Sequence[str] | None, quick: bool) -> list[str]:
         raise KeyError(f"unknown scorecard block '{unknown[0]}' (expected one of {', '.join(BLOCKS)})")
     whole = [name for name in only or () if quick and not BLOCKS[name].quick]
     if whole:
-        raise OptionError(f"--only {whole[0]}: the {whole[0]} block has no quick slice (it runs whole, minutes, on a "
-                          "card labelled quick); drop --quick for it, or leave it out of --only")  # fmt: skip
+        raise OptionError(
+            f"--only {whole[0]}: the {whole[0]} block has no quick slice (it runs whole, minutes, on a "
+            "card labelled quick); drop --quick for it, or leave it out of --only"
+        )
     if only:
         return list(only)
     return [name for name, block in BLOCKS.items() if block.quick or not quick]
@@ -74,21 +78,53 @@ def run_card(
 
 
 def write_card(
-    model, ctx: BlockContext, *, model_name: str, recipe: str, blocks: Sequence[str], results_dir: Path | None,
-    extra_params: dict[str, Any], shared: dict[str, BlockOutput] | None = None,
-) -> Scorecard:  # fmt: skip
+    model,
+    ctx: BlockContext,
+    *,
+    model_name: str,
+    recipe: str,
+    blocks: Sequence[str],
+    results_dir: Path | None,
+    extra_params: dict[str, Any],
+    shared: dict[str, BlockOutput] | None = None,
+) -> Scorecard:
     """Run the blocks and write the card (predictions first); ``results_dir`` None: compute only."""
     start = time.perf_counter()
     metrics, predictions, files, block_params, seconds = run_card(model, ctx, blocks, shared)
-    params = {"track": ctx.track, "quick": ctx.quick, "blocks": block_params, "seconds": seconds,
-              "prompt_name": ctx.prompt_name, "batch_size": ctx.batch_size, **extra_params}  # fmt: skip
-    record = ResultRecord(TASK, model_name, recipe, ctx.seed, metrics, params, sha256_files(sorted(set(files))),
-                          wall_s=time.perf_counter() - start)  # fmt: skip
+    params = {
+        "track": ctx.track,
+        "quick": ctx.quick,
+        "blocks": block_params,
+        "seconds": seconds,
+        "prompt_name": ctx.prompt_name,
+        "batch_size": ctx.batch_size,
+        **extra_params,
+    }
+    record = ResultRecord(
+        TASK,
+        model_name,
+        recipe,
+        ctx.seed,
+        metrics,
+        params,
+        sha256_files(sorted(set(files))),
+        wall_s=time.perf_counter() - start,
+    )
     variant = ctx.track + ("-quick" if ctx.quick else "")
     key = ResultKey(TASK, model_name, recipe, variant, ctx.track, ctx.seed)
     path = write_result(record, results_dir, predictions=predictions, key=key) if results_dir else None
     return Scorecard(record, path, seconds)
 
 
-__all__ = ["HEADLINE", "TASK", "Scorecard", "dig", "headline", "markdown_table", "selected_blocks", "tracks_of",
-           "transposed", "write_card"]
+__all__ = [
+    "HEADLINE",
+    "TASK",
+    "Scorecard",
+    "dig",
+    "headline",
+    "markdown_table",
+    "selected_blocks",
+    "tracks_of",
+    "transposed",
+    "write_card",
+]

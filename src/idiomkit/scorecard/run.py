@@ -21,7 +21,7 @@ from idiomkit.scorecard.card import (
     Scorecard,
     headline,
     markdown_table,
-    selected_blocks,  # fmt: skip
+    selected_blocks,
     tracks_of,
     write_card,
 )
@@ -41,9 +41,13 @@ class ScorecardOptions:
         default_factory=list, metadata={"choices": tuple(BLOCKS), "help": "only these blocks (repeatable)"}
     )
     reader: str | None = field(
-        default=None, metadata={"choices": MODES, "help": "put the idiom reader (this mode, the evaluation lexicon: "
-                                "the shipped one minus held-out idioms, and the sense check) in front of the model"},
-    )  # fmt: skip
+        default=None,
+        metadata={
+            "choices": MODES,
+            "help": "put the idiom reader (this mode, the evaluation lexicon: "
+            "the shipped one minus held-out idioms, and the sense check) in front of the model",
+        },
+    )
 
 
 @api_errors
@@ -97,10 +101,27 @@ def evaluate_all(
         extra["lexicon"] = "evaluation"
     cards, shared = [], {}
     for one in tracks_of(track):
-        ctx = BlockContext(Path(data_dir) if data_dir else default_data_dir(), one, quick,
-                           auto_prompt_name(st, prompt_name), batch_size, seed, trained=bool(training))  # fmt: skip
-        cards.append(write_card(st, ctx, model_name=name, recipe=recipe, blocks=blocks,
-                                results_dir=results if write else None, extra_params=extra, shared=shared))  # fmt: skip
+        ctx = BlockContext(
+            Path(data_dir) if data_dir else default_data_dir(),
+            one,
+            quick,
+            auto_prompt_name(st, prompt_name),
+            batch_size,
+            seed,
+            trained=bool(training),
+        )
+        cards.append(
+            write_card(
+                st,
+                ctx,
+                model_name=name,
+                recipe=recipe,
+                blocks=blocks,
+                results_dir=results if write else None,
+                extra_params=extra,
+                shared=shared,
+            )
+        )
     if training and write:
         update_model_card(Path(model), cards)
     return cards
@@ -114,8 +135,10 @@ def update_model_card(model_dir: Path, cards: list[Scorecard]) -> Path:
     card = model_dir / "README.md"
     text = card.read_text(encoding="utf-8") if card.exists() else "# idiomkit model\n"
     text = text.split(CARD_HEADING, 1)[0].rstrip("\n")
-    rows = [(f"{c.record.params['track']} track{' (quick)' if c.record.params['quick'] else ''}", c.record.metrics)
-            for c in cards]  # fmt: skip
+    rows = [
+        (f"{c.record.params['track']} track{' (quick)' if c.record.params['quick'] else ''}", c.record.metrics)
+        for c in cards
+    ]
     section = f"{CARD_HEADING}\n\n`idiomkit evaluate all` (seed {cards[0].record.seed}):\n\n{markdown_table(rows)}"
     return atomic_write_text(card, f"{text}\n\n{section}")
 
@@ -129,8 +152,12 @@ def published_cards(results_dir: str | Path | None = None) -> list[dict[str, Any
 def comparison_rows(card: Scorecard, published: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
     """The card, the untrained encoder of the same model (same track and quick mode) and the other published rows."""
     rec = card.record
-    same = [r for r in published if r["params"].get("track") == rec.params["track"]
-            and bool(r["params"].get("quick")) == bool(rec.params["quick"])]  # fmt: skip
+    same = [
+        r
+        for r in published
+        if r["params"].get("track") == rec.params["track"]
+        and bool(r["params"].get("quick")) == bool(rec.params["quick"])
+    ]
     rows = [(f"**{rec.model} {rec.recipe}** (this run)", rec.metrics)]
     others = [r for r in same if (r["model"], r["recipe"], r["seed"]) != (rec.model, rec.recipe, rec.seed)]
     others.sort(key=lambda r: (not (r["recipe"] in BASELINE and r["model"] == rec.model), r["recipe"] != "zero-shot"))
@@ -163,8 +190,7 @@ def write_figure(card: Scorecard, rows: list[tuple[str, dict[str, Any]]]) -> Pat
     columns = [c for c, _, _ in HEADLINE if flat[0][1][c] is not None]
     ncols = 5
     nrows = -(-len(columns) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.2 * ncols, 0.35 * len(flat) * nrows + 1.2 * nrows),
-                             squeeze=False)  # fmt: skip
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.2 * ncols, 0.35 * len(flat) * nrows + 1.2 * nrows), squeeze=False)
     for i, ax in enumerate(axes.flat):
         if i >= len(columns):
             ax.axis("off")

@@ -55,6 +55,17 @@ def parse_task_options(task: Task, argv: Sequence[str], *, lexical: bool = False
 
 
 __all__ = [
-    "TASKS", "AdmireOptions", "EvalContext", "IdioLinkOptions", "SemEval2AOptions", "SemEval2BOptions", "Task",
-    "TaskMetadata", "TaskOutput", "XiaoPairsOptions", "get_task", "parse_task_options", "task_titles",
-]  # fmt: skip
+    "TASKS",
+    "AdmireOptions",
+    "EvalContext",
+    "IdioLinkOptions",
+    "SemEval2AOptions",
+    "SemEval2BOptions",
+    "Task",
+    "TaskMetadata",
+    "TaskOutput",
+    "XiaoPairsOptions",
+    "get_task",
+    "parse_task_options",
+    "task_titles",
+]

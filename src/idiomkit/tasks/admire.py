@@ -174,16 +174,25 @@ class AdmireTask(Task):
             xe = load_admire(data_dir, "xe")
             predictions["submission_xe.tsv"] = submission_tsv(xe.items, caption_scores(model, xe.items, query_mode))
             files += xe.files
-        params = {"split": split, "query_mode": query_mode, "variant": query_mode, "similarity": "cosine",
-                  "marker": marker_of(model) if query_mode.startswith("marked") else None,
-                  "search_s": round(time.perf_counter() - start, 3)}  # fmt: skip
-        return TaskOutput(metrics=score_items(data.items, scores), params=params, data_files=files,
-                          predictions=predictions)  # fmt: skip
+        params = {
+            "split": split,
+            "query_mode": query_mode,
+            "variant": query_mode,
+            "similarity": "cosine",
+            "marker": marker_of(model) if query_mode.startswith("marked") else None,
+            "search_s": round(time.perf_counter() - start, 3),
+        }
+        return TaskOutput(
+            metrics=score_items(data.items, scores), params=params, data_files=files, predictions=predictions
+        )
 
     def summary_table(self, metrics: dict[str, Any]) -> list[list[str]]:
         rows = [["items", "n", "top-1", "DCG", "Spearman", "Kendall"]]
-        for label, block in (("all", metrics), ("idiomatic", metrics.get("idiomatic")),
-                             ("literal", metrics.get("literal"))):  # fmt: skip
+        for label, block in (
+            ("all", metrics),
+            ("idiomatic", metrics.get("idiomatic")),
+            ("literal", metrics.get("literal")),
+        ):
             if block:
                 rows.append([label, str(block["n"])] + [f"{block[m]:.3f}" for m in ORDER_METRICS])
         return rows
@@ -196,8 +205,14 @@ PREFERRED_COLUMNS = ["top1", "dcg", "spearman", "kendall", "idiomatic.spearman",
 
 def reference_rows() -> list[tuple[str, dict[str, float], str]]:
     """The seed's rows (one 15-item validation split) and the issue's target, for the generic table."""
-    rows = [(r["system"], {"spearman": r["spearman"], "kendall": r["kendall"]},
-             f"seed slides Table 1, 15-item split, trainable {r['params']}") for r in REFERENCE_ROWS]  # fmt: skip
+    rows = [
+        (
+            r["system"],
+            {"spearman": r["spearman"], "kendall": r["kendall"]},
+            f"seed slides Table 1, 15-item split, trainable {r['params']}",
+        )
+        for r in REFERENCE_ROWS
+    ]
     return rows + [("target (issue #8): ≤ 40M model, cross-validated", dict(TARGET), "idiomkit issue")]
 
 
@@ -221,15 +236,30 @@ def report_lines(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
         groups.setdefault(key, {"cv": [], "test": []})[split].append(rec)
     if not groups:
         return []
-    head = ["model", "recipe", "query", "seeds", *(f"CV {m}" for m in ORDER_METRICS), "CV ρ fold std",
-            "CV top-1 fold std", "test top-1", "test ρ", "trainable"]  # fmt: skip
-    lines = ["### Cross-validation (5 folds by compound on train+dev, 85 items) and test (15 items)", "",
-             "CV cells: mean ± std over seeds of the out-of-fold metrics; fold std: std over all fold × seed "
-             "blocks (17 items each). Test: trained on all 85 items per seed. Generated from the result JSONs "
-             "(`params.split` cv|test) written by `idiomkit run admire --method …` (formerly `benchmarks/admire_cv.py` "
-             "and `benchmarks/admire_features.py`); "
-             "rows marked *oracle* read the gold sentence type and are upper bounds, never the best system.", "",
-             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]  # fmt: skip
+    head = [
+        "model",
+        "recipe",
+        "query",
+        "seeds",
+        *(f"CV {m}" for m in ORDER_METRICS),
+        "CV ρ fold std",
+        "CV top-1 fold std",
+        "test top-1",
+        "test ρ",
+        "trainable",
+    ]
+    lines = [
+        "### Cross-validation (5 folds by compound on train+dev, 85 items) and test (15 items)",
+        "",
+        "CV cells: mean ± std over seeds of the out-of-fold metrics; fold std: std over all fold × seed "
+        "blocks (17 items each). Test: trained on all 85 items per seed. Generated from the result JSONs "
+        "(`params.split` cv|test) written by `idiomkit run admire --method …` (formerly `benchmarks/admire_cv.py` "
+        "and `benchmarks/admire_features.py`); "
+        "rows marked *oracle* read the gold sentence type and are upper bounds, never the best system.",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+    ]
     best = None
     for key in sorted(groups, key=lambda k: -np.mean([r["metrics"]["spearman"] for r in groups[k]["cv"]] or [-9])):
         cv, test = groups[key]["cv"], groups[key]["test"]
@@ -239,8 +269,10 @@ def report_lines(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
         oracle = bool(cv[0]["params"].get("oracle"))
         cells = [key[0], key[1] + (" (*oracle*)" if oracle else ""), key[2], str(len(cv))]
         cells += [_mean_std([r["metrics"][m] for r in cv]) for m in ORDER_METRICS]
-        cells += [f"{float(np.std([f[m] for f in folds], ddof=1)):.3f}" if len(folds) > 1 else ""
-                  for m in ("spearman", "top1")]  # fmt: skip
+        cells += [
+            f"{float(np.std([f[m] for f in folds], ddof=1)):.3f}" if len(folds) > 1 else ""
+            for m in ("spearman", "top1")
+        ]
         cells += [_mean_std([r["metrics"][m] for r in test]) for m in ("top1", "spearman")]
         cells.append(str(cv[0]["params"].get("trainable_params", "")))
         lines.append("| " + " | ".join(cells) + " |")
@@ -249,7 +281,10 @@ def report_lines(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
             best = (key, cv_rho, cv_top1, len(cv))
     if best:
         ok = best[1] >= TARGET["spearman"] and best[2] >= TARGET["top1"]
-        lines += ["", f"Best CV configuration: {' / '.join(best[0])} ({best[3]} seed(s)): Spearman {best[1]:.3f}, "
-                  f"top-1 {best[2]:.3f} -> target (Spearman ≥ {TARGET['spearman']}, top-1 ≥ {TARGET['top1']}) "
-                  f"{'reached' if ok else 'not reached'}."]  # fmt: skip
+        lines += [
+            "",
+            f"Best CV configuration: {' / '.join(best[0])} ({best[3]} seed(s)): Spearman {best[1]:.3f}, "
+            f"top-1 {best[2]:.3f} -> target (Spearman ≥ {TARGET['spearman']}, top-1 ≥ {TARGET['top1']}) "
+            f"{'reached' if ok else 'not reached'}.",
+        ]
     return lines + [""]

@@ -110,8 +110,9 @@ class Task:
         elif values:
             raise OptionError(f"task '{self.name}': give one {self.Options.__name__} or keyword values, not both")
         self.check_options(options, lexical=isinstance(model, str))
-        context = EvalContext(Path(data_dir), prompt_name, batch_size or self.default_batch_size, show_progress_bar,
-                              seed)  # fmt: skip
+        context = EvalContext(
+            Path(data_dir), prompt_name, batch_size or self.default_batch_size, show_progress_bar, seed
+        )
         return self.run(model, options, context)
 
     def run(self, model, options: Any, context: EvalContext) -> TaskOutput:  # pragma: no cover

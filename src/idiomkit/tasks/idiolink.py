@@ -59,6 +59,7 @@ INSTRUCTION = (
 INSTRUCT_FORMAT = "Instruct: {instruction}\nQuery: "  # generic format for models without their own (paper, B.iii)
 TOKEN_RE = re.compile(r"\b\w+(?:'\w+)?\b")  # the paper's BM25 tokenizer (lowercased words, contractions kept)
 
+
 class Rerank(Protocol):
     """A second stage fitted outside the task (:mod:`idiomkit.methods.idiolink`): re-scores a split's queries x
     documents, returning (scores, params to record); ``variant_suffix`` extends the result variant."""
@@ -66,9 +67,16 @@ class Rerank(Protocol):
     variant_suffix: str
 
     def __call__(
-        self, model, data_dir: str | Path, split: IdioLinkSplit, scores: np.ndarray, *, query_mode: str,
-        prompt_name: str | None, batch_size: int,
-    ) -> tuple[np.ndarray, dict[str, Any]]: ...  # fmt: skip
+        self,
+        model,
+        data_dir: str | Path,
+        split: IdioLinkSplit,
+        scores: np.ndarray,
+        *,
+        query_mode: str,
+        prompt_name: str | None,
+        batch_size: int,
+    ) -> tuple[np.ndarray, dict[str, Any]]: ...
 
 
 # ---------------------------------------------------------------- runs
@@ -123,6 +131,7 @@ def query_inputs(queries: Sequence[Query], mode: str) -> tuple[list[str], list[t
 
 # ---------------------------------------------------------------- dense retrieval
 
+
 def document_embeddings(
     model,
     documents: Sequence[Document],
@@ -174,10 +183,16 @@ def query_embeddings(
     """Unit-normalised query embeddings for ``mode`` (see :data:`QUERY_MODES`)."""
     if mode in FUSED_MODES:
         parts = [
-            query_embeddings(model, queries, part, prompt_name=prompt_name, batch_size=batch_size,
-                             show_progress_bar=show_progress_bar)
+            query_embeddings(
+                model,
+                queries,
+                part,
+                prompt_name=prompt_name,
+                batch_size=batch_size,
+                show_progress_bar=show_progress_bar,
+            )
             for part in FUSED_MODES[mode]
-        ]  # fmt: skip
+        ]
         return unit_rows(np.sum(parts, axis=0))
     texts, spans = query_inputs(queries, mode)
     if spans is not None:
@@ -315,8 +330,12 @@ def bm25_search(
 # ---------------------------------------------------------------- task
 
 
-USAGE_FLAGS = {"--usage-rerank": True, "--usage-classifier": "classifier",
-               "--usage-shared-classifier": "shared-classifier", "--usage-span-probe": "span-probe"}  # fmt: skip
+USAGE_FLAGS = {
+    "--usage-rerank": True,
+    "--usage-classifier": "classifier",
+    "--usage-shared-classifier": "shared-classifier",
+    "--usage-span-probe": "span-probe",
+}
 
 
 @dataclass
@@ -330,14 +349,20 @@ class IdioLinkOptions:
     )
     top_k: int = field(default=TOP_K, metadata={"help": "documents ranked per query"})
     bm25_method: str = field(
-        default="lucene", metadata={"choices": ("lucene", "robertson", "atire", "bm25l", "bm25+", "okapi"),
-                                    "help": "bm25 only: the BM25 variant"},
-    )  # fmt: skip
+        default="lucene",
+        metadata={
+            "choices": ("lucene", "robertson", "atire", "bm25l", "bm25+", "okapi"),
+            "help": "bm25 only: the BM25 variant",
+        },
+    )
     usage_rerank: bool | str = field(
         default=False,
-        metadata={"flags": USAGE_FLAGS, "help": "re-rank by literal/figurative usage: a probe (--usage-rerank), a "
-                  "fine-tuned classifier, the classifier sharing the model, or a span probe; weight chosen on val"},
-    )  # fmt: skip
+        metadata={
+            "flags": USAGE_FLAGS,
+            "help": "re-rank by literal/figurative usage: a probe (--usage-rerank), a "
+            "fine-tuned classifier, the classifier sharing the model, or a span probe; weight chosen on val",
+        },
+    )
     twin_expansion: bool = field(
         default=False, metadata={"help": "propagate scores to near-duplicate documents of the top k (chosen on val)"}
     )
@@ -369,8 +394,13 @@ class IdioLinkTest(Task):
         """``options.rerank``: a second stage fitted on train/val by a method (usage re-ranking and/or twin
         expansion, :class:`idiomkit.methods.idiolink.rerank.IdioLinkRerank`), applied to the test scores (dense
         models only; variant ``<mode><rerank.variant_suffix>``, e.g. ``span-usageclf-twins``)."""
-        split, query_mode, top_k, bm25_method, rerank = (options.split, options.query_mode, options.top_k,
-                                                         options.bm25_method, options.rerank)  # fmt: skip
+        split, query_mode, top_k, bm25_method, rerank = (
+            options.split,
+            options.query_mode,
+            options.top_k,
+            options.bm25_method,
+            options.rerank,
+        )
         data_dir, prompt_name, batch_size = context.data_dir, context.prompt_name, context.batch_size
         show_progress_bar, cache_dir, use_cache = context.show_progress_bar, options.cache_dir, options.use_cache
         moved = [key for key in ("usage_rerank", "twin_expansion") if getattr(options, key)]
@@ -416,9 +446,14 @@ class IdioLinkTest(Task):
             )
             if rerank is not None:
                 scores, stage_params = rerank(
-                    model, data_dir, data, scores, query_mode=query_mode, prompt_name=prompt_name,
+                    model,
+                    data_dir,
+                    data,
+                    scores,
+                    query_mode=query_mode,
+                    prompt_name=prompt_name,
                     batch_size=batch_size,
-                )  # fmt: skip
+                )
                 params.update(stage_params)
                 params["variant"] = f"{query_mode}{rerank.variant_suffix}"
             run = make_run(data.queries, data.documents, scores, top_k)
@@ -461,9 +496,13 @@ class IdioLinkEvaluator(SentenceEvaluator):
 
     def __call__(self, model, output_path: str | None = None, epoch: int = -1, steps: int = -1) -> dict[str, float]:
         out = IdioLinkTest().evaluate(
-            model, data_dir=self.data_dir, split=self.split, query_mode=self.query_mode, show_progress_bar=False,
+            model,
+            data_dir=self.data_dir,
+            split=self.split,
+            query_mode=self.query_mode,
+            show_progress_bar=False,
             use_cache=False,
-        )  # fmt: skip
+        )
         m = out.metrics
         flat = {"ndcg@10": m["ndcg@10"], "r_precision": m["r_precision"]}
         for usage in ("literal", "idiomatic"):

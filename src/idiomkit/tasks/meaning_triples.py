@@ -36,15 +36,29 @@ from idiomkit.data.keys import normalise_sentence
 from idiomkit.data.meaning_triples import CoreTest, Triple
 from idiomkit.embedding.encode import encode_texts
 
-__all__ = ["CoreTest", "Triple", "bootstrap_ci", "core_test", "lookup_equal", "score_triples", "triple_metrics",
-           "triples_tsv"]  # fmt: skip
+__all__ = [
+    "CoreTest",
+    "Triple",
+    "bootstrap_ci",
+    "core_test",
+    "lookup_equal",
+    "score_triples",
+    "triple_metrics",
+    "triples_tsv",
+]
 
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0
 
 
-def bootstrap_ci(correct: np.ndarray, clusters: Sequence[str], *, resamples: int = BOOTSTRAP_RESAMPLES,
-                 seed: int = BOOTSTRAP_SEED, level: float = 0.95) -> tuple[float, float]:  # fmt: skip
+def bootstrap_ci(
+    correct: np.ndarray,
+    clusters: Sequence[str],
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+    level: float = 0.95,
+) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean of ``correct``, resampling whole ``clusters`` (idioms)."""
     keys, inverse = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
     hits = np.bincount(inverse, weights=np.asarray(correct, dtype=float), minlength=len(keys))
@@ -116,8 +130,10 @@ def score_triples(
         for group in groups_of(tr, None if lexicon is None else lookup_equal(tr, lexicon)):
             members.setdefault(group, []).append(i)
     idioms = [tr.idiom for tr in triples]
-    metrics = {group: triple_metrics(cos[idx, 0], cos[idx, 1], [idioms[i] for i in idx])
-               for group, idx in sorted(members.items())}  # fmt: skip
+    metrics = {
+        group: triple_metrics(cos[idx, 0], cos[idx, 1], [idioms[i] for i in idx])
+        for group, idx in sorted(members.items())
+    }
     for group in ("seen", "heldout") + (("seen_lookup_free", "seen_lookup_equal") if lexicon is not None else ()):
         metrics.setdefault(group, {"n": 0})
     return metrics, cos
@@ -125,11 +141,21 @@ def score_triples(
 
 def triples_tsv(triples: Sequence[Triple], cos: np.ndarray, lexicon=None) -> str:
     """Raw predictions: one line per triple with both cosines (and whether it is lookup-equal in ``lexicon``)."""
-    lines = ["idiom\tlanguage\tsource\theldout\tlookup_equal\tsentence\tparaphrase\tmisreading\tcos_paraphrase\t"
-             "cos_misreading"]  # fmt: skip
+    lines = [
+        "idiom\tlanguage\tsource\theldout\tlookup_equal\tsentence\tparaphrase\tmisreading\tcos_paraphrase\t"
+        "cos_misreading"
+    ]
     for tr, (p, n) in zip(triples, cos, strict=True):
         looked_up = "" if lexicon is None else str(int(lookup_equal(tr, lexicon)))
-        cells = [tr.idiom, tr.language, tr.source, str(int(tr.heldout)), looked_up, tr.sentence, tr.paraphrase,
-                 tr.misreading]  # fmt: skip
+        cells = [
+            tr.idiom,
+            tr.language,
+            tr.source,
+            str(int(tr.heldout)),
+            looked_up,
+            tr.sentence,
+            tr.paraphrase,
+            tr.misreading,
+        ]
         lines.append("\t".join(c.replace("\t", " ") for c in cells) + f"\t{p:.6f}\t{n:.6f}")
     return "\n".join(lines) + "\n"

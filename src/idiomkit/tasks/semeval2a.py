@@ -134,8 +134,10 @@ def one_shot_table(one_shot: Sequence[Example2A], dev: Sequence[Example2A]) -> d
     table = shot_table(one_shot, range(len(one_shot)))
     missing = sorted({ex.mwe for ex in dev} - set(table))
     if missing:
-        raise ValueError(f"{len(missing)} dev MWE(s) have no one-shot example, e.g. '{missing[0]}' (dev row of ID "
-                         f"{next(ex.id for ex in dev if ex.mwe == missing[0])})")  # fmt: skip
+        raise ValueError(
+            f"{len(missing)} dev MWE(s) have no one-shot example, e.g. '{missing[0]}' (dev row of ID "
+            f"{next(ex.id for ex in dev if ex.mwe == missing[0])})"
+        )
     return table
 
 
@@ -151,8 +153,13 @@ def shot_features(x: np.ndarray, mwes: Sequence[str], x_shots: np.ndarray, shots
     for i, mwe in enumerate(mwes):
         sims = {lab: float(np.max(unit_shots[idx] @ unit[i])) for lab, idx in shots.get(mwe, {}).items()}
         lit, idi = sims.get(1), sims.get(0)
-        out[i] = [lit or 0.0, idi or 0.0, (lit - idi) if lit is not None and idi is not None else 0.0,
-                  lit is not None, idi is not None]  # fmt: skip
+        out[i] = [
+            lit or 0.0,
+            idi or 0.0,
+            (lit - idi) if lit is not None and idi is not None else 0.0,
+            lit is not None,
+            idi is not None,
+        ]
     return out
 
 
@@ -209,8 +216,10 @@ def check_probe_features(features: str, setting: str) -> None:
     base = features.removesuffix("+rule").removesuffix("+shots")
     expected = ", ".join(PROBE_FEATURES) + ", each optionally +shots or +shots+rule"
     if features.endswith("+rule") and not features.endswith("+shots+rule"):
-        raise OptionError(f"unknown probe features '{features}' ('+rule' needs '+shots' before it, e.g. "
-                          f"span+shots+rule; expected {expected})")  # fmt: skip
+        raise OptionError(
+            f"unknown probe features '{features}' ('+rule' needs '+shots' before it, e.g. "
+            f"span+shots+rule; expected {expected})"
+        )
     if base not in PROBE_FEATURES:
         raise OptionError(f"unknown probe features '{features}' (expected {expected})")
     if base != features and setting != "one_shot":
@@ -224,9 +233,11 @@ class SemEval2AOptions:
     setting: str = field(default="zero_shot", metadata={"choices": SETTINGS, "help": "the training data setting"})
     features: str = field(
         default="span",
-        metadata={"help": "span | sentence | span+sentence; one_shot: add +shots (cosines to the MWE's labelled "
-                          "shots) or +shots+rule (also take the shots' label where they carry one only)"},
-    )  # fmt: skip
+        metadata={
+            "help": "span | sentence | span+sentence; one_shot: add +shots (cosines to the MWE's labelled "
+            "shots) or +shots+rule (also take the shots' label where they carry one only)"
+        },
+    )
 
 
 class SemEval2ADev(Task):
@@ -237,8 +248,11 @@ class SemEval2ADev(Task):
         main_score="ALL.macro_f1",
         languages=("en", "pt"),
         reference="Tayyar Madabushi et al. (2022); organisers' SubTask1Evaluator rules",
-        data_files=("semeval2022_task2/SubTaskA/Data/train_zero_shot.csv", "semeval2022_task2/SubTaskA/Data/dev.csv",
-                    "semeval2022_task2/SubTaskA/Data/dev_gold.csv"),  # fmt: skip
+        data_files=(
+            "semeval2022_task2/SubTaskA/Data/train_zero_shot.csv",
+            "semeval2022_task2/SubTaskA/Data/dev.csv",
+            "semeval2022_task2/SubTaskA/Data/dev_gold.csv",
+        ),
         title="SemEval-2022 Task 2A, dev split (macro-F1)",
     )
     Options = SemEval2AOptions

@@ -129,8 +129,9 @@ def score_submission(
     unknown = [(row, pair_id) for pair_id, (_, _, row) in rows.items() if pair_id not in known]
     if unknown:
         row, pair_id = unknown[0]
-        raise DataError(path, row, "ID", f"'{pair_id}' is not an ID of the gold data ({len(unknown)} such row(s); "
-                        "wrong split?)")  # fmt: skip
+        raise DataError(
+            path, row, "ID", f"'{pair_id}' is not an ID of the gold data ({len(unknown)} such row(s); wrong split?)"
+        )
     language = {p.id: (p.language, "the pair file") for p in pairs}
     language |= {g.id: (g.language, "the gold data") for g in gold}
     for pair_id, (_, lang, row) in rows.items():
@@ -139,8 +140,12 @@ def score_submission(
             raise DataError(path, row, "Language", f"'{lang}' for ID '{pair_id}', but {source} says '{expected}'")
     needed = {g.id for g in gold} | {g.other_id for g in gold if g.sim is None and g.other_id}
     if missing := sorted(needed - set(rows), key=_id_order):
-        raise DataError(path, None, "ID", f"no {setting} row for {len(missing)} ID(s) the gold data needs (first: "
-                        f"{', '.join(missing[:3])})")  # fmt: skip
+        raise DataError(
+            path,
+            None,
+            "ID",
+            f"no {setting} row for {len(missing)} ID(s) the gold data needs (first: {', '.join(missing[:3])})",
+        )
     return score_predictions({pair_id: value for pair_id, (value, _, _) in rows.items()}, gold)
 
 

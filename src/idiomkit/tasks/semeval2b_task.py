@@ -56,8 +56,12 @@ class SemEval2BDev(Task):
         )
         predictions = {p.id: float(s) for p, s in zip(split.pairs, sims, strict=True)}
         metrics = score_predictions(predictions, split.gold or [])
-        params = {"split": "dev", "setting": options.setting, "prompt_name": context.prompt_name,
-                  "mwe_tokens": bool(transform)}  # fmt: skip
+        params = {
+            "split": "dev",
+            "setting": options.setting,
+            "prompt_name": context.prompt_name,
+            "mwe_tokens": bool(transform),
+        }
         return TaskOutput(
             metrics=metrics,
             params=params,

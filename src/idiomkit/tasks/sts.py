@@ -23,9 +23,14 @@ class StsEvaluator(EmbeddingSimilarityEvaluator):
     def __init__(self, pairs: Sequence[StsPair], *, name: str = "val", batch_size: int = 64):
         self.pairs = list(pairs)
         super().__init__(
-            [p.sentence_1 for p in self.pairs], [p.sentence_2 for p in self.pairs], [p.score for p in self.pairs],
-            batch_size=batch_size, main_similarity="cosine", name=name, write_csv=False,
-        )  # fmt: skip
+            [p.sentence_1 for p in self.pairs],
+            [p.sentence_2 for p in self.pairs],
+            [p.score for p in self.pairs],
+            batch_size=batch_size,
+            main_similarity="cosine",
+            name=name,
+            write_csv=False,
+        )
         self.primary_metric = f"{name}_sts"
         self.embeddings: dict[str, np.ndarray] = {}
 

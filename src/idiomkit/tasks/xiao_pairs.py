@@ -61,8 +61,14 @@ def pair_cosines(emb: np.ndarray, index: dict[str, int], pairs: Sequence[Pair]) 
     return pos, neg
 
 
-def score_pairs(model, idioms: Sequence[Idiom], *, batch_size: int = 64, prompt_name: str | None = None,
-                show_progress_bar: bool = False) -> tuple[dict[str, float], dict[str, Any]]:  # fmt: skip
+def score_pairs(
+    model,
+    idioms: Sequence[Idiom],
+    *,
+    batch_size: int = 64,
+    prompt_name: str | None = None,
+    show_progress_bar: bool = False,
+) -> tuple[dict[str, float], dict[str, Any]]:
     """Metrics over ``idioms`` and the raw material for the prediction files."""
     ids = id_pairs(idioms, seed=EVAL_SEED, all_definitions=False)
     sps = sp_pairs(idioms, seed=EVAL_SEED, per_idiom=SP_PER_IDIOM)

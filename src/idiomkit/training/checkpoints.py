@@ -24,6 +24,7 @@ log = logging.getLogger("idiomkit.training")
 
 CHECKPOINT = "checkpoint.pt"
 
+
 class RunDirError(ValueError):
     """A one-line refusal about a run directory: another config, a second writer, an unsafe or broken checkpoint."""
 
@@ -38,9 +39,14 @@ def rng_states() -> dict[str, Any]:
     states = {
         "torch": torch.get_rng_state(),
         "python": list(random.getstate()),
-        "numpy": {"kind": str(kind), "keys": torch.from_numpy(np.asarray(keys, dtype=np.int64)), "pos": int(pos),
-                  "has_gauss": int(has_gauss), "gauss": float(gauss)},
-    }  # fmt: skip
+        "numpy": {
+            "kind": str(kind),
+            "keys": torch.from_numpy(np.asarray(keys, dtype=np.int64)),
+            "pos": int(pos),
+            "has_gauss": int(has_gauss),
+            "gauss": float(gauss),
+        },
+    }
     if torch.cuda.is_available():
         states["cuda"] = torch.cuda.get_rng_state_all()
     return states

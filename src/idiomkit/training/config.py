@@ -51,17 +51,19 @@ class TrainConfig:
     pooling: str = opt("last2", cli=False)
     batching: str = opt("length", cli=False)  # "length": group-aware length buckets; "in-order": consecutive rows
     query_mode: str = opt(
-        "span", "IdioLink recipes: query mode of the validation search.",
+        "span",
+        "IdioLink recipes: query mode of the validation search.",
         known=("query mode", "idiomkit.tasks.idiolink:QUERY_MODES"),
-    )  # fmt: skip
+    )
     span_queries: bool = opt(False, "IdioLink recipes: train on span embeddings.", off="--sentence-queries")
     sts_epochs: int = opt(1, "ynu recipe: epochs of STS pre-training.", range=Range(0))
     sts_weight: float = opt(1.0, "*-sts recipes: weight of the STS CoSENT loss in each step's sum.", range=Range(0))
     lora_rank: int | None = opt(None, "Train LoRA adapters of this rank (merged on save).", range=Range(1))
     dropout: float | None = opt(
-        None, "Dropout probability in [0, 1) (default: the model's own; 0 is faster).",
+        None,
+        "Dropout probability in [0, 1) (default: the model's own; 0 is faster).",
         range=Range(0, 1, high_open=True),
-    )  # fmt: skip
+    )
     fast_dropout: bool = opt(True, "On CPU: the same dropout with cheaper mask sampling (about 9% more steps/s here).")
     unpad: bool = opt(True, "On CPU: BERT layers skip padding tokens (same result without dropout; faster).")
     output_dir: str = opt("runs/adaptive-triplet", "Run / model directory.", flag="--output", short="o", path=True)
@@ -71,13 +73,15 @@ class TrainConfig:
     keep_epochs: bool = opt(False, "Also save the model after every epoch (epoch-N/).")
     val_sts: bool = opt(True, "Report STS validation Spearman.")  # not used for selection
     heldout_dedup: bool = opt(
-        True, "Drop training examples of held-out splits; STS validation carved from STS train (--no-heldout-dedup:"
+        True,
+        "Drop training examples of held-out splits; STS validation carved from STS train (--no-heldout-dedup:"
         " the recorded pre-dedup rows).",
-    )  # fmt: skip
+    )
     dedup_idioms: bool = opt(
-        True, "With --heldout-dedup: also drop 2B train groups of held-out idioms (--no-dedup-idioms: SemEval 2B's"
+        True,
+        "With --heldout-dedup: also drop 2B train groups of held-out idioms (--no-dedup-idioms: SemEval 2B's"
         " fine_tune rule, MWE overlap with dev allowed; held-out sentences are still dropped).",
-    )  # fmt: skip
+    )
     max_steps: int | None = opt(None, range=Range(1))
     limit_groups: int | None = opt(None, "Use only the first N training groups.", range=Range(1))
     val_fraction: float = opt(0.1, range=Range(0, 1, high_open=True), cli=False)

@@ -31,6 +31,7 @@ from idiomkit.training.speedups import enable_fast_dropout, enable_unpadding
 
 log = logging.getLogger("idiomkit.training")
 
+
 def run_config(recipe: str, model: str, epochs: int, output_dir: str | Path, options: dict[str, Any]) -> TrainConfig:
     """The checked :class:`TrainConfig` of a run, as it will be recorded (IdioLink recipes have no MWE tokens)."""
     unknown = sorted(set(options) - {f for f in TrainConfig.__dataclass_fields__})
@@ -50,8 +51,11 @@ def load_groups(cfg: TrainConfig) -> tuple[list[Group], list[Group], list[Path]]
     groups = group_pairs(load_train_pairs(data_dir))
     if cfg.heldout_dedup:
         groups = filter_heldout(
-            "2B train", groups, lambda g: (g.sentence, *g.correct, *(i for i, _ in g.incorrect)),
-            (lambda g: g.mwes) if cfg.dedup_idioms else None, index=heldout_index(data_dir),
+            "2B train",
+            groups,
+            lambda g: (g.sentence, *g.correct, *(i for i, _ in g.incorrect)),
+            (lambda g: g.mwes) if cfg.dedup_idioms else None,
+            index=heldout_index(data_dir),
         ).kept
     train, val = split_by_mwe(groups, cfg.val_fraction, cfg.seed)
     if cfg.limit_groups:

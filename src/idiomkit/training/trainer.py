@@ -53,6 +53,7 @@ from idiomkit.training.setup import run_config, setup
 
 log = logging.getLogger("idiomkit.training")
 
+
 def validate(
     model, evaluators, state: TrainState, cfg: TrainConfig, out: Path, primary: str = PRIMARY, save: bool = True
 ) -> None:
@@ -164,8 +165,14 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             if progress:
                 progress(state, float(loss.detach()))
             if state.step % 10 == 0:
-                log.info("step %d phase %s epoch %d loss %.4f lr %.2e", state.step, phase.name, state.epoch,
-                         float(loss.detach()), scheduler.get_last_lr()[0])  # fmt: skip
+                log.info(
+                    "step %d phase %s epoch %d loss %.4f lr %.2e",
+                    state.step,
+                    phase.name,
+                    state.epoch,
+                    float(loss.detach()),
+                    scheduler.get_last_lr()[0],
+                )
             main = run.dist.is_main
             if end_of_epoch and cfg.keep_epochs and main:
                 save_model_dir(model, out / f"epoch-{state.epochs_done}")
@@ -281,8 +288,14 @@ def _train(cfg: TrainConfig, out: Path, blob: dict[str, Any] | None, on_step, pr
     if run.dist.is_main and state.best_step is None and (out / "best").exists():
         shutil.rmtree(out / "best")  # saved after the last checkpoint of an interrupted start: not this run's yet
         log.info("removed best/ from before the last checkpoint (no validation recorded there)")
-    log.info("start at step %d (phase %d, epoch %d, batch %d); config %s", state.step, state.phase, state.epoch,
-             state.batch, json.dumps(asdict(cfg)))  # fmt: skip
+    log.info(
+        "start at step %d (phase %d, epoch %d, batch %d); config %s",
+        state.step,
+        state.phase,
+        state.epoch,
+        state.batch,
+        json.dumps(asdict(cfg)),
+    )
     while state.phase < len(run.phases) and not state.stopped:
         run_phase(run, state.phase, state, cfg, out, blob, on_step, progress)
         blob = None
@@ -307,8 +320,15 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
     info = {
         "recipe": cfg.recipe,
         "label": run_label(
-            cfg.recipe, cfg.mwe_tokens, cfg.lora_rank, cfg.span_queries, cfg.dropout, cfg.sts_weight, cfg.epochs,
-            cfg.heldout_dedup, cfg.dedup_idioms,
+            cfg.recipe,
+            cfg.mwe_tokens,
+            cfg.lora_rank,
+            cfg.span_queries,
+            cfg.dropout,
+            cfg.sts_weight,
+            cfg.epochs,
+            cfg.heldout_dedup,
+            cfg.dedup_idioms,
         ),
         "config": asdict(cfg),
         "data_sha256": sha256_files(run.data_files),

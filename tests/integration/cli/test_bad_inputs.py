@@ -60,8 +60,9 @@ def garbage_model(root: Path, weights: bytes) -> Path:
     return target
 
 
-@pytest.mark.parametrize("weights", [b"garbage!", b"\x10\x00\x00\x00\x00\x00\x00\x00{}" + b"\x00" * 6],
-                         ids=["garbage", "truncated"])  # fmt: skip
+@pytest.mark.parametrize(
+    "weights", [b"garbage!", b"\x10\x00\x00\x00\x00\x00\x00\x00{}" + b"\x00" * 6], ids=["garbage", "truncated"]
+)
 @pytest.mark.parametrize("verb", ["evaluate", "embed", "mteb"])
 def test_corrupt_safetensors_is_one_line_naming_the_file(verb, weights, tmp_path, tiny_data):
     model = garbage_model(tmp_path, weights)

@@ -85,8 +85,24 @@ def test_cli_embed_spans(tmp_path):
 def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
     monkeypatch.setenv("IDIOMKIT_RESULTS_DIR", str(tmp_path / "results"))
     run = tmp_path / "run"
-    args = ["train", "--recipe", "cosine", "--model", "minilm", "--epochs", "1", "--limit-groups", "12",
-            "--batch-size", "8", "--max-steps", "2", "--no-val-sts", "--output", str(run)]  # fmt: skip
+    args = [
+        "train",
+        "--recipe",
+        "cosine",
+        "--model",
+        "minilm",
+        "--epochs",
+        "1",
+        "--limit-groups",
+        "12",
+        "--batch-size",
+        "8",
+        "--max-steps",
+        "2",
+        "--no-val-sts",
+        "--output",
+        str(run),
+    ]
     args += ["--evaluate", "semeval2b"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output

@@ -10,6 +10,7 @@ from idiomkit.cli import app
 
 
 def test_unknown_only_is_one_line_error(tmp_path):
-    result = runner.invoke(app, ["reproduce", "--dry-run", "--only", "nope", "--experiments",
-                                 str(ROOT / "benchmarks/experiments")])  # fmt: skip
+    result = runner.invoke(
+        app, ["reproduce", "--dry-run", "--only", "nope", "--experiments", str(ROOT / "benchmarks/experiments")]
+    )
     assert result.exit_code == 2 and "--only nope" in result.output

@@ -18,5 +18,7 @@ def test_loading_the_shipped_epie_twice_warns_nothing_and_says_each_gap_once(dat
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
     said = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO and "sense block" in r.getMessage()]
     gaps = sorted(message.split(": ", 1)[1].split(";")[0] for message in said)
-    assert gaps == ["14 of 359 meaning lines have no sense block (first: row 17) (the known gap of EPIE)",
-                    "61 of 358 meaning lines have no sense block (first: row 11) (the known gap of EPIE)"]  # fmt: skip
+    assert gaps == [
+        "14 of 359 meaning lines have no sense block (first: row 17) (the known gap of EPIE)",
+        "61 of 358 meaning lines have no sense block (first: row 11) (the known gap of EPIE)",
+    ]

@@ -28,8 +28,14 @@ def test_index_holds_every_heldout_split(data_dir):
     dev = load_subtask_b(data_dir, "dev").pairs[0]
     assert index.has_sentence(dev.sentence1.upper())
     assert index.has_sentence(load_sts(data_dir, "test")[0].sentence_1)
-    for name in ("2A dev idioms", "IdioLink test idioms", "AdMIRe test idioms", "Xiao held-out idioms",
-                 "core test held-out idioms", "STS dev sentences"):  # fmt: skip
+    for name in (
+        "2A dev idioms",
+        "IdioLink test idioms",
+        "AdMIRe test idioms",
+        "Xiao held-out idioms",
+        "core test held-out idioms",
+        "STS dev sentences",
+    ):
         assert index.sizes[name] > 0, name
     assert core_test(data_dir).heldout_idioms <= {t.idiom for t in core_test(data_dir).triples}
 
@@ -142,8 +148,9 @@ def planted_pie(tmp_path, data_dir):
     with train.open("a", encoding="utf-8", newline="") as fh:
         for idiom in (held, seen):
             sentence = f"A planted sentence about {idiom} ."
-            csv.writer(fh).writerow([idiom, "a sense", sentence, "A planted paraphrase .",
-                                     " ".join("O" * len(sentence.split())), "O O O O"])  # fmt: skip
+            csv.writer(fh).writerow(
+                [idiom, "a sense", sentence, "A planted paraphrase .", " ".join("O" * len(sentence.split())), "O O O O"]
+            )
     return tmp_path, held, seen
 
 

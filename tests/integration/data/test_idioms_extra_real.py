@@ -47,8 +47,14 @@ def test_pie_isp_splits(data):
 def test_astitch_splits_and_overlap(data):
     items = load_astitch(data)
     counts = Counter((c.language, c.split) for c in items)
-    assert counts == {("EN", "train"): 163, ("EN", "dev"): 30, ("EN", "test"): 30,
-                      ("PT", "train"): 73, ("PT", "dev"): 20, ("PT", "test"): 20}  # fmt: skip
+    assert counts == {
+        ("EN", "train"): 163,
+        ("EN", "dev"): 30,
+        ("EN", "test"): 30,
+        ("PT", "train"): 73,
+        ("PT", "dev"): 20,
+        ("PT", "test"): 20,
+    }
     overlap = load_overlap(data, "astitch")
     assert overlap == {c.idiom for c in items if c.split != "train"}  # the 100 dev/test compounds are SemEval's
 

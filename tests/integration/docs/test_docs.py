@@ -17,8 +17,12 @@ def test_mkdocs_build_strict(tmp_path):
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     out = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "site")],
-        cwd=ROOT, capture_output=True, text=True, env=env, timeout=300,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert (tmp_path / "site" / "results" / "index.html").exists()
     assert "load_model" in (tmp_path / "site" / "api" / "index.html").read_text(encoding="utf-8")

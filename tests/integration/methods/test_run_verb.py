@@ -58,18 +58,49 @@ def test_classifier_run_writes_the_result_the_script_wrote(data_dir, tmp_path, m
     """Golden: ``benchmarks/semeval2a.py classifier -m minilm --setting zero_shot --epochs 1 --train-layers 1`` wrote
     ``semeval2a-dev/minilm__classifier-sep-span-mean-top1__zero_shot-1ep__seed0.json`` with these params keys."""
     data = tiny_2a(data_dir, tmp_path / "data")
-    argv = ["run", "semeval2a", "--method", "classifier", "-m", "minilm", "--setting", "zero_shot", "--epochs", "1",
-            "--train-layers", "1", "--seeds", "0", "--threads", "1", "--data-dir", str(data),
-            "--results-dir", str(tmp_path / "res")]  # fmt: skip
+    argv = [
+        "run",
+        "semeval2a",
+        "--method",
+        "classifier",
+        "-m",
+        "minilm",
+        "--setting",
+        "zero_shot",
+        "--epochs",
+        "1",
+        "--train-layers",
+        "1",
+        "--seeds",
+        "0",
+        "--threads",
+        "1",
+        "--data-dir",
+        str(data),
+        "--results-dir",
+        str(tmp_path / "res"),
+    ]
     monkeypatch.setattr(sys, "argv", ["/x/bin/idiomkit", *argv])
     result = runner.invoke(app, argv)
     assert result.exit_code == 0, result.output
     path = tmp_path / "res/semeval2a-dev/minilm__classifier-sep-span-mean-top1__zero_shot-1ep__seed0.json"
     record = json.loads(path.read_text())
     assert (record["task"], record["model"], record["recipe"], record["seed"]) == (
-        "semeval2a-dev", "minilm", "classifier-sep-span+mean-top1", 0)  # fmt: skip
-    assert list(record["params"]) == ["split", "setting", "classifier", "threshold", "selected_epoch", "training",
-                                      "threads", "command"]  # fmt: skip
+        "semeval2a-dev",
+        "minilm",
+        "classifier-sep-span+mean-top1",
+        0,
+    )
+    assert list(record["params"]) == [
+        "split",
+        "setting",
+        "classifier",
+        "threshold",
+        "selected_epoch",
+        "training",
+        "threads",
+        "command",
+    ]
     assert record["params"]["classifier"] == "fine-tuned encoder + linear head"
     assert record["params"]["command"] == "idiomkit " + " ".join(argv)
     assert path.with_suffix(".submission.csv").is_file() and set(record["metrics"]) == {"ALL", "EN", "PT"}
@@ -86,19 +117,46 @@ def test_admire_zero_shot_run_writes_the_results_the_script_wrote(data_dir, tmp_
         lines = (data_dir / f"admire/en/subtask_a_{split}.tsv").read_text(encoding="utf-8").splitlines(keepends=True)
         (out / f"subtask_a_{split}.tsv").write_text("".join(lines[: n + 1]), encoding="utf-8")
     monkeypatch.chdir(tmp_path)  # the caption cache goes to runs/admire-cache here
-    argv = ["run", "admire", "--method", "query-encoder", "--variant", "zero-shot", "--query-mode", "span",
-            "--folds", "3", "--data-dir", str(tmp_path / "data"), "--results-dir", str(tmp_path / "res")]  # fmt: skip
+    argv = [
+        "run",
+        "admire",
+        "--method",
+        "query-encoder",
+        "--variant",
+        "zero-shot",
+        "--query-mode",
+        "span",
+        "--folds",
+        "3",
+        "--data-dir",
+        str(tmp_path / "data"),
+        "--results-dir",
+        str(tmp_path / "res"),
+    ]
     monkeypatch.setattr(sys, "argv", ["idiomkit", *argv])
     result = runner.invoke(app, argv)
     assert result.exit_code == 0, result.output
     res = tmp_path / "res/admire"
     assert sorted(p.name for p in res.iterdir()) == [
-        "minilm__zero-shot__cv-span__seed0.json", "minilm__zero-shot__cv-span__seed0.predictions.tsv",
-        "minilm__zero-shot__test-span__seed0.json", "minilm__zero-shot__test-span__seed0.predictions.tsv",
+        "minilm__zero-shot__cv-span__seed0.json",
+        "minilm__zero-shot__cv-span__seed0.predictions.tsv",
+        "minilm__zero-shot__test-span__seed0.json",
+        "minilm__zero-shot__test-span__seed0.predictions.tsv",
         "minilm__zero-shot__test-span__seed0.submission_xe.tsv",
-    ]  # fmt: skip
+    ]
     cv = json.loads((res / "minilm__zero-shot__cv-span__seed0.json").read_text())
-    assert list(cv["params"]) == ["query_mode", "variant", "folds", "fold_seed", "config", "caption_tower", "command",
-                                  "split", "train_s", "trainable_params", "n_items"]  # fmt: skip
+    assert list(cv["params"]) == [
+        "query_mode",
+        "variant",
+        "folds",
+        "fold_seed",
+        "config",
+        "caption_tower",
+        "command",
+        "split",
+        "train_s",
+        "trainable_params",
+        "n_items",
+    ]
     assert cv["params"]["variant"] == "cv-span" and cv["params"]["n_items"] == 12 and len(cv["metrics"]["folds"]) == 3
     assert cv["params"]["command"] == "idiomkit " + " ".join(argv)

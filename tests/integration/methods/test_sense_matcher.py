@@ -21,8 +21,9 @@ def test_tiny_matcher_run_lowers_the_loss_and_records_epochs(minilm):
         )
         for i in range(48)
     ]
-    cfg = MatcherConfig(epochs=2, chunk=8, chunks_per_batch=2, lr=1e-3, train_layers=1, val_fraction=0.34,
-                        max_seq_length=16, episodes=2)  # fmt: skip
+    cfg = MatcherConfig(
+        epochs=2, chunk=8, chunks_per_batch=2, lr=1e-3, train_layers=1, val_fraction=0.34, max_seq_length=16, episodes=2
+    )
     encoder = minilm[0].auto_model
     state = {k: v.clone() for k, v in encoder.state_dict().items()}
     try:
@@ -35,8 +36,10 @@ def test_tiny_matcher_run_lowers_the_loss_and_records_epochs(minilm):
         top = "encoder.layer.5.output.dense.weight"
         moved = not torch.equal(matcher.encoder.state_dict()[top], state[top])
         assert moved == (info["best"]["epoch"] > 0)  # the kept weights are those of the selected epoch
-        assert torch.equal(matcher.encoder.state_dict()["encoder.layer.0.output.dense.weight"],
-                           state["encoder.layer.0.output.dense.weight"])  # only the top layer trains  # fmt: skip
+        assert torch.equal(
+            matcher.encoder.state_dict()["encoder.layer.0.output.dense.weight"],
+            state["encoder.layer.0.output.dense.weight"],
+        )  # only the top layer trains
     finally:
         minilm[0].auto_model.load_state_dict(state)  # the session fixture is shared
         minilm.eval()

@@ -14,7 +14,22 @@ def test_corrupt_weights_name_their_file_in_every_loading_command(tmp_path, tiny
     minilm.save(str(folder))
     (weights,) = [*folder.glob("model.safetensors"), *folder.glob("*/model.safetensors")]
     weights.write_bytes(weights.read_bytes()[:1000])
-    for args in (["embed", "-m", str(folder), "a sentence"],
-                 ["train", "--recipe", "cosent", "-m", str(folder), "--max-steps", "1", "--limit-groups", "4",
-                  "-o", str(tmp_path / "run"), "--data-dir", str(tiny_data)]):  # fmt: skip
+    for args in (
+        ["embed", "-m", str(folder), "a sentence"],
+        [
+            "train",
+            "--recipe",
+            "cosent",
+            "-m",
+            str(folder),
+            "--max-steps",
+            "1",
+            "--limit-groups",
+            "4",
+            "-o",
+            str(tmp_path / "run"),
+            "--data-dir",
+            str(tiny_data),
+        ],
+    ):
         assert_one_line_error(runner.invoke(app, args), f"{weights}: corrupt or truncated model weights (")

@@ -110,9 +110,12 @@ class E5Reference:
         lib.e5_load.argtypes = [ctypes.c_char_p]
         lib.e5_free.argtypes = [ctypes.c_void_p]
         lib.e5_embed_batch.argtypes = [
-            ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, ctypes.c_int,
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_char_p),
+            ctypes.c_int,
+            ctypes.c_int,
             ctypes.POINTER(ctypes.c_float),
-        ]  # fmt: skip
+        ]
         int_p = ctypes.POINTER(ctypes.c_int)
         lib.e5x_tokenize.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, int_p, ctypes.c_int]
         self._lib, self._m = lib, lib.e5_load(str(bin_path).encode())

@@ -16,8 +16,13 @@ from idiomkit.models.onnx_backend import export_onnx, load_onnx_model  # noqa: E
 pytest.importorskip("onnxruntime", reason="the onnx extra installs onnxruntime")
 
 # lengths and batch shapes differ from the two sentences the export traces with
-TEXTS = ["he kicked the bucket", "x", "She finally decided to spill the beans about the merger after many long "
-         "and difficult weeks of negotiation with the board.", "Um gato dorme no sofá."] * 2  # fmt: skip
+TEXTS = [
+    "he kicked the bucket",
+    "x",
+    "She finally decided to spill the beans about the merger after many long "
+    "and difficult weeks of negotiation with the board.",
+    "Um gato dorme no sofá.",
+] * 2
 
 
 SPANS = [(3, 20), (0, 1), (23, 38), (3, 7)] * 2

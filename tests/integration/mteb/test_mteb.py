@@ -26,6 +26,7 @@ from idiomkit.mteb_tasks import (  # noqa: E402
 
 pytest.importorskip("mteb")
 
+
 def write_semeval_subset(src: Path, dst: Path, per_kind: int = 8) -> set[str]:
     """dev.csv + dev.gold.csv restricted to, per language, the first ``per_kind`` idiom rows with a gold sim, idiom
     rows without one (gold = prediction for otherID) and STS rows, plus the otherID partners. Returns the pair ids."""

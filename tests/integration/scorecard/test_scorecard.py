@@ -69,8 +69,23 @@ def test_plain_idiolink_uses_sentence_queries_only(monkeypatch, data_dir):
 
 
 def test_quick_scorecard_writes_envelope_predictions_table_figure(tmp_path, data_dir):
-    args = ["evaluate", "all", "-m", "minilm", "--quick", "--track", "plain", "--results-dir", str(tmp_path),
-            "--only", "semeval2b", "--only", "meaning-triples", "--only", "sts-guard"]  # fmt: skip
+    args = [
+        "evaluate",
+        "all",
+        "-m",
+        "minilm",
+        "--quick",
+        "--track",
+        "plain",
+        "--results-dir",
+        str(tmp_path),
+        "--only",
+        "semeval2b",
+        "--only",
+        "meaning-triples",
+        "--only",
+        "sts-guard",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "core acc (held-out)" in result.output and "STS-B test ρ" in result.output
@@ -83,8 +98,11 @@ def test_quick_scorecard_writes_envelope_predictions_table_figure(tmp_path, data
         assert 0 <= rec["metrics"]["meaning-triples"]["all"]["accuracy"] <= 1
         for suffix in ("semeval2b.submission.csv", "meaning-triples.tsv", "sts-guard.tsv", "md", "png"):
             assert card.with_suffix("." + suffix).stat().st_size > 0, suffix
-    check = subprocess.run([sys.executable, str(ROOT.parent / "shared" / "tools" / "check_results.py"), str(tmp_path)],
-                           capture_output=True, text=True)  # fmt: skip
+    check = subprocess.run(
+        [sys.executable, str(ROOT.parent / "shared" / "tools" / "check_results.py"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
     assert check.returncode == 0, check.stdout
 
 

@@ -60,10 +60,13 @@ def test_usage_reranker_fits_on_train_selects_on_val_and_writes_usage_variant(tm
         write_split(tmp_path, split)
     task = IdioLinkTest()
     out = task.evaluate(
-        minilm, data_dir=tmp_path, query_mode="sentence+span",
-        rerank=IdioLinkRerank(usage_rerank=True), show_progress_bar=False,
+        minilm,
+        data_dir=tmp_path,
+        query_mode="sentence+span",
+        rerank=IdioLinkRerank(usage_rerank=True),
+        show_progress_bar=False,
         use_cache=False,
-    )  # fmt: skip
+    )
     info = out.params["usage_rerank"]
     assert out.params["variant"] == "sentence+span-usage"
     assert info["train_examples"] == len(DOCS) + len(QUERIES) and info["selection_split"] == "val"
@@ -76,7 +79,10 @@ def test_usage_reranker_fits_on_train_selects_on_val_and_writes_usage_variant(tm
         task.evaluate("bm25", data_dir=tmp_path, rerank=IdioLinkRerank(usage_rerank=True))
     with pytest.raises(ValueError, match="on test, not val"):
         task.evaluate(
-            minilm, data_dir=tmp_path, split="val", query_mode="span",
+            minilm,
+            data_dir=tmp_path,
+            split="val",
+            query_mode="span",
             rerank=IdioLinkRerank(usage_rerank=True),
         )
 
@@ -89,10 +95,13 @@ def test_classifier_usage_reranker_trains_on_train_selects_on_val(tmp_path, mini
         write_split(tmp_path, split)
     task = IdioLinkTest()
     out = task.evaluate(
-        minilm, data_dir=tmp_path, query_mode="span",
+        minilm,
+        data_dir=tmp_path,
+        query_mode="span",
         rerank=IdioLinkRerank(usage_rerank="classifier", twin_expansion=True),
-        show_progress_bar=False, use_cache=False,
-    )  # fmt: skip
+        show_progress_bar=False,
+        use_cache=False,
+    )
     info = out.params["usage_rerank"]
     assert out.params["variant"] == "span-usageclf-twins"
     assert info["train_data"] == {"idiolink_train": 10}  # 4 queries + 6 literal/idiomatic documents; no 2A here
@@ -122,10 +131,13 @@ def test_span_probe_usage_decision_uses_the_models_own_span_embeddings(tmp_path,
     assert x[:, :dim] == pytest.approx(span / np.linalg.norm(span, axis=1, keepdims=True), abs=1e-5)
     assert np.linalg.norm(x[:, dim:], axis=1) == pytest.approx(1.0)
     out = IdioLinkTest().evaluate(
-        minilm, data_dir=tmp_path, query_mode="span",
-        rerank=IdioLinkRerank(usage_rerank="span-probe"), show_progress_bar=False,
+        minilm,
+        data_dir=tmp_path,
+        query_mode="span",
+        rerank=IdioLinkRerank(usage_rerank="span-probe"),
+        show_progress_bar=False,
         use_cache=False,
-    )  # fmt: skip
+    )
     info = out.params["usage_rerank"]
     assert out.params["variant"] == "span-usagespan" and info["decision"] == "span-probe"
     assert info["span_probe"]["C"] in PROBE_C and info["train_data"] == {"idiolink_train": 10}
@@ -140,10 +152,13 @@ def test_shared_classifier_decision_adds_only_its_top_layers_and_leaves_the_enco
         write_split(tmp_path, split)
     before = {name: p.detach().clone() for name, p in minilm.named_parameters()}
     out = IdioLinkTest().evaluate(
-        minilm, data_dir=tmp_path, query_mode="span",
-        rerank=IdioLinkRerank(usage_rerank="shared-classifier"), show_progress_bar=False,
+        minilm,
+        data_dir=tmp_path,
+        query_mode="span",
+        rerank=IdioLinkRerank(usage_rerank="shared-classifier"),
+        show_progress_bar=False,
         use_cache=False,
-    )  # fmt: skip
+    )
     assert out.params["variant"] == "span-usagesharedclf"
     assert all(torch.equal(before[name], p) for name, p in minilm.named_parameters())  # trained a copy
     layer = sum(p.numel() for p in minilm[0].auto_model.encoder.layer[0].parameters())
@@ -160,8 +175,11 @@ def test_twin_expansion_is_chosen_on_val_and_writes_twins_variant(tmp_path, mini
         write_split(tmp_path, split)
     task = IdioLinkTest()
     out = task.evaluate(
-        minilm, data_dir=tmp_path, query_mode="span",
-        rerank=IdioLinkRerank(twin_expansion=True), show_progress_bar=False,
+        minilm,
+        data_dir=tmp_path,
+        query_mode="span",
+        rerank=IdioLinkRerank(twin_expansion=True),
+        show_progress_bar=False,
         use_cache=False,
     )
     info = out.params["twin_expansion"]
@@ -178,7 +196,10 @@ def test_twin_expansion_is_chosen_on_val_and_writes_twins_variant(tmp_path, mini
         task.evaluate("bm25", data_dir=tmp_path, rerank=IdioLinkRerank(twin_expansion=True))
     write_split(tmp_path, "train")
     both = task.evaluate(
-        minilm, data_dir=tmp_path, query_mode="span", rerank=IdioLinkRerank(usage_rerank=True, twin_expansion=True),
+        minilm,
+        data_dir=tmp_path,
+        query_mode="span",
+        rerank=IdioLinkRerank(usage_rerank=True, twin_expansion=True),
         show_progress_bar=False,
     )
     assert both.params["variant"] == "span-usage-twins"

@@ -57,8 +57,19 @@ def test_pairs_recipe_trains_and_records_its_pair_set(data_dir, tmp_path):
     from idiomkit.training import train
 
     out = tmp_path / "run"
-    result = train("pairs-mnrl-id", "minilm", epochs=1, output_dir=out, limit_groups=8, max_steps=2, batch_size=8,
-                   max_seq_length=32, val_sts=False, threads=1, data_dir=str(data_dir))  # fmt: skip
+    result = train(
+        "pairs-mnrl-id",
+        "minilm",
+        epochs=1,
+        output_dir=out,
+        limit_groups=8,
+        max_steps=2,
+        batch_size=8,
+        max_seq_length=32,
+        val_sts=False,
+        threads=1,
+        data_dir=str(data_dir),
+    )
     assert result.state.step == 2 and result.counts["pairs-id/pairs-positives_rows"] >= 8
     info = (out / "training.json").read_text()
     assert '"label": "pairs-mnrl-id"' in info and '"pooling": "mean"' in info

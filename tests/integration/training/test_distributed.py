@@ -15,8 +15,18 @@ ROOT = Path(__file__).resolve().parents[3]
 def test_torchrun_two_processes_follow_the_one_process_loss_trajectory(tmp_path):
     """benchmarks/distributed_check.py: 2 gloo processes vs 1 process, adaptive triplet on a tiny 2B slice."""
     out = tmp_path / "check.json"
-    cmd = [sys.executable, str(ROOT / "benchmarks/distributed_check.py"), "--steps", "2", "--batch-size", "16",
-           "--limit-groups", "20", "--json", str(out)]  # fmt: skip
+    cmd = [
+        sys.executable,
+        str(ROOT / "benchmarks/distributed_check.py"),
+        "--steps",
+        "2",
+        "--batch-size",
+        "16",
+        "--limit-groups",
+        "20",
+        "--json",
+        str(out),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(out.read_text())

@@ -12,8 +12,18 @@ from sentence_transformers import SentenceTransformer
 from idiomkit.training import train
 from idiomkit.training.recipes.flagship import LEAVE_OUT, STREAMS, wanted_streams
 
-TINY = {"model": "minilm", "epochs": 6, "batch_size": 8, "max_seq_length": 32, "limit_groups": 6, "lr": 3e-4,
-        "dropout": 0.0, "threads": 1, "checkpoint_every": 1000, "eval_every": 1000}  # fmt: skip
+TINY = {
+    "model": "minilm",
+    "epochs": 6,
+    "batch_size": 8,
+    "max_seq_length": 32,
+    "limit_groups": 6,
+    "lr": 3e-4,
+    "dropout": 0.0,
+    "threads": 1,
+    "checkpoint_every": 1000,
+    "eval_every": 1000,
+}
 
 
 def test_leave_one_out_recipes_drop_their_streams():
@@ -38,8 +48,14 @@ def tiny_run(tmp_path_factory, data_dir):
     old = handler.level
     handler.setLevel(logging.INFO)
     try:
-        train("flagship", output_dir=out, max_steps=18, data_dir=str(data_dir),
-              progress=lambda state, loss: losses.append(loss), **TINY)  # fmt: skip
+        train(
+            "flagship",
+            output_dir=out,
+            max_steps=18,
+            data_dir=str(data_dir),
+            progress=lambda state, loss: losses.append(loss),
+            **TINY,
+        )
     finally:
         handler.removeHandler(keep)
         handler.setLevel(old)

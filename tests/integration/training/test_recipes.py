@@ -88,10 +88,17 @@ def test_sts_weight_zero_reduces_sts_mixing_to_the_plain_recipe(tmp_path, plain)
     from idiomkit.training import train
 
     runs = {}
-    for name, recipe, weight in [("plain", plain, 1.0), ("w0", plain + "-sts", 0.0),
-                                 ("w1", plain + "-sts", 1.0)]:  # fmt: skip
-        train(recipe, **SMALL, max_steps=2, lr=1e-3, dropout=0.0, sts_weight=weight, val_sts=False,
-              output_dir=tmp_path / name)  # fmt: skip
+    for name, recipe, weight in [("plain", plain, 1.0), ("w0", plain + "-sts", 0.0), ("w1", plain + "-sts", 1.0)]:
+        train(
+            recipe,
+            **SMALL,
+            max_steps=2,
+            lr=1e-3,
+            dropout=0.0,
+            sts_weight=weight,
+            val_sts=False,
+            output_dir=tmp_path / name,
+        )
         runs[name] = torch.load(tmp_path / name / "checkpoint.pt", weights_only=True)["model"]
     close = [torch.allclose(v, runs["w0"][k], atol=1e-6) for k, v in runs["plain"].items()]
     assert all(close)
@@ -107,8 +114,15 @@ def test_lora_trains_adapters_only_and_saves_a_plain_model(tmp_path):
     from idiomkit.training import train
 
     losses = []
-    train("cosine", **SMALL, max_steps=4, lr=5e-3, lora_rank=4, output_dir=tmp_path / "lora",
-          progress=lambda s, v: losses.append(v))  # fmt: skip
+    train(
+        "cosine",
+        **SMALL,
+        max_steps=4,
+        lr=5e-3,
+        lora_rank=4,
+        output_dir=tmp_path / "lora",
+        progress=lambda s, v: losses.append(v),
+    )
     assert all(math.isfinite(v) for v in losses)
     base = load_model("minilm", device="cpu").state_dict()
     saved = SentenceTransformer(str(tmp_path / "lora"), device="cpu")

@@ -19,8 +19,16 @@ def test_same_seed_same_metrics_and_weights(tmp_path):
     """Two 1-step trainings with one seed give the same validation metrics (to 1e-6) and identical weights."""
     from idiomkit.training import train
 
-    small = {"model": "minilm", "epochs": 1, "batch_size": 4, "limit_groups": 4, "max_steps": 1, "eval_every": 1,
-             "val_sts": False, "seed": 3}  # fmt: skip
+    small = {
+        "model": "minilm",
+        "epochs": 1,
+        "batch_size": 4,
+        "limit_groups": 4,
+        "max_steps": 1,
+        "eval_every": 1,
+        "val_sts": False,
+        "seed": 3,
+    }
     runs = [train("adaptive-triplet", output_dir=tmp_path / name, **small) for name in ("a", "b")]
     (first,), (second,) = (r.state.history for r in runs)
     assert set(first) == set(second) and "val_idiom" in first
@@ -30,6 +38,10 @@ def test_same_seed_same_metrics_and_weights(tmp_path):
     assert all(torch.equal(a[k], b[k]) for k in a)
     card = (tmp_path / "a" / "README.md").read_text()  # the model card: recipe, data hashes, metrics, intended use
     sha = json.loads((tmp_path / "a" / "training.json").read_text())["data_sha256"]
-    for line in ("- Recipe: `adaptive-triplet-mwe-dedup`", f"- Data sha256: {sha}", "best val_idiom = ",
-                 "- Intended use: "):  # fmt: skip
+    for line in (
+        "- Recipe: `adaptive-triplet-mwe-dedup`",
+        f"- Data sha256: {sha}",
+        "best val_idiom = ",
+        "- Intended use: ",
+    ):
         assert line in card, line

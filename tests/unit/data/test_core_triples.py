@@ -35,11 +35,22 @@ SYNSETS = {
     "enclose": ("v", ["enclose"], []),
 }
 INDEX = {  # (lemma, pos): synsets in sense order
-    ("bucket", "n"): ["bucket"], ("pail", "n"): ["bucket"], ("kick", "v"): ["kick"], ("strike", "v"): ["strike"],
-    ("hit", "v"): ["strike"], ("leg", "n"): ["leg"], ("limb", "n"): ["leg", "limb"], ("bacon", "n"): ["bacon"],
-    ("cut_of_pork", "n"): ["pork"], ("fence", "n"): ["fence_n"], ("fencing", "n"): ["fence_n"],
-    ("fence", "v"): ["fence_v"], ("enclose", "v"): ["enclose"],
-}  # fmt: skip
+    ("bucket", "n"): ["bucket"],
+    ("pail", "n"): ["bucket"],
+    ("kick", "v"): ["kick"],
+    ("strike", "v"): ["strike"],
+    ("hit", "v"): ["strike"],
+    ("leg", "n"): ["leg"],
+    ("limb", "n"): ["leg", "limb"],
+    ("bacon", "n"): ["bacon"],
+    ("cut_of_pork", "n"): ["pork"],
+    ("fence", "n"): ["fence_n"],
+    ("fencing", "n"): ["fence_n"],
+    ("fence", "v"): ["fence_v"],
+    ("enclose", "v"): ["enclose"],
+}
+
+
 def words_of(text: str) -> list[str]:
     return text.split()
 
@@ -52,9 +63,15 @@ def fake_wordnet(root: Path) -> Path:
 
     def line(key: str, offsets: dict[str, int]) -> str:
         pos, words, pointers = SYNSETS[key]
-        cells = [f"{offsets[key]:08d}", "00", pos, f"{len(words):02x}", *(c for w in words for c in (w, "0")),
-                 f"{len(pointers):03d}", *(c for s, t in pointers for c in (s, f"{offsets[t]:08d}", SYNSETS[t][0],
-                                                                          "0000"))]  # fmt: skip
+        cells = [
+            f"{offsets[key]:08d}",
+            "00",
+            pos,
+            f"{len(words):02x}",
+            *(c for w in words for c in (w, "0")),
+            f"{len(pointers):03d}",
+            *(c for s, t in pointers for c in (s, f"{offsets[t]:08d}", SYNSETS[t][0], "0000")),
+        ]
         return " ".join(cells) + " | a gloss  \n"
 
     offsets = dict.fromkeys(SYNSETS, 0)
@@ -67,8 +84,11 @@ def fake_wordnet(root: Path) -> Path:
     for pos, name in FILES.items():
         body = "".join(line(k, offsets) for k in SYNSETS if SYNSETS[k][0] == pos)
         (root / f"data.{name}").write_text("  1 licence header\n" + body, encoding="latin-1")
-        rows = [f"{lemma} {p} {len(keys)} 0 {len(keys)} 1 " + " ".join(f"{offsets[k]:08d}" for k in keys)
-                for (lemma, p), keys in sorted(INDEX.items()) if p == pos]  # fmt: skip
+        rows = [
+            f"{lemma} {p} {len(keys)} 0 {len(keys)} 1 " + " ".join(f"{offsets[k]:08d}" for k in keys)
+            for (lemma, p), keys in sorted(INDEX.items())
+            if p == pos
+        ]
         (root / f"index.{name}").write_text("  1 licence header\n" + "".join(r + "\n" for r in rows))
     (root / "verb.exc").write_text("struck strike\nstricken strike\n")
     (root / "noun.exc").write_text("")
@@ -77,8 +97,9 @@ def fake_wordnet(root: Path) -> Path:
 
 
 def test_renderings_from_a_wordnet_database(tmp_path):
-    rows = build_literal_words(["kicked", "the", "bucket", "legs", "bacon", "fence", "hits", "zzz"],
-                               fake_wordnet(tmp_path))  # fmt: skip
+    rows = build_literal_words(
+        ["kicked", "the", "bucket", "legs", "bacon", "fence", "hits", "zzz"], fake_wordnet(tmp_path)
+    )
     got = {(r.word, r.pos): (r.literal, r.how) for r in rows}
     assert got[("bucket", "n")] == ("pail", "synonym")
     assert got[("kicked", "v")] == ("struck", "hypernym")  # irregular past from verb.exc
@@ -129,10 +150,17 @@ def test_idiom_positions_add_untagged_idiom_words():
 
 def test_pie_candidates_and_discards(tmp_path, monkeypatch):
     words = {"kicked": {"v": ("struck", 1)}, "bucket": {"n": ("pail", 1)}}
-    rows = [("kick the bucket", "He kicked the bucket .", "He died .", ("O", "B", "I", "I", "O"), "test"),
-            ("kick the bucket", "She kicked the bucket .", "She kicked the bucket off .", ("O", "B", "I", "I", "O"),
-             "train"),
-            ("spill the beans", "He spilled the beans .", "He told .", ("O", "B", "I", "I", "O"), "train")]  # fmt: skip
+    rows = [
+        ("kick the bucket", "He kicked the bucket .", "He died .", ("O", "B", "I", "I", "O"), "test"),
+        (
+            "kick the bucket",
+            "She kicked the bucket .",
+            "She kicked the bucket off .",
+            ("O", "B", "I", "I", "O"),
+            "train",
+        ),
+        ("spill the beans", "He spilled the beans .", "He told .", ("O", "B", "I", "I", "O"), "train"),
+    ]
     from idiomkit.data.extra.pie import PieParaphrase
 
     items = [PieParaphrase(i, "EN", split, s, p, None, tags) for i, s, p, tags, split in rows]
@@ -140,8 +168,11 @@ def test_pie_candidates_and_discards(tmp_path, monkeypatch):
     monkeypatch.setattr(core, "load_literal_words", lambda path: words)
     discards: Counter = Counter()
     out = core.pie_candidates(tmp_path, discards)
-    assert out == [Triple("kick the bucket", "EN", "He kicked the bucket .", "He died .", "He struck the pail .",
-                          "pie", seen_ok=True)]  # fmt: skip
+    assert out == [
+        Triple(
+            "kick the bucket", "EN", "He kicked the bucket .", "He died .", "He struck the pail .", "pie", seen_ok=True
+        )
+    ]
     assert discards == {"pie: paraphrase keeps the idiom's words": 1, "pie: a span word has no literal rendering": 1}
 
 
@@ -159,14 +190,19 @@ def test_compound_substitution_keeps_case_and_finds_hyphen_variants():
 def test_benchmark_heldout_idioms_are_heldout_even_when_a_training_split_names_them(monkeypatch):
     """wet blanket is a 2A test MWE and an EPIE train idiom: held out (the dedup drops it from training)."""
     monkeypatch.setattr(core, "is_carved", lambda idiom: idiom in ("spill the beans", "monkey business"))
-    found = [Triple("wet blanket", "EN", "s1", "p", "m", "ncs"), Triple("spill the beans", "EN", "s2", "p", "m", "pie"),
-             Triple("kick the bucket", "EN", "s3", "p", "m", "pie"),
-             Triple("monkey business", "EN", "monkey business", "p", "m", "astitch")]  # fmt: skip
+    found = [
+        Triple("wet blanket", "EN", "s1", "p", "m", "ncs"),
+        Triple("spill the beans", "EN", "s2", "p", "m", "pie"),
+        Triple("kick the bucket", "EN", "s3", "p", "m", "pie"),
+        Triple("monkey business", "EN", "monkey business", "p", "m", "astitch"),
+    ]
     rule = core.heldout_rule(found, trained={"wet blanket", "kick bucket"}, benchmark=frozenset({"wet blanket"}))
     assert rule == {"wet blanket": "benchmark", "spill beans": "hash"}  # AStitch train compounds are never carved
     rows = core.heldout_rows(found + [Triple("spill the beans", "EN", "s4", "p", "m", "ncs")], rule)
-    assert rows == [("EN", "spill the beans", "spill beans", "ncs,pie", "hash"),
-                    ("EN", "wet blanket", "wet blanket", "ncs", "benchmark")]  # fmt: skip
+    assert rows == [
+        ("EN", "spill the beans", "spill beans", "ncs,pie", "hash"),
+        ("EN", "wet blanket", "wet blanket", "ncs", "benchmark"),
+    ]
 
 
 def test_cap_per_idiom_and_sentence_once(monkeypatch):

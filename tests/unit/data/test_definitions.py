@@ -119,16 +119,41 @@ def test_report_puts_paper_rows_and_margins_beside_ours(tmp_path):
 
     from idiomkit.report import render
 
-    metrics = {"id": 0.5, "sp": 0.9, "id_incorrect": 0.1, "sp_incorrect": 0.2, "id_margin": 0.4, "sp_margin": 0.7,
-               "mrr": 0.6, "recall@1": 0.5, "recall@10": 0.9}  # fmt: skip
-    rec = {"task": "xiao-pairs", "model": "minilm", "recipe": "zero-shot", "seed": 0, "metrics": metrics,
-           "params": {"train_pairs": "none"}, "wall_s": 1.0}  # fmt: skip
+    metrics = {
+        "id": 0.5,
+        "sp": 0.9,
+        "id_incorrect": 0.1,
+        "sp_incorrect": 0.2,
+        "id_margin": 0.4,
+        "sp_margin": 0.7,
+        "mrr": 0.6,
+        "recall@1": 0.5,
+        "recall@10": 0.9,
+    }
+    rec = {
+        "task": "xiao-pairs",
+        "model": "minilm",
+        "recipe": "zero-shot",
+        "seed": 0,
+        "metrics": metrics,
+        "params": {"train_pairs": "none"},
+        "wall_s": 1.0,
+    }
     (tmp_path / "results" / "xiao-pairs").mkdir(parents=True)
     (tmp_path / "results" / "xiao-pairs" / "minilm__zero-shot__seed0.json").write_text(json.dumps(rec))
     text = render(tmp_path / "results")
     header = next(line for line in text.splitlines() if line.startswith("| model") and "id_margin" in line)
-    assert header.split(" | ")[4:13] == ["id", "sp", "id_incorrect", "sp_incorrect", "id_margin", "sp_margin", "mrr",
-                                         "recall@1", "recall@10"]  # fmt: skip
+    assert header.split(" | ")[4:13] == [
+        "id",
+        "sp",
+        "id_incorrect",
+        "sp_incorrect",
+        "id_margin",
+        "sp_margin",
+        "mrr",
+        "recall@1",
+        "recall@10",
+    ]
     paper = next(line for line in text.splitlines() if "paper Table 1: zero-shot" in line)
     assert "| 0.164 |" in paper  # .272 - .108
 

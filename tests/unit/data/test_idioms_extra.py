@@ -77,13 +77,19 @@ def test_pie_records_and_skipped_identical_paraphrase(tmp_path, caplog):
         items = load_pie(pie_tree(tmp_path))
     assert items == [
         PieParaphrase(
-            "run out of steam", "EN", "train", "The project ran out of steam .", "The project stalled .",
-            "to no longer have energy", ("O", "O", "B", "I", "I", "I", "O"),
+            "run out of steam",
+            "EN",
+            "train",
+            "The project ran out of steam .",
+            "The project stalled .",
+            "to no longer have energy",
+            ("O", "O", "B", "I", "I", "I", "O"),
         ),
         PieParaphrase("lie low", "EN", "valid", "He lay low .", "He hid .", None, ("O", "B", "I", "O")),
-        PieParaphrase("old hat", "EN", "test", "That is old hat .", "That is dated .", "dated",
-                      ("O", "O", "B", "I", "O")),
-    ]  # fmt: skip
+        PieParaphrase(
+            "old hat", "EN", "test", "That is old hat .", "That is dated .", "dated", ("O", "O", "B", "I", "O")
+        ),
+    ]
     assert "train.csv: skipped 1 row(s) whose Literal_Sent equals Idiomatic_Sent" in caplog.text
     assert [p.split for p in load_pie(tmp_path, splits=("test",))] == ["test"]
 
@@ -186,16 +192,28 @@ def test_ncs_joins_the_four_files(tmp_path, caplog):
         items = load_ncs(ncs_tree(tmp_path))
     assert items == [
         NcsCompound(
-            "black operation", "EN", "This is a black operation", "This is a secret operation",
-            "This is a dark action", "This is an operation", "This is a black", 1.39,
+            "black operation",
+            "EN",
+            "This is a black operation",
+            "This is a secret operation",
+            "This is a dark action",
+            "This is an operation",
+            "This is a black",
+            1.39,
             ("future black operations .", "a black operation ."),
         ),
         NcsCompound(
-            "abalo sísmico", "PT", "Este é um abalo sísmico .", "Este é um tremor de terra .",
-            "Esta é uma trepidação enérgica .", "Este é um abalo .", "Este é um sísmico .", 4.4242,
+            "abalo sísmico",
+            "PT",
+            "Este é um abalo sísmico .",
+            "Este é um tremor de terra .",
+            "Esta é uma trepidação enérgica .",
+            "Este é um abalo .",
+            "Este é um sísmico .",
+            4.4242,
             ("Grandes abalos sísmicos .",),
         ),
-    ]  # fmt: skip
+    ]
     assert "P3_sents.csv: skipped 1 compound(s) whose P3 rewrite equals the P1 rewrite" in caplog.text
     assert "sentids_en.csv: left out 1 corpus sentence pointer(s)" in caplog.text
     assert "sentids_pt.csv: left out 2 corpus sentence pointer(s)" in caplog.text
@@ -308,16 +326,20 @@ def test_lidioms_entries(tmp_path, caplog):
 @pytest.mark.parametrize(
     ("pt", "expected"),
     [
-        (TTL_PREFIXES + ttl_entry("x", "ficar puto", "angry", "de"),
-         "row 8: field 'rdfs:label': language tag '@de', expected '@pt'"),
-        (TTL_PREFIXES + ttl_entry("x", "ficar puto", "angry", "pt") + ttl_entry("x", "other", "angry", "pt"),
-         "row 18: field 'rdfs:label': a second label 'other' (first: 'ficar puto')"),
+        (
+            TTL_PREFIXES + ttl_entry("x", "ficar puto", "angry", "de"),
+            "row 8: field 'rdfs:label': language tag '@de', expected '@pt'",
+        ),
+        (
+            TTL_PREFIXES + ttl_entry("x", "ficar puto", "angry", "pt") + ttl_entry("x", "other", "angry", "pt"),
+            "row 18: field 'rdfs:label': a second label 'other' (first: 'ficar puto')",
+        ),
         (TTL_PREFIXES + ttl_entry("x", " ", "angry", "pt"), "row 8: field 'rdfs:label': is empty"),
-        (TTL_PREFIXES + "lid:x rdfs:label \"x\"@pt", "row 5: Turtle ends inside a statement"),
+        (TTL_PREFIXES + 'lid:x rdfs:label "x"@pt', "row 5: Turtle ends inside a statement"),
         (TTL_PREFIXES + "lid:x rdfs:label ; .\n", "row 5: unexpected ';' in Turtle (expected a object)"),
-        (TTL_PREFIXES + "foo:x rdfs:label \"x\"@pt .\n", "row 5: undeclared prefix 'foo:'"),
+        (TTL_PREFIXES + 'foo:x rdfs:label "x"@pt .\n', "row 5: undeclared prefix 'foo:'"),
     ],
-)  # fmt: skip
+)
 def test_lidioms_bad_turtle(tmp_path, pt, expected):
     lidioms_tree(tmp_path, pt=pt)
     assert error_of(lambda: load_lidioms(tmp_path)) == f"{tmp_path / EXTRA / 'lidioms/pt/portuguese.ttl'}: {expected}"
@@ -403,8 +425,10 @@ def test_mt_triples(tmp_path):
     assert (item.idiom, item.language, item.meaning) == ("a hard nut to crack", "EN", "a difficult problem")
     assert item.split is None
     assert (item.ambiguous, item.figurative, item.literal) == (
-        "a hard nut to crack", "the case was a hard nut to crack", "the walnut was a hard nut to crack",
-    )  # fmt: skip
+        "a hard nut to crack",
+        "the case was a hard nut to crack",
+        "the walnut was a hard nut to crack",
+    )
     assert item.old_literal == "He's a hard nut to crack with a hammer"
     assert (item.old_well_formed, item.old_votes) == (False, ("figurative", "figurative", "literal"))
 
@@ -414,18 +438,30 @@ def test_mt_triples(tmp_path):
     [
         (MT_MEANINGS, MEANINGS_HEADER + "hot potato,issue,,web,0,x\n", "row 1: field 'source': 'web' is not one of"),
         (MT_MEANINGS, MEANINGS_HEADER + "a,b,,dict,0,x\na,c,,dict,0,x\n", "row 2: field 'idiom': duplicate 'a'"),
-        (MT_TRIPLES, TRIPLES_HEADER + TRIPLE.replace(",literal\n", ",literally\n"),
-         "row 1: field 'maxvote_literal_old': 'literally' is not one of"),
-        (MT_TRIPLES, TRIPLES_HEADER + TRIPLE.replace(",False,x,", ",no,x,"),
-         "row 1: field 'well_formed_old': 'no' is not one of True, False"),
-        (MT_TRIPLES, TRIPLES_HEADER + TRIPLE.replace(",the walnut was a hard nut to crack,", ",,"),
-         "row 1: field 'intended_literal': is empty"),
+        (
+            MT_TRIPLES,
+            TRIPLES_HEADER + TRIPLE.replace(",literal\n", ",literally\n"),
+            "row 1: field 'maxvote_literal_old': 'literally' is not one of",
+        ),
+        (
+            MT_TRIPLES,
+            TRIPLES_HEADER + TRIPLE.replace(",False,x,", ",no,x,"),
+            "row 1: field 'well_formed_old': 'no' is not one of True, False",
+        ),
+        (
+            MT_TRIPLES,
+            TRIPLES_HEADER + TRIPLE.replace(",the walnut was a hard nut to crack,", ",,"),
+            "row 1: field 'intended_literal': is empty",
+        ),
         # issue #42.3: a flagship run trained on with 0 of 1,584 meanings (an INFO line only)
-        (MT_MEANINGS, MEANINGS_HEADER + "hot potato, ,,dict,0,x\nfall through,,,pfbt,0,x\n",
-         "row 1: field 'meaning': blank in all 2 rows: no idiom has a meaning"),
+        (
+            MT_MEANINGS,
+            MEANINGS_HEADER + "hot potato, ,,dict,0,x\nfall through,,,pfbt,0,x\n",
+            "row 1: field 'meaning': blank in all 2 rows: no idiom has a meaning",
+        ),
         (MT_MEANINGS, MEANINGS_HEADER, "field 'meaning': no rows (the file has a header only)"),
     ],
-)  # fmt: skip
+)
 def test_mt_bad_rows(tmp_path, rel, body, expected):
     path = write(tmp_path, rel, body)
     load = load_mt_meanings if rel == MT_MEANINGS else load_mt_triples
@@ -474,12 +510,14 @@ def test_figqa(tmp_path, caplog):
     with caplog.at_level(logging.INFO):
         items = load_figqa(tmp_path)
     assert items == [
-        FigQaItem("Her word had the strength of titanium.", "She can be trusted.", "She cannot be trusted.", "10",
-                  "train"),
-        FigQaItem("Her word had the strength of a wine glass.", "She cannot be trusted.", "She can be trusted.", "10",
-                  "train"),
+        FigQaItem(
+            "Her word had the strength of titanium.", "She can be trusted.", "She cannot be trusted.", "10", "train"
+        ),
+        FigQaItem(
+            "Her word had the strength of a wine glass.", "She cannot be trusted.", "She can be trusted.", "10", "train"
+        ),
         FigQaItem("It was as peaceful as a church.", "It was peaceful.", "It was not peaceful.", "3", "dev"),
-    ]  # fmt: skip
+    ]
     assert "train_xl.csv: skipped 1 row(s) marked invalid or with two equal endings" in caplog.text
 
 
@@ -507,11 +545,14 @@ def clue_tree(root: Path, rows: list[tuple]) -> Path:
 
 
 def test_clue(tmp_path, caplog):
-    clue_tree(tmp_path, [
-        ("ace", "simplex", "expert", "He's been our ace."),
-        (None, None, None, None),
-        ("(to) kick the bucket", "idiom", "to die", " He kicked the bucket. "),
-    ])  # fmt: skip
+    clue_tree(
+        tmp_path,
+        [
+            ("ace", "simplex", "expert", "He's been our ace."),
+            (None, None, None, None),
+            ("(to) kick the bucket", "idiom", "to die", " He kicked the bucket. "),
+        ],
+    )
     with caplog.at_level(logging.INFO):
         items = load_clue(tmp_path)
     assert items == [
@@ -547,9 +588,12 @@ OVERLAP_HEADER = "candidate_idiom\tbenchmark_idiom\tbenchmark_splits\tmatch\n"
 
 
 def test_overlap_rows_and_set(tmp_path):
-    write(tmp_path, "pie_zhou2021/benchmark_idiom_overlap.tsv",
-          OVERLAP_HEADER + "child's play\tchild's play\tidiolink_test\texact\n"
-          "chill to the bone\tto the bone\tsemeval_2A_dev_EN,semeval_2B_dev_EN\tcontains\n")  # fmt: skip
+    write(
+        tmp_path,
+        "pie_zhou2021/benchmark_idiom_overlap.tsv",
+        OVERLAP_HEADER + "child's play\tchild's play\tidiolink_test\texact\n"
+        "chill to the bone\tto the bone\tsemeval_2A_dev_EN,semeval_2B_dev_EN\tcontains\n",
+    )
     assert load_overlap_rows(tmp_path, "pie") == [
         OverlapRow("child's play", "child's play", ("idiolink_test",), "exact"),
         OverlapRow("chill to the bone", "to the bone", ("semeval_2A_dev_EN", "semeval_2B_dev_EN"), "contains"),

@@ -128,27 +128,39 @@ def write(tmp_path, text: str):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (HEADER + "kick the bucket\tFR\tto die\tuser\n",
-         "row 1: field 'language': unknown language 'FR' (expected EN or PT)"),
+        (
+            HEADER + "kick the bucket\tFR\tto die\tuser\n",
+            "row 1: field 'language': unknown language 'FR' (expected EN or PT)",
+        ),
         (HEADER + "kick the bucket\tEN\tto die\tuser\n\tEN\tto die\tuser\n", "row 2: field 'idiom': empty"),
         (HEADER + "kick the bucket\tEN\t \tuser\n", "row 1: field 'meaning': empty"),
         (HEADER + "kick the bucket\tEN\tto die\t\n", "row 1: field 'source': empty"),
         (HEADER + "kick the bucket\tEN\tto die\n", "row 1: field 'source': 3 tab-separated values, expected 4"),
-        (HEADER + "kick the bucket\tEN\tto die\tuser\tx\n",
-         "row 1: field 'column 5': 5 tab-separated values, expected 4"),
-        ("idiom\tlanguage\tmeaning\tsource\tnote\n",
-         "row 0: field 'note': unexpected column 5 (only 'meaning_language' may follow)"),
-        ("kick the bucket\tEN\tto die\tuser\n",
-         "row 0: missing header: the first line must be idiom <TAB> language <TAB> meaning <TAB> source"),
-        ("idiom\tlang\tmeaning\tsource\n",
-         "row 0: field 'language': expected column 2 to be 'language' (header has: idiom, lang, meaning, source)"),
-        ("idiom\tlanguage\tmeaning\n",
-         "row 0: field 'source': expected column 4 to be 'source' (header has: idiom, language, meaning)"),
+        (
+            HEADER + "kick the bucket\tEN\tto die\tuser\tx\n",
+            "row 1: field 'column 5': 5 tab-separated values, expected 4",
+        ),
+        (
+            "idiom\tlanguage\tmeaning\tsource\tnote\n",
+            "row 0: field 'note': unexpected column 5 (only 'meaning_language' may follow)",
+        ),
+        (
+            "kick the bucket\tEN\tto die\tuser\n",
+            "row 0: missing header: the first line must be idiom <TAB> language <TAB> meaning <TAB> source",
+        ),
+        (
+            "idiom\tlang\tmeaning\tsource\n",
+            "row 0: field 'language': expected column 2 to be 'language' (header has: idiom, lang, meaning, source)",
+        ),
+        (
+            "idiom\tlanguage\tmeaning\n",
+            "row 0: field 'source': expected column 4 to be 'source' (header has: idiom, language, meaning)",
+        ),
         ("", "file is empty"),
         (HEADER, "row 1: field 'idiom': no idiom: the file has a header only"),  # issue #42.3: was an empty reader
         (HEADER + "\n  \n", "row 1: field 'idiom': no idiom: every line after the header is blank"),
     ],
-)  # fmt: skip
+)
 def test_bad_tsv_names_file_row_and_field(tmp_path, text, message):
     path = write(tmp_path, text)
     with pytest.raises(DataError) as err:

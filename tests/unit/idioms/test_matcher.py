@@ -66,14 +66,17 @@ def found(matcher: Matcher, sentence: str, language: str | None = None) -> list[
         ("She keeps an eye on the kids.", "keeps an eye on", "keep an eye on"),
         ("We kept a close eye on him.", "kept a close eye on", "keep an eye on"),
         ("A joke broke the ice.", "broke the ice", "break the ice"),
-        ("The war brought the country to its knees.", "brought the country to its knees",
-         "bring (somebody) to ([pron]) knees"),
+        (
+            "The war brought the country to its knees.",
+            "brought the country to its knees",
+            "bring (somebody) to ([pron]) knees",
+        ),
         ("They kept the wolves at bay.", "kept the wolves at bay", "keep at bay"),
         ("What a dark horse she is.", "dark horse", "dark horse"),
         ("It was a steal.", "a steal", "a steal"),
         ("KICKED   THE\nBUCKET", "KICKED   THE\nBUCKET", "kick the bucket"),
     ],
-)  # fmt: skip
+)
 def test_english_variants(matcher, sentence, text, idiom):
     assert found(matcher, sentence) == [(text, idiom)]
 

@@ -16,12 +16,23 @@ from idiomkit.idioms.sense import GROUPS, _TextIndex, default_sense_check, featu
 from idiomkit.idioms.sources import default_lexicon
 
 SENTENCES = (
-    "She finally kicked the bucket.", "The test was a piece of cake.", "His joke broke the ice.", "Break a leg!",
-    "We are all in the same boat.", "It costs an arm and a leg.", "She hit the nail on the head.", "Call it a day.",
-    "Once in a blue moon we meet.", "The fisherman literally kicked the bucket over.", "Ele é um pão duro.",
-    "That's the last straw.", 'He said "break the ice" twice.', "In 2024 it was a piece of cake (really).",
-    "Piece of cake, call it a day.", "An a piece of cake.",
-)  # fmt: skip
+    "She finally kicked the bucket.",
+    "The test was a piece of cake.",
+    "His joke broke the ice.",
+    "Break a leg!",
+    "We are all in the same boat.",
+    "It costs an arm and a leg.",
+    "She hit the nail on the head.",
+    "Call it a day.",
+    "Once in a blue moon we meet.",
+    "The fisherman literally kicked the bucket over.",
+    "Ele é um pão duro.",
+    "That's the last straw.",
+    'He said "break the ice" twice.',
+    "In 2024 it was a piece of cake (really).",
+    "Piece of cake, call it a day.",
+    "An a piece of cake.",
+)
 EDGES = (
     ' Literally, the so-called "big fish" (kicked the bucket) — 3rd time; ÉLAN kicked   the bucket\n\n'
     "Ele é um pão-duro. O’Neil’s piece of cake. e\u0301 kick the bucket x\u0301y. It was a  piece of cake. "
@@ -36,8 +47,10 @@ def lexicon():
 
 def sentences(n: int) -> list[str]:
     """``n`` sentences of SENTENCES in turn, every fifth after a numbered name (a growing vocabulary)."""
-    return [f"Ann{i} says: {SENTENCES[i % len(SENTENCES)]}" if i % 5 == 4 else SENTENCES[i % len(SENTENCES)]
-            for i in range(n)]  # fmt: skip
+    return [
+        f"Ann{i} says: {SENTENCES[i % len(SENTENCES)]}" if i % 5 == 4 else SENTENCES[i % len(SENTENCES)]
+        for i in range(n)
+    ]
 
 
 def test_a_4000_idiom_text_is_rewritten_as_its_sentences_one_by_one_in_linear_time(lexicon):
@@ -56,8 +69,10 @@ def test_a_4000_idiom_text_is_rewritten_as_its_sentences_one_by_one_in_linear_ti
     assert len(reading.found) > 3800 and len(text) > 90_000
     assert reading.rewritten == " ".join(p.rewritten for p in pieces)
     assert [(f.match.start, f.match.end, f.replacement) for f in reading.found] == [
-        (f.match.start + at, f.match.end + at, f.replacement) for p, at in zip(pieces, offsets, strict=False)
-        for f in p.found]  # fmt: skip
+        (f.match.start + at, f.match.end + at, f.replacement)
+        for p, at in zip(pieces, offsets, strict=False)
+        for f in p.found
+    ]
     assert seconds < 5.0, f"{seconds:.1f} s for {len(reading.found)} idioms in {len(text)} characters"
 
 
@@ -88,7 +103,8 @@ def test_the_indexed_features_are_the_plain_features(lexicon):
     assert len(matches) > 60
     for m in matches:
         assert index.features(m.start, m.end, m.idiom, m.language, GROUPS) == features(
-            text, m.start, m.end, m.idiom, m.language, GROUPS), m  # fmt: skip
+            text, m.start, m.end, m.idiom, m.language, GROUPS
+        ), m
     rng, compared = random.Random(0), 0
     for _ in range(400):
         start = rng.randrange(len(text))
@@ -101,7 +117,7 @@ def test_the_indexed_features_are_the_plain_features(lexicon):
 
 
 def test_a_text_whose_lowercasing_moves_offsets_is_read_without_the_index(lexicon, monkeypatch):
-    """"İ" lower-cases to two characters and "Σ" by context: such a text is not indexed, and its matches score as
+    """ "İ" lower-cases to two characters and "Σ" by context: such a text is not indexed, and its matches score as
     in the plain computation."""
     rewriter = Rewriter(lexicon, "replace", default_sense_check())
     for odd in ("İstanbul broke the ice. ", "ΣΑΣ broke the ice. "):

@@ -18,8 +18,14 @@ from idiomkit.idioms.reader import IdiomReader
 from idiomkit.idioms.rewrite import Rewriter, inflect, verb_form
 from idiomkit.reading import add_reader, read
 
-LEX = Lexicon.from_pairs([("kick the bucket", "to die"), ("a piece of cake", "easy"), ("big fish", "important person"),
-                          ("spill the beans", "to reveal a secret")])  # fmt: skip
+LEX = Lexicon.from_pairs(
+    [
+        ("kick the bucket", "to die"),
+        ("a piece of cake", "easy"),
+        ("big fish", "important person"),
+        ("spill the beans", "to reveal a secret"),
+    ]
+)
 LEX.add("pão duro", "PT", "avarento", "user")
 LEX.add("a meu ver", "PT", "in my opinion", "lidioms", meaning_language="EN")
 
@@ -103,7 +109,11 @@ def test_verb_inflection():
     assert verb_form("spilt", "spill") == "past" and verb_form("went", "go") == "past"
     assert [inflect("die", f) for f in ("base", "past", "ing", "s")] == ["die", "died", "dying", "dies"]
     assert (inflect("stop", "past"), inflect("try", "s"), inflect("go", "past"), inflect("reveal", "ing")) == (
-        "stopped", "tries", "went", "revealing")  # fmt: skip
+        "stopped",
+        "tries",
+        "went",
+        "revealing",
+    )
 
 
 class Tokenizing(torch.nn.Module):
@@ -246,11 +256,16 @@ def test_one_default_read_and_reader_options_judge_sense_add_reader_does_not(mon
     monkeypatch.setattr(run, "write_card", lambda st, *a, **kw: readers.append(st[0]))
     run.evaluate_all("minilm", reader="gloss", write=False, only=["xiao"])
     monkeypatch.setattr(idiomkit.models, "load_model", stub)  # nearest imports it when it runs
-    monkeypatch.setattr(idiomkit.scorecard.nearest, "nearest_table", lambda models: readers.extend(
-        m[0] for m in models.values() if isinstance(m[0], IdiomReader)) or [["model"]])  # fmt: skip
+    monkeypatch.setattr(
+        idiomkit.scorecard.nearest,
+        "nearest_table",
+        lambda models: readers.extend(m[0] for m in models.values() if isinstance(m[0], IdiomReader)) or [["model"]],
+    )
     assert runner.invoke(app, ["nearest", "--reader", "mark"]).exit_code == 0
     assert [(r.mode, type(r.sense), r.sense.threshold) for r in readers] == [
-        ("gloss", type(shipped), shipped.threshold), ("mark", type(shipped), shipped.threshold)]
+        ("gloss", type(shipped), shipped.threshold),
+        ("mark", type(shipped), shipped.threshold),
+    ]
 
 
 def test_read_api_reports_probability_and_decision():
@@ -262,13 +277,17 @@ def test_read_api_reports_probability_and_decision():
 def test_read_command_table_and_json(tmp_path):
     path = tmp_path / "lex.tsv"
     LEX.to_tsv(path)
-    result = runner.invoke(app, ["read", "She kicked the bucket.", "--lexicon", str(path), "--sense", "none",
-                                 "--mode", "gloss"], terminal_width=200)  # fmt: skip
+    result = runner.invoke(
+        app,
+        ["read", "She kicked the bucket.", "--lexicon", str(path), "--sense", "none", "--mode", "gloss"],
+        terminal_width=200,
+    )
     assert result.exit_code == 0, result.output
     assert "kicked the bucket" in result.output and "figurative" in result.output
     assert "gloss: She kicked the bucket (to die)." in result.output
-    result = runner.invoke(app, ["read", "Plain words.", "She kicked the bucket.", "--lexicon", str(path),
-                                 "--sense", "none", "--json"])  # fmt: skip
+    result = runner.invoke(
+        app, ["read", "Plain words.", "She kicked the bucket.", "--lexicon", str(path), "--sense", "none", "--json"]
+    )
     first, second = json.loads(result.output)
     assert first == {"text": "Plain words.", "rewritten": "Plain words.", "mode": "replace", "found": []}
     assert second["rewritten"] == "She died." and second["found"][0]["idiom"] == "kick the bucket"

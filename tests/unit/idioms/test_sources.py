@@ -91,16 +91,30 @@ def test_entries_keep_the_fullest_spelling_and_meanings_in_source_order(fake_sou
 
 
 def test_heldout_variants_cover_inflections_parts_and_extensions():
-    lex = Lexicon.from_pairs([("spilling the beans", "a"), ("cat out of the bag", "b"), ("on thin ice", "c"),
-                              ("letting the cat out of the bag", "d"), ("kick the bucket", "e")])  # fmt: skip
+    lex = Lexicon.from_pairs(
+        [
+            ("spilling the beans", "a"),
+            ("cat out of the bag", "b"),
+            ("on thin ice", "c"),
+            ("letting the cat out of the bag", "d"),
+            ("kick the bucket", "e"),
+        ]
+    )
     found = heldout_variants(lex, held("spill the beans", "let the cat out of the bag", "thin ice"))
-    assert found == {normalise_idiom(i) for i in ("spilling the beans", "cat out of the bag", "on thin ice",
-                                                   "letting the cat out of the bag")}  # fmt: skip
+    assert found == {
+        normalise_idiom(i)
+        for i in ("spilling the beans", "cat out of the bag", "on thin ice", "letting the cat out of the bag")
+    }
 
 
-LONGER = [("chill to the bone", "to the bone"), ("go by the book", "by the book"), ("win hands down", "hands down"),
-          ("everything under the sun", "under the sun"), ("sit on the fence", "on the fence"),
-          ("sat on the fence", "on the fence")]  # fmt: skip
+LONGER = [
+    ("chill to the bone", "to the bone"),
+    ("go by the book", "by the book"),
+    ("win hands down", "hands down"),
+    ("everything under the sun", "under the sun"),
+    ("sit on the fence", "on the fence"),
+    ("sat on the fence", "on the fence"),
+]
 
 
 @pytest.mark.parametrize(("entry", "heldout"), LONGER)
@@ -123,22 +137,34 @@ def test_screen_drops_heldout_rows_as_written_or_cleaned():
         ("1. n. something easy to do.", ("something easy to do", None)),
         ("(informal) Fig. to reveal a secret", ("to reveal a secret", None)),
         ("Fracture a bone, as in She fell and broke her leg.", ("fracture a bone", None)),
-        ("one two three four five six seven, eight nine ten eleven twelve thirteen", ("one two three four five six "
-                                                                                    "seven", "meaning cut")),
+        (
+            "one two three four five six seven, eight nine ten eleven twelve thirteen",
+            ("one two three four five six seven", "meaning cut"),
+        ),
         ("one two three four five six seven eight nine ten eleven twelve thirteen", (None, "meaning too long")),
         (" . ", (None, "no meaning")),
     ],
-)  # fmt: skip
+)
 def test_clean_meaning(text, expected):
     assert clean_meaning(text) == expected
 
 
 @pytest.mark.parametrize(
     ("idiom", "phrasal"),
-    [("give up", True), ("look after", True), ("put up with", True), ("sell someone out", True),
-     ("hands down", False), ("toss-up", False), ("stab in the back", False), ("break one's back", False),
-     ("way forward", False), ("in on", False), ("kick the bucket", False)],
-)  # fmt: skip
+    [
+        ("give up", True),
+        ("look after", True),
+        ("put up with", True),
+        ("sell someone out", True),
+        ("hands down", False),
+        ("toss-up", False),
+        ("stab in the back", False),
+        ("break one's back", False),
+        ("way forward", False),
+        ("in on", False),
+        ("kick the bucket", False),
+    ],
+)
 def test_is_phrasal_verb(idiom, phrasal):
     assert is_phrasal_verb(idiom) is phrasal
 
@@ -169,10 +195,14 @@ def test_assemble_caps_meanings_per_source():
 
 
 def test_meanings_in_the_idioms_language_come_first_and_idioms_as_meanings_last():
-    rows = [Sense("bater as botas", "PT", "to die", "lidioms", "EN"), Sense("bater as botas", "PT", "morrer", "da"),
-            Sense("pão-duro", "PT", "mão de vaca", "astitch"),
-            Sense("pão-duro", "PT", "a stingy person", "lidioms", "EN"),
-            Sense("mão-fechada", "PT", "pão duro", "astitch"), Sense("mão-fechada", "PT", "avarento", "da")]
+    rows = [
+        Sense("bater as botas", "PT", "to die", "lidioms", "EN"),
+        Sense("bater as botas", "PT", "morrer", "da"),
+        Sense("pão-duro", "PT", "mão de vaca", "astitch"),
+        Sense("pão-duro", "PT", "a stingy person", "lidioms", "EN"),
+        Sense("mão-fechada", "PT", "pão duro", "astitch"),
+        Sense("mão-fechada", "PT", "avarento", "da"),
+    ]
     lex = assemble(rows)
     boots = lex.get("bater as botas")
     assert boots.meanings == ("morrer", "to die") and boots.meaning_languages == ("PT", "EN")

@@ -126,7 +126,7 @@ def test_feature_ranker_pairs_signal_and_recovery(tmp_path):
         features,
         pairwise_rows,
         type_signal,
-    )  # fmt: skip
+    )
 
     item = load_admire_file(write_admire_tsv(tmp_path))[0]
     assert blank_compound(item) == "He is the   of the team."
@@ -189,8 +189,18 @@ def _structured_items(n: int, seed: int = 0):
         kind = "idiomatic" if i % 2 == 0 else "literal"
         order = ["I1", "I2", "L2", "L1", "D"] if kind == "idiomatic" else ["L1", "L2", "I2", "I1", "D"]
         images = [f"{k}.png" for k in kinds]
-        items.append(AdmireItem(compound=f"c{i}", subset="Train", sentence_type=kind, sentence="s", span=(0, 1),
-                                images=images, captions=kinds, gold=[f"{k}.png" for k in order]))  # fmt: skip
+        items.append(
+            AdmireItem(
+                compound=f"c{i}",
+                subset="Train",
+                sentence_type=kind,
+                sentence="s",
+                span=(0, 1),
+                images=images,
+                captions=kinds,
+                gold=[f"{k}.png" for k in order],
+            )
+        )
         e = np.stack([vec[k] / np.linalg.norm(vec[k]) for k in kinds])
         caps.append(e)
         lit.append([{"L1": 0.9, "L2": 0.7, "I1": 0.2, "I2": 0.1, "D": 0.0}[k] + 0.05 * rng.normal() for k in kinds])
@@ -206,7 +216,7 @@ def test_structured_ranker_features_and_recovery():
         cross_validated_structured_scores,
         permutation_features,
         permutation_index,
-    )  # fmt: skip
+    )
 
     items, caps, sims = _structured_items(60)
     assert PERMUTATIONS.shape == (120, 5)

@@ -23,9 +23,14 @@ def test_unknown_method_is_named():
 
 @pytest.mark.parametrize(
     ("usage", "twins", "suffix"),
-    [(True, False, "-usage"), ("classifier", True, "-usageclf-twins"), ("span-probe", False, "-usagespan"),
-     ("shared-classifier", False, "-usagesharedclf"), (False, True, "-twins")],
-)  # fmt: skip
+    [
+        (True, False, "-usage"),
+        ("classifier", True, "-usageclf-twins"),
+        ("span-probe", False, "-usagespan"),
+        ("shared-classifier", False, "-usagesharedclf"),
+        (False, True, "-twins"),
+    ],
+)
 def test_rerank_variant_suffix(usage, twins, suffix):
     assert IdioLinkRerank(usage_rerank=usage, twin_expansion=twins).variant_suffix == suffix
 

@@ -59,8 +59,16 @@ def test_help_options_lists_every_field_of_the_dataclass():
 
 def test_every_runnable_method_is_a_registered_method():
     assert set(RUNNABLE) <= set(METHODS)
-    runnable = {"semeval2a/classifier", "semeval2a/sense-matcher", "semeval2a/probe", "semeval2a/shot-labels",
-                "admire/query-encoder", "admire/features", "admire/structured", "idiolink/twins"}  # fmt: skip
+    runnable = {
+        "semeval2a/classifier",
+        "semeval2a/sense-matcher",
+        "semeval2a/probe",
+        "semeval2a/shot-labels",
+        "admire/query-encoder",
+        "admire/features",
+        "admire/structured",
+        "idiolink/twins",
+    }
     assert runnable == set(RUNNABLE)
 
 
@@ -118,10 +126,19 @@ def test_twins_scores_each_run_and_mode_as_the_old_script_did(tmp_path):
     assert run_twins(options, ctx) == [tmp_path / "x.json"]
     ((task, model, kwargs),) = calls
     assert (task, model) == ("idiolink", str(run))
-    assert kwargs == {"pooling": "last2", "recipe": "idiolink-infonce", "seed": 1, "model_name": "minilm",
-                      "data_dir": tmp_path, "results_dir": tmp_path / "res", "show_progress_bar": False,
-                      "command": "idiomkit run ...", "query_mode": "span", "twin_expansion": True,
-                      "usage_rerank": "classifier"}  # fmt: skip
+    assert kwargs == {
+        "pooling": "last2",
+        "recipe": "idiolink-infonce",
+        "seed": 1,
+        "model_name": "minilm",
+        "data_dir": tmp_path,
+        "results_dir": tmp_path / "res",
+        "show_progress_bar": False,
+        "command": "idiomkit run ...",
+        "query_mode": "span",
+        "twin_expansion": True,
+        "usage_rerank": "classifier",
+    }
     with pytest.raises(OptionError, match="at most one of"):
         run_twins(parse_options(TwinsOptions, [str(run), "--usage-rerank", "--usage-classifier"]), ctx)
 

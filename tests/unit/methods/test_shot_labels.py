@@ -9,8 +9,12 @@ from idiomkit.methods.semeval2a.shot_labels import shot_label_predictions
 
 
 def test_single_label_shots_decide_and_mixed_shots_take_the_majority():
-    shots = [example_2a(1, "big fish", 1, setting="one_shot"), example_2a(2, "home run", 0, setting="one_shot"),
-             example_2a(3, "home run", 1, setting="one_shot"), example_2a(4, "low key", 1, setting="one_shot")]
+    shots = [
+        example_2a(1, "big fish", 1, setting="one_shot"),
+        example_2a(2, "home run", 0, setting="one_shot"),
+        example_2a(3, "home run", 1, setting="one_shot"),
+        example_2a(4, "low key", 1, setting="one_shot"),
+    ]
     dev = [example_2a(10, "big fish", 0), example_2a(11, "home run", 0), example_2a(12, "low key", 0)]
     assert shot_label_predictions(shots, dev) == [1, 1, 1]  # majority of all shots: 3 of 4 carry 1
     shots[3] = example_2a(4, "low key", 0, setting="one_shot")
@@ -41,10 +45,12 @@ def a_tree(root, one_shot: str):
     ("one_shot", "message"),
     [
         ("", "field 'DataID': no rows (the file has a header only)"),  # said "1 dev MWE(s) have no one-shot example"
-        ("o1,EN,home run,one_shot,,A home run.,,1\n",
-         "field 'MWE': shot-labels: 1 dev MWE(s) have no one-shot example, e.g. 'big fish' (dev row of ID d1)"),
+        (
+            "o1,EN,home run,one_shot,,A home run.,,1\n",
+            "field 'MWE': shot-labels: 1 dev MWE(s) have no one-shot example, e.g. 'big fish' (dev row of ID d1)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_one_shot_file_without_the_shots_is_named_in_one_line(tmp_path, one_shot, message):
     """Issue #42.4: an empty ``train_one_shot.csv`` gave a one-line error that did not name the file."""
     from helpers import runner
@@ -53,8 +59,19 @@ def test_a_one_shot_file_without_the_shots_is_named_in_one_line(tmp_path, one_sh
     from idiomkit.cli import app
 
     root = a_tree(tmp_path / "data", one_shot)
-    result = runner.invoke(app, ["run", "semeval2a", "--method", "shot-labels", "--data-dir", str(root),
-                                 "--results-dir", str(tmp_path / "results")])  # fmt: skip
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            "semeval2a",
+            "--method",
+            "shot-labels",
+            "--data-dir",
+            str(root),
+            "--results-dir",
+            str(tmp_path / "results"),
+        ],
+    )
     line = assert_one_line_error(result)
     assert line == f"error: {root / A_DATA / 'train_one_shot.csv'}: {message}"
     assert not (tmp_path / "results").exists() or not any((tmp_path / "results").rglob("*.json"))

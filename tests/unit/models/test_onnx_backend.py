@@ -11,6 +11,7 @@ from idiomkit.models.onnx_backend import load_onnx_model  # noqa: E402
 
 pytest.importorskip("onnxruntime", reason="the onnx extra installs onnxruntime")
 
+
 def test_missing_export_and_bad_backend_are_one_line_errors(tmp_path):
     with pytest.raises(ModelNotAvailable, match="no ONNX export here"):
         load_onnx_model(tmp_path, "onnx")

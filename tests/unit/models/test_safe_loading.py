@@ -55,11 +55,33 @@ def commands(folder, tmp_path, tiny_data):
     return {
         "embed": ["embed", "-m", str(folder), "a sentence"],
         "evaluate": ["evaluate", "semeval2b", "-m", str(folder), "--no-write", *data],
-        "evaluate all": ["evaluate", "all", "-m", str(folder), "--quick", "--only", "semeval2b",
-                         "--results-dir", str(tmp_path / "res"), *data],  # fmt: skip
+        "evaluate all": [
+            "evaluate",
+            "all",
+            "-m",
+            str(folder),
+            "--quick",
+            "--only",
+            "semeval2b",
+            "--results-dir",
+            str(tmp_path / "res"),
+            *data,
+        ],
         "nearest": ["nearest", "-m", str(folder)],
-        "train -m": ["train", "--recipe", "cosent", "-m", str(folder), "--max-steps", "1", "--limit-groups", "4",
-                     "-o", str(tmp_path / "run"), *data],  # fmt: skip
+        "train -m": [
+            "train",
+            "--recipe",
+            "cosent",
+            "-m",
+            str(folder),
+            "--max-steps",
+            "1",
+            "--limit-groups",
+            "4",
+            "-o",
+            str(tmp_path / "run"),
+            *data,
+        ],
     }
 
 
@@ -74,10 +96,19 @@ def test_every_loading_command_refuses_the_folder_in_one_line(command, planted, 
 def test_the_reader_class_comes_from_the_installed_package(tmp_path):
     from idiomkit.idioms.reader import IdiomReader
 
-    (tmp_path / "modules.json").write_text(json.dumps([
-        {"idx": 0, "name": "r", "path": "0_IdiomReader", "type": "idiomkit.idioms.reader.IdiomReader"},
-        {"idx": 1, "name": "t", "path": "", "type": "sentence_transformers.base.modules.transformer.Transformer"},
-    ]))  # fmt: skip
+    (tmp_path / "modules.json").write_text(
+        json.dumps(
+            [
+                {"idx": 0, "name": "r", "path": "0_IdiomReader", "type": "idiomkit.idioms.reader.IdiomReader"},
+                {
+                    "idx": 1,
+                    "name": "t",
+                    "path": "",
+                    "type": "sentence_transformers.base.modules.transformer.Transformer",
+                },
+            ]
+        )
+    )
     assert module_classes_of(tmp_path) == {"idiomkit.idioms.reader.IdiomReader": IdiomReader}
 
 
@@ -97,4 +128,3 @@ def test_a_broken_modules_json_is_one_line_naming_it(text, fragment, tmp_path, t
     args = ["evaluate", "semeval2b", "-m", str(folder), "--no-write", "--data-dir", str(tiny_data)]
     name, message = fragment.split(":", 1)
     assert_one_line_error(runner.invoke(app, args), f"{folder / name}:{message}")
-

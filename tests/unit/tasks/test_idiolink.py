@@ -231,9 +231,18 @@ def test_classifier_usage_signs_read_the_querys_pie_in_each_document(tmp_path, m
 
     write_split(tmp_path, "test")
     split = load_idiolink(tmp_path, "test")
-    p_figurative = {"q_01_lit": 0.1, "q_01_idiom": 0.8, "q_02_lit": 0.3, "q_02_idiom": 0.9,
-                    "01_lit_1": 0.2, "01_lit_2": 0.6, "01_idiom_1": 0.9, "02_lit_1": 0.1, "02_lit_2": 0.2,
-                    "02_idiom_1": 0.7}  # fmt: skip
+    p_figurative = {
+        "q_01_lit": 0.1,
+        "q_01_idiom": 0.8,
+        "q_02_lit": 0.3,
+        "q_02_idiom": 0.9,
+        "01_lit_1": 0.2,
+        "01_lit_2": 0.6,
+        "01_idiom_1": 0.9,
+        "02_lit_1": 0.1,
+        "02_lit_2": 0.2,
+        "02_idiom_1": 0.7,
+    }
     seen = []
 
     def stub(examples):

@@ -14,8 +14,10 @@ VECTORS = {"s": [1, 0], "fig": [1, 0.1], "lit": [0, 1], "s2": [0, 1], "fig2": [1
 
 def test_groups_and_accuracy(monkeypatch):
     monkeypatch.setattr(mt, "encode_texts", lambda model, texts, **kw: np.array([VECTORS[t] for t in texts], float))
-    triples = [Triple("kick the bucket", "EN", "s", "fig", "lit", "ncs", heldout=True),
-               Triple("pão duro", "PT", "s2", "fig2", "lit2", "astitch", heldout=False)]  # fmt: skip
+    triples = [
+        Triple("kick the bucket", "EN", "s", "fig", "lit", "ncs", heldout=True),
+        Triple("pão duro", "PT", "s2", "fig2", "lit2", "astitch", heldout=False),
+    ]
     metrics, cos = mt.score_triples(None, triples)
     assert cos.shape == (2, 2) and cos[0, 0] > cos[0, 1] and cos[1, 0] < cos[1, 1]
     assert metrics["all"]["accuracy"] == 0.5

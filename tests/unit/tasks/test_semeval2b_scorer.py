@@ -49,8 +49,11 @@ def test_submission_round_trip(tiny_data, tmp_path):
     assert lines[0] == "ID,Language,Setting,Sim"
     assert len(lines) == 1 + 2 * len(split.pairs)  # both settings, as in the official format file
     assert score_submission(path, split.gold) == score_predictions(PRED, split.gold)
-    with pytest.raises(DataError, match=r"sub.csv: row 12: field 'Sim': is empty \(11 empty row\(s\) for setting "
-                       "fine_tune; no fine_tune row has a value"):  # fmt: skip
+    with pytest.raises(
+        DataError,
+        match=r"sub.csv: row 12: field 'Sim': is empty \(11 empty row\(s\) for setting "
+        "fine_tune; no fine_tune row has a value",
+    ):
         read_2b_submission(path, "fine_tune")  # its fine_tune rows are there, each with an empty Sim
     (tmp_path / "pre.csv").write_text("ID,Language,Setting,Sim\n1,EN,pre_train,0.5\n")
     with pytest.raises(DataError, match="pre.csv: field 'Setting': no rows for setting 'fine_tune'"):

@@ -26,11 +26,17 @@ from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
 TODAYS_DEFAULTS = {
     "semeval2b": {"setting": "pre_train", "mwe_tokens": False},
     "semeval2a": {"setting": "zero_shot", "features": "span"},
-    "idiolink": {"split": "test", "query_mode": "sentence", "top_k": 100, "bm25_method": "lucene",
-                 "usage_rerank": False, "twin_expansion": False},
+    "idiolink": {
+        "split": "test",
+        "query_mode": "sentence",
+        "top_k": 100,
+        "bm25_method": "lucene",
+        "usage_rerank": False,
+        "twin_expansion": False,
+    },
     "admire": {"split": "test", "query_mode": "span"},
     "xiao-pairs": {"split": "heldout", "train_pairs": None},
-}  # fmt: skip
+}
 
 
 COMMON_FLAGS = {"--model", "-m", "--pooling", "--prompt-name", "--recipe", "--batch-size", "--seed"}
@@ -50,14 +56,17 @@ def test_every_task_declares_metadata_and_options_with_todays_defaults():
 @pytest.mark.parametrize(
     "task, values, message",
     [
-        ("semeval2b", {"query_mode": "span"}, "task 'semeval2b' takes no option query_mode (--query-mode); its "
-         "options: mwe_tokens, setting"),
+        (
+            "semeval2b",
+            {"query_mode": "span"},
+            "task 'semeval2b' takes no option query_mode (--query-mode); its options: mwe_tokens, setting",
+        ),
         ("admire", {"setting": "one_shot"}, "task 'admire' takes no option setting"),
         ("idiolink", {"seeds": [0]}, "task 'idiolink' takes no option seeds"),
         ("admire", {"split": "xe"}, "unknown admire split 'xe' (expected one of train, dev, test)"),
         ("semeval2a", {"features": "span+shots"}, "probe features 'span+shots' need --setting one_shot"),
     ],
-)  # fmt: skip
+)
 def test_the_task_refuses_an_option_it_does_not_take_before_reading_any_data(tmp_path, task, values, message):
     with pytest.raises(OptionError) as err:
         get_task(task).evaluate(None, data_dir=tmp_path / "no-data", **values)
@@ -123,8 +132,11 @@ def test_the_registry_feeds_the_report_titles_and_the_mteb_adapters():
     from idiomkit.report import TASK_TITLES
 
     assert {cls.metadata.result_task: cls.metadata.title for cls in TASKS.values()} == TASK_TITLES
-    assert set(MTEB_TASKS) == {name for name, cls in TASKS.items() if cls.metadata.mteb_name} == {
-        "semeval2b", "idiolink", "admire"}  # fmt: skip
+    assert (
+        set(MTEB_TASKS)
+        == {name for name, cls in TASKS.items() if cls.metadata.mteb_name}
+        == {"semeval2b", "idiolink", "admire"}
+    )
     for name, adapter in MTEB_TASKS.items():
         assert adapter.metadata.name == TASKS[name].metadata.mteb_name
 

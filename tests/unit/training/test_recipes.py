@@ -77,8 +77,13 @@ class FixedModel:
 
 def test_sts_evaluator_equals_hand_spearman():
     vec = {"a": [1, 0], "b": [1, 1], "c": [0, 1], "d": [1, -1]}
-    pairs = [StsPair("a", "b", 0.9, "x", "EN"), StsPair("a", "c", 0.1, "x", "EN"), StsPair("a", "d", 0.5, "x", "EN"),
-             StsPair("b", "c", 0.2, "y", "PT"), StsPair("b", "d", 0.0, "y", "PT")]  # fmt: skip
+    pairs = [
+        StsPair("a", "b", 0.9, "x", "EN"),
+        StsPair("a", "c", 0.1, "x", "EN"),
+        StsPair("a", "d", 0.5, "x", "EN"),
+        StsPair("b", "c", 0.2, "y", "PT"),
+        StsPair("b", "d", 0.0, "y", "PT"),
+    ]
     out = StsEvaluator(pairs, name="v")(FixedModel(vec))
     # cosines: ab .707, ac 0, ad .707, bc .707, bd 0 -> ranks vs gold by hand
     expected = spearmanr([0.7071, 0.0, 0.7071, 0.7071, 0.0], [0.9, 0.1, 0.5, 0.2, 0.0]).statistic
@@ -107,8 +112,10 @@ def test_mix_weights_is_a_linear_interpolation():
 def test_choose_alpha_keeps_sts_within_the_allowed_drop():
     from idiomkit.training.interpolate import InterpolationPoint, choose_alpha
 
-    pts = [InterpolationPoint(a, {"val_idiom": i, "val_sts": s})
-           for a, i, s in [(0.0, 0.1, 0.85), (0.5, 0.4, 0.83), (0.8, 0.5, 0.81), (1.0, 0.6, 0.75)]]  # fmt: skip
+    pts = [
+        InterpolationPoint(a, {"val_idiom": i, "val_sts": s})
+        for a, i, s in [(0.0, 0.1, 0.85), (0.5, 0.4, 0.83), (0.8, 0.5, 0.81), (1.0, 0.6, 0.75)]
+    ]
     assert choose_alpha(pts, max_sts_drop=0.03).alpha == 0.5
     assert choose_alpha(pts, max_sts_drop=0.05).alpha == 0.8
     assert choose_alpha(pts, max_sts_drop=1.0).alpha == 1.0

@@ -295,9 +295,12 @@ def test_interpolate_options_are_refused_at_parse_time(tmp_path, args, message):
 
 @pytest.mark.parametrize(
     "alphas, drop, message",
-    [((5.0, -2.0), 0.03, "alphas: each ratio must be in [0, 1], got 5"), ((), 0.03, "give at least one ratio"),
-     ((0.5,), -1.0, "max-sts-drop must be >= 0, got -1")],
-)  # fmt: skip
+    [
+        ((5.0, -2.0), 0.03, "alphas: each ratio must be in [0, 1], got 5"),
+        ((), 0.03, "give at least one ratio"),
+        ((0.5,), -1.0, "max-sts-drop must be >= 0, got -1"),
+    ],
+)
 def test_interpolate_api_checks_ratios_before_loading(tmp_path, alphas, drop, message):
     with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
         interpolate_run(tmp_path / "no-run", tmp_path / "mix", alphas, drop)

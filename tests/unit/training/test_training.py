@@ -17,11 +17,19 @@ from idiomkit.training.sampler import GroupedLengthBatchSampler, grouped_length_
 def test_relabel_rule_on_hand_built_groups():
     rows = relabel(group_pairs(HAND))
     assert [(r.label, r.group, r.role) for r in rows] == [
-        (0, 0, "mwe"), (0, 0, "correct"), (1, 0, "incorrect"),
-        (2, 1, "mwe"), (2, 1, "correct"), (3, 1, "incorrect"), (4, 1, "incorrect"),
-    ]  # fmt: skip
-    assert [r.text for r in rows][:3] == ["Ruth's home run record.", "Ruth's baseball run record.",
-                                          "Ruth's house run record."]  # fmt: skip
+        (0, 0, "mwe"),
+        (0, 0, "correct"),
+        (1, 0, "incorrect"),
+        (2, 1, "mwe"),
+        (2, 1, "correct"),
+        (3, 1, "incorrect"),
+        (4, 1, "incorrect"),
+    ]
+    assert [r.text for r in rows][:3] == [
+        "Ruth's home run record.",
+        "Ruth's baseball run record.",
+        "Ruth's house run record.",
+    ]
 
 
 def test_validation_pairs_use_other_id_rule():

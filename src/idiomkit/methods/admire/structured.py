@@ -125,9 +125,13 @@ class StructuredRanker(Method):
         self.signal, self.l2, self.type_c = signal, l2, type_c
 
     def fit(
-        self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], extra: np.ndarray | None = None,
+        self,
+        captions: np.ndarray,
+        sims: Similarities,
+        items: Sequence[AdmireItem],
+        extra: np.ndarray | None = None,
         type_extra: np.ndarray | None = None,
-    ) -> StructuredRanker:  # fmt: skip
+    ) -> StructuredRanker:
         """Fit on labelled ``items``; ``extra``: per-caption scores of a learned ranker that did not see them;
         ``type_extra``: more per-item type evidence ``(n,)`` for the ``proxy`` type classifier (e.g. the logit of
         a SemEval-2A classifier's P(literal), see :func:`semeval2a_literal_logits`)."""
@@ -154,9 +158,13 @@ class StructuredRanker(Method):
         return self.type_clf.predict_proba(self.type_features(sims, items, type_extra))[:, 1]
 
     def probabilities(
-        self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], extra: np.ndarray | None = None,
+        self,
+        captions: np.ndarray,
+        sims: Similarities,
+        items: Sequence[AdmireItem],
+        extra: np.ndarray | None = None,
         type_extra: np.ndarray | None = None,
-    ) -> np.ndarray:  # fmt: skip
+    ) -> np.ndarray:
         """``(n, 120)`` order probabilities (mixed over the two types for ``proxy``)."""
         n = len(items)
 
@@ -169,9 +177,13 @@ class StructuredRanker(Method):
         return p * probs(np.ones(n)) + (1 - p) * probs(-np.ones(n))
 
     def scores(
-        self, captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], extra: np.ndarray | None = None,
+        self,
+        captions: np.ndarray,
+        sims: Similarities,
+        items: Sequence[AdmireItem],
+        extra: np.ndarray | None = None,
         type_extra: np.ndarray | None = None,
-    ) -> np.ndarray:  # fmt: skip
+    ) -> np.ndarray:
         return scores_of_best_order(self.probabilities(captions, sims, items, extra, type_extra))
 
     predict = scores
@@ -181,8 +193,9 @@ class StructuredRanker(Method):
 LearnedScores = Callable[[np.ndarray, Sequence[AdmireItem], np.ndarray], np.ndarray]
 
 
-def out_of_fold(learned: LearnedScores, items: Sequence[AdmireItem], captions: np.ndarray, train_idx: np.ndarray,
-                folds: np.ndarray) -> np.ndarray:  # fmt: skip
+def out_of_fold(
+    learned: LearnedScores, items: Sequence[AdmireItem], captions: np.ndarray, train_idx: np.ndarray, folds: np.ndarray
+) -> np.ndarray:
     """Scores of ``learned`` on the items ``train_idx``, each fold (``folds`` of those items) scored by a ranker
     trained on the others: stacking features that the structured ranker can be fitted on."""
     out = np.zeros((len(train_idx), 5))
@@ -193,9 +206,15 @@ def out_of_fold(learned: LearnedScores, items: Sequence[AdmireItem], captions: n
 
 
 def cross_validated_structured_scores(
-    captions: np.ndarray, sims: Similarities, items: Sequence[AdmireItem], folds: Sequence[int], signal: str,
-    l2: float = 0.01, learned: LearnedScores | None = None, type_extra: np.ndarray | None = None,
-) -> np.ndarray:  # fmt: skip
+    captions: np.ndarray,
+    sims: Similarities,
+    items: Sequence[AdmireItem],
+    folds: Sequence[int],
+    signal: str,
+    l2: float = 0.01,
+    learned: LearnedScores | None = None,
+    type_extra: np.ndarray | None = None,
+) -> np.ndarray:
     """Out-of-fold caption scores ``(n, 5)``: each fold ranked by a :class:`StructuredRanker` fitted on the others.
     With ``learned`` (stacking) the ranker also reads that ranker's scores: on the fold being scored from a ranker
     trained on the other folds, on those folds from rankers that did not see them (inner cross-validation)."""
@@ -213,9 +232,12 @@ def cross_validated_structured_scores(
 
 
 def type_detection(
-    sims: Similarities, items: Sequence[AdmireItem], folds: Sequence[int], type_extra: np.ndarray | None = None,
+    sims: Similarities,
+    items: Sequence[AdmireItem],
+    folds: Sequence[int],
+    type_extra: np.ndarray | None = None,
     type_c: float = 1.0,
-) -> dict[str, float]:  # fmt: skip
+) -> dict[str, float]:
     """How well the ``proxy`` type classifier of :class:`StructuredRanker` tells idiomatic from literal sentences
     out of fold (each fold by a classifier fitted on the others): accuracy at 0.5, log-loss and ROC AUC of
     P(idiomatic), over ``items`` (which need their gold ``sentence_type``)."""
@@ -265,10 +287,17 @@ def semeval2a_literal_logits(
     out = {}
     for split, items in items_by_split.items():
         examples = [
-            Example2A(id=f"{split}-{i}", language="EN", mwe=it.sentence[slice(*it.span)], previous="",
-                      target=it.sentence, next="", label=None)
+            Example2A(
+                id=f"{split}-{i}",
+                language="EN",
+                mwe=it.sentence[slice(*it.span)],
+                previous="",
+                target=it.sentence,
+                next="",
+                label=None,
+            )
             for i, it in enumerate(items)
-        ]  # fmt: skip
+        ]
         p = np.clip(predict_proba(clf, build_inputs(examples, cfg), cfg.max_seq_length), 1e-4, 1 - 1e-4)
         out[split] = np.log(p / (1 - p))
     return out, info

@@ -32,8 +32,12 @@ class TwinsOptions:
     without_twins: bool = field(default=False, metadata={"help": "only the usage re-ranker (variant -usage...)"})
 
 
-USAGE = {"usage_rerank": True, "usage_classifier": "classifier", "usage_shared_classifier": "shared-classifier",
-         "usage_span_probe": "span-probe"}  # fmt: skip
+USAGE = {
+    "usage_rerank": True,
+    "usage_classifier": "classifier",
+    "usage_shared_classifier": "shared-classifier",
+    "usage_span_probe": "span-probe",
+}
 
 
 def usage_choice(options: TwinsOptions) -> bool | str | None:
@@ -58,11 +62,19 @@ def run_twins(options: TwinsOptions, context: RunContext) -> list[Path]:
         config = info["config"]
         for mode in options.modes:
             evaluation: Any = context.evaluate(
-                "idiolink", str(run), pooling="last2", recipe=info["label"], seed=config["seed"],
-                model_name=Path(config["model"]).name, data_dir=context.data_dir, results_dir=context.results_dir,
+                "idiolink",
+                str(run),
+                pooling="last2",
+                recipe=info["label"],
+                seed=config["seed"],
+                model_name=Path(config["model"]).name,
+                data_dir=context.data_dir,
+                results_dir=context.results_dir,
                 show_progress_bar=False,
-                command=context.command, query_mode=mode, **extra,
-            )  # fmt: skip
+                command=context.command,
+                query_mode=mode,
+                **extra,
+            )
             record = evaluation.record
             print(f"idiolink: {record.model} {record.recipe} {json.dumps({'query_mode': mode, **extra})}")
             print("\n".join("  ".join(f"{cell:>11}" for cell in row) for row in evaluation.table))

@@ -141,8 +141,9 @@ class TwinExpansion(Method):
         settings = [(0, max(tau_grid), min(lambda_grid))]
         settings += [(k, t, lam) for k, t, lam in itertools.product(k_grid, tau_grid, lambda_grid) if k > 0]
         for k, tau, lam in settings:
-            metrics = r_precision_and_ndcg10(qrels, make_run(split.queries, split.documents,
-                                                        propagate(scores, links, k, tau, lam)))  # fmt: skip
+            metrics = r_precision_and_ndcg10(
+                qrels, make_run(split.queries, split.documents, propagate(scores, links, k, tau, lam))
+            )
             value = (metrics["r_precision"] + metrics["ndcg@10"]) / 2
             grid[f"k={k},tau={tau},lambda={lam}"] = {m: metrics[m] for m in ("r_precision", "ndcg@10")}
             if best is None or (value, -k, tau, -lam) > (best[0], -best[1], best[2], -best[3]):

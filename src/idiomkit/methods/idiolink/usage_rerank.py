@@ -186,21 +186,82 @@ PLACEHOLDERS = frozenset(
 ARTICLES = ("a", "an", "the")  # interchangeable ("ring a bell" -> "ring the bell"), and one may be inserted
 # verb forms a stem cannot reach (``took`` for ``take``); regular inflections are matched by stem
 IRREGULAR = {
-    "be": "was were been", "bear": "bore borne", "beat": "beaten", "bend": "bent", "bite": "bit bitten",
-    "blow": "blew blown", "break": "broke broken", "bring": "brought", "build": "built", "buy": "bought",
-    "catch": "caught", "choose": "chose chosen", "come": "came", "cut": "cut", "dig": "dug", "do": "did done does",
-    "draw": "drew drawn", "drive": "drove driven", "eat": "ate eaten", "fall": "fell fallen", "feed": "fed",
-    "feel": "felt", "fight": "fought", "find": "found", "fly": "flew flown flies", "freeze": "froze frozen",
-    "get": "got gotten", "give": "gave given", "go": "went gone goes", "grind": "ground", "hang": "hung",
-    "have": "had has", "hide": "hid hidden", "hold": "held", "keep": "kept", "lay": "laid", "lead": "led",
-    "leave": "left", "lend": "lent", "lie": "lay lain", "light": "lit", "lose": "lost", "make": "made", "meet": "met",
-    "pay": "paid", "ride": "rode ridden", "ring": "rang rung", "rise": "rose risen", "run": "ran", "say": "said",
-    "see": "saw seen", "seek": "sought", "sell": "sold", "send": "sent", "shake": "shook shaken", "shoot": "shot",
-    "sink": "sank sunk", "sit": "sat", "speak": "spoke spoken", "spend": "spent", "stand": "stood",
-    "steal": "stole stolen", "stick": "stuck", "strike": "struck", "swing": "swung", "take": "took taken",
-    "teach": "taught", "tear": "tore torn", "tell": "told", "think": "thought", "throw": "threw thrown",
-    "wear": "wore worn", "win": "won", "wind": "wound", "write": "wrote written",
-}  # fmt: skip
+    "be": "was were been",
+    "bear": "bore borne",
+    "beat": "beaten",
+    "bend": "bent",
+    "bite": "bit bitten",
+    "blow": "blew blown",
+    "break": "broke broken",
+    "bring": "brought",
+    "build": "built",
+    "buy": "bought",
+    "catch": "caught",
+    "choose": "chose chosen",
+    "come": "came",
+    "cut": "cut",
+    "dig": "dug",
+    "do": "did done does",
+    "draw": "drew drawn",
+    "drive": "drove driven",
+    "eat": "ate eaten",
+    "fall": "fell fallen",
+    "feed": "fed",
+    "feel": "felt",
+    "fight": "fought",
+    "find": "found",
+    "fly": "flew flown flies",
+    "freeze": "froze frozen",
+    "get": "got gotten",
+    "give": "gave given",
+    "go": "went gone goes",
+    "grind": "ground",
+    "hang": "hung",
+    "have": "had has",
+    "hide": "hid hidden",
+    "hold": "held",
+    "keep": "kept",
+    "lay": "laid",
+    "lead": "led",
+    "leave": "left",
+    "lend": "lent",
+    "lie": "lay lain",
+    "light": "lit",
+    "lose": "lost",
+    "make": "made",
+    "meet": "met",
+    "pay": "paid",
+    "ride": "rode ridden",
+    "ring": "rang rung",
+    "rise": "rose risen",
+    "run": "ran",
+    "say": "said",
+    "see": "saw seen",
+    "seek": "sought",
+    "sell": "sold",
+    "send": "sent",
+    "shake": "shook shaken",
+    "shoot": "shot",
+    "sink": "sank sunk",
+    "sit": "sat",
+    "speak": "spoke spoken",
+    "spend": "spent",
+    "stand": "stood",
+    "steal": "stole stolen",
+    "stick": "stuck",
+    "strike": "struck",
+    "swing": "swung",
+    "take": "took taken",
+    "teach": "taught",
+    "tear": "tore torn",
+    "tell": "told",
+    "think": "thought",
+    "throw": "threw thrown",
+    "wear": "wore worn",
+    "win": "won",
+    "wind": "wound",
+    "write": "wrote written",
+}
 _WORD = r"[\w'’-]+"
 
 
@@ -266,8 +327,14 @@ class FineTunedDecision:
         cfg = ClassifierConfig(model=name, epochs=2, train_layers=4, tune_threshold=False, seed=seed)
         start = copy.deepcopy(model) if cls.shared else load_model(classifier_model)
         classifier, training = train_classifier(start, examples, cfg, group=group)
-        info = {"model": name, "recipe": cfg.recipe, "epochs": cfg.epochs, "seed": seed,
-                "best_epoch": training["best"]["epoch"], "train_s": training["train_s"]}  # fmt: skip
+        info = {
+            "model": name,
+            "recipe": cfg.recipe,
+            "epochs": cfg.epochs,
+            "seed": seed,
+            "best_epoch": training["best"]["epoch"],
+            "train_s": training["train_s"],
+        }
         if cls.shared:
             info["parameters"] = shared_parameters(model, classifier)
         return cls(classifier, cfg, info)
@@ -335,8 +402,12 @@ class SpanProbeDecision:
         tr, va = [row[id(ex)] for ex in train], [row[id(ex)] for ex in held]
         c, curve = fit_probe(x[tr], y[tr], x[va], y[va], seed)
         probe = LogisticRegression(C=c, max_iter=2000, random_state=seed).fit(x, y)
-        info = {"features": SPAN_PROBE_FEATURES + " (unit length each)", "C": c, "carved_val_macro_f1": curve,
-                "train_s": round(time.perf_counter() - start, 1)}  # fmt: skip
+        info = {
+            "features": SPAN_PROBE_FEATURES + " (unit length each)",
+            "C": c,
+            "carved_val_macro_f1": curve,
+            "train_s": round(time.perf_counter() - start, 1),
+        }
         return cls(model, probe, batch_size, info)
 
     @staticmethod
@@ -419,9 +490,13 @@ class ClassifierUsageReranker(Method):
             train_data["semeval2a_train_zero_shot"] = len(extra)
         log.info("usage decision (%s): training on %s", decision, train_data)
         decider = DECISIONS[decision].fit(
-            model, examples, lambda ex: pie_of.get(ex.id, ex.mwe), classifier_model=classifier_model, seed=seed,
+            model,
+            examples,
+            lambda ex: pie_of.get(ex.id, ex.mwe),
+            classifier_model=classifier_model,
+            seed=seed,
             batch_size=batch_size,
-        )  # fmt: skip
+        )
         reranker = cls(decider)
         val = load_idiolink(data_dir, "val")
         val_scores = dense_scores(model, val, query_mode, prompt_name=prompt_name, batch_size=batch_size)

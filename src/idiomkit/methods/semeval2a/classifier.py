@@ -136,9 +136,7 @@ class SpanClassifier(nn.Module):
             return_tensors="pt",
         )
         offsets = enc.pop("offset_mapping")
-        first_seq = torch.tensor(
-            [[s == 0 for s in enc.sequence_ids(i)] for i in range(len(first))], dtype=torch.long
-        )
+        first_seq = torch.tensor([[s == 0 for s in enc.sequence_ids(i)] for i in range(len(first))], dtype=torch.long)
         span = span_token_mask(offsets, spans) * first_seq
         empty = span.sum(dim=1) == 0
         span[empty] = enc["attention_mask"][empty]  # span truncated away: pool the whole input
@@ -349,8 +347,9 @@ class FineTunedClassifier(Method):
     model: SpanClassifier | None = None
     info: dict[str, Any] = field(default_factory=dict)
 
-    def fit(self, st, train: Sequence[Example2A], group: Callable[[Example2A], str] | None = None,
-            on_epoch=None) -> FineTunedClassifier:  # fmt: skip
+    def fit(
+        self, st, train: Sequence[Example2A], group: Callable[[Example2A], str] | None = None, on_epoch=None
+    ) -> FineTunedClassifier:
         self.model, self.info = train_classifier(st, train, self.config, on_epoch, group)
         return self
 

@@ -123,19 +123,31 @@ def show_epoch(row: dict) -> None:
 
 def classifier_config(options: ClassifierOptions, model_name: str, setting: str, seed: int) -> ClassifierConfig:
     return ClassifierConfig(
-        model=model_name, setting=setting, input=options.input, context=options.context, pool=options.pool,
-        epochs=options.epochs, batch_size=options.batch_size, lr=options.lr, max_seq_length=options.max_seq_length,
-        one_shot_repeat=options.one_shot_repeat, train_layers=options.train_layers, extra_train=options.extra_train,
+        model=model_name,
+        setting=setting,
+        input=options.input,
+        context=options.context,
+        pool=options.pool,
+        epochs=options.epochs,
+        batch_size=options.batch_size,
+        lr=options.lr,
+        max_seq_length=options.max_seq_length,
+        one_shot_repeat=options.one_shot_repeat,
+        train_layers=options.train_layers,
+        extra_train=options.extra_train,
         seed=seed,
-    )  # fmt: skip
+    )
 
 
 def write_2a_result(context: RunContext, dev, labels, setting: str, record: ResultRecord, variant: str) -> Path:
     predictions = {"submission.csv": submission_csv(dev, labels, setting)}
     path = write_result(record, context.results_dir, variant=variant, predictions=predictions)  # predictions first
     metrics = record.metrics
-    print(f"{path}: ALL {metrics['ALL']['macro_f1']:.4f} EN {metrics['EN']['macro_f1']:.4f} "
-          f"PT {metrics['PT']['macro_f1']:.4f}", flush=True)  # fmt: skip
+    print(
+        f"{path}: ALL {metrics['ALL']['macro_f1']:.4f} EN {metrics['EN']['macro_f1']:.4f} "
+        f"PT {metrics['PT']['macro_f1']:.4f}",
+        flush=True,
+    )
     return path
 
 
@@ -176,9 +188,16 @@ def run_classifier_once(options: ClassifierOptions, context: RunContext, model_n
         "threads": os.environ.get("OMP_NUM_THREADS"),
         "command": context.command,
     }
-    record = ResultRecord(task="semeval2a-dev", model=name, recipe=recipe, seed=seed, metrics=metrics,
-                          params=params, data_sha256=sha256_files(train_files + dev_files),
-                          wall_s=time.perf_counter() - start)  # fmt: skip
+    record = ResultRecord(
+        task="semeval2a-dev",
+        model=name,
+        recipe=recipe,
+        seed=seed,
+        metrics=metrics,
+        params=params,
+        data_sha256=sha256_files(train_files + dev_files),
+        wall_s=time.perf_counter() - start,
+    )
     return write_2a_result(context, dev, labels, setting, record, variant)
 
 
@@ -211,8 +230,14 @@ def run_matcher_once(options: MatcherOptions, context: RunContext, model_name: s
     """One-shot sense matcher: train, label dev by its MWE's nearest shot (skip if the result exists)."""
     if setting != "one_shot":
         raise OptionError("sense-matcher: one_shot only (zero-shot dev MWEs have no shots)")
-    cfg = MatcherConfig(model=model_name, epochs=options.epochs, lr=options.lr, max_seq_length=options.max_seq_length,
-                        train_layers=options.train_layers or 4, seed=seed)  # fmt: skip
+    cfg = MatcherConfig(
+        model=model_name,
+        epochs=options.epochs,
+        lr=options.lr,
+        max_seq_length=options.max_seq_length,
+        train_layers=options.train_layers or 4,
+        seed=seed,
+    )
     variant = f"{setting}-{cfg.epochs}ep"
     if (name := output_slot(context, model_name, cfg.recipe, seed, variant, options.force)) is None:
         return None
@@ -240,24 +265,39 @@ def run_matcher_once(options: MatcherOptions, context: RunContext, model_name: s
         "threads": os.environ.get("OMP_NUM_THREADS"),
         "command": context.command,
     }
-    record = ResultRecord(task="semeval2a-dev", model=name, recipe=cfg.recipe, seed=seed, metrics=metrics,
-                          params=params, data_sha256=sha256_files(train_files + dev_files),
-                          wall_s=time.perf_counter() - start)  # fmt: skip
+    record = ResultRecord(
+        task="semeval2a-dev",
+        model=name,
+        recipe=cfg.recipe,
+        seed=seed,
+        metrics=metrics,
+        params=params,
+        data_sha256=sha256_files(train_files + dev_files),
+        wall_s=time.perf_counter() - start,
+    )
     return write_2a_result(context, dev, labels, setting, record, variant)
 
 
 def run_classifier(options: ClassifierOptions, context: RunContext) -> list[Path]:
     """Every (model, setting, seed) of ``options``; returns the result files written."""
     torch.set_num_threads(options.threads)
-    runs = [run_classifier_once(options, context, m, s, seed)
-            for m in model_names(options.model) for s in options.setting for seed in options.seeds]  # fmt: skip
+    runs = [
+        run_classifier_once(options, context, m, s, seed)
+        for m in model_names(options.model)
+        for s in options.setting
+        for seed in options.seeds
+    ]
     return [p for p in runs if p is not None]
 
 
 def run_matcher(options: MatcherOptions, context: RunContext) -> list[Path]:
     torch.set_num_threads(options.threads)
-    runs = [run_matcher_once(options, context, m, s, seed)
-            for m in model_names(options.model) for s in options.setting for seed in options.seeds]  # fmt: skip
+    runs = [
+        run_matcher_once(options, context, m, s, seed)
+        for m in model_names(options.model)
+        for s in options.setting
+        for seed in options.seeds
+    ]
     return [p for p in runs if p is not None]
 
 
@@ -270,9 +310,15 @@ def run_probe(options: ProbeOptions, context: RunContext) -> list[Path]:
     for model_name in model_names(options.model):
         for setting in options.setting:
             evaluation: Any = context.evaluate(
-                "semeval2a", model_name, setting=setting, features=options.features, data_dir=context.data_dir,
-                results_dir=context.results_dir, show_progress_bar=False, command=context.command,
-            )  # fmt: skip
+                "semeval2a",
+                model_name,
+                setting=setting,
+                features=options.features,
+                data_dir=context.data_dir,
+                results_dir=context.results_dir,
+                show_progress_bar=False,
+                command=context.command,
+            )
             scores = {k: round(v["macro_f1"], 4) for k, v in evaluation.record.metrics.items()}
             print(f"{evaluation.path}: {json.dumps(scores)}")
             paths.append(evaluation.path)

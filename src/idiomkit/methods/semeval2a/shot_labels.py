@@ -76,10 +76,24 @@ def run_shot_labels(options: ShotLabelsOptions, context: RunContext) -> list[Pat
     except ValueError as err:  # a dev MWE without shots: the one-shot file lacks them
         raise DataError(data_paths(context.data_dir)["train_one_shot"], None, "MWE", f"shot-labels: {err}") from None
     metrics = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
-    params = {"split": "dev", "setting": "one_shot", "variant": VARIANT, "classifier": "none: the shots' labels "
-              "(one label: that label; both: the majority label of all one-shot examples)", "command": context.command}
-    record = ResultRecord(task="semeval2a-dev", model="none", recipe=RECIPE, seed=0, metrics=metrics, params=params,
-                          data_sha256=sha256_files(train_files + dev_files), wall_s=time.perf_counter() - start)
+    params = {
+        "split": "dev",
+        "setting": "one_shot",
+        "variant": VARIANT,
+        "classifier": "none: the shots' labels "
+        "(one label: that label; both: the majority label of all one-shot examples)",
+        "command": context.command,
+    }
+    record = ResultRecord(
+        task="semeval2a-dev",
+        model="none",
+        recipe=RECIPE,
+        seed=0,
+        metrics=metrics,
+        params=params,
+        data_sha256=sha256_files(train_files + dev_files),
+        wall_s=time.perf_counter() - start,
+    )
     predictions = {"submission.csv": submission_csv(dev, labels, "one_shot")}
     path = write_result(record, context.results_dir, variant=VARIANT, predictions=predictions)
     print(f"{path}: ALL {metrics['ALL']['macro_f1']:.4f}", flush=True)

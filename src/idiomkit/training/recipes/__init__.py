@@ -24,10 +24,16 @@ def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> lis
 
 
 def run_label(
-    recipe: str, mwe_tokens: bool, lora_rank: int | None = None, span_queries: bool = False,
-    dropout: float | None = None, sts_weight: float = 1.0, epochs: int | None = None, heldout_dedup: bool = False,
+    recipe: str,
+    mwe_tokens: bool,
+    lora_rank: int | None = None,
+    span_queries: bool = False,
+    dropout: float | None = None,
+    sts_weight: float = 1.0,
+    epochs: int | None = None,
+    heldout_dedup: bool = False,
     dedup_idioms: bool = True,
-) -> str:  # fmt: skip
+) -> str:
     """The recipe name used in result files, from the recipe's :class:`Recipe` entry: ``adaptive-triplet`` vs
     ``adaptive-triplet-mwe`` (``labels``); ``-lora`` suffix; IdioLink recipes: ``-span`` when the loss saw span
     embeddings of the queries, ``-ep<N>`` when the epoch budget is not the paper's 10 (2B result files name their

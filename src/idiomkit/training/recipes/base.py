@@ -105,8 +105,9 @@ def sts_split(cfg) -> tuple[list[StsPair], list[StsPair]]:
     data_dir = run_data_dir(cfg.data_dir)
     pairs = load_sts(data_dir, "train")
     if cfg.heldout_dedup:
-        pairs = filter_heldout("sts-train", pairs, lambda p: (p.sentence_1, p.sentence_2),
-                               index=heldout_index(data_dir)).kept  # fmt: skip
+        pairs = filter_heldout(
+            "sts-train", pairs, lambda p: (p.sentence_1, p.sentence_2), index=heldout_index(data_dir)
+        ).kept
         train = [p for p in pairs if _sts_bucket(p) >= STS_VAL_PERCENT]
         val = [p for p in pairs if _sts_bucket(p) < STS_VAL_PERCENT]
     else:

@@ -61,16 +61,20 @@ log = logging.getLogger(__name__)
 VAL_PERCENT = 15  # share of the seen core-test idioms carved out as misreading validation
 STREAMS = ("2b", "idiolink", "meaning", "misreading", "sts")
 LEAVE_OUT = {"no2b": ("2b",), "noidiolink": ("idiolink",), "noextra": ("meaning", "misreading"), "nosts": ("sts",)}
-VALIDATION_TEXT = ("mean of 2B validation idiom rho (10% of train MWEs), STS validation rho (carved from STS train), "
-                   "misreading accuracy (15% of seen core-test idioms) and Xiao validation-idiom margin")  # fmt: skip
+VALIDATION_TEXT = (
+    "mean of 2B validation idiom rho (10% of train MWEs), STS validation rho (carved from STS train), "
+    "misreading accuracy (15% of seen core-test idioms) and Xiao validation-idiom margin"
+)
 
 
 # (source, licence as the dataset states it): the model card lists them; several are research-only / non-commercial
 SOURCES = (
     ("SemEval-2022 Task 2B train (2b)", "GPL-3.0 repository licence"),
     ("IdioLink train (idiolink)", "Apache-2.0 repository; dataset card CC-BY-4.0"),
-    ("EPIE / Xiao train+val idioms: EPIE, baiango, Wiktionary (meaning)", "EPIE none stated (research only); "
-     "baiango Unlicense; Wiktionary CC BY-SA 4.0"),
+    (
+        "EPIE / Xiao train+val idioms: EPIE, baiango, Wiktionary (meaning)",
+        "EPIE none stated (research only); baiango Unlicense; Wiktionary CC BY-SA 4.0",
+    ),
     ("PIE ISP train (meaning)", "none stated (research only)"),
     ("LIdioms (meaning)", "CC BY-NC-SA 3.0 / AGPL-3.0, conflicting (non-commercial)"),
     ("mt_ambiguity meanings and usage triples (meaning, misreading)", "none; scraped (research only)"),
@@ -79,20 +83,31 @@ SOURCES = (
     ("STS-B train (sts)", "CC BY-SA 4.0 scores; sentences keep their sources' licences"),
     ("ASSIN 2 train-only (sts)", "see sts/PROVENANCE.md"),
 )
-LIMITS = ("Idioms the reader's lexicon knows are rewritten to their meaning before encoding (when the sense check "
-          "calls the use figurative); other idioms rely on what training taught the encoder, and the core test "
-          "reports both. The lexicon and the training data are English and Portuguese only. Several sources are "
-          "research-only or non-commercial: so is this model.")  # fmt: skip
+LIMITS = (
+    "Idioms the reader's lexicon knows are rewritten to their meaning before encoding (when the sense check "
+    "calls the use figurative); other idioms rely on what training taught the encoder, and the core test "
+    "reports both. The lexicon and the training data are English and Portuguese only. Several sources are "
+    "research-only or non-commercial: so is this model."
+)
 
 
 def card_lines() -> list[str]:
     """The flagship's part of the model card: training sources with their licences, loading, limits."""
     rows = [f"| {name} | {licence} |" for name, licence in SOURCES]
-    return ["### Training sources (after the held-out dedup)", "", "| source (stream) | licence |", "|---|---|", *rows,
-            "", "Load it with `idiomkit.load_model(path)` (the idiom reader is a module of idiomkit, which must be "
-            "installed; no code from this folder runs). `SentenceTransformer(path, trust_remote_code=True)` loads it "
-            "too, but lets a folder run its own code: only for folders you trust.", "",
-            f"Limits: {LIMITS}", ""]  # fmt: skip
+    return [
+        "### Training sources (after the held-out dedup)",
+        "",
+        "| source (stream) | licence |",
+        "|---|---|",
+        *rows,
+        "",
+        "Load it with `idiomkit.load_model(path)` (the idiom reader is a module of idiomkit, which must be "
+        "installed; no code from this folder runs). `SentenceTransformer(path, trust_remote_code=True)` loads it "
+        "too, but lets a folder run its own code: only for folders you trust.",
+        "",
+        f"Limits: {LIMITS}",
+        "",
+    ]
 
 
 def _val_idiom(idiom: str) -> bool:
@@ -105,8 +120,7 @@ def _groups_of(keys: Sequence[str]) -> list[int]:
 
 
 def _rows(model, cfg, name: str, rows: list[tuple[str, ...]], keys: list[str]) -> Examples:
-    return make_examples(model, name, rows, [1.0] * len(rows), _groups_of(keys), cfg.max_seq_length,
-                         spread_groups=True)  # fmt: skip
+    return make_examples(model, name, rows, [1.0] * len(rows), _groups_of(keys), cfg.max_seq_length, spread_groups=True)
 
 
 def meaning_rows(cfg, index: HeldOut) -> tuple[list[tuple[str, str]], list[str]]:
@@ -127,18 +141,30 @@ def misreading_triples(cfg, index: HeldOut) -> tuple[list[Triple], list[Triple]]
     validation = 15% of their idioms by hash; plus mt_ambiguity usage triples for training."""
     data_dir = run_data_dir(cfg.data_dir)
     seen = [t for t in core_test(data_dir).triples if not t.heldout]
-    usage = [Triple(u.idiom, u.language, u.figurative, u.meaning, u.literal, "mt-ambiguity")
-             for u in load_mt_triples(data_dir)]  # fmt: skip
-    kept = filter_heldout("flagship misreading", seen + usage, lambda t: (t.sentence, t.paraphrase, t.misreading),
-                          lambda t: [t.idiom], index=index).kept  # fmt: skip
+    usage = [
+        Triple(u.idiom, u.language, u.figurative, u.meaning, u.literal, "mt-ambiguity")
+        for u in load_mt_triples(data_dir)
+    ]
+    kept = filter_heldout(
+        "flagship misreading",
+        seen + usage,
+        lambda t: (t.sentence, t.paraphrase, t.misreading),
+        lambda t: [t.idiom],
+        index=index,
+    ).kept
     return [t for t in kept if not _val_idiom(t.idiom)], [t for t in kept if _val_idiom(t.idiom)]
 
 
 def idiolink_rows(cfg, index: HeldOut) -> tuple[list[tuple[str, ...]], list[str]]:
     """IdioLink train tuples (query, positive, negatives) after the held-out dedup."""
     triplets = load_triplets(triplets_path(run_data_dir(cfg.data_dir), "train", "span"))
-    kept = filter_heldout("flagship idiolink", triplets, lambda t: (t.query, t.positive, *t.negatives),
-                          lambda t: [t.query_idiom], index=index).kept  # fmt: skip
+    kept = filter_heldout(
+        "flagship idiolink",
+        triplets,
+        lambda t: (t.query, t.positive, *t.negatives),
+        lambda t: [t.query_idiom],
+        index=index,
+    ).kept
     return [(t.query, t.positive, *t.negatives) for t in kept], [t.query_idiom for t in kept]
 
 
@@ -156,9 +182,19 @@ def build_streams(model, cfg, groups: list, index: HeldOut, wanted: Sequence[str
         "2b": lambda: Stream(labelled_pair_examples(model, groups, cfg), st_losses.CoSENTLoss(model)),
         "idiolink": lambda: Stream(_rows(model, cfg, "idiolink", *_limit(*idiolink_rows(cfg, index), cfg)), mnrl),
         "meaning": lambda: Stream(_rows(model, cfg, "meaning", *_limit(*meaning_rows(cfg, index), cfg)), mnrl),
-        "misreading": lambda: Stream(_rows(model, cfg, "misreading",
-                                           *_limit([(t.sentence, t.paraphrase, t.misreading) for t in train_triples],
-                                                   [t.idiom for t in train_triples], cfg)), mnrl),  # fmt: skip
+        "misreading": lambda: Stream(
+            _rows(
+                model,
+                cfg,
+                "misreading",
+                *_limit(
+                    [(t.sentence, t.paraphrase, t.misreading) for t in train_triples],
+                    [t.idiom for t in train_triples],
+                    cfg,
+                ),
+            ),
+            mnrl,
+        ),
         "sts": lambda: Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.sts_weight),
     }
     for name in STREAMS:
@@ -207,8 +243,11 @@ def flagship_setup(cfg, load_groups: Callable) -> Setup:
     streams, val_triples = build_streams(model, cfg, train, index, wanted_streams(cfg.recipe))
     pairs, gold = validation_pairs(val)
     defs = idiom_data(str(data_dir)).split("val")[: max(4, cfg.limit_groups // 5) if cfg.limit_groups else None]
-    evaluators = [SemEval2BEvaluator(pairs, gold, name="val2b"), StsEvaluator(sts_split(cfg)[1], name="valsts"),
-                  XiaoPairsEvaluator(defs, name="valdef")]  # fmt: skip
+    evaluators = [
+        SemEval2BEvaluator(pairs, gold, name="val2b"),
+        StsEvaluator(sts_split(cfg)[1], name="valsts"),
+        XiaoPairsEvaluator(defs, name="valdef"),
+    ]
     counts = {"train_groups": len(train), "val_groups": len(val), "val_triples": len(val_triples)}
     if cfg.recipe != "flagship-noreader":
         counts["reader_lexicon_entries"] = len(model[0].lexicon)  # the evaluation lexicon (LIMITS, with_reader)
@@ -216,8 +255,14 @@ def flagship_setup(cfg, load_groups: Callable) -> Setup:
         counts[f"{s.examples.name}_rows"] = len(s.examples)
         counts[f"{s.examples.name}_truncated"] = s.examples.truncated
     log.info("flagship data: %s", counts)
-    return Setup(model, [Phase("flagship", streams, cfg.epochs)], [FlagshipEvaluator(evaluators, val_triples)],
-                 files + list(idiom_data(str(data_dir)).files), counts, "val_mean")  # fmt: skip
+    return Setup(
+        model,
+        [Phase("flagship", streams, cfg.epochs)],
+        [FlagshipEvaluator(evaluators, val_triples)],
+        files + list(idiom_data(str(data_dir)).files),
+        counts,
+        "val_mean",
+    )
 
 
 def with_reader(model, data_dir):

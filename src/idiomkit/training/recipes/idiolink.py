@@ -61,10 +61,16 @@ def idiolink_infonce_examples(model, _groups, cfg, negatives: bool = True, extra
     rows = [(t.query, t.positive, *(t.negatives if negatives else ())) for t in triplets]
     groups = [classes[t.query_idiom, _relevance_class(t.query_usage)] for t in triplets]
     return make_examples(
-        model, "idiolink-triplets" if negatives else "idiolink-pairs", rows, [0.0] * len(rows), groups,
-        cfg.max_seq_length, spread_groups=True, spans=[_query_span(cfg, t) for t in triplets],
+        model,
+        "idiolink-triplets" if negatives else "idiolink-pairs",
+        rows,
+        [0.0] * len(rows),
+        groups,
+        cfg.max_seq_length,
+        spread_groups=True,
+        spans=[_query_span(cfg, t) for t in triplets],
         prompts=["query"] + ["passage"] * (len(rows[0]) - 1),
-    )  # fmt: skip
+    )
 
 
 def index_tuples(cfg, n_soft: int = 3, n_hard: int = 2) -> list:
@@ -89,8 +95,9 @@ def index_tuples(cfg, n_soft: int = 3, n_hard: int = 2) -> list:
             continue
         positive = rng.choice(positives)
         negatives = [x.sentence for x in rng.sample(soft, n_soft) + rng.sample(hard, n_hard)]
-        out.append(Triplet(d.sentence, positive.sentence, tuple(negatives), d.idiom, d.usage, positive.usage,
-                           d.span_text))  # fmt: skip
+        out.append(
+            Triplet(d.sentence, positive.sentence, tuple(negatives), d.idiom, d.usage, positive.usage, d.span_text)
+        )
     return out[: cfg.limit_groups] if cfg.limit_groups else out
 
 
@@ -122,28 +129,41 @@ def idiolink_labelled_examples(model, _groups, cfg) -> Examples:
             doc = docs.get(n)
             add(n, (doc.idiom, _relevance_class(doc.usage)) if doc else ("unknown", n), g)
     return make_examples(
-        model, "idiolink-labelled", rows, row_labels, groups, cfg.max_seq_length, label_dtype=torch.long,
-        spans=spans if cfg.span_queries else None, prompts=[""],
-    )  # fmt: skip
+        model,
+        "idiolink-labelled",
+        rows,
+        row_labels,
+        groups,
+        cfg.max_seq_length,
+        label_dtype=torch.long,
+        spans=spans if cfg.span_queries else None,
+        prompts=[""],
+    )
 
 
 PHASES: dict[str, PhasesFn] = {
     "idiolink-infonce": single_stream(
-        "idiolink-infonce", idiolink_infonce_examples,
-        infonce_loss, "idiolink",
+        "idiolink-infonce",
+        idiolink_infonce_examples,
+        infonce_loss,
+        "idiolink",
     ),
     "idiolink-mnrl": single_stream(
-        "idiolink-mnrl", lambda m, g, c: idiolink_infonce_examples(m, g, c, negatives=False),
-        infonce_loss, "idiolink",
+        "idiolink-mnrl",
+        lambda m, g, c: idiolink_infonce_examples(m, g, c, negatives=False),
+        infonce_loss,
+        "idiolink",
     ),
     "idiolink-infonce-index": single_stream(
-        "idiolink-infonce-index", idiolink_index_examples,
-        infonce_loss, "idiolink",
+        "idiolink-infonce-index",
+        idiolink_index_examples,
+        infonce_loss,
+        "idiolink",
     ),
     "idiolink-adaptive-triplet": single_stream(
         "idiolink-adaptive-triplet", idiolink_labelled_examples, adaptive_loss, "idiolink"
     ),
-}  # fmt: skip
+}
 
 VALIDATION_TEXT = "IdioLink val split (10 PIEs disjoint from train and test); IdioLink test never used"
 

@@ -47,9 +47,14 @@ def _text(cfg, text: str, mwes: Sequence[str]) -> str:
 def adaptive_examples(model, groups: Sequence[Group], cfg) -> Examples:
     rows = relabel(groups)
     return make_examples(
-        model, "relabelled", [(_text(cfg, r.text, r.mwes),) for r in rows], [r.label for r in rows],
-        [r.group for r in rows], cfg.max_seq_length, label_dtype=torch.long,
-    )  # fmt: skip
+        model,
+        "relabelled",
+        [(_text(cfg, r.text, r.mwes),) for r in rows],
+        [r.label for r in rows],
+        [r.group for r in rows],
+        cfg.max_seq_length,
+        label_dtype=torch.long,
+    )
 
 
 def triplet_examples(model, groups: Sequence[Group], cfg) -> Examples:
@@ -142,7 +147,8 @@ VALIDATION_TEXT = "10% of train MWEs, pseudo-gold with the otherID rule; SemEval
 STS_MIXING = frozenset({"adaptive-triplet-sts", "cosent-sts", "contrastive-sts"})  # steps add an STS batch
 
 RECIPES: dict[str, Recipe] = {
-    name: Recipe("semeval2b", fn, VALIDATION_TEXT, labels=semeval_labels(name), sts_mixing=name in STS_MIXING,
-                 dedup_label=True)
+    name: Recipe(
+        "semeval2b", fn, VALIDATION_TEXT, labels=semeval_labels(name), sts_mixing=name in STS_MIXING, dedup_label=True
+    )
     for name, fn in PHASES.items()
-}  # fmt: skip
+}

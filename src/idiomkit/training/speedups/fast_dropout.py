@@ -54,8 +54,9 @@ def fast_dropout_attention(module, query, key, value, attention_mask, scaling=No
     """Attention function for transformers' ``AttentionInterface``: SDPA without dropout (inference, ``p`` = 0);
     with dropout, softmax attention whose probabilities get a :func:`dropout_scale_mask`."""
     if dropout == 0.0 or getattr(module, "is_causal", False):
-        return sdpa_attention_forward(module, query, key, value, attention_mask, scaling=scaling, dropout=dropout,
-                                      **kwargs)  # fmt: skip
+        return sdpa_attention_forward(
+            module, query, key, value, attention_mask, scaling=scaling, dropout=dropout, **kwargs
+        )
     scaling = query.size(-1) ** -0.5 if scaling is None else scaling
     weights = torch.matmul(query, key.transpose(2, 3)) * scaling
     if attention_mask is not None:
