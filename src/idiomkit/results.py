@@ -26,6 +26,7 @@ import os
 import re
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -54,6 +55,32 @@ class ResultRecord:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def timed(
+        cls,
+        task: str,
+        model: str,
+        recipe: str,
+        seed: int,
+        *,
+        metrics: dict[str, Any],
+        params: dict[str, Any],
+        files: Iterable[str | Path],
+        start: float,
+    ) -> ResultRecord:
+        """The record of a run that read the data ``files`` (their sha256 is stored) and began at ``start`` (a
+        ``time.perf_counter()`` reading; the wall time runs to now)."""
+        return cls(
+            task=task,
+            model=model,
+            recipe=recipe,
+            seed=seed,
+            metrics=metrics,
+            params=params,
+            data_sha256=sha256_files(files),
+            wall_s=time.perf_counter() - start,
+        )
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> Path:

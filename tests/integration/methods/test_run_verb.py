@@ -8,6 +8,7 @@ the tiny-fixture half is tests/unit/methods/test_run_verb.py.
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -54,7 +55,7 @@ def tiny_2a(data_dir: Path, out: Path, per_language: int = 2, dev_rows: int = 10
     return out
 
 
-def test_classifier_run_writes_the_result_the_script_wrote(data_dir, tmp_path, monkeypatch):
+def test_classifier_run_writes_the_result_the_script_wrote(data_dir, tmp_path, monkeypatch, caplog):
     """Golden: ``benchmarks/semeval2a.py classifier -m minilm --setting zero_shot --epochs 1 --train-layers 1`` wrote
     ``semeval2a-dev/minilm__classifier-sep-span-mean-top1__zero_shot-1ep__seed0.json`` with these params keys."""
     data = tiny_2a(data_dir, tmp_path / "data")
@@ -104,8 +105,10 @@ def test_classifier_run_writes_the_result_the_script_wrote(data_dir, tmp_path, m
     assert record["params"]["classifier"] == "fine-tuned encoder + linear head"
     assert record["params"]["command"] == "idiomkit " + " ".join(argv)
     assert path.with_suffix(".submission.csv").is_file() and set(record["metrics"]) == {"ALL", "EN", "PT"}
-    again = runner.invoke(app, argv)  # resumable: the existing result is skipped
-    assert again.exit_code == 0 and "skip (exists)" in again.output and "0 result file(s)" in again.output
+    with caplog.at_level(logging.INFO, logger="idiomkit.methods"):
+        again = runner.invoke(app, argv)  # resumable: the existing result is skipped (and logged)
+    assert again.exit_code == 0 and "0 result file(s)" in again.output
+    assert f"skip (exists): {path}" in caplog.text
 
 
 def test_admire_zero_shot_run_writes_the_results_the_script_wrote(data_dir, tmp_path, monkeypatch):

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -35,7 +37,7 @@ from idiomkit.methods.admire import query_encoder as tr
 from idiomkit.methods.admire import structured as st
 from idiomkit.methods.runner import RunContext
 from idiomkit.models import load_model, resolve_name
-from idiomkit.results import ResultRecord, result_path, sha256_files, write_result
+from idiomkit.results import ResultRecord, result_path, write_result
 from idiomkit.tasks.admire import predictions_tsv, score_items, submission_tsv
 
 log = logging.getLogger(__name__)
@@ -59,24 +61,27 @@ class QueryEncoderOptions:
 
 
 @dataclass
-class FeatureRankerOptions:
-    """Pairwise logistic ranker over per-caption features (:mod:`idiomkit.methods.admire.features`)."""
+class RankerOptions:
+    """What the rankers over frozen similarities share: the model, the query mode and the type signals."""
 
     model: str = field(default="minilm", metadata={"short": "m"})
     query_mode: str = "marked+span"
     signals: list[str] = field(default_factory=lambda: list(SIGNALS), metadata={"choices": SIGNALS})
+
+
+@dataclass
+class FeatureRankerOptions(RankerOptions):
+    """Pairwise logistic ranker over per-caption features (:mod:`idiomkit.methods.admire.features`)."""
+
     c: float = field(default=0.1, metadata={"help": "inverse L2 strength of the logistic ranker (fixed)"})
     folds: int = 5
     threads: int = 2
 
 
 @dataclass
-class StructuredRankerOptions:
+class StructuredRankerOptions(RankerOptions):
     """A model of whole caption orders that also reads caption-caption similarities (:mod:`...structured`)."""
 
-    model: str = field(default="minilm", metadata={"short": "m"})
-    query_mode: str = "marked+span"
-    signals: list[str] = field(default_factory=lambda: list(SIGNALS), metadata={"choices": SIGNALS})
     l2: float = field(default=0.01, metadata={"help": "L2 strength of the structured ranker (fixed)"})
     stack: str | None = field(default=None, metadata={"help": "also read this query_encoder.VARIANTS ranker"})
     seed: int = field(default=0, metadata={"help": "seed of the stacked ranker / type classifier"})
@@ -108,80 +113,109 @@ def fold_metrics(items, scores: np.ndarray, folds, n_folds: int) -> list[dict]:
     ]
 
 
+def item_sets(data: AdmireData) -> dict[str, list]:
+    """The items each run scores: ``pool`` (train+dev, cross-validated), ``test`` and ``xe`` (the extended set)."""
+    return {"pool": data.pool, "test": data.splits["test"].items, "xe": data.splits["xe"].items}
+
+
+@dataclass
+class EncoderRun:
+    """What every seed and split of one query-encoder variant reads: the start model, the items and their captions."""
+
+    options: QueryEncoderOptions
+    context: RunContext
+    name: str
+    recipe: str
+    base: Any
+    data: AdmireData
+    sets: dict[str, list]
+    captions: dict[str, Any]
+
+
+def query_encoder_config(options: QueryEncoderOptions) -> tuple[Any, str]:
+    """The variant's training config (None: zero-shot) and its recipe name (``-<E>ep`` when epochs are overridden)."""
+    if options.variant != "zero-shot" and options.variant not in tr.VARIANTS:
+        raise OptionError(f"--variant: {options.variant!r} is not zero-shot or one of {', '.join(tr.VARIANTS)}")
+    cfg = None if options.variant == "zero-shot" else tr.VARIANTS[options.variant]
+    if cfg is not None and options.epochs:
+        return replace(cfg, epochs=options.epochs), f"{options.variant}-{options.epochs}ep"
+    return cfg, options.variant
+
+
 def run_query_encoder(options: QueryEncoderOptions, context: RunContext) -> list[Path]:
     """Cross-validation (+ test) of one query-encoder variant for each seed; existing result files are skipped."""
     torch.set_num_threads(options.threads)
-    if options.variant != "zero-shot" and options.variant not in tr.VARIANTS:
-        raise OptionError(f"--variant: {options.variant!r} is not zero-shot or one of {', '.join(tr.VARIANTS)}")
+    cfg, recipe = query_encoder_config(options)
     data = load_admire_data(context.data_dir)
-    pool, test, xe_items = data.pool, data.splits["test"].items, data.splits["xe"].items
     name = options.model_name or (
         Path(options.model).name if Path(options.model).is_dir() else resolve_name(options.model)
     )
-    cfg = None if options.variant == "zero-shot" else tr.VARIANTS[options.variant]
-    recipe = options.variant
-    if cfg is not None and options.epochs:
-        cfg, recipe = replace(cfg, epochs=options.epochs), f"{recipe}-{options.epochs}ep"
     base = load_model(options.model)
-    cap_pool = tr.caption_embeddings(base, pool, CACHE)
-    cap_test, cap_xe = tr.caption_embeddings(base, test, CACHE), tr.caption_embeddings(base, xe_items, CACHE)
+    sets = item_sets(data)
+    captions = {k: tr.caption_embeddings(base, v, CACHE) for k, v in sets.items()}
+    run = EncoderRun(options, context, name, recipe, base, data, sets, captions)
     written = []
     for seed in [0] if cfg is None else options.seeds:
         run_cfg = None if cfg is None else replace(cfg, seed=seed, query_mode=options.query_mode)
-        params = {
-            "query_mode": options.query_mode,
-            "variant": None,
-            "folds": options.folds,
-            "fold_seed": 0,
-            "config": asdict(run_cfg) if run_cfg else None,
-            "caption_tower": "frozen start model",
-            "command": context.command,
-        }
-        jobs = [("cv", f"cv-{options.query_mode}")]
-        jobs += [] if options.no_test else [("test", f"test-{options.query_mode}")]
-        for split, variant in jobs:
-            path = result_path(context.results_dir, "admire", name, recipe, seed, variant)
+        for split in ("cv",) if options.no_test else ("cv", "test"):
+            path = result_path(context.results_dir, "admire", name, recipe, seed, f"{split}-{options.query_mode}")
             if path.is_file():
-                print(f"skip (exists): {path}")
+                log.info("skip (exists): %s", path)
                 continue
-            seed_everything(seed)
-            start = time.perf_counter()
-            if split == "cv":
-                run = tr.cross_validate(base, pool, cap_pool, run_cfg, options.query_mode, options.folds)
-                metrics = score_items(pool, run.scores)
-                metrics["folds"] = fold_metrics(pool, run.scores, run.folds, options.folds)
-                preds = {"predictions.tsv": predictions_tsv(pool, run.scores, [str(f) for f in run.folds])}
-            else:
-                run, xe = tr.train_and_test(
-                    base, pool, cap_pool, [test, xe_items], [cap_test, cap_xe], run_cfg, options.query_mode
-                )
-                metrics = score_items(test, run.scores)
-                preds = {
-                    "predictions.tsv": predictions_tsv(test, run.scores),
-                    "submission_xe.tsv": submission_tsv(xe_items, xe.scores),
-                }
-            record = ResultRecord(
-                task="admire",
-                model=name,
-                recipe=recipe,
-                seed=seed,
-                metrics=metrics,
-                params=params
-                | {
-                    "split": split,
-                    "variant": variant,
-                    "train_s": round(run.train_s, 2),
-                    "trainable_params": run.trainable,
-                    "n_items": len(run.scores),
-                },
-                data_sha256=sha256_files(data.files),
-                wall_s=time.perf_counter() - start,
-            )
-            out = write_result(record, context.results_dir, variant=variant, predictions=preds)  # predictions first
-            m = metrics
-            print(f"{out}: top1 {m['top1']:.3f} dcg {m['dcg']:.3f} rho {m['spearman']:.3f} tau {m['kendall']:.3f}")
-            written.append(out)
+            written.append(write_encoder_result(run, run_cfg, seed, split))
     return written
+
+
+def fit_encoder(run: EncoderRun, run_cfg, split: str) -> tuple[Any, dict, dict[str, str]]:
+    """Train and score one split: ``cv`` (out of fold over the pool) or ``test`` (trained on the whole pool); the
+    trained run, its metrics and its prediction files."""
+    pool, caps, options = run.sets["pool"], run.captions, run.options
+    if split == "cv":
+        fitted = tr.cross_validate(run.base, pool, caps["pool"], run_cfg, options.query_mode, options.folds)
+        metrics = score_items(pool, fitted.scores)
+        metrics["folds"] = fold_metrics(pool, fitted.scores, fitted.folds, options.folds)
+        return (
+            fitted,
+            metrics,
+            {"predictions.tsv": predictions_tsv(pool, fitted.scores, [str(f) for f in fitted.folds])},
+        )
+    test, xe_items = run.sets["test"], run.sets["xe"]
+    fitted, xe = tr.train_and_test(
+        run.base, pool, caps["pool"], [test, xe_items], [caps["test"], caps["xe"]], run_cfg, options.query_mode
+    )
+    preds = {
+        "predictions.tsv": predictions_tsv(test, fitted.scores),
+        "submission_xe.tsv": submission_tsv(xe_items, xe.scores),
+    }
+    return fitted, score_items(test, fitted.scores), preds
+
+
+def write_encoder_result(run: EncoderRun, run_cfg, seed: int, split: str) -> Path:
+    """Train, score and write one (seed, split) result of the variant (predictions first)."""
+    options, variant = run.options, f"{split}-{run.options.query_mode}"
+    seed_everything(seed)
+    start = time.perf_counter()
+    fitted, metrics, preds = fit_encoder(run, run_cfg, split)
+    params = {
+        "query_mode": options.query_mode,
+        "variant": variant,
+        "folds": options.folds,
+        "fold_seed": 0,
+        "config": asdict(run_cfg) if run_cfg else None,
+        "caption_tower": "frozen start model",
+        "command": run.context.command,
+        "split": split,
+        "train_s": round(fitted.train_s, 2),
+        "trainable_params": fitted.trainable,
+        "n_items": len(fitted.scores),
+    }
+    record = ResultRecord.timed(
+        "admire", run.name, run.recipe, seed, metrics=metrics, params=params, files=run.data.files, start=start
+    )
+    out = write_result(record, run.context.results_dir, variant=variant, predictions=preds)
+    m = metrics
+    log.info("%s: top1 %.3f dcg %.3f rho %.3f tau %.3f", out, m["top1"], m["dcg"], m["spearman"], m["kendall"])
+    return out
 
 
 def stacked_ranker(model, pool, pool_captions, variant: str, seed: int, query_mode: str):
@@ -212,134 +246,213 @@ def run_structured_ranker(options: StructuredRankerOptions, context: RunContext)
     return run_rankers("structured", options, context)
 
 
-def run_rankers(ranker: str, options, context: RunContext) -> list[Path]:
-    """Each type signal's ranker: cv + test result files (predictions beside them) and a printed table."""
-    torch.set_num_threads(options.threads)
+@dataclass
+class RankerInputs:
+    """What each type signal's ranker reads (:func:`ranker_inputs`): the items, their caption embeddings and
+    query-caption similarities, the folds, and the stacked ranker's scores / the type classifier's logits if any."""
+
+    name: str
+    data: AdmireData
+    sets: dict[str, list]
+    caps: dict[str, Any]
+    sims: dict[str, Any]
+    folds: list[int]
+    seed: int
+    start: float
+    encode_s: float
+    learned: Any = None
+    stacked: dict[str, Any] = field(default_factory=dict)
+    type_extra: dict[str, Any] = field(default_factory=dict)
+    type_info: dict[str, Any] | None = None
+
+
+@dataclass
+class SignalFit:
+    """One type signal's ranker: out-of-fold pool scores, test scores, a scorer of the extended set, its weights and
+    config, and (structured ``proxy``) how well it detected the sentence type, by split."""
+
+    oof: np.ndarray
+    test: np.ndarray
+    xe: Callable[[], np.ndarray]
+    w: np.ndarray
+    config: dict[str, Any]
+    type_detection: dict[str, Any] = field(default_factory=dict)
+
+
+def ranker_inputs(ranker: str, options: RankerOptions, context: RunContext) -> RankerInputs:
+    """Embed every item set once; the stacked ranker and the type classifier (structured only) once for all
+    signals (the feature/structured rankers themselves are deterministic: seed 0 unless one of those is used)."""
     structured = ranker == "structured"
     stack_variant = options.stack if structured else None
     type_classifier = options.type_classifier if structured else False
     data = load_admire_data(context.data_dir)
-    pool = data.pool
     name = resolve_name(options.model)
     model = load_model(options.model)
     start = time.perf_counter()
-    sets = {"pool": pool, "test": data.splits["test"].items, "xe": data.splits["xe"].items}
+    sets = item_sets(data)
     caps = {k: tr.caption_embeddings(model, v, str(CACHE)) for k, v in sets.items()}
     sims = {k: af.similarities(model, v, caps[k], options.query_mode) for k, v in sets.items()}
     encode_s = time.perf_counter() - start
-    folds = tr.compound_folds(pool, options.folds, 0)
-    ranks = np.array([it.gold_ranks for it in pool])
-    seed = options.seed if stack_variant or type_classifier else 0  # the feature/structured rankers are deterministic
-    learned, stacked = None, {k: None for k in sets}
-    if stack_variant:  # the stacked ranker's scores do not depend on the type signal: computed once for all signals
-        learned = stacked_ranker(model, pool, caps["pool"], stack_variant, options.seed, options.query_mode)
-        everything = np.arange(len(pool))
-        stacked = {k: learned(everything, sets[k], caps[k]) for k in ("test", "xe")}
-        stacked["pool"] = st.out_of_fold(learned, pool, caps["pool"], everything, np.asarray(folds))
-    type_extra, type_info = {k: None for k in sets}, None
+    inputs = RankerInputs(
+        name,
+        data,
+        sets,
+        caps,
+        sims,
+        folds=tr.compound_folds(data.pool, options.folds, 0),
+        seed=options.seed if stack_variant or type_classifier else 0,
+        start=start,
+        encode_s=encode_s,
+        stacked={k: None for k in sets},
+        type_extra={k: None for k in sets},
+    )
+    if stack_variant:
+        inputs.learned = stacked_ranker(model, data.pool, caps["pool"], stack_variant, options.seed, options.query_mode)
+        everything = np.arange(len(data.pool))
+        inputs.stacked = {k: inputs.learned(everything, sets[k], caps[k]) for k in ("test", "xe")}
+        inputs.stacked["pool"] = st.out_of_fold(
+            inputs.learned, data.pool, caps["pool"], everything, np.asarray(inputs.folds)
+        )
     if type_classifier:
-        type_extra, type_info = st.semeval2a_literal_logits(
+        inputs.type_extra, inputs.type_info = st.semeval2a_literal_logits(
             sets, context.data_dir, seed=options.seed, epie=options.type_epie
         )
-    rows, written = [], []
-    stack = f"+{stack_variant}" if stack_variant else ""
+    return inputs
+
+
+def ranker_recipe(ranker: str, options: RankerOptions, signal: str) -> str:
+    """``<ranker>-ranker[+<stack>][-<signal>-type]``; the proxy signal names the type classifier that helps it."""
+    structured = ranker == "structured"
+    stack = f"+{options.stack}" if structured and options.stack else ""
     type_kind = "proxy+2a+epie" if structured and options.type_epie else "proxy+2a"
-    for signal in options.signals:
-        kind = type_kind if signal == "proxy" and type_classifier else signal
-        recipe = f"{ranker}-ranker{stack}" + ("" if signal == "none" else f"-{kind}-type")
-        if structured:
-            oof = st.cross_validated_structured_scores(
-                caps["pool"], sims["pool"], pool, folds, signal, options.l2, learned, type_extra["pool"]
-            )
-            fitted = st.StructuredRanker(signal, options.l2).fit(
-                caps["pool"], sims["pool"], pool, stacked["pool"], type_extra["pool"]
-            )
-            w = fitted.w
-            test_scores = fitted.scores(caps["test"], sims["test"], sets["test"], stacked["test"], type_extra["test"])
-            config = {
-                "ranker": "softmax over the 120 caption orders, linear in order features (structured)",
-                "l2": options.l2,
-                "type_signal": signal,
-                "features": w.size,
-                "decode": "most probable order",
-                "type_classifier": type_info
-                and {
-                    "semeval2a_train": "EN, zero-shot + one-shot files",
-                    "epie_formal": options.type_epie,
-                    "train_examples": type_info.get("train_examples"),
-                    "seed": seed,
-                    "best": type_info.get("best"),
-                },
-                "stacked": stack_variant
-                and {"variant": stack_variant, "seed": options.seed, "inner_folds": "the other folds"},
-            }
-        else:
-            f_pool = af.features(sims["pool"], af.type_signal(sims["pool"], pool, signal))
-            oof = af.cross_validated_scores(f_pool, ranks, folds, options.c)
-            w = af.fit_ranker(f_pool, ranks, options.c)
-            test_scores = af.features(sims["test"], af.type_signal(sims["test"], sets["test"], signal)) @ w
-            config = {
-                "ranker": "pairwise logistic regression over frozen similarities",
-                "c": options.c,
-                "type_signal": signal,
-                "features": w.size,
-            }
-        runs = {"cv": (pool, oof), "test": (sets["test"], test_scores)}
-        for split, (items, scores) in runs.items():
-            metrics = score_items(items, scores)
-            if split == "cv":
-                metrics["folds"] = fold_metrics(items, scores, folds, options.folds)
-            variant = f"{split}-{options.query_mode}"
-            params = {
-                "query_mode": options.query_mode,
-                "variant": variant,
-                "split": split,
-                "config": config,
-                "trainable_params": int(w.size) + (learned.trainable() if learned else 0),
-                "weights": [round(float(x), 4) for x in w],
-                "folds": options.folds,
-                "fold_seed": 0,
-                "encode_s": round(encode_s, 1),
-                "n_items": len(items),
-                "command": context.command,
-            }
-            if structured and signal == "proxy":  # how often the sentence's sense was guessed right
-                params["type_detection"] = (
-                    st.type_detection(sims["pool"], pool, folds, type_extra["pool"])
-                    if split == "cv"
-                    else st.type_metrics(items, fitted.idiomatic_probability(sims["test"], items, type_extra["test"]))
-                )
-            if signal == "oracle":
-                params["oracle"] = "reads the gold sentence_type of the ranked item: an upper bound, not a system"
-            record = ResultRecord(
-                task="admire",
-                model=name,
-                recipe=recipe,
-                seed=seed,
-                metrics=metrics,
-                params=params,
-                data_sha256=sha256_files(data.files),
-                wall_s=time.perf_counter() - start,
-            )
-            extra = [str(f) for f in folds] if split == "cv" else None
-            preds = {"predictions.tsv": predictions_tsv(items, scores, extra)}
-            if split == "test" and signal != "oracle":
-                if structured:
-                    xe = fitted.scores(caps["xe"], sims["xe"], sets["xe"], stacked["xe"], type_extra["xe"])
-                else:
-                    xe = af.features(sims["xe"], af.type_signal(sims["xe"], sets["xe"], signal)) @ w
-                preds["submission_xe.tsv"] = submission_tsv(sets["xe"], xe)
-            out = write_result(record, context.results_dir, variant=variant, predictions=preds)  # predictions first
-            written.append(out)
-            m = metrics
-            rows.append((recipe, split, m["top1"], m["spearman"], m["idiomatic"]["spearman"], m["literal"]["spearman"]))
-    literal = [it.sentence_type == "literal" for it in pool]
-    auc = roc_auc_score(literal, -af.type_signal(sims["pool"], pool, "proxy"))
-    print(
-        f"\n{name}, {options.query_mode}, {ranker} ranker; proxy type signal: AUC {auc:.3f} for literal vs "
-        "idiomatic (train+dev)"
+    kind = type_kind if signal == "proxy" and structured and options.type_classifier else signal
+    return f"{ranker}-ranker{stack}" + ("" if signal == "none" else f"-{kind}-type")
+
+
+def fit_structured(options: StructuredRankerOptions, inp: RankerInputs, signal: str) -> SignalFit:
+    """The structured ranker of ``signal``: cross-validated on the pool, then fitted on all of it."""
+    pool, test, caps, sims, extra = inp.sets["pool"], inp.sets["test"], inp.caps, inp.sims, inp.type_extra
+    oof = st.cross_validated_structured_scores(
+        caps["pool"], sims["pool"], pool, inp.folds, signal, options.l2, inp.learned, extra["pool"]
     )
-    print("| recipe | split | top1 | spearman | idiomatic ρ | literal ρ |\n|---|---|---|---|---|---|")
-    for r in rows:
-        print(f"| {r[0]} | {r[1]} | {r[2]:.3f} | {r[3]:.3f} | {r[4]:.3f} | {r[5]:.3f} |")
-    return written
+    fitted = st.StructuredRanker(signal, options.l2).fit(
+        caps["pool"], sims["pool"], pool, inp.stacked["pool"], extra["pool"]
+    )
+    config = {
+        "ranker": "softmax over the 120 caption orders, linear in order features (structured)",
+        "l2": options.l2,
+        "type_signal": signal,
+        "features": fitted.w.size,
+        "decode": "most probable order",
+        "type_classifier": inp.type_info
+        and {
+            "semeval2a_train": "EN, zero-shot + one-shot files",
+            "epie_formal": options.type_epie,
+            "train_examples": inp.type_info.get("train_examples"),
+            "seed": inp.seed,
+            "best": inp.type_info.get("best"),
+        },
+        "stacked": options.stack and {"variant": options.stack, "seed": options.seed, "inner_folds": "the other folds"},
+    }
+    test_scores = fitted.scores(caps["test"], sims["test"], test, inp.stacked["test"], extra["test"])
+    detection = {}
+    if signal == "proxy":  # how often the sentence's sense was guessed right
+        detection = {
+            "cv": st.type_detection(sims["pool"], pool, inp.folds, extra["pool"]),
+            "test": st.type_metrics(test, fitted.idiomatic_probability(sims["test"], test, extra["test"])),
+        }
+
+    def xe() -> np.ndarray:
+        return fitted.scores(caps["xe"], sims["xe"], inp.sets["xe"], inp.stacked["xe"], extra["xe"])
+
+    return SignalFit(oof, test_scores, xe, fitted.w, config, detection)
+
+
+def fit_features(options: FeatureRankerOptions, inp: RankerInputs, signal: str) -> SignalFit:
+    """The pairwise feature ranker of ``signal``: cross-validated on the pool, then fitted on all of it."""
+    pool, sims = inp.sets["pool"], inp.sims
+    ranks = np.array([it.gold_ranks for it in pool])
+
+    def features(split: str) -> np.ndarray:
+        return af.features(sims[split], af.type_signal(sims[split], inp.sets[split], signal))
+
+    f_pool = features("pool")
+    oof = af.cross_validated_scores(f_pool, ranks, inp.folds, options.c)
+    w = af.fit_ranker(f_pool, ranks, options.c)
+    config = {
+        "ranker": "pairwise logistic regression over frozen similarities",
+        "c": options.c,
+        "type_signal": signal,
+        "features": w.size,
+    }
+    return SignalFit(oof, features("test") @ w, lambda: features("xe") @ w, w, config)
+
+
+def signal_params(options, context: RunContext, inp: RankerInputs, fit: SignalFit, split: str, signal: str) -> dict:
+    """The params recorded with one (signal, split) result."""
+    params = {
+        "query_mode": options.query_mode,
+        "variant": f"{split}-{options.query_mode}",
+        "split": split,
+        "config": fit.config,
+        "trainable_params": int(fit.w.size) + (inp.learned.trainable() if inp.learned else 0),
+        "weights": [round(float(x), 4) for x in fit.w],
+        "folds": options.folds,
+        "fold_seed": 0,
+        "encode_s": round(inp.encode_s, 1),
+        "n_items": len(inp.sets["pool" if split == "cv" else "test"]),
+        "command": context.command,
+    }
+    if fit.type_detection:
+        params["type_detection"] = fit.type_detection[split]
+    if signal == "oracle":
+        params["oracle"] = "reads the gold sentence_type of the ranked item: an upper bound, not a system"
+    return params
+
+
+def write_signal(ranker: str, options, context: RunContext, inp: RankerInputs, signal: str) -> list[tuple[Path, tuple]]:
+    """Fit ``signal``'s ranker and write its cv and test results (predictions first; the extended-set submission
+    beside test, but for the oracle); each result's path and table row."""
+    fit = fit_structured(options, inp, signal) if ranker == "structured" else fit_features(options, inp, signal)
+    recipe = ranker_recipe(ranker, options, signal)
+    out = []
+    for split, items, scores in (("cv", inp.sets["pool"], fit.oof), ("test", inp.sets["test"], fit.test)):
+        metrics = score_items(items, scores)
+        if split == "cv":
+            metrics["folds"] = fold_metrics(items, scores, inp.folds, options.folds)
+        params = signal_params(options, context, inp, fit, split, signal)
+        record = ResultRecord.timed(
+            "admire", inp.name, recipe, inp.seed, metrics=metrics, params=params, files=inp.data.files, start=inp.start
+        )
+        preds = {
+            "predictions.tsv": predictions_tsv(items, scores, [str(f) for f in inp.folds] if split == "cv" else None)
+        }
+        if split == "test" and signal != "oracle":
+            preds["submission_xe.tsv"] = submission_tsv(inp.sets["xe"], fit.xe())
+        path = write_result(record, context.results_dir, variant=params["variant"], predictions=preds)
+        m = metrics
+        out.append(
+            (path, (recipe, split, m["top1"], m["spearman"], m["idiomatic"]["spearman"], m["literal"]["spearman"]))
+        )
+    return out
+
+
+def run_rankers(ranker: str, options: RankerOptions, context: RunContext) -> list[Path]:
+    """Each type signal's ranker: cv + test result files (predictions beside them) and a logged table."""
+    torch.set_num_threads(options.threads)
+    inp = ranker_inputs(ranker, options, context)
+    results = [result for signal in options.signals for result in write_signal(ranker, options, context, inp, signal)]
+    pool = inp.sets["pool"]
+    literal = [it.sentence_type == "literal" for it in pool]
+    auc = roc_auc_score(literal, -af.type_signal(inp.sims["pool"], pool, "proxy"))
+    table = "\n".join(f"| {r[0]} | {r[1]} | {r[2]:.3f} | {r[3]:.3f} | {r[4]:.3f} | {r[5]:.3f} |" for _, r in results)
+    log.info(
+        "%s, %s, %s ranker; proxy type signal: AUC %.3f for literal vs idiomatic (train+dev)\n"
+        "| recipe | split | top1 | spearman | idiomatic ρ | literal ρ |\n|---|---|---|---|---|---|\n%s",
+        inp.name,
+        options.query_mode,
+        ranker,
+        auc,
+        table,
+    )
+    return [path for path, _ in results]

@@ -10,6 +10,7 @@ lambda) and the whole val grid.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ from typing import Any
 from idiomkit.errors import OptionError
 from idiomkit.methods.runner import RunContext
 from idiomkit.results import read_json_object
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -76,8 +79,10 @@ def run_twins(options: TwinsOptions, context: RunContext) -> list[Path]:
                 **extra,
             )
             record = evaluation.record
-            print(f"idiolink: {record.model} {record.recipe} {json.dumps({'query_mode': mode, **extra})}")
-            print("\n".join("  ".join(f"{cell:>11}" for cell in row) for row in evaluation.table))
-            print(f"result: {evaluation.path}")
+            table = "\n".join("  ".join(f"{cell:>11}" for cell in row) for row in evaluation.table)
+            settings = json.dumps({"query_mode": mode, **extra})
+            log.info(
+                "idiolink: %s %s %s\n%s\nresult: %s", record.model, record.recipe, settings, table, evaluation.path
+            )
             paths.append(evaluation.path)
     return paths

@@ -11,6 +11,7 @@ on a by-MWE split of train). Examples::
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 from dataclasses import dataclass, field
@@ -44,6 +45,8 @@ from idiomkit.methods.semeval2a.sense_matcher import (
 from idiomkit.models import load_model, resolve_name
 from idiomkit.results import ResultRecord, result_path, sha256_files, write_result
 from idiomkit.tasks.semeval2a import one_shot_table, score, split_by_mwe, submission_csv
+
+log = logging.getLogger(__name__)
 
 SETTINGS = ("zero_shot", "one_shot")
 MODELS = {"positional": True, "short": "m", "help": "registry names or model directories"}
@@ -112,13 +115,13 @@ def output_slot(context: RunContext, model_name: str, recipe: str, seed: int, va
     name = Path(model_name).name if Path(model_name).is_dir() else resolve_name(model_name)
     target = result_path(context.results_dir, "semeval2a-dev", name, recipe, seed, variant)
     if target.exists() and not force:
-        print(f"skip (exists): {target}")
+        log.info("skip (exists): %s", target)
         return None
     return name
 
 
 def show_epoch(row: dict) -> None:
-    print(json.dumps(row), flush=True)
+    log.info("epoch %s", json.dumps(row))
 
 
 def classifier_config(options: ClassifierOptions, model_name: str, setting: str, seed: int) -> ClassifierConfig:
@@ -143,11 +146,8 @@ def write_2a_result(context: RunContext, dev, labels, setting: str, record: Resu
     predictions = {"submission.csv": submission_csv(dev, labels, setting)}
     path = write_result(record, context.results_dir, variant=variant, predictions=predictions)  # predictions first
     metrics = record.metrics
-    print(
-        f"{path}: ALL {metrics['ALL']['macro_f1']:.4f} EN {metrics['EN']['macro_f1']:.4f} "
-        f"PT {metrics['PT']['macro_f1']:.4f}",
-        flush=True,
-    )
+    f1 = {lang: metrics[lang]["macro_f1"] for lang in ("ALL", "EN", "PT")}
+    log.info("%s: ALL %.4f EN %.4f PT %.4f", path, f1["ALL"], f1["EN"], f1["PT"])
     return path
 
 
@@ -320,6 +320,6 @@ def run_probe(options: ProbeOptions, context: RunContext) -> list[Path]:
                 command=context.command,
             )
             scores = {k: round(v["macro_f1"], 4) for k, v in evaluation.record.metrics.items()}
-            print(f"{evaluation.path}: {json.dumps(scores)}")
+            log.info("%s: %s", evaluation.path, json.dumps(scores))
             paths.append(evaluation.path)
     return paths

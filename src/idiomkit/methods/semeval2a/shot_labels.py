@@ -11,6 +11,7 @@ Example::
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -24,6 +25,8 @@ from idiomkit.methods.base import Method
 from idiomkit.methods.runner import RunContext
 from idiomkit.results import ResultRecord, result_path, sha256_files, write_result
 from idiomkit.tasks.semeval2a import one_shot_table, score, submission_csv
+
+log = logging.getLogger(__name__)
 
 NAME = "semeval2a/shot-labels"
 RECIPE = "shot-labels"
@@ -65,7 +68,7 @@ def run_shot_labels(options: ShotLabelsOptions, context: RunContext) -> list[Pat
     """Apply the rule to 2A dev and write the result JSON with its submission CSV (skipped when it exists)."""
     target = result_path(context.results_dir, "semeval2a-dev", "none", RECIPE, 0, VARIANT)
     if target.exists() and not options.force:
-        print(f"skip (exists): {target}")
+        log.info("skip (exists): %s", target)
         return []
     start = time.perf_counter()
     train, train_files = load_setting(context.data_dir, "one_shot")
@@ -96,5 +99,5 @@ def run_shot_labels(options: ShotLabelsOptions, context: RunContext) -> list[Pat
     )
     predictions = {"submission.csv": submission_csv(dev, labels, "one_shot")}
     path = write_result(record, context.results_dir, variant=VARIANT, predictions=predictions)
-    print(f"{path}: ALL {metrics['ALL']['macro_f1']:.4f}", flush=True)
+    log.info("%s: ALL %.4f", path, metrics["ALL"]["macro_f1"])
     return [path]
