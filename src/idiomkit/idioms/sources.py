@@ -215,9 +215,9 @@ def dictionary_senses(load: Callable[[str | Path], list]) -> Callable[[str | Pat
 
 
 def wordnet_senses(data_dir: str | Path) -> list[Sense]:
-    """WordNet's idiomatic multiword lemmas (Debian ``wordnet-base``, :func:`~idiomkit.data.extra.dictionaries.
+    """WordNet's idiomatic multiword lemmas (Debian ``wordnet-base``, :func:`~idiomkit.data.extra.wordnet.
     load_wordnet`); ``data_dir`` is not used."""
-    from idiomkit.data.extra.dictionaries import load_wordnet
+    from idiomkit.data.extra.wordnet import load_wordnet
 
     return dictionary_senses(lambda _: load_wordnet())(data_dir)
 

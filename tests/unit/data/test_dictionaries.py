@@ -10,6 +10,7 @@ import pytest
 
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra import dictionaries as d
+from idiomkit.data.extra import wordnet as wn
 
 
 def put(root, source: str, name: str, text: str):
@@ -178,7 +179,7 @@ def test_wordnet_keeps_idiomatic_lemmas_and_counts_the_rest(tmp_path, caplog):
     for pos, text in (("verb", WN_VERB), ("noun", WN_NOUN), ("adj", "  header\n"), ("adv", "  header\n")):
         (tmp_path / f"data.{pos}").write_text(text, encoding="utf-8")
     with caplog.at_level(logging.INFO, logger="idiomkit.data.extra.dictionaries"):
-        rows = d.load_wordnet(tmp_path)
+        rows = wn.load_wordnet(tmp_path)
     assert {(r.idiom, r.meaning) for r in rows} == {
         ("kick the bucket", "pass from physical life"),
         ("give up the ghost", "pass from physical life"),
@@ -188,6 +189,6 @@ def test_wordnet_keeps_idiomatic_lemmas_and_counts_the_rest(tmp_path, caplog):
     assert "1 gloss restates the phrase" in caplog.text and "1 compound-heavy lexicographer file" in caplog.text
     (tmp_path / "data.adv").write_text("0001 xx r\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"data.adv: row 1: field 'synset': malformed WordNet data line"):
-        d.load_wordnet(tmp_path)
+        wn.load_wordnet(tmp_path)
     with pytest.raises(DataError, match="install the Debian package wordnet-base"):
-        d.load_wordnet(tmp_path / "none")
+        wn.load_wordnet(tmp_path / "none")
