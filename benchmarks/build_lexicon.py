@@ -4,7 +4,7 @@
 usage: python benchmarks/build_lexicon.py [--data-dir ../shared/data] [--no-write] [--permissive] [--out PATH]
 
 Writes ``src/idiomkit/idioms/resources/lexicon.tsv`` (every shippable source, held-out idioms included; see
-:mod:`idiomkit.idioms.sources`; a rebuild is byte-identical) and
+:mod:`idiomkit.idioms.lexicon_build`; a rebuild is byte-identical) and
 ``benchmarks/lexicon_coverage.json``, and prints the sizes per language and source, the per-source build counts
 and a coverage / precision table of the *evaluation* lexicon (the shipped one minus the held-out idioms).
 ``--permissive`` builds from the permissive sources only (``--out`` names where; the shipped file is left alone).
@@ -48,7 +48,8 @@ from idiomkit.data.extra.pie import pie_file
 from idiomkit.data.heldout import heldout_index
 from idiomkit.data.semeval2a import Example2A, find_mwe, load_dev_split, load_setting
 from idiomkit.idioms import Lexicon, Matcher
-from idiomkit.idioms.sources import DEFAULT_LEXICON, BuildReport, build_lexicon, remove_heldout_entries
+from idiomkit.idioms.lexicon_build import build_lexicon
+from idiomkit.idioms.sources import DEFAULT_LEXICON, BuildReport, remove_heldout_entries
 
 HERE = Path(__file__).parent
 LICENSES = DEFAULT_LEXICON.with_name("LICENSES.md")

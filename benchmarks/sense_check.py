@@ -1,6 +1,6 @@
 """Train the idiom sense check (issue #37 point 4), ship it and record its numbers.
 
-Trains :func:`idiomkit.idioms.sense.train_sense_check` (CPU, about a minute), writes the model to
+Trains :func:`idiomkit.idioms.sense_training.train_sense_check` (CPU, about a minute), writes the model to
 ``src/idiomkit/idioms/resources/sense.json`` and the numbers to ``benchmarks/sense_check.json``, and prints a
 table: accuracy and macro-F1 on the held-out validation idioms of each training source and on SemEval-2022 2A dev
 (zero-shot: its idioms are unseen), beside the always-figurative baseline.
@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 
 from idiomkit.config import run_data_dir
-from idiomkit.idioms.sense import RESOURCE, train_sense_check
+from idiomkit.idioms.sense import RESOURCE
+from idiomkit.idioms.sense_training import train_sense_check
 from idiomkit.results import atomic_write_text, git_commit
 
 OUT = Path(__file__).with_name("sense_check.json")

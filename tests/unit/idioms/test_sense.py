@@ -8,17 +8,8 @@ import pytest
 
 from idiomkit.data.errors import DataError
 from idiomkit.idioms import Lexicon, Matcher
-from idiomkit.idioms.sense import (
-    Sample,
-    SenseCheck,
-    best_threshold,
-    features,
-    fit,
-    idiom_fold,
-    locate,
-    macro_f1,
-    source_weights,
-)
+from idiomkit.idioms.sense import SenseCheck, features
+from idiomkit.idioms.sense_training import Sample, best_threshold, fit, idiom_fold, locate, macro_f1, source_weights
 
 GROUPS = ("window", "span", "cues", "lang")
 

