@@ -507,4 +507,4 @@ class IdioLinkEvaluator(SentenceEvaluator):
         flat = {"ndcg@10": m["ndcg@10"], "r_precision": m["r_precision"]}
         for usage in ("literal", "idiomatic"):
             flat.update({f"{usage}_{k}": v for k, v in m[usage].items()})
-        return {f"{self.name}_{k}": float(v) for k, v in flat.items()}
+        return self.prefix_name_to_metrics(flat, self.name)

@@ -134,9 +134,8 @@ class XiaoPairsEvaluator(SentenceEvaluator):
 
     def __call__(self, model, output_path: str | None = None, epoch: int = -1, steps: int = -1) -> dict[str, float]:
         metrics, _ = score_pairs(model, self.idioms, batch_size=self.batch_size)
-        out = {f"{self.name}_{k}": v for k, v in metrics.items()}
-        out[f"{self.name}_margin"] = (metrics["id_margin"] + metrics["sp_margin"]) / 2
-        return out
+        margin = (metrics["id_margin"] + metrics["sp_margin"]) / 2
+        return self.prefix_name_to_metrics({**metrics, "margin": margin}, self.name)
 
 
 @dataclass
