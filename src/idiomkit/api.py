@@ -25,7 +25,7 @@ from idiomkit.methods.runner import RunContext
 from idiomkit.models import DEFAULT_MODEL, load_model, resolve_name
 from idiomkit.models.registry import registry_entries
 from idiomkit.results import ResultKey, ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
-from idiomkit.tasks import IdioLinkOptions, Task, get_task
+from idiomkit.tasks import EvalContext, IdioLinkOptions, Task, get_task
 from idiomkit.training.recipes import run_label
 
 
@@ -140,10 +140,14 @@ def epoch_tag(training: dict[str, Any] | None) -> str | None:
     return f"{epochs}ep" if epochs and epochs != BUDGET_EPOCHS else None
 
 
-def result_variant(pooling: str | None, training: dict[str, Any] | None, task_variant: str | None) -> str:
+def result_variant(
+    pooling: str | None, training: dict[str, Any] | None, task_variant: str | None, quick: bool = False
+) -> str:
     """A result's variant: the pooling (when not ``mean`` and not part of a trained model; None for a lexical
-    model), the epoch tag (:func:`epoch_tag`) and the task's own variant (e.g. idiolink's query mode), in order."""
+    model), the epoch tag (:func:`epoch_tag`), the task's own variant (e.g. idiolink's query mode) and ``quick``
+    (a result on the task's quick slice), in order."""
     parts = [pooling if pooling and pooling != "mean" and not training else None, epoch_tag(training), task_variant]
+    parts.append("quick" if quick else None)
     return "-".join(p for p in parts if p)
 
 
@@ -168,6 +172,37 @@ def check_evaluate_options(pooling: str, batch_size: int) -> None:
     check_choice("pooling", pooling, POOLINGS)
 
 
+@dataclass(frozen=True)
+class Made:
+    """How a model was made: its training summary (None: not trained by idiomkit), recipe and result name."""
+
+    training: dict[str, Any] | None
+    recipe: str
+    model_name: str | None
+
+
+def made_by(model, recipe: str, model_name: str | None) -> Made:
+    """A directory made by ``idiomkit train`` is named by its recipe and its base model's name."""
+    training = training_summary(model)
+    if training and recipe == "zero-shot":
+        recipe = training["label"]
+    if training and model_name is None:
+        model_name = Path(training["config"]["model"]).name
+    return Made(training, recipe, model_name)
+
+
+def result_params(out, pooling: str, prompt_name, batch_size: int, command: str | None, training) -> dict[str, Any]:
+    """The parameters of a task's result: pooling, prompt, batch size, the task's own, the command, the training."""
+    params = {
+        "pooling": pooling,
+        "prompt_name": prompt_name,
+        "batch_size": batch_size,
+        **out.params,
+        "command": command or current_command(),
+    }
+    return params | {"training": training} if training else params
+
+
 @api_errors
 def evaluate(
     task: str,
@@ -185,26 +220,16 @@ def evaluate(
     batch_size: int = 64,
     variant: str | None = None,
     command: str | None = None,
+    quick: bool = False,
     options: Any = None,
     **values: Any,
 ) -> Evaluation:
-    """Evaluate ``model`` on ``task`` and (by default) write the result JSON + raw predictions.
-
-    Args:
-        task: registered task name (``semeval2b``, ...).
-        model: registry name, model directory or hub id.
-        pooling: ``mean`` or ``last2``.
-        prompt_name: a prompt of the model, ``auto`` (``query`` for e5-style models) or None.
-        recipe: how the model was made (``zero-shot`` for untrained models).
-        model_name: name used in the result file (default: registry name or directory name).
-        command: the command line that produced the result (default: the ``idiomkit`` command being run).
-        options: the task's options (e.g. :class:`~idiomkit.tasks.IdioLinkOptions`); or give its fields as keyword
-            ``values`` (``query_mode="span"``). An option the task does not take is an error.
-
-    A model directory made by ``idiomkit train`` adds its training summary (recipe, epochs, steps, training
-    seconds, validation best) to ``params.training``; its pooling is part of the model, so the result file name
-    carries no pooling prefix.
-    """
+    """Evaluate ``model`` (registry name, model directory or hub id) on ``task`` and (by default) write the result
+    JSON + raw predictions. ``prompt_name``: a prompt of the model, ``auto`` (``query`` for e5) or None; ``recipe``:
+    how the model was made; ``model_name``: its name in the result file; ``command``: the command line recorded;
+    ``quick``: the task's fixed small slice; ``options``: the task's options (e.g.
+    :class:`~idiomkit.tasks.IdioLinkOptions`), or its fields as keyword ``values``. A model made by ``idiomkit
+    train`` adds its training summary to ``params.training`` (its pooling is part of the model)."""
     seed_everything(seed)
     task_obj = get_task(task)
     lexical = model in getattr(task_obj, "lexical_models", ())  # e.g. bm25: no neural model to load
@@ -214,45 +239,25 @@ def evaluate(
     if write:
         check_writable_dir(results_dir, "results directory")
         check_writable_dir(results_dir / task_obj.result_task, "results directory")
-    training = training_summary(model)
-    if training and recipe == "zero-shot":  # a directory made by `idiomkit train`: name it by its recipe
-        recipe = training["label"]
-    if training and model_name is None:
-        model_name = Path(training["config"]["model"]).name
-    data_dir = Path(data_dir) if data_dir else default_data_dir()
+    made = made_by(model, recipe, model_name)
     start = time.perf_counter()
     st = model if lexical else load_model(model, pooling=pooling)
     name = None if lexical else auto_prompt_name(st, prompt_name)
-    out = task_obj.evaluate(
-        st,
-        options,
-        data_dir=data_dir,
-        prompt_name=name,
-        batch_size=batch_size,
-        show_progress_bar=show_progress_bar,
-        seed=seed,  # tasks that draw splits (semeval2a's by-MWE validation) follow the run's seed
-    )
-    wall = time.perf_counter() - start
-    params = {
-        "pooling": pooling if lexical else pooling_of(st),
-        "prompt_name": name,
-        "batch_size": batch_size,
-        **out.params,
-        "command": command or current_command(),
-    }
-    if training:
-        params["training"] = training
+    data = Path(data_dir) if data_dir else default_data_dir()
+    context = EvalContext(data, name, batch_size, show_progress_bar, seed, quick)  # seed: 2A's by-MWE validation draw
+    out = task_obj.run(st, options, context)
+    params = result_params(out, pooling if lexical else pooling_of(st), name, batch_size, command, made.training)
     record = ResultRecord(
-        task=task_obj.result_task,
-        model=model_name or resolve_name(model),
-        recipe=recipe,
-        seed=seed,
-        metrics=out.metrics,
-        params=params,
-        data_sha256=sha256_files(out.data_files),
-        wall_s=wall,
+        task_obj.result_task,
+        made.model_name or resolve_name(model),
+        made.recipe,
+        seed,
+        out.metrics,
+        params,
+        sha256_files(out.data_files),
+        wall_s=time.perf_counter() - start,
     )
-    variant = variant or result_variant(None if lexical else pooling, training, out.params.get("variant"))
+    variant = variant or result_variant(None if lexical else pooling, made.training, out.params.get("variant"), quick)
     key = ResultKey.of(record, variant)
     path = write_result(record, results_dir, predictions=out.predictions, key=key) if write else None  # predictions 1st
     return Evaluation(record, path, task_obj.summary_table(out.metrics), key)

@@ -1,66 +1,41 @@
-"""The scorecard's blocks: one frozen model on one benchmark, in one track, whole or on a fixed quick slice.
+"""The scorecard's blocks: one frozen model on one benchmark, in one track, whole or on its quick slice.
 
-A block returns its metrics, its raw predictions (file suffix -> text, written beside the scorecard JSON before it)
-and the data files it read. The ``plain`` track gives the model the text and what the task itself asks about (the
-2A MWE and the AdMIRe compound, located by string match): no 2B MWE columns, no gold IdioLink spans, no gold
-sentence types. ``marked`` adds today's protocols (2B MWE tokens, IdioLink span and sentence+span queries).
+A block is a registered task (:data:`idiomkit.tasks.TASKS`) and the options each track maps to; it runs through
+:meth:`~idiomkit.tasks.Task.run` with the evaluation context (``quick`` there is the task's fixed small slice), so a
+block and ``idiomkit evaluate TASK`` with the same options give the same numbers. The ``plain`` track gives the
+model the text and what the task itself asks about (the 2A MWE and the AdMIRe compound, located by string match):
+no 2B MWE columns, no gold IdioLink spans, no gold sentence types. ``marked`` adds today's protocols (2B MWE
+tokens, IdioLink span and sentence+span queries).
 
 :data:`BLOCKS` is the one registry (``idiomkit evaluate all --only NAME``).
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import numpy as np
-
-from idiomkit.data.admire import load_admire
-from idiomkit.data.definitions import load_idiom_data
-from idiomkit.data.idiolink import IdioLinkSplit, load_idiolink
-from idiomkit.data.semeval2022 import load_subtask_b
-from idiomkit.data.sts import STS_SOURCES, load_sts, sts_files
-from idiomkit.embedding.encode import encode_texts
-from idiomkit.embedding.mwe import MweTransform
-from idiomkit.metrics.retrieval import r_precision_and_ndcg10
-from idiomkit.metrics.similarity import cosine_rows, spearman
-from idiomkit.metrics.trec import trec_run
-from idiomkit.tasks import SemEval2AOptions, get_task
-from idiomkit.tasks.admire import caption_scores, predictions_tsv, score_items
-from idiomkit.tasks.base import EvalContext
-from idiomkit.tasks.idiolink import dense_scores, make_run
-from idiomkit.tasks.meaning_triples import core_test, score_triples, triples_tsv
-from idiomkit.tasks.semeval2b import pair_similarities, score_predictions, submission_csv
-from idiomkit.tasks.xiao_pairs import pairs_csv, ranks_csv, score_pairs
-
-log = logging.getLogger(__name__)
+from idiomkit.tasks import (
+    AdmireOptions,
+    EvalContext,
+    IdioLinkOptions,
+    MeaningTriplesOptions,
+    SemEval2AOptions,
+    SemEval2BOptions,
+    StsGuardOptions,
+    XiaoPairsOptions,
+    get_task,
+)
 
 Track = Literal["plain", "marked"]
-QUICK_STRIDE = 10  # quick mode keeps every 10th 2B gold row (with the rows its scores need)
-QUICK_IDIOMS = 3  # quick IdioLink: the queries of 3 idioms against the documents of 6
-QUICK_ITEMS = 200  # quick STS guard and core test: the first 200 items of each group
-
-
-@dataclass(frozen=True)
-class BlockContext:
-    """What every block gets besides the model."""
-
-    data_dir: Path
-    track: Track
-    quick: bool = False
-    prompt_name: str | None = None
-    batch_size: int = 64
-    seed: int = 0
-    show_progress_bar: bool = False
-    trained: bool = False  # a model fine-tuned by idiomkit: its 2B submission is filed under fine_tune
+TRACKS: tuple[Track, ...] = ("plain", "marked")
 
 
 @dataclass
 class BlockOutput:
-    """One block's metrics, raw predictions (suffix -> text) and the data files it read."""
+    """One block's metrics, raw predictions (suffix -> text), the data files it read and its parameters."""
 
     metrics: dict[str, Any]
     predictions: dict[str, str] = field(default_factory=dict)
@@ -68,176 +43,76 @@ class BlockOutput:
     params: dict[str, Any] = field(default_factory=dict)
 
 
-def semeval2b_block(model, ctx: BlockContext) -> BlockOutput:
-    """2B dev idiom / STS / all Spearman (ALL, EN, PT); marked: MWE tokens the model knows."""
-    split = load_subtask_b(ctx.data_dir, "dev")
-    gold, pairs = split.gold or [], split.pairs
-    if ctx.quick:
-        gold = gold[::QUICK_STRIDE]
-        needed = {g.id for g in gold} | {g.other_id for g in gold if g.sim is None and g.other_id}
-        pairs = [p for p in pairs if p.id in needed]
-    transform = MweTransform.for_model(model) if ctx.track == "marked" else None
-    sims = pair_similarities(
-        model,
-        pairs,
-        prompt_name=ctx.prompt_name,
-        batch_size=ctx.batch_size,
-        show_progress_bar=ctx.show_progress_bar,
-        transform=transform,
-    )
-    metrics = score_predictions({p.id: float(s) for p, s in zip(pairs, sims, strict=True)}, gold)
-    setting = "fine_tune" if ctx.trained else "pre_train"
-    return BlockOutput(
-        metrics,
-        {"semeval2b.submission.csv": submission_csv(pairs, sims, setting)},
-        list(split.files),
-        {"mwe_tokens": transform is not None, "pairs": len(pairs)},
-    )
-
-
-def _idiolink_split(ctx: BlockContext) -> IdioLinkSplit:
-    data = load_idiolink(ctx.data_dir, "test")
-    if not ctx.quick:
-        return data
-    idioms = sorted({d.idiom for d in data.documents})[: 2 * QUICK_IDIOMS]
-    asked = set(idioms[:QUICK_IDIOMS])
-    return IdioLinkSplit(
-        data.name,
-        [d for d in data.documents if d.idiom in idioms],
-        [q for q in data.queries if q.idiom in asked],
-        data.files,
-    )
-
-
-def idiolink_block(model, ctx: BlockContext) -> BlockOutput:
-    """IdioLink test R-Precision and nDCG@10: sentence queries; marked adds span and sentence+span."""
-    data = _idiolink_split(ctx)
-    modes = ("sentence",) if ctx.track == "plain" else ("sentence", "span", "sentence+span")
-    metrics, predictions = {}, {}
-    usages = {q.id: q.usage for q in data.queries}
-    for mode in modes:
-        scores = dense_scores(
-            model,
-            data,
-            mode,
-            prompt_name=ctx.prompt_name,
-            batch_size=ctx.batch_size,
-            show_progress_bar=ctx.show_progress_bar,
-        )
-        run = make_run(data.queries, data.documents, scores)
-        metrics[mode] = r_precision_and_ndcg10(data.qrels(), run, usages)
-        predictions[f"idiolink-{mode.replace('+', '-')}.run.trec.gz"] = trec_run(run)
-    return BlockOutput(
-        metrics, predictions, list(data.files), {"queries": len(data.queries), "documents": len(data.documents)}
-    )
-
-
-def semeval2a_block(model, ctx: BlockContext) -> BlockOutput:
-    """2A dev zero-shot: a logistic probe on the frozen model's span (the MWE the task asks about) features."""
-    task = get_task("semeval2a")
-    context = EvalContext(ctx.data_dir, ctx.prompt_name, ctx.batch_size, ctx.show_progress_bar, ctx.seed)
-    out = task.run(model, SemEval2AOptions(setting="zero_shot", features="span"), context)
-    predictions = {f"semeval2a.{suffix}": text for suffix, text in out.predictions.items()}
-    return BlockOutput(out.metrics, predictions, out.data_files, {"probe": "logistic, C on a by-MWE cut of train"})
-
-
-def admire_block(model, ctx: BlockContext) -> BlockOutput:
-    """AdMIRe caption ranking by plain cosine: the train+dev pool (85 items; no AdMIRe training; quick: dev only)
-    and test."""
-    metrics, predictions, files = {}, {}, []
-    for name, splits in (("pool", ("dev",) if ctx.quick else ("train", "dev")), ("test", ("test",))):
-        loaded = [load_admire(ctx.data_dir, s) for s in splits]
-        items = [it for data in loaded for it in data.items]
-        files += [f for data in loaded for f in data.files]
-        scores = caption_scores(model, items, "span", batch_size=ctx.batch_size)
-        metrics[name] = score_items(items, scores)
-        predictions[f"admire-{name}.predictions.tsv"] = predictions_tsv(items, scores)
-    return BlockOutput(metrics, predictions, sorted(set(files)), {"query_mode": "span (compound by string match)"})
-
-
-def xiao_block(model, ctx: BlockContext) -> BlockOutput:
-    """Xiao et al. held-out idioms: I/D and S/P cosines, margins, definition MRR."""
-    data = load_idiom_data(ctx.data_dir)
-    idioms = data.split("heldout")[: 60 if ctx.quick else None]
-    metrics, raw = score_pairs(model, idioms, batch_size=ctx.batch_size, prompt_name=ctx.prompt_name)
-    return BlockOutput(
-        metrics,
-        {"xiao.pairs.csv": pairs_csv(raw), "xiao.ranks.csv": ranks_csv(raw)},
-        list(data.files),
-        {"idioms": len(idioms)},
-    )
-
-
-def _reader_lexicon(model):
-    """The lexicon of the idiom reader in front of ``model``, else the shipped one (what lookup-equal is measured
-    against), and its name for the params."""
-    from idiomkit.idioms.reader import IdiomReader
-    from idiomkit.idioms.sources import default_lexicon
-
-    first = next(iter(model._modules.values()), None) if hasattr(model, "_modules") else None
-    if isinstance(first, IdiomReader):
-        return first.lexicon, "the reader's"
-    return default_lexicon(), "shipped"
-
-
-def meaning_triples_block(model, ctx: BlockContext) -> BlockOutput:
-    """The core test: is the figurative paraphrase nearer than the literal misreading? (seen / held-out idioms,
-    seen lookup-free, 95 % bootstrap intervals over idioms)"""
-    core = core_test(ctx.data_dir)
-    triples = core.triples[:: QUICK_STRIDE // 2] if ctx.quick else core.triples
-    lexicon, which = _reader_lexicon(model)
-    metrics, cos = score_triples(
-        model, triples, batch_size=ctx.batch_size, prompt_name=ctx.prompt_name, lexicon=lexicon
-    )
-    leaked = sorted({t.idiom for t in triples if t.heldout and lexicon.get(t.idiom, t.language) is not None})
-    params = {
-        "triples": len(triples),
-        "lookup_lexicon": f"{which} ({len(lexicon)} entries)",
-        "heldout_idioms_in_lexicon": len(leaked),
-        "discarded": core.discarded,
-    }
-    if leaked:
-        log.warning(
-            "core test: the %s lexicon knows %d held-out idioms (%s%s): rebuild it from heldout_index",
-            which,
-            len(leaked),
-            ", ".join(leaked[:5]),
-            ", ..." if len(leaked) > 5 else "",
-        )
-    return BlockOutput(metrics, {"meaning-triples.tsv": triples_tsv(triples, cos, lexicon)}, core.files, params)
-
-
-def sts_guard_block(model, ctx: BlockContext) -> BlockOutput:
-    """General STS no training may touch: Spearman of cosine on STS-B test (EN) and ASSIN 2 test (PT)."""
-    metrics, lines = {}, ["source\tscore\tcosine"]
-    for source in STS_SOURCES:
-        pairs = load_sts(ctx.data_dir, "test", (source,))[: QUICK_ITEMS if ctx.quick else None]
-        texts = list(dict.fromkeys(t for p in pairs for t in (p.sentence_1, p.sentence_2)))
-        emb = dict(zip(texts, encode_texts(model, texts, batch_size=ctx.batch_size), strict=True))
-        sims = cosine_rows(np.stack([emb[p.sentence_1] for p in pairs]), np.stack([emb[p.sentence_2] for p in pairs]))
-        metrics[source] = spearman([p.score for p in pairs], list(map(float, sims)))
-        lines += [f"{source}\t{p.score:.4f}\t{s:.6f}" for p, s in zip(pairs, sims, strict=True)]
-    return BlockOutput(
-        metrics, {"sts-guard.tsv": "\n".join(lines) + "\n"}, list(sts_files(ctx.data_dir, "test").values())
-    )
+Runs = Callable[[Track, bool, bool], dict[str, Any]]  # (track, quick, trained) -> {label: the task's options}
 
 
 @dataclass(frozen=True)
 class Block:
-    """A registered block: its function, whether quick mode runs it and whether its input differs by track (a
-    block that reads the same in both tracks is computed once for ``--track both``)."""
+    """A registered block: its task, the runs it makes (``runs(track, quick, trained)`` -> ``{label: options}``;
+    one run labelled ``""`` reports the task's metrics as they are, labelled runs ``{label: metrics}``), whether
+    quick mode runs it and whether its options differ by track (a block that reads the same in both tracks is
+    computed once for ``--track both``)."""
 
-    run: Callable[[Any, BlockContext], BlockOutput]
+    task: str
+    runs: Runs
     quick: bool = True
     by_track: bool = False
 
 
+def _semeval2b(track: Track, quick: bool, trained: bool) -> dict[str, Any]:
+    """Marked: MWE tokens the model knows; a model idiomkit trained files its submission under fine_tune."""
+    setting = "fine_tune" if trained else "pre_train"
+    return {"": SemEval2BOptions(setting=setting, mwe_tokens=track == "marked")}
+
+
+def _idiolink(track: Track, quick: bool, trained: bool) -> dict[str, Any]:
+    """Sentence queries; marked adds span and sentence+span (gold spans)."""
+    modes = ("sentence",) if track == "plain" else ("sentence", "span", "sentence+span")
+    return {mode: IdioLinkOptions(split="test", query_mode=mode) for mode in modes}
+
+
+def _admire(track: Track, quick: bool, trained: bool) -> dict[str, Any]:
+    """The train+dev pool (85 items, no AdMIRe training; quick: dev only) and test, span queries by string match."""
+    pool = "dev" if quick else "train+dev"
+    return {name: AdmireOptions(split=split, extended=False) for name, split in (("pool", pool), ("test", "test"))}
+
+
+def _one(options: Any) -> Runs:
+    """The same single run in every track."""
+    return lambda track, quick, trained: {"": options}
+
+
 BLOCKS: dict[str, Block] = {
-    "semeval2b": Block(semeval2b_block, by_track=True),
-    "idiolink": Block(idiolink_block, by_track=True),
-    "semeval2a": Block(semeval2a_block, quick=False),
-    "admire": Block(admire_block),
-    "xiao": Block(xiao_block),
-    "meaning-triples": Block(meaning_triples_block),
-    "sts-guard": Block(sts_guard_block),
+    "semeval2b": Block("semeval2b", _semeval2b, by_track=True),
+    "idiolink": Block("idiolink", _idiolink, by_track=True),
+    "semeval2a": Block("semeval2a", _one(SemEval2AOptions(setting="zero_shot", features="span")), quick=False),
+    "admire": Block("admire", _admire),
+    "xiao": Block("xiao-pairs", _one(XiaoPairsOptions(split="heldout"))),
+    "meaning-triples": Block("meaning-triples", _one(MeaningTriplesOptions())),
+    "sts-guard": Block("sts-guard", _one(StsGuardOptions())),
 }
+
+
+def prediction_name(block: str, label: str, suffix: str) -> str:
+    """``semeval2b.submission.csv`` for an unlabelled run, ``idiolink-sentence-span.run.trec.gz`` for a labelled one."""
+    return f"{block}-{label.replace('+', '-')}.{suffix}" if label else f"{block}.{suffix}"
+
+
+def run_block(model, name: str, context: EvalContext, track: Track, trained: bool = False) -> BlockOutput:
+    """Run block ``name`` in ``track`` through its task's :meth:`~idiomkit.tasks.Task.run`."""
+    block = BLOCKS[name]
+    task = get_task(block.task)
+    outputs = {}
+    for label, options in block.runs(track, context.quick, trained).items():
+        task.check_options(options)
+        outputs[label] = task.run(model, options, context)
+    predictions = {
+        prediction_name(name, label, suffix): text
+        for label, out in outputs.items()
+        for suffix, text in out.predictions.items()
+    }
+    files = sorted({f for out in outputs.values() for f in out.data_files})
+    if list(outputs) == [""]:
+        return BlockOutput(outputs[""].metrics, predictions, files, outputs[""].params)
+    metrics = {label: out.metrics for label, out in outputs.items()}
+    return BlockOutput(metrics, predictions, files, {label: out.params for label, out in outputs.items()})

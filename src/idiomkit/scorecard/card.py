@@ -10,19 +10,20 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from idiomkit.errors import OptionError
 from idiomkit.report import HEADLINE, dig, headline, markdown_table, transposed
 from idiomkit.results import ResultKey, ResultRecord, sha256_files, write_result
-from idiomkit.scorecard.blocks import BLOCKS, BlockContext, BlockOutput, Track
+from idiomkit.scorecard.blocks import BLOCKS, TRACKS, BlockOutput, Track, run_block
+from idiomkit.tasks import EvalContext
 
 log = logging.getLogger(__name__)
 
 TASK = "scorecard"
-TRACK_CHOICES = ("plain", "marked", "both")
+TRACK_CHOICES = (*TRACKS, "both")
 
 
 @dataclass
@@ -57,18 +58,24 @@ def selected_blocks(only: Sequence[str] | None, quick: bool) -> list[str]:
 
 
 def run_card(
-    model, ctx: BlockContext, blocks: Sequence[str], shared: dict[str, BlockOutput] | None = None
+    model,
+    ctx: EvalContext,
+    track: Track,
+    blocks: Sequence[str],
+    *,
+    trained: bool = False,
+    shared: dict[str, BlockOutput] | None = None,
 ) -> tuple[dict, dict, list[Path], dict, dict]:
-    """Run ``blocks``: (metrics, predictions, data files, block params, seconds per block). ``shared`` keeps the
-    outputs of blocks that read the same in both tracks, so a second track reuses them."""
+    """Run ``blocks`` in ``track``: (metrics, predictions, data files, block params, seconds per block). ``shared``
+    keeps the outputs of blocks that read the same in both tracks, so a second track reuses them."""
     metrics, predictions, params, seconds = {}, {}, {}, {}
     files: list[Path] = []
     shared = {} if shared is None else shared
     for name in blocks:
         start = time.perf_counter()
-        log.info("scorecard: %s (%s track%s)", name, ctx.track, ", quick" if ctx.quick else "")
+        log.info("scorecard: %s (%s track%s)", name, track, ", quick" if ctx.quick else "")
         if BLOCKS[name].by_track or name not in shared:
-            shared[name] = BLOCKS[name].run(model, ctx)
+            shared[name] = run_block(model, name, ctx, track, trained)
         out = shared[name]
         seconds[name] = round(time.perf_counter() - start, 3)
         metrics[name], params[name] = out.metrics, out.params
@@ -77,48 +84,55 @@ def run_card(
     return metrics, predictions, files, params, seconds
 
 
-def write_card(
-    model,
-    ctx: BlockContext,
-    *,
-    model_name: str,
-    recipe: str,
-    blocks: Sequence[str],
-    results_dir: Path | None,
-    extra_params: dict[str, Any],
-    shared: dict[str, BlockOutput] | None = None,
-) -> Scorecard:
-    """Run the blocks and write the card (predictions first); ``results_dir`` None: compute only."""
+@dataclass(frozen=True)
+class CardSpec:
+    """What names a card and where it goes: model, recipe, track, the blocks, the results directory (None: compute
+    only), whether the model was trained by idiomkit and the parameters recorded beside the blocks'."""
+
+    model_name: str
+    recipe: str
+    track: Track
+    blocks: Sequence[str]
+    results_dir: Path | None
+    trained: bool = False
+    extra_params: dict[str, Any] = field(default_factory=dict)
+
+
+def write_card(model, ctx: EvalContext, spec: CardSpec, shared: dict[str, BlockOutput] | None = None) -> Scorecard:
+    """Run the blocks and write the card (predictions first); ``spec.results_dir`` None: compute only."""
     start = time.perf_counter()
-    metrics, predictions, files, block_params, seconds = run_card(model, ctx, blocks, shared)
+    metrics, predictions, files, block_params, seconds = run_card(
+        model, ctx, spec.track, spec.blocks, trained=spec.trained, shared=shared
+    )
     params = {
-        "track": ctx.track,
+        "track": spec.track,
         "quick": ctx.quick,
         "blocks": block_params,
         "seconds": seconds,
         "prompt_name": ctx.prompt_name,
         "batch_size": ctx.batch_size,
-        **extra_params,
+        **spec.extra_params,
     }
     record = ResultRecord(
         TASK,
-        model_name,
-        recipe,
+        spec.model_name,
+        spec.recipe,
         ctx.seed,
         metrics,
         params,
         sha256_files(sorted(set(files))),
         wall_s=time.perf_counter() - start,
     )
-    variant = ctx.track + ("-quick" if ctx.quick else "")
-    key = ResultKey(TASK, model_name, recipe, variant, ctx.track, ctx.seed)
-    path = write_result(record, results_dir, predictions=predictions, key=key) if results_dir else None
+    variant = spec.track + ("-quick" if ctx.quick else "")
+    key = ResultKey(TASK, spec.model_name, spec.recipe, variant, spec.track, ctx.seed)
+    path = write_result(record, spec.results_dir, predictions=predictions, key=key) if spec.results_dir else None
     return Scorecard(record, path, seconds)
 
 
 __all__ = [
     "HEADLINE",
     "TASK",
+    "CardSpec",
     "Scorecard",
     "dig",
     "headline",

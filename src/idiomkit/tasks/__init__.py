@@ -11,12 +11,15 @@ from idiomkit.options import option_flags, parse_options
 from idiomkit.tasks.admire import AdmireOptions, AdmireTask
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 from idiomkit.tasks.idiolink import IdioLinkOptions, IdioLinkTest
+from idiomkit.tasks.meaning_triples import MeaningTriples, MeaningTriplesOptions
 from idiomkit.tasks.semeval2a import SemEval2ADev, SemEval2AOptions
 from idiomkit.tasks.semeval2b_task import SemEval2BDev, SemEval2BOptions
+from idiomkit.tasks.sts import StsGuard, StsGuardOptions
 from idiomkit.tasks.xiao_pairs import XiaoPairs, XiaoPairsOptions
 
 TASKS: dict[str, type[Task]] = {
-    cls.metadata.name: cls for cls in (SemEval2BDev, IdioLinkTest, SemEval2ADev, AdmireTask, XiaoPairs)
+    cls.metadata.name: cls
+    for cls in (SemEval2BDev, IdioLinkTest, SemEval2ADev, AdmireTask, XiaoPairs, MeaningTriples, StsGuard)
 }
 
 
@@ -59,8 +62,10 @@ __all__ = [
     "AdmireOptions",
     "EvalContext",
     "IdioLinkOptions",
+    "MeaningTriplesOptions",
     "SemEval2AOptions",
     "SemEval2BOptions",
+    "StsGuardOptions",
     "Task",
     "TaskMetadata",
     "TaskOutput",

@@ -141,7 +141,9 @@ def score_items(items: Sequence[AdmireItem], scores: np.ndarray) -> dict[str, An
 class AdmireOptions:
     """``idiomkit evaluate admire`` options."""
 
-    split: str = field(default="test", metadata={"choices": ("train", "dev", "test"), "help": "the scored split"})
+    split: str = field(
+        default="test", metadata={"choices": ("train", "dev", "test", "train+dev"), "help": "the scored split"}
+    )
     query_mode: str = field(default="span", metadata={"choices": QUERY_MODES, "help": "how the sentence is embedded"})
     extended: bool = field(default=True, metadata={"cli": False})  # also rank the extended set (submission_xe.tsv)
 
@@ -162,29 +164,28 @@ class AdmireTask(Task):
     default_batch_size = 32
 
     def run(self, model, options: AdmireOptions, context: EvalContext) -> TaskOutput:
-        """Score ``split`` (train/dev/test); with ``extended`` also rank the extended set (``submission_xe.tsv``)."""
-        split, query_mode, extended = options.split, options.query_mode, options.extended
-        batch_size, data_dir = context.batch_size, context.data_dir
+        """Score ``split`` (train/dev/test, or the train+dev pool); with ``extended`` also rank the extended set
+        (``submission_xe.tsv``)."""
+        query_mode, batch_size = options.query_mode, context.batch_size
         start = time.perf_counter()
-        data = load_admire(data_dir, split)
-        scores = caption_scores(model, data.items, query_mode, batch_size=batch_size)
-        predictions = {"predictions.tsv": predictions_tsv(data.items, scores)}
-        files = list(data.files)
-        if extended:
-            xe = load_admire(data_dir, "xe")
+        loaded = [load_admire(context.data_dir, part) for part in options.split.split("+")]
+        items = [it for data in loaded for it in data.items]
+        files = [f for data in loaded for f in data.files]
+        scores = caption_scores(model, items, query_mode, batch_size=batch_size)
+        predictions = {"predictions.tsv": predictions_tsv(items, scores)}
+        if options.extended:
+            xe = load_admire(context.data_dir, "xe")
             predictions["submission_xe.tsv"] = submission_tsv(xe.items, caption_scores(model, xe.items, query_mode))
             files += xe.files
         params = {
-            "split": split,
+            "split": options.split,
             "query_mode": query_mode,
             "variant": query_mode,
             "similarity": "cosine",
             "marker": marker_of(model) if query_mode.startswith("marked") else None,
             "search_s": round(time.perf_counter() - start, 3),
         }
-        return TaskOutput(
-            metrics=score_items(data.items, scores), params=params, data_files=files, predictions=predictions
-        )
+        return TaskOutput(metrics=score_items(items, scores), params=params, data_files=files, predictions=predictions)
 
     def summary_table(self, metrics: dict[str, Any]) -> list[list[str]]:
         rows = [["items", "n", "top-1", "DCG", "Spearman", "Kendall"]]
@@ -223,9 +224,8 @@ def _mean_std(values: list[float]) -> str:
     return f"{mean:.3f}" if len(values) == 1 else f"{mean:.3f} ± {float(np.std(values, ddof=1)):.3f}"
 
 
-def report_lines(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
-    """Cross-validation summary: per configuration, mean ± std over seeds of the out-of-fold metrics, the std over
-    all fold x seed blocks, and the test split (trained on all of train+dev) beside it."""
+def cv_groups(entries: list[tuple[Path, dict[str, Any]]]) -> dict[tuple[str, str, str], dict[str, list[dict]]]:
+    """The cross-validation (``cv``) and test records of each (model, recipe, query mode)."""
     groups: dict[tuple[str, str, str], dict[str, list[dict[str, Any]]]] = {}
     for _, rec in entries:
         params = rec.get("params", {})
@@ -234,50 +234,62 @@ def report_lines(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
             continue
         key = (rec["model"], rec["recipe"], params.get("query_mode", ""))
         groups.setdefault(key, {"cv": [], "test": []})[split].append(rec)
+    return groups
+
+
+CV_HEAD = [
+    "model",
+    "recipe",
+    "query",
+    "seeds",
+    *(f"CV {m}" for m in ORDER_METRICS),
+    "CV ρ fold std",
+    "CV top-1 fold std",
+    "test top-1",
+    "test ρ",
+    "trainable",
+]
+CV_INTRO = [
+    "### Cross-validation (5 folds by compound on train+dev, 85 items) and test (15 items)",
+    "",
+    "CV cells: mean ± std over seeds of the out-of-fold metrics; fold std: std over all fold × seed "
+    "blocks (17 items each). Test: trained on all 85 items per seed. Generated from the result JSONs "
+    "(`params.split` cv|test) written by `idiomkit run admire --method …` (formerly `benchmarks/admire_cv.py` "
+    "and `benchmarks/admire_features.py`); "
+    "rows marked *oracle* read the gold sentence type and are upper bounds, never the best system.",
+    "",
+    "| " + " | ".join(CV_HEAD) + " |",
+    "|" + "---|" * len(CV_HEAD),
+]
+
+
+def cv_cells(key: tuple[str, str, str], cv: list[dict[str, Any]], test: list[dict[str, Any]]) -> list[str]:
+    """One configuration's row: seeds, CV mean ± std, fold std, test, trainable parameters."""
+    folds = [f for r in cv for f in r["metrics"].get("folds", [])]
+    oracle = bool(cv[0]["params"].get("oracle"))
+    cells = [key[0], key[1] + (" (*oracle*)" if oracle else ""), key[2], str(len(cv))]
+    cells += [_mean_std([r["metrics"][m] for r in cv]) for m in ORDER_METRICS]
+    cells += [
+        f"{float(np.std([f[m] for f in folds], ddof=1)):.3f}" if len(folds) > 1 else "" for m in ("spearman", "top1")
+    ]
+    cells += [_mean_std([r["metrics"][m] for r in test]) for m in ("top1", "spearman")]
+    return cells + [str(cv[0]["params"].get("trainable_params", ""))]
+
+
+def report_lines(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
+    """Cross-validation summary: per configuration, mean ± std over seeds of the out-of-fold metrics, the std over
+    all fold x seed blocks, and the test split (trained on all of train+dev) beside it."""
+    groups = cv_groups(entries)
     if not groups:
         return []
-    head = [
-        "model",
-        "recipe",
-        "query",
-        "seeds",
-        *(f"CV {m}" for m in ORDER_METRICS),
-        "CV ρ fold std",
-        "CV top-1 fold std",
-        "test top-1",
-        "test ρ",
-        "trainable",
-    ]
-    lines = [
-        "### Cross-validation (5 folds by compound on train+dev, 85 items) and test (15 items)",
-        "",
-        "CV cells: mean ± std over seeds of the out-of-fold metrics; fold std: std over all fold × seed "
-        "blocks (17 items each). Test: trained on all 85 items per seed. Generated from the result JSONs "
-        "(`params.split` cv|test) written by `idiomkit run admire --method …` (formerly `benchmarks/admire_cv.py` "
-        "and `benchmarks/admire_features.py`); "
-        "rows marked *oracle* read the gold sentence type and are upper bounds, never the best system.",
-        "",
-        "| " + " | ".join(head) + " |",
-        "|" + "---|" * len(head),
-    ]
-    best = None
+    lines, best = list(CV_INTRO), None
     for key in sorted(groups, key=lambda k: -np.mean([r["metrics"]["spearman"] for r in groups[k]["cv"]] or [-9])):
         cv, test = groups[key]["cv"], groups[key]["test"]
         if not cv:
             continue
-        folds = [f for r in cv for f in r["metrics"].get("folds", [])]
-        oracle = bool(cv[0]["params"].get("oracle"))
-        cells = [key[0], key[1] + (" (*oracle*)" if oracle else ""), key[2], str(len(cv))]
-        cells += [_mean_std([r["metrics"][m] for r in cv]) for m in ORDER_METRICS]
-        cells += [
-            f"{float(np.std([f[m] for f in folds], ddof=1)):.3f}" if len(folds) > 1 else ""
-            for m in ("spearman", "top1")
-        ]
-        cells += [_mean_std([r["metrics"][m] for r in test]) for m in ("top1", "spearman")]
-        cells.append(str(cv[0]["params"].get("trainable_params", "")))
-        lines.append("| " + " | ".join(cells) + " |")
+        lines.append("| " + " | ".join(cv_cells(key, cv, test)) + " |")
         cv_rho, cv_top1 = np.mean([r["metrics"]["spearman"] for r in cv]), np.mean([r["metrics"]["top1"] for r in cv])
-        if not oracle and (best is None or cv_rho > best[1]):
+        if not cv[0]["params"].get("oracle") and (best is None or cv_rho > best[1]):
             best = (key, cv_rho, cv_top1, len(cv))
     if best:
         ok = best[1] >= TARGET["spearman"] and best[2] >= TARGET["top1"]

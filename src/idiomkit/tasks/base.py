@@ -45,13 +45,15 @@ class TaskOutput:
 
 @dataclass(frozen=True)
 class EvalContext:
-    """What every evaluation gets besides the model and the task's options."""
+    """What every evaluation gets besides the model and the task's options; ``quick`` limits a task to its fixed
+    small slice (the scorecard's ``--quick``; a task without one runs whole)."""
 
     data_dir: Path
     prompt_name: str | None = None
     batch_size: int = 64
     show_progress_bar: bool = True
     seed: int = 0
+    quick: bool = False
 
 
 class Task:
@@ -101,17 +103,19 @@ class Task:
         batch_size: int | None = None,
         show_progress_bar: bool = True,
         seed: int = 0,
+        quick: bool = False,
         **values: Any,
     ) -> TaskOutput:
         """Score ``model`` with ``options`` (an instance of :attr:`Options`), or with its fields given as keyword
-        ``values`` (checked: an option the task does not take is an OptionError, never ignored)."""
+        ``values`` (checked: an option the task does not take is an OptionError, never ignored); ``quick``: the
+        task's fixed small slice."""
         if options is None:
             options = self.make_options(**values)
         elif values:
             raise OptionError(f"task '{self.name}': give one {self.Options.__name__} or keyword values, not both")
         self.check_options(options, lexical=isinstance(model, str))
         context = EvalContext(
-            Path(data_dir), prompt_name, batch_size or self.default_batch_size, show_progress_bar, seed
+            Path(data_dir), prompt_name, batch_size or self.default_batch_size, show_progress_bar, seed, quick
         )
         return self.run(model, options, context)
 

@@ -371,6 +371,73 @@ class IdioLinkOptions:
     use_cache: bool = field(default=True, metadata={"cli": False})
 
 
+QUICK_IDIOMS = 3  # quick mode: the queries of 3 idioms against the documents of 6
+
+
+def quick_split(data: IdioLinkSplit) -> IdioLinkSplit:
+    """The quick slice: the documents of the first 2 x :data:`QUICK_IDIOMS` idioms (sorted), the queries of the
+    first :data:`QUICK_IDIOMS`."""
+    idioms = sorted({d.idiom for d in data.documents})[: 2 * QUICK_IDIOMS]
+    asked = set(idioms[:QUICK_IDIOMS])
+    return IdioLinkSplit(
+        data.name,
+        [d for d in data.documents if d.idiom in idioms],
+        [q for q in data.queries if q.idiom in asked],
+        data.files,
+    )
+
+
+def lexical_run(model: str, data: IdioLinkSplit, options: IdioLinkOptions, context: EvalContext, params: dict) -> Run:
+    """BM25 search (``model`` names a lexical model); records the BM25 settings in ``params``."""
+    if options.rerank is not None:
+        raise ValueError("usage re-ranking and twin expansion need a dense model, not bm25")
+    if model not in LEXICAL_MODELS:
+        raise ValueError(f"unknown lexical model '{model}' (expected one of {', '.join(LEXICAL_MODELS)})")
+    method = options.bm25_method
+    if method != "lucene":
+        params["variant"] = f"{options.query_mode}-{method}"
+    params.update(
+        pooling=None,
+        prompt_name=None,
+        batch_size=None,
+        bm25={
+            "k1": BM25_K1,
+            "b": BM25_B,
+            "method": method,
+            "library": "idiomkit (rank-bm25 BM25Okapi formula)" if method == "okapi" else "bm25s",
+            "tokenizer": TOKEN_RE.pattern,
+        },
+    )
+    return bm25_search(data, options.query_mode, top_k=options.top_k, method=method)
+
+
+def dense_run(model, data: IdioLinkSplit, options: IdioLinkOptions, context: EvalContext, params: dict) -> Run:
+    """Cosine search with a dense model, then ``options.rerank`` if given; records its settings in ``params``."""
+    query_mode, rerank = options.query_mode, options.rerank
+    if query_mode not in QUERY_MODES:
+        raise ValueError(f"unknown query mode '{query_mode}' (expected one of {', '.join(QUERY_MODES)})")
+    if rerank is not None and options.split != "test":
+        raise ValueError(f"re-rankers are chosen on train/val; evaluate them on test, not {options.split}")
+    encoding = {"prompt_name": context.prompt_name, "batch_size": context.batch_size}
+    scores = dense_scores(
+        model,
+        data,
+        query_mode,
+        **encoding,
+        show_progress_bar=context.show_progress_bar,
+        cache_dir=options.cache_dir,
+        use_cache=options.use_cache,
+    )
+    if rerank is not None:
+        scores, stage_params = rerank(model, context.data_dir, data, scores, query_mode=query_mode, **encoding)
+        params.update(stage_params)
+        params["variant"] = f"{query_mode}{rerank.variant_suffix}"
+    params.update(document_prompt="passage" if model.prompts.get("passage") else None, similarity="cosine")
+    if query_mode.startswith("instruction"):
+        params["instruction"] = INSTRUCT_FORMAT.format(instruction=INSTRUCTION) + "{sentence}"
+    return make_run(data.queries, data.documents, scores, options.top_k)
+
+
 class IdioLinkTest(Task):
     metadata = TaskMetadata(
         name="idiolink",
@@ -393,76 +460,24 @@ class IdioLinkTest(Task):
     def run(self, model, options: IdioLinkOptions, context: EvalContext) -> TaskOutput:
         """``options.rerank``: a second stage fitted on train/val by a method (usage re-ranking and/or twin
         expansion, :class:`idiomkit.methods.idiolink.rerank.IdioLinkRerank`), applied to the test scores (dense
-        models only; variant ``<mode><rerank.variant_suffix>``, e.g. ``span-usageclf-twins``)."""
-        split, query_mode, top_k, bm25_method, rerank = (
-            options.split,
-            options.query_mode,
-            options.top_k,
-            options.bm25_method,
-            options.rerank,
-        )
-        data_dir, prompt_name, batch_size = context.data_dir, context.prompt_name, context.batch_size
-        show_progress_bar, cache_dir, use_cache = context.show_progress_bar, options.cache_dir, options.use_cache
+        models only; variant ``<mode><rerank.variant_suffix>``, e.g. ``span-usageclf-twins``). ``context.quick``:
+        the queries of :data:`QUICK_IDIOMS` idioms against the documents of twice as many."""
         moved = [key for key in ("usage_rerank", "twin_expansion") if getattr(options, key)]
-        if moved and rerank is None:
+        if moved and options.rerank is None:
             raise ValueError(f"{moved[0]} is a method now: pass rerank=IdioLinkRerank(...) (idiomkit.methods.idiolink)")
-        data = load_idiolink(data_dir, split)
+        data = load_idiolink(context.data_dir, options.split)
+        data = quick_split(data) if context.quick else data
         start = time.perf_counter()
-        params: dict[str, Any] = {"split": split, "query_mode": query_mode, "top_k": top_k, "variant": query_mode}
-        if isinstance(model, str):
-            if rerank is not None:
-                raise ValueError("usage re-ranking and twin expansion need a dense model, not bm25")
-            if model not in LEXICAL_MODELS:
-                raise ValueError(f"unknown lexical model '{model}' (expected one of {', '.join(LEXICAL_MODELS)})")
-            run = bm25_search(data, query_mode, top_k=top_k, method=bm25_method)
-            if bm25_method != "lucene":
-                params["variant"] = f"{query_mode}-{bm25_method}"
-            params.update(
-                pooling=None,
-                prompt_name=None,
-                batch_size=None,
-                bm25={
-                    "k1": BM25_K1,
-                    "b": BM25_B,
-                    "method": bm25_method,
-                    "library": "idiomkit (rank-bm25 BM25Okapi formula)" if bm25_method == "okapi" else "bm25s",
-                    "tokenizer": TOKEN_RE.pattern,
-                },
-            )
-        else:
-            if query_mode not in QUERY_MODES:
-                raise ValueError(f"unknown query mode '{query_mode}' (expected one of {', '.join(QUERY_MODES)})")
-            if rerank is not None and split != "test":
-                raise ValueError(f"re-rankers are chosen on train/val; evaluate them on test, not {split}")
-            scores = dense_scores(
-                model,
-                data,
-                query_mode,
-                prompt_name=prompt_name,
-                batch_size=batch_size,
-                show_progress_bar=show_progress_bar,
-                cache_dir=cache_dir,
-                use_cache=use_cache,
-            )
-            if rerank is not None:
-                scores, stage_params = rerank(
-                    model,
-                    data_dir,
-                    data,
-                    scores,
-                    query_mode=query_mode,
-                    prompt_name=prompt_name,
-                    batch_size=batch_size,
-                )
-                params.update(stage_params)
-                params["variant"] = f"{query_mode}{rerank.variant_suffix}"
-            run = make_run(data.queries, data.documents, scores, top_k)
-            params.update(
-                document_prompt="passage" if model.prompts.get("passage") else None,
-                similarity="cosine",
-            )
-            if query_mode.startswith("instruction"):
-                params["instruction"] = INSTRUCT_FORMAT.format(instruction=INSTRUCTION) + "{sentence}"
+        params: dict[str, Any] = {
+            "split": options.split,
+            "query_mode": options.query_mode,
+            "top_k": options.top_k,
+            "variant": options.query_mode,
+            "queries": len(data.queries),
+            "documents": len(data.documents),
+        }
+        search = lexical_run if isinstance(model, str) else dense_run
+        run = search(model, data, options, context, params)
         params["search_s"] = round(time.perf_counter() - start, 3)
         metrics = r_precision_and_ndcg10(data.qrels(), run, {q.id: q.usage for q in data.queries})
         return TaskOutput(
@@ -507,4 +522,4 @@ class IdioLinkEvaluator(SentenceEvaluator):
         flat = {"ndcg@10": m["ndcg@10"], "r_precision": m["r_precision"]}
         for usage in ("literal", "idiomatic"):
             flat.update({f"{usage}_{k}": v for k, v in m[usage].items()})
-        return {f"{self.name}_{k}": float(v) for k, v in flat.items()}
+        return self.prefix_name_to_metrics(flat, self.name)

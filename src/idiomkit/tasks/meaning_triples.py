@@ -25,7 +25,9 @@ Example::
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -35,9 +37,14 @@ from idiomkit.data.heldout import core_test
 from idiomkit.data.keys import normalise_sentence
 from idiomkit.data.meaning_triples import CoreTest, Triple
 from idiomkit.embedding.encode import encode_texts
+from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "CoreTest",
+    "MeaningTriples",
+    "MeaningTriplesOptions",
     "Triple",
     "bootstrap_ci",
     "core_test",
@@ -49,6 +56,7 @@ __all__ = [
 
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0
+QUICK_STRIDE = 5  # quick mode keeps every 5th triple
 
 
 def bootstrap_ci(
@@ -159,3 +167,79 @@ def triples_tsv(triples: Sequence[Triple], cos: np.ndarray, lexicon=None) -> str
         ]
         lines.append("\t".join(c.replace("\t", " ") for c in cells) + f"\t{p:.6f}\t{n:.6f}")
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- task
+
+
+def reader_lexicon(model):
+    """The lexicon of the idiom reader in front of ``model``, else the shipped one (what lookup-equal is measured
+    against), and its name for the params."""
+    from idiomkit.idioms.reader import IdiomReader
+    from idiomkit.idioms.sources import default_lexicon
+
+    first = next(iter(model._modules.values()), None) if hasattr(model, "_modules") else None
+    if isinstance(first, IdiomReader):
+        return first.lexicon, "the reader's"
+    return default_lexicon(), "shipped"
+
+
+def warn_leaks(triples: Sequence[Triple], lexicon, which: str) -> int:
+    """Log the held-out idioms ``lexicon`` knows (it should know none); their number."""
+    leaked = sorted({t.idiom for t in triples if t.heldout and lexicon.get(t.idiom, t.language) is not None})
+    if leaked:
+        log.warning(
+            "core test: the %s lexicon knows %d held-out idioms (%s%s): rebuild it from heldout_index",
+            which,
+            len(leaked),
+            ", ".join(leaked[:5]),
+            ", ..." if len(leaked) > 5 else "",
+        )
+    return len(leaked)
+
+
+@dataclass
+class MeaningTriplesOptions:
+    """``idiomkit evaluate meaning-triples`` options (none on the command line)."""
+
+    lexicon: Any = field(default=None, metadata={"cli": False})  # lookup-equal against it (default: reader_lexicon)
+
+
+class MeaningTriples(Task):
+    metadata = TaskMetadata(
+        name="meaning-triples",
+        result_task="meaning-triples",
+        description="The core test: is the figurative paraphrase nearer than the literal misreading? (accuracy, AUC)",
+        main_score="heldout.accuracy",
+        languages=("en", "pt"),
+        reference="idiomkit core test: NCS, AStitch and PIE sentences; held-out idioms as the dedup keeps them out",
+        data_files=("idioms_extra",),
+        title="The core test: figurative paraphrase vs literal misreading",
+    )
+    Options = MeaningTriplesOptions
+
+    def run(self, model, options: MeaningTriplesOptions, context: EvalContext) -> TaskOutput:
+        """Score every triple (quick: every :data:`QUICK_STRIDE`-th) with 95 % bootstrap intervals over idioms."""
+        core = core_test(context.data_dir)
+        triples = core.triples[::QUICK_STRIDE] if context.quick else core.triples
+        lexicon, which = (options.lexicon, "given") if options.lexicon is not None else reader_lexicon(model)
+        metrics, cos = score_triples(
+            model, triples, batch_size=context.batch_size, prompt_name=context.prompt_name, lexicon=lexicon
+        )
+        params = {
+            "triples": len(triples),
+            "lookup_lexicon": f"{which} ({len(lexicon)} entries)",
+            "heldout_idioms_in_lexicon": warn_leaks(triples, lexicon, which),
+            "discarded": core.discarded,
+        }
+        return TaskOutput(metrics, params, list(core.files), {"tsv": triples_tsv(triples, cos, lexicon)})
+
+    def summary_table(self, metrics: dict[str, Any]) -> list[list[str]]:
+        rows = [["triples", "n", "accuracy", "95 % CI", "AUC"]]
+        for group in ("all", "seen", "heldout", "seen_lookup_free"):
+            block = metrics.get(group) or {}
+            if block.get("n"):
+                low, high = block["accuracy_ci95"]
+                rows.append([group, str(block["n"]), f"{block['accuracy']:.3f}", f"{low:.3f}-{high:.3f}"])
+                rows[-1].append(f"{block['auc']:.3f}")
+        return rows

@@ -211,8 +211,7 @@ class SemEval2BEvaluator(SentenceEvaluator):
             model, self.pairs, prompt_name=self.prompt_name, batch_size=self.batch_size, transform=self.transform
         )
         scores = score_predictions({p.id: float(s) for p, s in zip(self.pairs, sims, strict=True)}, self.gold)
-        flat = {k: v for k, v in scores["ALL"].items() if math.isfinite(v)}
-        return {f"{self.name}_{k}": v for k, v in flat.items()}
+        return self.prefix_name_to_metrics({k: v for k, v in scores["ALL"].items() if math.isfinite(v)}, self.name)
 
     @property
     def description(self) -> str:

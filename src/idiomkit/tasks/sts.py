@@ -2,19 +2,25 @@
 2B dev held out (used to watch STS while learning idioms and to choose interpolation ratios).
 
 :class:`StsEvaluator` is sentence-transformers' ``EmbeddingSimilarityEvaluator`` (cosine, Spearman) with the pairs'
-distinct sentences encoded once by idiomkit's encoder and the score also given per source."""
+distinct sentences encoded once by idiomkit's encoder and the score also given per source. :class:`StsGuard` is the
+scorecard's guard: Spearman of cosine on the test splits, which no training may touch."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy.stats import spearmanr
 from sentence_transformers.sentence_transformer.evaluation import EmbeddingSimilarityEvaluator
 
-from idiomkit.data.sts import StsPair
+from idiomkit.data.sts import STS_SOURCES, StsPair, load_sts, sts_files
 from idiomkit.embedding.encode import encode_texts
-from idiomkit.metrics.similarity import cosine_rows
+from idiomkit.metrics.similarity import cosine_rows, spearman
+from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
+
+QUICK_PAIRS = 200  # quick mode: the first 200 pairs of each source
 
 
 class StsEvaluator(EmbeddingSimilarityEvaluator):
@@ -51,3 +57,43 @@ class StsEvaluator(EmbeddingSimilarityEvaluator):
             out[f"{self.name}_sts_{source}"] = float(spearmanr(sims[mask], gold[mask]).statistic)
         self.embeddings = {}
         return out
+
+
+def pair_cosines(model, pairs: Sequence[StsPair], batch_size: int = 64) -> np.ndarray:
+    """Cosine of each pair's two sentences (no prompt: general STS as the model reads plain text)."""
+    texts = list(dict.fromkeys(t for p in pairs for t in (p.sentence_1, p.sentence_2)))
+    emb = dict(zip(texts, encode_texts(model, texts, batch_size=batch_size), strict=True))
+    return cosine_rows(np.stack([emb[p.sentence_1] for p in pairs]), np.stack([emb[p.sentence_2] for p in pairs]))
+
+
+@dataclass
+class StsGuardOptions:
+    """``idiomkit evaluate sts-guard`` options (none)."""
+
+
+class StsGuard(Task):
+    metadata = TaskMetadata(
+        name="sts-guard",
+        result_task="sts-guard",
+        description="General STS no training may touch: Spearman of cosine on STS-B test (EN) and ASSIN 2 test (PT)",
+        main_score="stsb-en",
+        languages=("en", "pt"),
+        reference="STS-B (stsb_multi_mt, EN) and ASSIN 2 test splits",
+        data_files=("sts/stsb_multi_mt/stsb-en-test.csv", "sts/assin2/assin2-test.xml"),
+        title="STS guard (STS-B and ASSIN 2 test, Spearman's rho)",
+    )
+    Options = StsGuardOptions
+
+    def run(self, model, options: StsGuardOptions, context: EvalContext) -> TaskOutput:
+        """Spearman of cosine per source (quick: its first :data:`QUICK_PAIRS` pairs); the cosines as a TSV."""
+        metrics, lines = {}, ["source\tscore\tcosine"]
+        for source in STS_SOURCES:
+            pairs = load_sts(context.data_dir, "test", (source,))[: QUICK_PAIRS if context.quick else None]
+            sims = pair_cosines(model, pairs, context.batch_size)
+            metrics[source] = spearman([p.score for p in pairs], list(map(float, sims)))
+            lines += [f"{source}\t{p.score:.4f}\t{s:.6f}" for p, s in zip(pairs, sims, strict=True)]
+        files = list(sts_files(context.data_dir, "test").values())
+        return TaskOutput(metrics, {"pairs": len(lines) - 1}, files, {"tsv": "\n".join(lines) + "\n"})
+
+    def summary_table(self, metrics: dict[str, Any]) -> list[list[str]]:
+        return [["source", "Spearman"], *([source, f"{value:.4f}"] for source, value in metrics.items())]

@@ -29,6 +29,7 @@ from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 
 EVAL_SEED = 0  # fixed negatives and sentence sample for evaluation (independent of the training seed)
 SP_PER_IDIOM = 5  # sentences per held-out idiom in the S/P evaluation
+QUICK_IDIOMS = 60  # quick mode: the first 60 idioms of the split
 METRIC_KEYS = ("id", "sp", "id_incorrect", "sp_incorrect", "id_margin", "sp_margin", "mrr", "recall@1", "recall@10")
 
 # The paper's numbers (all-MiniLM-L6-v2, their own 80/20 split over pairs, not over idioms; incorrect definitions
@@ -134,9 +135,8 @@ class XiaoPairsEvaluator(SentenceEvaluator):
 
     def __call__(self, model, output_path: str | None = None, epoch: int = -1, steps: int = -1) -> dict[str, float]:
         metrics, _ = score_pairs(model, self.idioms, batch_size=self.batch_size)
-        out = {f"{self.name}_{k}": v for k, v in metrics.items()}
-        out[f"{self.name}_margin"] = (metrics["id_margin"] + metrics["sp_margin"]) / 2
-        return out
+        margin = (metrics["id_margin"] + metrics["sp_margin"]) / 2
+        return self.prefix_name_to_metrics({**metrics, "margin": margin}, self.name)
 
 
 @dataclass
@@ -163,11 +163,12 @@ class XiaoPairs(Task):
     Options = XiaoPairsOptions
 
     def run(self, model, options: XiaoPairsOptions, context: EvalContext) -> TaskOutput:
-        """Cosines, margins and definition retrieval over the idioms of ``split``."""
+        """Cosines, margins and definition retrieval over the idioms of ``split`` (quick: its first
+        :data:`QUICK_IDIOMS`)."""
         split, train_pairs, data_dir = options.split, options.train_pairs, context.data_dir
         prompt_name, batch_size, show_progress_bar = context.prompt_name, context.batch_size, context.show_progress_bar
         data = load_idiom_data(data_dir)
-        idioms = data.split(split)
+        idioms = data.split(split)[: QUICK_IDIOMS if context.quick else None]
         metrics, raw = score_pairs(
             model, idioms, batch_size=batch_size, prompt_name=prompt_name, show_progress_bar=show_progress_bar
         )

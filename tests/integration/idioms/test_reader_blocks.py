@@ -12,7 +12,8 @@ import pytest
 from idiomkit.data.admire import COLUMNS
 from idiomkit.idioms import Lexicon
 from idiomkit.reading import add_reader
-from idiomkit.scorecard.blocks import BlockContext, admire_block, semeval2a_block
+from idiomkit.scorecard.blocks import run_block
+from idiomkit.tasks import EvalContext
 
 LEX = Lexicon.from_pairs([("kick the bucket", "to die"), ("bad apple", "troublemaker")])
 
@@ -79,17 +80,20 @@ def with_reader(minilm):
 
 
 def test_the_2a_block_predicts_from_the_rewritten_sentence(tiny_tree, minilm, with_reader):
-    ctx = BlockContext(tiny_tree, "plain", batch_size=4)
-    plain = semeval2a_block(minilm, ctx).predictions["semeval2a.submission.csv"]
-    read = semeval2a_block(with_reader, ctx).predictions["semeval2a.submission.csv"]
+    ctx = EvalContext(tiny_tree, batch_size=4, show_progress_bar=False)
+    plain = run_block(minilm, "semeval2a", ctx, "plain").predictions["semeval2a.submission.csv"]
+    read = run_block(with_reader, "semeval2a", ctx, "plain").predictions["semeval2a.submission.csv"]
     assert "d1,EN,zero_shot,1" in plain  # "kicked the bucket" pooled as it is: like kicking a ball (literal)
     assert "d1,EN,zero_shot,0" in read  # pooled over "died": idiomatic
     assert "d2,EN,zero_shot,1" in plain and "d2,EN,zero_shot,1" in read  # no idiom: the same
 
 
 def test_the_admire_block_ranks_from_the_rewritten_sentence(tiny_tree, minilm, with_reader):
-    ctx = BlockContext(tiny_tree, "plain", quick=True, batch_size=4)
-    plain, read = admire_block(minilm, ctx).predictions, admire_block(with_reader, ctx).predictions
+    ctx = EvalContext(tiny_tree, batch_size=4, show_progress_bar=False, quick=True)
+    plain, read = (
+        run_block(minilm, "admire", ctx, "plain").predictions,
+        run_block(with_reader, "admire", ctx, "plain").predictions,
+    )
     for name in ("admire-pool.predictions.tsv", "admire-test.predictions.tsv"):
         plain_row, read_row = plain[name].splitlines()[1].split("\t"), read[name].splitlines()[1].split("\t")
         assert plain_row[4] != read_row[4]  # the five cosines

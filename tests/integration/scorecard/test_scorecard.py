@@ -13,13 +13,14 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-import idiomkit.scorecard.blocks as blocks
+import idiomkit.tasks.idiolink as idiolink
 import idiomkit.tasks.semeval2b as semeval2b
 from idiomkit.cli import app
 from idiomkit.data.semeval2022 import load_subtask_b
 from idiomkit.embedding.mwe import add_mwe_tokens
 from idiomkit.models import load_model
-from idiomkit.scorecard.blocks import BlockContext
+from idiomkit.scorecard.blocks import run_block
+from idiomkit.tasks import EvalContext
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -41,7 +42,7 @@ def recorded_2b_texts(monkeypatch, model, data_dir, track) -> list[str]:
         return np.random.default_rng(0).normal(size=(len(texts), 4))
 
     monkeypatch.setattr(semeval2b, "encode_texts", record)
-    blocks.semeval2b_block(model, BlockContext(data_dir, track, quick=True))
+    run_block(model, "semeval2b", EvalContext(data_dir, quick=True), track)
     return seen
 
 
@@ -53,6 +54,12 @@ def test_plain_2b_sees_no_mwe_token_marked_does(monkeypatch, mwe_model, data_dir
     assert any(token in t for t in marked)
 
 
+class NoPrompts:
+    """A stand-in model with no prompts (the recorded scores never reach an encoder)."""
+
+    prompts: dict[str, str] = {}
+
+
 def test_plain_idiolink_uses_sentence_queries_only(monkeypatch, data_dir):
     modes: list[str] = []
 
@@ -60,11 +67,11 @@ def test_plain_idiolink_uses_sentence_queries_only(monkeypatch, data_dir):
         modes.append(mode)
         return np.zeros((len(data.queries), len(data.documents)))
 
-    monkeypatch.setattr(blocks, "dense_scores", record)
-    blocks.idiolink_block(None, BlockContext(data_dir, "plain", quick=True))
+    monkeypatch.setattr(idiolink, "dense_scores", record)
+    run_block(NoPrompts(), "idiolink", EvalContext(data_dir, quick=True), "plain")
     assert modes == ["sentence"]
     modes.clear()
-    blocks.idiolink_block(None, BlockContext(data_dir, "marked", quick=True))
+    run_block(NoPrompts(), "idiolink", EvalContext(data_dir, quick=True), "marked")
     assert modes == ["sentence", "span", "sentence+span"]
 
 
@@ -110,3 +117,19 @@ def test_unknown_block_and_track_are_one_line_errors(tmp_path):
     for extra, message in ((["--only", "nope"], "'nope' is not one of"), (["--track", "odd"], "'odd' is not one of")):
         result = CliRunner().invoke(app, ["evaluate", "all", "--results-dir", str(tmp_path), *extra])
         assert result.exit_code == 2 and message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_a_block_and_evaluate_task_give_the_same_numbers(tmp_path, data_dir):
+    """One evaluation path: the quick scorecard's 2B (marked: MWE tokens) and STS-guard blocks give the numbers of
+    ``idiomkit evaluate semeval2b --mwe-tokens`` / ``evaluate sts-guard`` on the same quick slice."""
+    from idiomkit.api import evaluate
+    from idiomkit.scorecard import evaluate_all
+
+    (card,) = evaluate_all("minilm", track="marked", quick=True, only=["semeval2b", "sts-guard"], write=False)
+    common = {"data_dir": data_dir, "results_dir": tmp_path, "quick": True, "show_progress_bar": False}
+    two_b = evaluate("semeval2b", "minilm", mwe_tokens=True, **common)
+    sts = evaluate("sts-guard", "minilm", **common)
+    assert card.record.metrics == {"semeval2b": two_b.record.metrics, "sts-guard": sts.record.metrics}
+    assert two_b.path.name == "minilm__zero-shot__quick__seed0.json"  # a quick result never passes for a whole one
+    assert card.record.params["blocks"]["semeval2b"]["pairs"] == two_b.record.params["pairs"] < 1000
+    assert two_b.record.params["mwe_tokens"] and card.record.params["blocks"]["semeval2b"]["mwe_tokens"]

@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pytest
 from scipy.stats import spearmanr
 
@@ -87,3 +88,21 @@ def test_refuses_malformed_submission(tiny_data, tmp_path):
     wrong_header.write_text("ID,Lang,Setting,Sim\n")
     with pytest.raises(DataError, match="field 'Language': missing column"):
         score_submission(wrong_header, gold)
+
+
+def test_evaluator_prefixes_the_task_scores_with_its_name(monkeypatch, tiny_data):
+    """The training evaluator names its scores through sentence-transformers' ``prefix_name_to_metrics`` and
+    reports the same ALL-language numbers as the task's scorer."""
+    import idiomkit.tasks.semeval2b as semeval2b
+
+    def fake_encode(model, texts, **kw):
+        return np.stack([np.random.default_rng(sum(map(ord, t))).normal(size=8) for t in texts])
+
+    monkeypatch.setattr(semeval2b, "encode_texts", fake_encode)
+    split = load_subtask_b(tiny_data, "dev")
+    evaluator = semeval2b.SemEval2BEvaluator(split.pairs, split.gold, name="val", primary="all")
+    scores = evaluator(None)
+    sims = semeval2b.pair_similarities(None, split.pairs)
+    expected = score_predictions({p.id: float(s) for p, s in zip(split.pairs, sims, strict=True)}, split.gold)
+    assert scores == {f"val_{k}": v for k, v in expected["ALL"].items() if math.isfinite(v)}
+    assert evaluator.primary_metric == "val_all" and evaluator.primary_metric in scores

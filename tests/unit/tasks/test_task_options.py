@@ -36,6 +36,8 @@ TODAYS_DEFAULTS = {
     },
     "admire": {"split": "test", "query_mode": "span"},
     "xiao-pairs": {"split": "heldout", "train_pairs": None},
+    "meaning-triples": {"lexicon": None},
+    "sts-guard": {},
 }
 
 
@@ -63,7 +65,7 @@ def test_every_task_declares_metadata_and_options_with_todays_defaults():
         ),
         ("admire", {"setting": "one_shot"}, "task 'admire' takes no option setting"),
         ("idiolink", {"seeds": [0]}, "task 'idiolink' takes no option seeds"),
-        ("admire", {"split": "xe"}, "unknown admire split 'xe' (expected one of train, dev, test)"),
+        ("admire", {"split": "xe"}, "unknown admire split 'xe' (expected one of train, dev, test, train+dev)"),
         ("semeval2a", {"features": "span+shots"}, "probe features 'span+shots' need --setting one_shot"),
     ],
 )
