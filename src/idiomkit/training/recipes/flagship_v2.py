@@ -143,7 +143,7 @@ def distill_phase(model, cfg, sources: Sources) -> Phase:
     pairs = parallel_sentences(cfg, sources)
     per_step = max(1, cfg.batch_size // 2)  # a two-column row is two sentences
     pairs = pairs[: cfg.distill_steps * per_step]
-    dim = model.get_sentence_embedding_dimension()
+    dim = model.get_embedding_dimension()
     targets = teacher_targets(cfg, [e for e, _ in pairs], dim, reader_lexicon(model))
     examples = make_examples(model, "distill", pairs, [0.0] * len(pairs), list(range(len(pairs))), cfg.max_seq_length)
     epochs = max(1, math.ceil(cfg.distill_steps * per_step / len(pairs)))
