@@ -1,6 +1,7 @@
 """Training losses (sentence-transformers loss idiom)."""
 
 from idiomkit.losses.adaptive_triplet import AdaptiveTripletLoss
+from idiomkit.losses.keep_close import KeepCloseLoss, keep_close_loss
 from idiomkit.losses.ranked_triplet import RankedTripletLoss, ranked_triplet_loss
 
-__all__ = ["AdaptiveTripletLoss", "RankedTripletLoss", "ranked_triplet_loss"]
+__all__ = ["AdaptiveTripletLoss", "KeepCloseLoss", "RankedTripletLoss", "keep_close_loss", "ranked_triplet_loss"]

@@ -87,6 +87,30 @@ class TrainConfig:
     val_fraction: float = opt(0.1, range=Range(0, 1, high_open=True), cli=False)
     threads: int | None = opt(2, "CPU threads torch may use.", range=Range(1))
     data_dir: str | None = opt(None, "Benchmark data root (default ../shared/data).", path=True)
+    keep_weight: float = opt(
+        1.0,
+        "flagship-v2 recipes: weight of the keep-what-you-know loss (embeddings near the frozen base model's on STS"
+        " and idiomatic sentences; 0: off).",
+        range=Range(0),
+    )
+    keep_distance: str = opt(
+        "mse",
+        "flagship-v2 recipes: distance of the keep-what-you-know loss.",
+        known=("distance", "idiomkit.losses.keep_close:DISTANCES"),
+    )
+    teacher: str = opt(
+        "mpnet",
+        "flagship-v2-student: the teacher (idiom reader in front) distilled into the model on EN/PT parallel"
+        " sentences.",
+    )
+    distill_steps: int = opt(
+        300, "flagship-v2-student: steps of EN/PT distillation before the flagship streams.", range=Range(1)
+    )
+    val_unseen: bool = opt(
+        True,
+        "flagship-v2 recipes: the validation idioms are left out of every training stream and of the reader's"
+        " lexicon (val_mean gets a held-out-idiom part).",
+    )
 
 
 @dataclass

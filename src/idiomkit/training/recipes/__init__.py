@@ -2,18 +2,24 @@
 
 Each family lives in its own module and registers its recipes in that module's ``RECIPES`` (name ->
 :class:`~idiomkit.training.recipes.base.Recipe`): :mod:`.semeval2b` (the SemEval 2B recipes), :mod:`.idiolink`
-(InfoNCE and friends on IdioLink), :mod:`.pairs` (idiom/definition pairs, Xiao et al.) and :mod:`.flagship` (every
-source at once). Adding a recipe is one
-entry there, or one new module added below. The trainer imports the recipes, never the reverse.
+(InfoNCE and friends on IdioLink), :mod:`.pairs` (idiom/definition pairs, Xiao et al.), :mod:`.flagship` (every
+source at once) and :mod:`.flagship_v2` (the flagship with a keep-what-you-know term and a bilingual student).
+Adding a recipe is one entry there, or one new module added below. The trainer imports the recipes, never the reverse.
 """
 
 from collections.abc import Sequence
 
-from idiomkit.training.recipes import flagship, idiolink, pairs, semeval2b
+from idiomkit.training.recipes import flagship, flagship_v2, idiolink, pairs, semeval2b
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, semeval_labels
 from idiomkit.training.relabel import Group
 
-RECIPES: dict[str, Recipe] = {**semeval2b.RECIPES, **idiolink.RECIPES, **pairs.RECIPES, **flagship.RECIPES}
+RECIPES: dict[str, Recipe] = {
+    **semeval2b.RECIPES,
+    **idiolink.RECIPES,
+    **pairs.RECIPES,
+    **flagship.RECIPES,
+    **flagship_v2.RECIPES,
+}
 
 
 def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> list[Phase]:

@@ -15,6 +15,12 @@ Streams (one batch of each per step, losses summed; every source through the hel
 - ``sts``: STS-B / ASSIN 2 train pairs (deduplicated) under ``CoSENTLoss``: idiom pairs and ordinary pairs share
   one cosine scale (2B "all" measures exactly that).
 
+Every stream's rows go through the held-out dedup by exact key and sentence and then through the variant guard
+(:class:`~idiomkit.training.recipes.guard.HeldOutGuard`: a held-out core-test idiom found by the idiom matcher in
+any text of a row drops the row: "spilled all the beans" inside another idiom's sentence). Misreading triples that
+the reader's lexicon makes lookup-equal (the sentence is rewritten into its own gold paraphrase) are left out of
+training and validation. ``lora_rank`` trains LoRA adapters under the reader (merged on save).
+
 Leave-one-out recipes drop one group of streams: ``flagship-no2b``, ``flagship-noidiolink``, ``flagship-noextra``
 (no ``meaning`` and ``misreading``), ``flagship-nosts``; ``flagship-noreader`` trains without the idiom reader.
 
@@ -29,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -40,18 +47,20 @@ from idiomkit.data.definitions import id_pairs, sp_pairs
 from idiomkit.data.extra import load_lidioms, load_mt_meanings, load_mt_triples, load_pie
 from idiomkit.data.heldout import HeldOut, core_test, filter_heldout, heldout_index
 from idiomkit.data.idiolink import load_triplets, triplets_path
-from idiomkit.data.keys import normalise_idiom
+from idiomkit.data.keys import normalise_idiom, normalise_sentence
 from idiomkit.data.meaning_triples import Triple
 from idiomkit.idioms.reader import IdiomReader, attach_reader
 from idiomkit.idioms.sense import default_sense_check
 from idiomkit.idioms.sources import evaluation_lexicon
 from idiomkit.models import load_model
-from idiomkit.tasks.meaning_triples import score_triples
+from idiomkit.models.lora import add_lora
+from idiomkit.tasks.meaning_triples import lookup_equal, score_triples
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
 from idiomkit.training.examples import Examples, make_examples
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, sts_split
+from idiomkit.training.recipes.guard import HeldOutGuard
 from idiomkit.training.recipes.pairs import SP_TRAIN_PER_IDIOM, idiom_data
 from idiomkit.training.recipes.semeval2b import labelled_pair_examples, sts_examples
 from idiomkit.training.relabel import validation_pairs
@@ -123,22 +132,31 @@ def _rows(model, cfg, name: str, rows: list[tuple[str, ...]], keys: list[str]) -
     return make_examples(model, name, rows, [1.0] * len(rows), _groups_of(keys), cfg.max_seq_length, spread_groups=True)
 
 
-def meaning_rows(cfg, index: HeldOut) -> tuple[list[tuple[str, str]], list[str]]:
-    """(idiom or sentence, meaning or literal paraphrase) pairs and their idioms, after the held-out dedup."""
+def meaning_rows(
+    cfg, index: HeldOut, guard: HeldOutGuard | None = None, splits: Sequence[str] = ("train", "val")
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """(idiom or sentence, meaning or literal paraphrase) pairs and their idioms, after the held-out dedup (and the
+    ``guard``'s variant check); Xiao pairs of the idioms of ``splits``."""
     data_dir = run_data_dir(cfg.data_dir)
-    idioms = [i for split in ("train", "val") for i in idiom_data(str(data_dir)).split(split)]
+    idioms = [i for split in splits for i in idiom_data(str(data_dir)).split(split)]
     pairs = [(p.anchor, p.positive, p.key) for p in id_pairs(idioms, seed=cfg.seed)]
     pairs += [(p.anchor, p.positive, p.key) for p in sp_pairs(idioms, seed=cfg.seed, per_idiom=SP_TRAIN_PER_IDIOM)]
     pairs += [(p.idiomatic_sentence, p.literal_sentence, p.idiom) for p in load_pie(data_dir, ("train",))]
     pairs += [(e.idiom, e.definition, e.idiom) for e in load_lidioms(data_dir)]
     pairs += [(m.idiom, m.meaning, m.idiom) for m in load_mt_meanings(data_dir)]
     kept = filter_heldout("flagship meaning", pairs, lambda r: r[:2], lambda r: [r[2]], index=index).kept
+    kept = guard.filter("flagship meaning", kept, lambda r: r) if guard else kept
     return [(a, b) for a, b, _ in kept], [k for _, _, k in kept]
 
 
-def misreading_triples(cfg, index: HeldOut) -> tuple[list[Triple], list[Triple]]:
-    """(train, validation) misreading triples: the core test's seen triples (held-out ones dropped by the dedup),
-    validation = 15% of their idioms by hash; plus mt_ambiguity usage triples for training."""
+def misreading_triples(
+    cfg, index: HeldOut, lexicon=None, guard: HeldOutGuard | None = None
+) -> tuple[list[Triple], list[Triple]]:
+    """(train, validation) misreading triples: the core test's *seen* triples (its held-out ones never: they are
+    in ``index``, and the ``guard`` drops any triple holding one in another form), validation = 15% of their
+    idioms by hash; plus mt_ambiguity usage triples for training. Triples that are lookup-equal in ``lexicon`` (the
+    reader's: it rewrites the sentence into its gold paraphrase) or whose sentence is its paraphrase are dropped
+    from both: a row graded against itself teaches and measures nothing."""
     data_dir = run_data_dir(cfg.data_dir)
     seen = [t for t in core_test(data_dir).triples if not t.heldout]
     usage = [
@@ -152,11 +170,22 @@ def misreading_triples(cfg, index: HeldOut) -> tuple[list[Triple], list[Triple]]
         lambda t: [t.idiom],
         index=index,
     ).kept
+    kept = (
+        guard.filter("flagship misreading", kept, lambda t: (t.sentence, t.paraphrase, t.misreading)) if guard else kept
+    )
+    kept = [t for t in kept if not self_graded(t, lexicon)]
     return [t for t in kept if not _val_idiom(t.idiom)], [t for t in kept if _val_idiom(t.idiom)]
 
 
-def idiolink_rows(cfg, index: HeldOut) -> tuple[list[tuple[str, ...]], list[str]]:
-    """IdioLink train tuples (query, positive, negatives) after the held-out dedup."""
+def self_graded(triple: Triple, lexicon=None) -> bool:
+    """Whether ``triple`` would be graded against itself: its sentence is its paraphrase (normalised), or the
+    ``lexicon``'s meaning of its idiom is the paraphrase (lookup-equal: the reader rewrites one into the other)."""
+    same = normalise_sentence(triple.sentence) == normalise_sentence(triple.paraphrase)
+    return same or (lexicon is not None and lookup_equal(triple, lexicon))
+
+
+def idiolink_rows(cfg, index: HeldOut, guard: HeldOutGuard | None = None) -> tuple[list[tuple[str, ...]], list[str]]:
+    """IdioLink train tuples (query, positive, negatives) after the held-out dedup (and the ``guard``'s check)."""
     triplets = load_triplets(triplets_path(run_data_dir(cfg.data_dir), "train", "span"))
     kept = filter_heldout(
         "flagship idiolink",
@@ -165,6 +194,7 @@ def idiolink_rows(cfg, index: HeldOut) -> tuple[list[tuple[str, ...]], list[str]
         lambda t: [t.query_idiom],
         index=index,
     ).kept
+    kept = guard.filter("flagship idiolink", kept, lambda t: (t.query, t.positive, *t.negatives)) if guard else kept
     return [(t.query, t.positive, *t.negatives) for t in kept], [t.query_idiom for t in kept]
 
 
@@ -173,34 +203,40 @@ def _limit(rows: list, keys: list, cfg) -> tuple[list, list]:
     return rows[:n], keys[:n]
 
 
-def build_streams(model, cfg, groups: list, index: HeldOut, wanted: Sequence[str]) -> tuple[list[Stream], list]:
+@dataclass
+class Sources:
+    """What the flagship's training rows are filtered by: the held-out ``index`` (exact keys and sentences), the
+    variant ``guard`` (held-out idioms in any form inside a row's texts), and the Xiao idiom splits trained on."""
+
+    index: HeldOut
+    guard: HeldOutGuard | None = None
+    xiao_splits: tuple[str, ...] = ("train", "val")
+
+
+def reader_lexicon(model):
+    """The lexicon of ``model``'s idiom reader (None without one)."""
+    first = model[0]
+    return first.lexicon if isinstance(first, IdiomReader) else None
+
+
+def build_streams(model, cfg, groups: list, sources: Sources, wanted: Sequence[str]) -> tuple[list[Stream], list]:
     """The streams of ``wanted`` (in :data:`STREAMS` order) and the misreading validation triples."""
     mnrl = st_losses.MultipleNegativesRankingLoss(model)
-    streams: list[Stream] = []
-    train_triples, val_triples = misreading_triples(cfg, index)
+    index, guard = sources.index, sources.guard
+    train_triples, val_triples = misreading_triples(cfg, index, reader_lexicon(model), guard)
+    misreading = ([(t.sentence, t.paraphrase, t.misreading) for t in train_triples], [t.idiom for t in train_triples])
     builders: dict[str, Callable[[], Stream]] = {
         "2b": lambda: Stream(labelled_pair_examples(model, groups, cfg), st_losses.CoSENTLoss(model)),
-        "idiolink": lambda: Stream(_rows(model, cfg, "idiolink", *_limit(*idiolink_rows(cfg, index), cfg)), mnrl),
-        "meaning": lambda: Stream(_rows(model, cfg, "meaning", *_limit(*meaning_rows(cfg, index), cfg)), mnrl),
-        "misreading": lambda: Stream(
-            _rows(
-                model,
-                cfg,
-                "misreading",
-                *_limit(
-                    [(t.sentence, t.paraphrase, t.misreading) for t in train_triples],
-                    [t.idiom for t in train_triples],
-                    cfg,
-                ),
-            ),
-            mnrl,
+        "idiolink": lambda: Stream(
+            _rows(model, cfg, "idiolink", *_limit(*idiolink_rows(cfg, index, guard), cfg)), mnrl
         ),
+        "meaning": lambda: Stream(
+            _rows(model, cfg, "meaning", *_limit(*meaning_rows(cfg, index, guard, sources.xiao_splits), cfg)), mnrl
+        ),
+        "misreading": lambda: Stream(_rows(model, cfg, "misreading", *_limit(*misreading, cfg)), mnrl),
         "sts": lambda: Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.sts_weight),
     }
-    for name in STREAMS:
-        if name in wanted:
-            streams.append(builders[name]())
-    return streams, val_triples
+    return [builders[name]() for name in STREAMS if name in wanted], val_triples
 
 
 class FlagshipEvaluator(SentenceEvaluator):
@@ -230,47 +266,76 @@ def wanted_streams(recipe: str) -> tuple[str, ...]:
     return tuple(s for s in STREAMS if s not in left_out)
 
 
-def flagship_setup(cfg, load_groups: Callable) -> Setup:
-    """The trainer's :class:`Setup` for a flagship recipe (``load_groups``: the trainer's deduplicated 2B groups)."""
-    cfg.mwe_tokens = False
+def base_model(cfg, lexicon=None):
+    """The model a flagship run trains: LoRA adapters when ``cfg.lora_rank`` (merged on save), then the idiom
+    reader in front (:func:`with_reader`; ``lexicon``: another than the evaluation lexicon) unless the recipe is
+    ``flagship-noreader``."""
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu" if not torch.cuda.is_available() else None)
     model.max_seq_length = cfg.max_seq_length
-    data_dir = run_data_dir(cfg.data_dir)
+    if cfg.lora_rank:
+        add_lora(model, cfg.lora_rank)  # before the reader: LoRA wraps the Transformer module
     if cfg.recipe != "flagship-noreader":
-        model = with_reader(model, data_dir)
-    index = heldout_index(data_dir)
-    train, val, files = load_groups(cfg)
-    streams, val_triples = build_streams(model, cfg, train, index, wanted_streams(cfg.recipe))
+        model = with_reader(model, run_data_dir(cfg.data_dir), lexicon)
+    return model
+
+
+def flagship_evaluator(cfg, val: list, val_triples: list[Triple]) -> FlagshipEvaluator:
+    """:class:`FlagshipEvaluator` on the 2B validation groups ``val``, the STS validation carved from STS train,
+    the misreading validation triples and the Xiao validation idioms."""
     pairs, gold = validation_pairs(val)
-    defs = idiom_data(str(data_dir)).split("val")[: max(4, cfg.limit_groups // 5) if cfg.limit_groups else None]
+    defs = idiom_data(str(run_data_dir(cfg.data_dir))).split("val")
+    defs = defs[: max(4, cfg.limit_groups // 5) if cfg.limit_groups else None]
     evaluators = [
         SemEval2BEvaluator(pairs, gold, name="val2b"),
         StsEvaluator(sts_split(cfg)[1], name="valsts"),
         XiaoPairsEvaluator(defs, name="valdef"),
     ]
-    counts = {"train_groups": len(train), "val_groups": len(val), "val_triples": len(val_triples)}
-    if cfg.recipe != "flagship-noreader":
-        counts["reader_lexicon_entries"] = len(model[0].lexicon)  # the evaluation lexicon (LIMITS, with_reader)
+    return FlagshipEvaluator(evaluators, val_triples)
+
+
+def data_counts(model, streams: list[Stream], **counts: int) -> dict[str, int]:
+    """Rows and truncations per stream, the reader's lexicon size and ``counts``; logged."""
+    if isinstance(model[0], IdiomReader):
+        counts["reader_lexicon_entries"] = len(model[0].lexicon)
     for s in streams:
         counts[f"{s.examples.name}_rows"] = len(s.examples)
         counts[f"{s.examples.name}_truncated"] = s.examples.truncated
     log.info("flagship data: %s", counts)
+    return counts
+
+
+def flagship_setup(cfg, load_groups: Callable) -> Setup:
+    """The trainer's :class:`Setup` for a flagship recipe (``load_groups``: the trainer's deduplicated 2B groups)."""
+    cfg.mwe_tokens = False
+    model = base_model(cfg)
+    data_dir = run_data_dir(cfg.data_dir)
+    sources = Sources(heldout_index(data_dir), HeldOutGuard.for_data(data_dir))
+    train, val, files = load_groups(cfg)
+    train = sources.guard.filter("flagship 2b", train, group_texts)
+    streams, val_triples = build_streams(model, cfg, train, sources, wanted_streams(cfg.recipe))
+    counts = data_counts(model, streams, train_groups=len(train), val_groups=len(val), val_triples=len(val_triples))
     return Setup(
         model,
         [Phase("flagship", streams, cfg.epochs)],
-        [FlagshipEvaluator(evaluators, val_triples)],
+        [flagship_evaluator(cfg, val, val_triples)],
         files + list(idiom_data(str(data_dir)).files),
         counts,
         "val_mean",
     )
 
 
-def with_reader(model, data_dir):
+def group_texts(group) -> tuple[str, ...]:
+    """Every sentence of a 2B train group."""
+    return (group.sentence, *group.correct, *(i for i, _ in group.incorrect))
+
+
+def with_reader(model, data_dir, lexicon=None):
     """``model`` with the idiom reader in front (replace mode, the *evaluation* lexicon of ``data_dir``: the shipped
-    one minus every held-out idiom, so the scores never rest on a meaning given for an evaluated idiom; the shipped
-    sense check): training texts are rewritten as ``encode`` will rewrite them
+    one minus every held-out idiom, so the scores never rest on a meaning given for an evaluated idiom, or
+    ``lexicon``; the shipped sense check): training texts are rewritten as ``encode`` will rewrite them
     (:func:`~idiomkit.training.examples.make_examples`)."""
-    return attach_reader(model, IdiomReader(evaluation_lexicon(data_dir), "replace", default_sense_check()))
+    lexicon = lexicon if lexicon is not None else evaluation_lexicon(data_dir)
+    return attach_reader(model, IdiomReader(lexicon, "replace", default_sense_check()))
 
 
 def _no_phases(model, groups, cfg) -> list[Phase]:

@@ -1,0 +1,78 @@
+"""Keep-what-you-know loss: the trained model's embeddings stay near those a frozen model gave the same inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import torch
+from torch import Tensor, nn
+
+DISTANCES = ("mse", "cosine")
+
+
+def keep_close_loss(embeddings: Tensor, targets: Tensor, distance: str = "mse") -> Tensor:
+    """Mean distance between ``embeddings`` and ``targets`` (both ``(B, d)``): squared error per dimension
+    (``mse``) or ``1 - cos`` (``cosine``)."""
+    if embeddings.shape != targets.shape:
+        raise ValueError(f"embeddings {tuple(embeddings.shape)} and targets {tuple(targets.shape)} differ in shape")
+    if distance == "mse":
+        return torch.nn.functional.mse_loss(embeddings, targets)
+    if distance == "cosine":
+        return (1 - torch.nn.functional.cosine_similarity(embeddings, targets, dim=-1)).mean()
+    raise ValueError(f"unknown distance {distance!r} (expected one of {', '.join(DISTANCES)})")
+
+
+class KeepCloseLoss(nn.Module):
+    """Keeps a model's sentence embeddings close to fixed target embeddings: those the *frozen* base model gave the
+    same inputs before training (computed once, :mod:`idiomkit.training.recipes.frozen`). Added beside a
+    task loss on general and idiomatic sentences, it holds what the base knew while the task loss moves the
+    rest (the embedding-space form of learning without forgetting, Li & Hoiem 2017; with ``distance="mse"`` and
+    the base as teacher it is the distillation loss of Reimers & Gurevych 2020 with teacher = the student's own
+    starting point). Every text column is compared with the same target row, as in
+    ``sentence_transformers.losses.MSELoss``.
+
+    Args:
+        model: a SentenceTransformer (the one being trained).
+        distance: ``mse`` (mean squared error per dimension, as ``MSELoss``) or ``cosine`` (``1 - cos``: direction
+            only, for models whose embedding norms carry nothing).
+
+    References:
+        Li & Hoiem (2017), "Learning without Forgetting", TPAMI 40(12).
+        Reimers & Gurevych (2020), "Making Monolingual Sentence Embeddings Multilingual using Knowledge
+        Distillation", EMNLP, https://arxiv.org/abs/2004.09813.
+
+    Inputs: one or more text columns; the label of a row is its ``(d,)`` target embedding.
+
+    Example::
+
+        from idiomkit.models import load_model
+        from idiomkit.losses import KeepCloseLoss
+
+        model = load_model("minilm")
+        texts = ["A man is playing a guitar.", "He spilled the beans."]
+        targets = model.encode(texts, convert_to_tensor=True)  # the frozen base's embeddings, before training
+        loss = KeepCloseLoss(model, distance="mse")
+        value = loss([model.preprocess(texts)], targets)
+    """
+
+    def __init__(self, model, distance: str = "mse") -> None:
+        super().__init__()
+        if distance not in DISTANCES:
+            raise ValueError(f"unknown distance {distance!r} (expected one of {', '.join(DISTANCES)})")
+        self.model, self.distance = model, distance
+
+    def forward(self, sentence_features: Iterable[dict[str, Tensor]], labels: Tensor) -> Tensor:
+        reps = [self.model(features)["sentence_embedding"] for features in sentence_features]
+        embeddings = torch.cat(reps, dim=0)
+        targets = labels.to(embeddings.dtype).repeat(len(reps), 1)
+        return keep_close_loss(embeddings, targets, self.distance)
+
+    def get_config_dict(self) -> dict:
+        return {"distance": self.distance}
+
+    @property
+    def citation(self) -> str:
+        return (
+            "@article{li2017lwf, title={Learning without Forgetting}, author={Li, Zhizhong and Hoiem, Derek}, "
+            "journal={IEEE TPAMI}, volume={40}, number={12}, year={2017}}"
+        )

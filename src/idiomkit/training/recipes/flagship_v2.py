@@ -1,0 +1,212 @@
+"""Flagship v2: the flagship's streams (:mod:`.flagship`) plus what should keep a trained model from losing what
+its base knew, and a selection that sees idioms the model has not.
+
+- ``keep`` stream (``keep_weight`` > 0): :class:`~idiomkit.losses.KeepCloseLoss` (``keep_distance``: MSE or
+  cosine) between the model's embeddings and the *frozen* base model's on general sentences (STS train, EN + PT)
+  and idiomatic sentences (PIE train, the misreading stream's sentences), :data:`KEEP_SENTENCES` of each, picked
+  by hash. The base's embeddings are computed once, before the first step, and cached in the run folder
+  (:mod:`.frozen`), so a resumed run reads them back.
+- ``flagship-v2-student``: a ``distill`` phase of ``distill_steps`` steps before the flagship streams: the model
+  (the student) learns student(EN) ≈ teacher(EN) and student(PT) ≈ teacher(EN) on parallel sentences (Reimers &
+  Gurevych 2020), teacher = ``teacher`` (default all-mpnet-base-v2) with the idiom reader in front, its
+  embeddings cached like the base's (PCA-reduced to the student's width when wider). The parallel text is STS-B
+  train and its Portuguese translation (``sts/stsb_multi_mt/stsb-pt-train.csv``: DeepL, European Portuguese, row
+  ``i`` aligned with the English row ``i``); no other EN/PT parallel text is in the data (ASSIN 2 is Portuguese
+  only, the definitions sources English only). Sentences of held-out splits and of the STS validation carve are
+  left out.
+- ``val_unseen`` (default on): the validation idioms -- the misreading validation idioms (15% of the seen core-test
+  idioms), the Xiao validation idioms and the 2B validation MWEs -- are left out of every training stream (by key
+  and by the variant guard) and of the reader's lexicon, so ``val_mean`` selects on idioms neither training nor the
+  lexicon saw, as the held-out core test measures. The saved reader's lexicon lacks those idioms too.
+
+``lora_rank`` composes with both (adapters under the reader, merged on save).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+
+import numpy as np
+import torch
+
+from idiomkit.config import run_data_dir
+from idiomkit.data.errors import DataError
+from idiomkit.data.extra import load_pie
+from idiomkit.data.heldout import core_test, filter_heldout, heldout_index
+from idiomkit.data.keys import normalise_sentence
+from idiomkit.data.sts import load_stsb
+from idiomkit.idioms.sources import evaluation_lexicon
+from idiomkit.losses import KeepCloseLoss
+from idiomkit.models import load_model
+from idiomkit.training.examples import make_examples
+from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, sts_split
+from idiomkit.training.recipes.flagship import (
+    STREAMS,
+    Sources,
+    _val_idiom,
+    base_model,
+    build_streams,
+    card_lines,
+    data_counts,
+    flagship_evaluator,
+    group_texts,
+    misreading_triples,
+    reader_lexicon,
+    with_reader,
+)
+from idiomkit.training.recipes.frozen import frozen_embeddings, reduce_dim, with_targets
+from idiomkit.training.recipes.guard import HeldOutGuard
+from idiomkit.training.recipes.pairs import idiom_data
+
+log = logging.getLogger(__name__)
+
+KEEP_SENTENCES = 4000  # general and idiomatic sentences each in the keep stream
+PARALLEL = ("stsb_multi_mt/stsb-en-train.csv", "stsb_multi_mt/stsb-pt-train.csv")  # under data_dir/sts
+VALIDATION_TEXT = (
+    "mean of 2B validation idiom rho (10% of train MWEs), STS validation rho (carved from STS train), "
+    "misreading accuracy (15% of seen core-test idioms) and Xiao validation-idiom margin; with val_unseen the "
+    "validation idioms are in no training stream and not in the reader's lexicon"
+)
+
+
+def _by_hash(texts: list[str], n: int | None) -> list[str]:
+    ordered = sorted(dict.fromkeys(texts), key=lambda t: hashlib.sha256(t.encode()).hexdigest())
+    return ordered[:n] if n else ordered
+
+
+def validation_idioms(cfg, val_groups: list) -> set[tuple[str, str]]:
+    """(idiom, language) of every validation part: misreading validation idioms, Xiao validation idioms, 2B
+    validation MWEs."""
+    data_dir = run_data_dir(cfg.data_dir)
+    held = {(t.idiom, t.language) for t in core_test(data_dir).triples if not t.heldout and _val_idiom(t.idiom)}
+    held |= {(i.key, "EN") for i in idiom_data(str(data_dir)).split("val")}
+    held |= {(m, g.language) for g in val_groups for m in g.mwes}
+    return held
+
+
+def keep_sentences(cfg, sources: Sources, idiomatic: list[str]) -> tuple[list[str], list[str]]:
+    """(general, idiomatic) sentences of the keep stream: STS train sentences, and PIE train idiomatic sentences
+    plus ``idiomatic`` (the misreading stream's), each through the held-out dedup and the guard."""
+    n = cfg.limit_groups * 4 if cfg.limit_groups else KEEP_SENTENCES
+    general = _by_hash([s for p in sts_split(cfg)[0] for s in (p.sentence_1, p.sentence_2)], n)
+    pie = load_pie(run_data_dir(cfg.data_dir), ("train",))
+    kept = filter_heldout(
+        "keep idiomatic", pie, lambda p: [p.idiomatic_sentence], lambda p: [p.idiom], index=sources.index
+    ).kept
+    texts = [p.idiomatic_sentence for p in kept] + list(idiomatic)
+    texts = sources.guard.filter("keep idiomatic", texts, lambda t: [t]) if sources.guard else texts
+    return general, _by_hash(texts, n)
+
+
+def keep_stream(model, cfg, sentences: list[str]) -> Stream:
+    """The keep-what-you-know stream: ``sentences`` against the frozen base's embeddings of them (cached)."""
+    rows = [(s,) for s in sentences]
+    examples = make_examples(model, "keep", rows, [0.0] * len(rows), list(range(len(rows))), cfg.max_seq_length)
+    targets = frozen_embeddings(model, examples, cfg.output_dir, f"base|{cfg.model}|{cfg.pooling}")
+    return Stream(with_targets(examples, targets), KeepCloseLoss(model, cfg.keep_distance), weight=cfg.keep_weight)
+
+
+def parallel_sentences(cfg, sources: Sources) -> list[tuple[str, str]]:
+    """(English, Portuguese) STS-B train sentences (module docstring), after the held-out dedup and the guard,
+    without the STS validation carve's sentences; deduplicated by the English side, in hash order."""
+    root = run_data_dir(cfg.data_dir) / "sts"
+    en, pt = (load_stsb(root / name) for name in PARALLEL)
+    if len(en) != len(pt):
+        raise DataError(root / PARALLEL[1], None, None, f"{len(pt)} pairs, but {PARALLEL[0]} has {len(en)}")
+    pairs = [(a.sentence_1, b.sentence_1) for a, b in zip(en, pt, strict=True)]
+    pairs += [(a.sentence_2, b.sentence_2) for a, b in zip(en, pt, strict=True)]
+    carved = {normalise_sentence(s) for p in sts_split(cfg)[1] for s in (p.sentence_1, p.sentence_2)}
+    pairs = [p for p in pairs if normalise_sentence(p[0]) not in carved]
+    pairs = filter_heldout("distill parallel", pairs, lambda p: p, index=sources.index).kept
+    pairs = sources.guard.filter("distill parallel", pairs, lambda p: p) if sources.guard else pairs
+    by_en = dict(pairs)
+    return [(e, by_en[e]) for e in _by_hash(list(by_en), None)]
+
+
+def teacher_targets(cfg, english: list[str], dim: int, lexicon) -> np.ndarray:
+    """The teacher's embeddings (idiom reader in front, ``lexicon``) of ``english``, cached in the run folder,
+    reduced to ``dim`` dimensions."""
+    teacher = load_model(cfg.teacher, device="cpu" if not torch.cuda.is_available() else None)
+    teacher.max_seq_length = cfg.max_seq_length
+    teacher = with_reader(teacher, run_data_dir(cfg.data_dir), lexicon)
+    rows = [(t,) for t in english]
+    examples = make_examples(teacher, "teacher", rows, [0.0] * len(rows), list(range(len(rows))), cfg.max_seq_length)
+    targets = frozen_embeddings(teacher, examples, cfg.output_dir, f"teacher|{cfg.teacher}")
+    del teacher
+    return reduce_dim(targets, dim)
+
+
+def distill_phase(model, cfg, sources: Sources) -> Phase:
+    """``distill_steps`` steps of (EN, PT) rows against the teacher's EN embeddings (MSE, as ``MSELoss``)."""
+    pairs = parallel_sentences(cfg, sources)
+    per_step = max(1, cfg.batch_size // 2)  # a two-column row is two sentences
+    pairs = pairs[: cfg.distill_steps * per_step]
+    dim = model.get_embedding_dimension()
+    targets = teacher_targets(cfg, [e for e, _ in pairs], dim, reader_lexicon(model))
+    examples = make_examples(model, "distill", pairs, [0.0] * len(pairs), list(range(len(pairs))), cfg.max_seq_length)
+    epochs = max(1, math.ceil(cfg.distill_steps * per_step / len(pairs)))
+    return Phase("distill", [Stream(with_targets(examples, targets), KeepCloseLoss(model, "mse"))], epochs)
+
+
+def without_idioms(lexicon, idioms: set[tuple[str, str]]):
+    """``lexicon`` without ``idioms`` (by key, per language)."""
+    for language in ("EN", "PT"):
+        lexicon.remove([i for i, lang in idioms if lang == language], language)
+    return lexicon
+
+
+def v2_setup(cfg, load_groups) -> Setup:
+    """The trainer's :class:`Setup` for ``flagship-v2`` and ``flagship-v2-student`` (module docstring)."""
+    cfg.mwe_tokens = False
+    data_dir = run_data_dir(cfg.data_dir)
+    base = Sources(heldout_index(data_dir), HeldOutGuard.for_data(data_dir))
+    train, val, files = load_groups(cfg)
+    held = validation_idioms(cfg, val) if cfg.val_unseen else set()
+    lexicon = without_idioms(evaluation_lexicon(data_dir), held) if held else None
+    model = base_model(cfg, lexicon)
+    sources = Sources(base.index.with_idioms([i for i, _ in held], "flagship validation"), base.guard, ("train",))
+    if held:
+        sources.guard = HeldOutGuard.for_data(data_dir, held)
+    else:
+        sources.xiao_splits = ("train", "val")
+    train = filter_heldout("flagship 2b", train, group_texts, lambda g: g.mwes, index=sources.index).kept
+    train = sources.guard.filter("flagship 2b", train, group_texts)
+    streams, _ = build_streams(model, cfg, train, sources, STREAMS)
+    _, val_triples = misreading_triples(cfg, base.index, reader_lexicon(model), base.guard)
+    if cfg.keep_weight > 0:
+        train_triples, _ = misreading_triples(cfg, sources.index, reader_lexicon(model), sources.guard)
+        general, idiomatic = keep_sentences(cfg, sources, [t.sentence for t in train_triples])
+        streams.append(keep_stream(model, cfg, general + idiomatic))
+    phases = [Phase("flagship", streams, cfg.epochs)]
+    if cfg.recipe == "flagship-v2-student":
+        phases.insert(0, distill_phase(model, cfg, sources))
+    counts = data_counts(
+        model,
+        [s for p in phases for s in p.streams],
+        train_groups=len(train),
+        val_groups=len(val),
+        val_triples=len(val_triples),
+        val_unseen_idioms=len(held),
+    )
+    return Setup(
+        model,
+        phases,
+        [flagship_evaluator(cfg, val, val_triples)],
+        files + list(idiom_data(str(data_dir)).files) + [run_data_dir(cfg.data_dir) / "sts" / p for p in PARALLEL],
+        counts,
+        "val_mean",
+    )
+
+
+def _no_phases(model, groups, cfg) -> list[Phase]:
+    raise ValueError("flagship-v2 recipes build their phases in v2_setup (the trainer calls it)")
+
+
+RECIPES: dict[str, Recipe] = {
+    name: Recipe("flagship", _no_phases, VALIDATION_TEXT, setup=v2_setup, card_lines=card_lines)
+    for name in ("flagship-v2", "flagship-v2-student")
+}
+
+__all__ = ["KEEP_SENTENCES", "RECIPES", "keep_stream", "parallel_sentences", "v2_setup", "validation_idioms"]

@@ -1,0 +1,104 @@
+"""Embeddings of a frozen model, computed once per run and cached in the run folder: the targets of the
+keep-what-you-know term (the base model before training) and of distillation (a teacher).
+
+The cache file is named by a digest of the model's name and the exact token ids it embeds
+(``<run>/frozen/<name>-<digest>.npy``), so a resumed run reads it back and a change of inputs computes anew.
+The targets ride in :attr:`Examples.labels` as :class:`TargetRows` (one row per example, handed to the loss by
+:func:`~idiomkit.training.examples.collate` as a ``(B, d)`` tensor).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from idiomkit.training.examples import Examples, collate
+
+log = logging.getLogger(__name__)
+
+FROZEN_DIR = "frozen"
+ENCODE_BATCH = 64
+
+
+class TargetRows(Sequence):
+    """A ``(n, d)`` array seen as ``n`` label rows (each a list of floats, as ``collate`` stacks labels)."""
+
+    def __init__(self, array: np.ndarray):
+        self.array = np.asarray(array, dtype=np.float32)
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def __getitem__(self, i):
+        return self.array[i].tolist()
+
+
+def inputs_digest(tag: str, examples: Examples) -> str:
+    """A digest of ``tag`` (the model's name) and every token id of ``examples``' first column."""
+    digest = hashlib.sha256(tag.encode())
+    for ids in examples.columns[0]:
+        digest.update(np.asarray(ids, dtype=np.int64).tobytes())
+        digest.update(b"|")
+    return digest.hexdigest()[:16]
+
+
+@torch.no_grad()
+def embed_examples(model, examples: Examples) -> np.ndarray:
+    """``model``'s embeddings (eval mode, no dropout) of the cached token ids of ``examples``' first column."""
+    was_training = model.training
+    model.eval()
+    one = replace(examples, columns=examples.columns[:1], labels=[0.0] * len(examples))
+    out = []
+    try:
+        for start in range(0, len(one), ENCODE_BATCH):
+            features, _ = collate(model, one, list(range(start, min(start + ENCODE_BATCH, len(one)))))
+            out.append(model(features[0])["sentence_embedding"].float().cpu().numpy())
+    finally:
+        model.train(was_training)
+    return np.concatenate(out)
+
+
+def frozen_embeddings(model, examples: Examples, run_dir: str | Path, tag: str) -> np.ndarray:
+    """``model``'s embeddings of ``examples`` (first column), read from the run folder's cache when there."""
+    path = Path(run_dir) / FROZEN_DIR / f"{examples.name}-{inputs_digest(tag, examples)}.npy"
+    if path.is_file():
+        cached = np.load(path, allow_pickle=False)
+        if len(cached) == len(examples):
+            log.info("frozen embeddings of %s: read %s", examples.name, path)
+            return cached
+    array = embed_examples(model, examples)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp.npy")
+    np.save(tmp, array, allow_pickle=False)
+    os.replace(tmp, path)
+    log.info("frozen embeddings of %s: %d x %d written to %s", examples.name, *array.shape, path)
+    return array
+
+
+def reduce_dim(targets: np.ndarray, dim: int) -> np.ndarray:
+    """``targets`` projected on their first ``dim`` principal axes (fit on ``targets``; no centring in the
+    projection, as sentence-transformers' dimensionality-reduction example); unchanged when already ``dim`` wide."""
+    if targets.shape[1] == dim:
+        return targets
+    if targets.shape[1] < dim:
+        raise ValueError(f"cannot widen {targets.shape[1]}-dimensional targets to {dim}")
+    _, values, axes = np.linalg.svd(targets - targets.mean(axis=0), full_matrices=False)
+    kept = float((values[:dim] ** 2).sum() / (values**2).sum())
+    log.info(
+        "targets reduced from %d to %d dimensions (PCA, %.1f%% of the variance)", targets.shape[1], dim, 100 * kept
+    )
+    return (targets @ axes[:dim].T).astype(np.float32)
+
+
+def with_targets(examples: Examples, targets: np.ndarray) -> Examples:
+    """``examples`` whose label of row ``i`` is ``targets[i]`` (for :class:`~idiomkit.losses.KeepCloseLoss`)."""
+    if len(targets) != len(examples):
+        raise ValueError(f"{examples.name}: {len(targets)} targets for {len(examples)} rows")
+    return replace(examples, labels=TargetRows(targets))

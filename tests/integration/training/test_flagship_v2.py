@@ -1,0 +1,105 @@
+"""Flagship v2 on a tiny budget (issue #44): the bilingual student's distill phase runs before the flagship
+streams, the keep-what-you-know stream trains beside them, LoRA composes with both (adapters under the reader,
+merged on save), the frozen targets are cached in the run folder and read back when the run resumes, and the
+validation idioms reach no training stream."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from idiomkit.models import load_model
+from idiomkit.training import train
+from idiomkit.training.recipes.frozen import FROZEN_DIR
+
+TINY = {
+    "model": "minilm",
+    "teacher": "minilm",
+    "lora_rank": 4,
+    "epochs": 1,
+    "batch_size": 8,
+    "max_seq_length": 32,
+    "limit_groups": 40,
+    "distill_steps": 2,
+    "lr": 3e-4,
+    "dropout": 0.0,
+    "threads": 1,
+    "checkpoint_every": 2,
+    "eval_every": 4,
+}
+
+
+def records_of(run) -> list[str]:
+    messages: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            messages.append(record.getMessage())
+
+    logger, keep = logging.getLogger("idiomkit"), Keep(level=logging.INFO)
+    old = logger.level
+    logger.addHandler(keep)
+    logger.setLevel(logging.INFO)
+    try:
+        run()
+    finally:
+        logger.removeHandler(keep)
+        logger.setLevel(old)
+    return messages
+
+
+class Killed(Exception):
+    """Stands for a kill after step 3 (the last checkpoint is step 2's)."""
+
+
+def kill_after_step_3(state) -> None:
+    if state.step == 3:
+        raise Killed
+
+
+@pytest.fixture(scope="module")
+def student_run(tmp_path_factory, data_dir):
+    out = tmp_path_factory.mktemp("flagship-v2")
+    losses: list[tuple[int, float]] = []
+    options = {**TINY, "output_dir": out, "max_steps": 4, "data_dir": str(data_dir)}
+    first = records_of(
+        lambda: pytest.raises(
+            Killed,
+            train,
+            "flagship-v2-student",
+            on_step=kill_after_step_3,
+            progress=lambda s, loss: losses.append((s.phase, loss)),
+            **options,
+        )
+    )
+    resumed = records_of(lambda: train("flagship-v2-student", **options))
+    return out, losses, first, resumed
+
+
+def test_distill_phase_then_flagship_streams_with_the_keep_term(student_run):
+    out, losses, _, _ = student_run
+    info = json.loads((out / "training.json").read_text(encoding="utf-8"))
+    assert info["label"] == "flagship-v2-student-lora" and info["steps"] == 4
+    counts = info["counts"]
+    assert counts["distill_rows"] == 2 * 4 and counts["keep_rows"] > 0 and counts["misreading_rows"] > 0
+    assert counts["val_unseen_idioms"] > 0 and counts["val_triples"] > 0
+    assert [phase for phase, _ in losses] == [0, 0, 1]  # 2 distill steps (8 rows, 4 a step), then the flagship
+    assert {"valmis_accuracy", "valsts_sts", "val_mean"} <= set(info["validation"][-1])
+
+
+def test_frozen_targets_are_cached_and_read_back_on_resume(student_run):
+    out, _, first, resumed = student_run
+    cached = sorted(p.name.split("-")[0] for p in (out / FROZEN_DIR).glob("*.npy"))
+    assert cached == ["keep", "teacher"]
+    assert sum(m.startswith("frozen embeddings of") and "written" in m for m in first) == 2
+    assert sum(m.startswith("frozen embeddings of") and ": read " in m for m in resumed) == 2
+
+
+def test_lora_is_merged_and_the_reader_reloads(student_run):
+    out, _, _, _ = student_run
+    model = load_model(str(out))
+    assert type(model[0]).__name__ == "IdiomReader" and not hasattr(model[0].model, "merge_and_unload")
+    assert not any("lora" in name for name, _ in model.named_parameters())
+    assert model.encode(["He spilled the beans."]).shape == (1, 384)

@@ -1,0 +1,57 @@
+"""Frozen-model targets: computed once from the exact cached token ids, cached in the run folder and read back on
+resume, handed to the loss as a (B, d) label tensor; PCA reduction keeps the geometry of low-rank targets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from idiomkit.training.examples import collate, make_examples
+from idiomkit.training.recipes import frozen
+from idiomkit.training.recipes.frozen import FROZEN_DIR, frozen_embeddings, reduce_dim, with_targets
+
+TEXTS = ["A man is playing a guitar.", "He finally spilled the beans.", "The cat sleeps.", "It is raining."]
+
+
+@pytest.fixture(scope="module")
+def examples(minilm):
+    rows = [(t,) for t in TEXTS]
+    return make_examples(minilm, "keep", rows, [0.0] * len(rows), list(range(len(rows))), 32)
+
+
+def test_targets_are_the_frozen_models_embeddings_and_are_cached(minilm, examples, tmp_path, monkeypatch):
+    targets = frozen_embeddings(minilm, examples, tmp_path, "base|minilm")
+    expected = minilm.encode(TEXTS, convert_to_numpy=True)
+    assert targets.shape == expected.shape
+    np.testing.assert_allclose(targets, expected, atol=1e-5)
+    assert len(list((tmp_path / FROZEN_DIR).glob("keep-*.npy"))) == 1
+
+    def recompute(*args):
+        raise AssertionError("recomputed although cached")
+
+    monkeypatch.setattr(frozen, "embed_examples", recompute)
+    np.testing.assert_array_equal(frozen_embeddings(minilm, examples, tmp_path, "base|minilm"), targets)
+    with pytest.raises(AssertionError, match="recomputed"):  # another model name is another cache entry
+        frozen_embeddings(minilm, examples, tmp_path, "teacher|mpnet")
+
+
+def test_collate_hands_the_loss_one_target_row_per_example(minilm, examples):
+    targets = np.arange(len(TEXTS) * 3, dtype=np.float32).reshape(len(TEXTS), 3)
+    keep = with_targets(examples, targets)
+    _, labels = collate(minilm, keep, [2, 0])
+    assert labels.shape == (2, 3)
+    np.testing.assert_array_equal(labels.numpy(), targets[[2, 0]])
+    with pytest.raises(ValueError, match="keep: 2 targets for 4 rows"):
+        with_targets(examples, targets[:2])
+
+
+def test_pca_reduction_keeps_distances_of_low_rank_targets():
+    rng = np.random.default_rng(0)
+    wide = rng.normal(size=(50, 3)) @ rng.normal(size=(3, 8))
+    narrow = reduce_dim(wide, 3)
+    assert narrow.shape == (50, 3)
+    dist = lambda a: np.linalg.norm(a[:, None] - a[None], axis=-1)  # noqa: E731
+    np.testing.assert_allclose(dist(narrow), dist(wide), atol=1e-4)
+    assert reduce_dim(wide, 8) is wide
+    with pytest.raises(ValueError, match="cannot widen 8-dimensional targets to 9"):
+        reduce_dim(wide, 9)
