@@ -46,7 +46,8 @@ import numpy as np
 from idiomkit.data.errors import DataError
 from idiomkit.data.keys import normalise_idiom
 from idiomkit.idioms.lexicon import Lexicon
-from idiomkit.idioms.matcher import Matcher, en_forms, pt_forms, tokenize
+from idiomkit.idioms.matcher import Matcher, tokenize
+from idiomkit.idioms.morphology import en_forms, pt_forms
 from idiomkit.results import atomic_write_text
 
 log = logging.getLogger(__name__)
