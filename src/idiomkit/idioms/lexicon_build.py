@@ -46,7 +46,8 @@ from typing import NamedTuple
 from idiomkit.data.heldout import HeldOut, heldout_index
 from idiomkit.data.keys import normalise_idiom
 from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
-from idiomkit.idioms.matcher import Matcher, en_forms
+from idiomkit.idioms.matcher import Matcher
+from idiomkit.idioms.morphology import en_forms
 from idiomkit.idioms.sources import (
     _FUNCTION,
     PARTICLES,

@@ -26,24 +26,10 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from idiomkit.idioms.lexicon import Lexicon
-from idiomkit.idioms.matcher import Match, Matcher, en_forms
+from idiomkit.idioms.matcher import Match, Matcher
+from idiomkit.idioms.morphology import inflect, verb_form
 
 MODES = ("mark", "gloss", "replace")
-
-
-def _pairs(text: str) -> dict[str, str]:
-    return dict(pair.split(":") for pair in text.split())
-
-
-_IRREGULAR_PAST = _pairs(
-    "be:was have:had do:did go:went make:made take:took give:gave get:got become:became come:came tell:told "
-    "say:said know:knew think:thought lose:lost feel:felt leave:left find:found pay:paid keep:kept see:saw "
-    "run:ran begin:began speak:spoke spend:spent bring:brought put:put set:set let:let cut:cut hit:hit "
-    "fall:fell break:broke hold:held stand:stood understand:understood win:won fight:fought buy:bought "
-    "sell:sold teach:taught catch:caught throw:threw forget:forgot hide:hid eat:ate drink:drank lie:lay "
-    "sleep:slept mean:meant meet:met send:sent sit:sat rise:rose seek:sought show:showed"
-)
-_THIRD = {"be": "is", "have": "has", "do": "does", "go": "goes"}
 
 
 class SenseLike(Protocol):
@@ -129,49 +115,6 @@ def check_mode(mode: str) -> str:
 
 
 # --- replace: shaping the meaning to fit the sentence -------------------------------------------------------------
-
-
-def verb_form(token: str, lemma: str) -> str:
-    """Which form of ``lemma`` the token is: ``base``, ``ing``, ``past`` or ``s`` (``base`` when unsure).
-
-    Example::
-
-        verb_form("kicked", "kick"), verb_form("spilling", "spill")  # "past", "ing"
-    """
-    token, lemma = token.casefold(), lemma.casefold()
-    if token == lemma or token not in en_forms(lemma):
-        return "base"
-    if token.endswith("ing"):
-        return "ing"
-    if token.endswith("ed") or token == _IRREGULAR_PAST.get(lemma) or (token[-1:] != "s" and token != lemma):
-        return "past"
-    return "s" if token.endswith("s") else "base"
-
-
-def inflect(verb: str, form: str) -> str:
-    """``verb`` (a lemma) in ``form`` (see :func:`verb_form`), by the regular rules and a table of common
-    irregular pasts.
-
-    Example::
-
-        inflect("die", "ing"), inflect("stop", "past"), inflect("go", "s")  # "dying", "stopped", "goes"
-    """
-    cvc = len(verb) >= 3 and verb[-1] not in "aeiouwxy" and verb[-2] in "aeiou" and verb[-3] not in "aeiou"
-    consonant_y = re.search(r"[^aeiou]y$", verb) is not None
-    if form == "ing":
-        if verb.endswith("ie"):
-            return verb[:-2] + "ying"
-        stem = verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb + verb[-1] * cvc
-        return stem + "ing"
-    if form == "past":
-        if verb in _IRREGULAR_PAST:
-            return _IRREGULAR_PAST[verb]
-        return verb + "d" if verb.endswith("e") else verb[:-1] + "ied" if consonant_y else verb + verb[-1] * cvc + "ed"
-    if form == "s":
-        if verb in _THIRD:
-            return _THIRD[verb]
-        return verb[:-1] + "ies" if consonant_y else verb + ("es" if re.search(r"(s|x|z|ch|sh|o)$", verb) else "s")
-    return verb
 
 
 def shape_meaning(meaning: str, match: Match) -> str:

