@@ -1,7 +1,7 @@
 """One error boundary for the CLI and the API: a failure of input, environment or disk is one line naming the file.
 
 :func:`user_error_message` maps an exception to that line (``None`` for anything else: a bug keeps its traceback).
-The CLI prints it and exits 2 (``idiomkit.cli.user_errors``); the API's entry points re-raise it as an
+The CLI prints it and exits 2 (``idiomkit.cli.common.user_errors``); the API's entry points re-raise it as an
 :class:`IdiomkitError` (:func:`api_errors`), the original exception chained as ``__cause__``.
 """
 
