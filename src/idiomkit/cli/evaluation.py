@@ -130,14 +130,14 @@ def mteb_run(
     data_dir: DataDir = None,
 ) -> None:
     """Run a benchmark as an mteb task (local data, no result cache) and print its main score."""
-    from idiomkit.errors import check_at_least, check_choice
+    from idiomkit.errors import IdiomkitError, check_at_least, check_choice
 
     check_at_least("--batch-size", batch_size, 1)
     check_choice("pooling", pooling, ("mean", "last2"))
     try:
         from idiomkit.mteb_tasks import get_mteb_task, run_mteb
     except ImportError as exc:
-        raise ValueError(f"mteb is not installed ({exc}); install the 'mteb' extra") from None
+        raise IdiomkitError(f"mteb is not installed ({exc}); install the 'mteb' extra") from None
     from idiomkit.models import load_model
 
     mteb_task = get_mteb_task(task, data_dir)

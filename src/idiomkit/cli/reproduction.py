@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from idiomkit.cli.common import DOCS_RESULTS, DataDir, app, console, print_table, user_errors
+from idiomkit.errors import OptionError
 
 
 @app.command()
@@ -76,7 +77,7 @@ def reproduce_run(
     exps = load_experiments(experiments)
     jobs = plan(exps, quick=quick, run_root=root, results_dir=results_dir, data_dir=data, only=only, seeds=seeds)
     if not jobs:
-        raise ValueError(f"{selection_text(only, seeds)}: no experiment in {experiments} matches")
+        raise OptionError(f"{selection_text(only, seeds)}: no experiment in {experiments} matches")
     rows, failed = run_jobs(jobs, results_dir=results_dir, data=data, log_dir=root / "logs", dry_run=dry_run)
     print_table(rows, f"reproduce ({'quick' if quick else 'full'}): {len(jobs)} jobs")
     if dry_run:
@@ -151,7 +152,7 @@ def reproduce_check(
             seeds=seeds,
         )
         if not jobs:
-            raise ValueError(f"{selection_text(only, seeds)}: no experiment matches")
+            raise OptionError(f"{selection_text(only, seeds)}: no experiment matches")
         if dry_run:
             trained_here = {job.trains for job in jobs if job.trains}
             for job in jobs:

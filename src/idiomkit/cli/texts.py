@@ -31,7 +31,7 @@ def embed(
     batch_size: int = 64,
 ) -> None:
     """Embed texts and print their shape (and save them with --output)."""
-    from idiomkit.errors import check_at_least, check_choice
+    from idiomkit.errors import OptionError, check_at_least, check_choice
     from idiomkit.io import check_output_file, read_texts, save_embeddings
 
     check_at_least("--batch-size", batch_size, 1)
@@ -42,9 +42,9 @@ def embed(
 
     items, spans = read_texts(input, spans_required=pooling == "span") if input else (list(texts or []), None)
     if not items:
-        raise ValueError("nothing to embed: give texts or --input")
+        raise OptionError("nothing to embed: give texts or --input")
     if pooling == "span" and spans is None:
-        raise ValueError("--pooling span needs a .jsonl --input with a 'span' for every text")
+        raise OptionError("--pooling span needs a .jsonl --input with a 'span' for every text")
     emb = embed_texts(
         items,
         model,

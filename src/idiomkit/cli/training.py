@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from idiomkit.cli.common import DataDir, app, console, print_table, user_errors
+from idiomkit.errors import OptionError
 
 TRAIN_RUN_OPTIONS = {  # the options of ``idiomkit train`` that are not TrainConfig fields (how to run, not what)
     "force_new": (
@@ -108,7 +109,7 @@ def check_evaluate_tasks(tasks: list[str]) -> None:
     """Reject an unknown ``--evaluate`` task before any training starts."""
     for task_name in tasks:
         if task_name not in EVALUATE_TASKS:
-            raise ValueError(f"--evaluate: unknown task '{task_name}' (expected {' or '.join(EVALUATE_TASKS)})")
+            raise OptionError(f"--evaluate: unknown task '{task_name}' (expected {' or '.join(EVALUATE_TASKS)})")
 
 
 def trained_evaluation_jobs(tasks: list[str], config: dict) -> list[tuple[str, dict]]:

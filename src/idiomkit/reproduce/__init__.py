@@ -52,4 +52,9 @@ and a method (``idiomkit run semeval2a --method classifier -m minilm --epochs 2 
     context = true                       # true: the bare flag; false: left out
     seeds = { inject = "seed" }
     results-dir = { inject = "results" }
+
+Modules: :mod:`~idiomkit.reproduce.schema` (the typed tables and field checks), :mod:`~idiomkit.reproduce.method_runs`
+(``[method]``: injected values, write-path checks, the argv), :mod:`~idiomkit.reproduce.experiments` (reading the
+files), :mod:`~idiomkit.reproduce.jobs` (commands, skip keys, running), :mod:`~idiomkit.reproduce.check`,
+:mod:`~idiomkit.reproduce.compare` and :mod:`~idiomkit.reproduce.check_report` (``--check``).
 """
