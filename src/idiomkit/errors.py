@@ -1,7 +1,7 @@
 """One error boundary for the CLI and the API: a failure of input, environment or disk is one line naming the file.
 
 :func:`user_error_message` maps an exception to that line (``None`` for anything else: a bug keeps its traceback).
-The CLI prints it and exits 2 (``idiomkit.cli.user_errors``); the API's entry points re-raise it as an
+The CLI prints it and exits 2 (``idiomkit.cli.common.user_errors``); the API's entry points re-raise it as an
 :class:`IdiomkitError` (:func:`api_errors`), the original exception chained as ``__cause__``.
 """
 
@@ -26,6 +26,14 @@ class OptionError(IdiomkitError, ValueError):
 
 class InputError(IdiomkitError, ValueError):
     """Bad input met inside an API entry point (the library's own exception is the ``__cause__``)."""
+
+
+class UnknownName(OptionError, KeyError):
+    """A task, method, block or other registry name that is not registered (a ``KeyError`` too, for callers that
+    look names up; a bare ``KeyError`` is a bug and keeps its traceback)."""
+
+    def __str__(self) -> str:  # the message as given, not KeyError's quoted repr
+        return str(self.args[0]) if self.args else "unknown name"
 
 
 class FileSystemError(IdiomkitError, OSError):
@@ -90,15 +98,18 @@ def _message(exc: BaseException) -> str | None:
         return f"corrupt or truncated safetensors weights ({exc})"
     if is_usage_error(exc):  # typer.BadParameter raised in a command's body
         return exc.format_message()  # type: ignore[attr-defined]
-    if isinstance(exc, KeyError):
-        return str(exc.args[0]) if exc.args else "missing key"
     if isinstance(exc, ValueError):
         return str(exc)
     return None
 
 
 def user_error_message(exc: BaseException) -> str | None:
-    """The one-line message for a failure of input, environment or disk; ``None`` when ``exc`` is none of those."""
+    """The one-line message for a failure of input, environment or disk; ``None`` when ``exc`` is none of those.
+
+    Input: idiomkit's own errors (:class:`IdiomkitError`: ``DataError``, ``OptionError``, ``InputError``...,
+    ``ModelNotAvailable``), undecodable text, JSON, CSV or weights, and ``ValueError`` (still what most loaders and
+    option checks raise); environment and disk: ``OSError``. A bare ``KeyError``, ``TypeError``, ``AttributeError``
+    and the rest are bugs: ``None``, so they keep their traceback."""
     text = _message(exc)
     return None if text is None else " ".join(text.split()) or type(exc).__name__
 

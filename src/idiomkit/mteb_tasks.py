@@ -25,6 +25,7 @@ from mteb.abstasks.task_metadata import TaskMetadata
 from scipy.stats import pearsonr, spearmanr
 
 from idiomkit.config import default_data_dir
+from idiomkit.errors import UnknownName
 from idiomkit.results import sha256_files
 from idiomkit.tasks import TASKS
 
@@ -379,7 +380,7 @@ MTEB_TASKS = {"semeval2b": SemEval2022Task2BDev, "idiolink": IdioLinkRetrieval, 
 def get_mteb_task(name: str, data_dir: str | Path | None = None):
     """An mteb task instance by idiomkit's task name (``semeval2b``, ``idiolink`` or ``admire``)."""
     if name not in MTEB_TASKS:
-        raise KeyError(f"no mteb task for '{name}' (expected one of {', '.join(MTEB_TASKS)})")
+        raise UnknownName(f"no mteb task for '{name}' (expected one of {', '.join(MTEB_TASKS)})")
     return MTEB_TASKS[name](data_dir=data_dir)
 
 

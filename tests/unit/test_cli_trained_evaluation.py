@@ -7,22 +7,22 @@ from types import SimpleNamespace
 import pytest
 
 import idiomkit.api
-from idiomkit import cli
+from idiomkit.cli import training
 
 
 def test_each_evaluate_task_expands_to_its_jobs():
     config = {"mwe_tokens": False}
-    assert cli.trained_evaluation_jobs(["xiao-pairs"], config) == [("xiao-pairs", {})]
+    assert training.trained_evaluation_jobs(["xiao-pairs"], config) == [("xiao-pairs", {})]
     want = [("semeval2b", {"mwe_tokens": False, "setting": "fine_tune"})]
-    assert cli.trained_evaluation_jobs(["semeval2b"], config) == want
-    idiolink = cli.trained_evaluation_jobs(["idiolink"], config)
+    assert training.trained_evaluation_jobs(["semeval2b"], config) == want
+    idiolink = training.trained_evaluation_jobs(["idiolink"], config)
     assert [opts["query_mode"] for _, opts in idiolink[:3]] == ["sentence", "span", "sentence+span"]
     assert len(idiolink) == 9
 
 
 def test_unknown_evaluate_task_is_refused_before_training():
     with pytest.raises(ValueError, match="unknown task 'xiao'"):
-        cli.check_evaluate_tasks(["xiao"])
+        training.check_evaluate_tasks(["xiao"])
 
 
 def test_trained_model_is_evaluated_with_its_own_pooling(monkeypatch, tmp_path):
@@ -36,7 +36,7 @@ def test_trained_model_is_evaluated_with_its_own_pooling(monkeypatch, tmp_path):
 
     monkeypatch.setattr(idiomkit.api, "evaluate", fake_evaluate)
     info = {"label": "pairs-triplet-id", "config": {"model": "minilm", "seed": 3, "mwe_tokens": False}}
-    cli.evaluate_trained(tmp_path, info, ["xiao-pairs", "semeval2b"], None)
+    training.evaluate_trained(tmp_path, info, ["xiao-pairs", "semeval2b"], None)
     assert [(task, kw["pooling"], kw["recipe"], kw["seed"]) for task, _, kw in calls] == [
         ("xiao-pairs", "mean", "pairs-triplet-id", 3),
         ("semeval2b", "mean", "pairs-triplet-id", 3),

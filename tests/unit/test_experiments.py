@@ -8,10 +8,11 @@ import pytest
 from typer.testing import CliRunner
 
 import idiomkit
-from idiomkit import reproduce
 from idiomkit.cli import app
 from idiomkit.data.errors import DataError
-from idiomkit.reproduce import code_hash, data_hash, job_argv, load_experiment, load_experiments
+from idiomkit.reproduce.experiments import load_experiment, load_experiments
+from idiomkit.reproduce.jobs import cli_flags, code_hash, data_hash, job_argv, sha256_tree
+from idiomkit.reproduce.schema import EvaluateRun, TrainRun
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -335,17 +336,17 @@ def test_bad_experiment_file_is_one_line_and_exit_2_from_the_cli(tmp_path):
 
 def test_code_hash_covers_the_installed_package_wherever_it_lives(tmp_path, monkeypatch):
     here = code_hash()
-    assert here == reproduce.sha256_tree([Path(idiomkit.__file__).resolve().parent, ROOT / "pyproject.toml"])
+    assert here == sha256_tree([Path(idiomkit.__file__).resolve().parent, ROOT / "pyproject.toml"])
     wheel = tmp_path / "site-packages" / "idiomkit"  # as installed from a wheel: no src/, no pyproject.toml
     shutil.copytree(Path(idiomkit.__file__).parent, wheel, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(idiomkit, "__file__", str(wheel / "__init__.py"))
     installed = code_hash()
-    assert installed == reproduce.sha256_tree([wheel]) and installed != reproduce.sha256_tree([])
-    (wheel / "reproduce.py").write_text("# changed\n")
+    assert installed == sha256_tree([wheel]) and installed != sha256_tree([])
+    (wheel / "reproduce" / "jobs.py").write_text("# changed\n")
     assert code_hash() != installed
 
 
-@pytest.mark.parametrize(("kind", "schema"), [("train", reproduce.TrainRun), ("evaluate", reproduce.EvaluateRun)])
+@pytest.mark.parametrize(("kind", "schema"), [("train", TrainRun), ("evaluate", EvaluateRun)])
 def test_every_typed_field_is_an_option_of_the_real_command(kind, schema):
     """TrainRun / EvaluateRun do not drift from the CLI: each field, set, parses as an option of its command."""
     import dataclasses
@@ -371,7 +372,7 @@ def test_every_typed_field_is_an_option_of_the_real_command(kind, schema):
         types = [a for a in typing.get_args(hints[f.name]) if a is not type(None)] or [hints[f.name]]
         value = texts[f.name] if types[0] is str else samples[types[0]]
         head = ["semeval2b"] if kind == "evaluate" else []
-        command.make_context(kind, [*head, *reproduce.cli_flags({f.name: value})])  # click.UsageError if unknown
+        command.make_context(kind, [*head, *cli_flags({f.name: value})])  # click.UsageError if unknown
 
 
 def test_known_idiomkit_verbs_are_the_cli_commands():
@@ -379,6 +380,6 @@ def test_known_idiomkit_verbs_are_the_cli_commands():
     import typer
 
     from idiomkit.cli import app
-    from idiomkit.reproduce import IDIOMKIT_VERBS
+    from idiomkit.reproduce.method_runs import IDIOMKIT_VERBS
 
     assert sorted(IDIOMKIT_VERBS) == sorted(typer.main.get_command(app).commands)

@@ -16,7 +16,15 @@ from helpers.bad_inputs import assert_one_line_error, idiolink
 
 from idiomkit import results
 from idiomkit.cli import app
-from idiomkit.errors import FileSystemError, IdiomkitError, InputError, OptionError, OutputClash, user_error_message
+from idiomkit.errors import (
+    FileSystemError,
+    IdiomkitError,
+    InputError,
+    OptionError,
+    OutputClash,
+    UnknownName,
+    user_error_message,
+)
 from idiomkit.results import ResultRecord, lock_path, output_lock, result_path, write_result
 
 PREDICTIONS = {"submission.csv": "ID,Sim\n1,0.5\n", "run.trec.gz": "q1 Q0 d1 1 0.9 x\n"}
@@ -181,7 +189,7 @@ def safetensors_error() -> Exception:
         (csv.Error("field larger than field limit (131072)"), "unreadable CSV (field larger than field limit"),
         (json.JSONDecodeError("Expecting value", "{\n  ", 4), "invalid or truncated JSON (line 2 column 3: Expecting"),
         (UnicodeDecodeError("utf-8", b"ab\xff", 2, 3, "invalid start byte"), "not valid utf-8 text (byte 0xff at"),
-        (KeyError("unknown task 'x'"), "unknown task 'x'"),
+        (UnknownName("unknown task 'x'"), "unknown task 'x'"),
         (ValueError("two\n  lines"), "two lines"),
         (InputError("bad"), "bad"),
         (OutputClash("r.json: another process"), "r.json: another process"),

@@ -9,7 +9,8 @@ from helpers import ROOT, runner
 from idiomkit.cli import app
 from idiomkit.data.errors import DataError
 from idiomkit.report import render_pages
-from idiomkit.reproduce import cli_flags, load_experiment, load_experiments
+from idiomkit.reproduce.experiments import load_experiment, load_experiments
+from idiomkit.reproduce.jobs import cli_flags
 
 
 def test_cli_flags_follow_typer_spelling():
@@ -56,7 +57,7 @@ def test_every_experiment_is_a_valid_idiomkit_command():
     experiments = load_experiments(ROOT / "benchmarks/experiments")
     assert {e.benchmark for e in experiments} >= {"semeval2b-dev", "idiolink-test"}
     assert any(e.in_quick for e in experiments)
-    from idiomkit.reproduce import job_argv
+    from idiomkit.reproduce.jobs import job_argv
 
     for exp in experiments:
         for quick in (False, True):

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from idiomkit.cli import app
-from idiomkit.reproduce import metric_diff, prediction_diff, prediction_files
+from idiomkit.reproduce.compare import metric_diff, prediction_diff, prediction_files
 from idiomkit.results import write_prediction
 
 runner = CliRunner()
@@ -270,7 +270,8 @@ PROBE_TOML = (
 
 
 def test_check_trains_into_the_models_folder_first_and_its_users_run_once_it_exists(project):
-    from idiomkit.reproduce import check_jobs, load_experiments, run_check
+    from idiomkit.reproduce.check import check_jobs, run_check
+    from idiomkit.reproduce.experiments import load_experiments
 
     folder = project / "benchmarks/experiments"
     folder.joinpath("toy-probe.toml").write_text(PROBE_TOML)  # sorts before toy-train

@@ -8,7 +8,7 @@ methods that ``idiomkit run TASK --method M`` runs end to end to their typed opt
 
 from __future__ import annotations
 
-from idiomkit.errors import OptionError
+from idiomkit.errors import OptionError, UnknownName
 from idiomkit.methods.admire.features import FeatureRanker
 from idiomkit.methods.admire.query_encoder import TrainedQueryEncoder
 from idiomkit.methods.admire.runs import (
@@ -80,7 +80,7 @@ def get_runnable(name: str) -> Runnable:
 def get_method(name: str) -> type[Method]:
     """The method class registered as ``name`` (``"<task>/<method>"``)."""
     if name not in METHODS:
-        raise KeyError(f"unknown method '{name}' (expected one of {', '.join(METHODS)})")
+        raise UnknownName(f"unknown method '{name}' (expected one of {', '.join(METHODS)})")
     return METHODS[name]
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from idiomkit.errors import OptionError
+from idiomkit.errors import OptionError, UnknownName
 from idiomkit.report import HEADLINE, dig, headline, markdown_table, transposed
 from idiomkit.results import ResultKey, ResultRecord, sha256_files, write_result
 from idiomkit.scorecard.blocks import BLOCKS, TRACKS, BlockOutput, Track, run_block
@@ -45,7 +45,7 @@ def selected_blocks(only: Sequence[str] | None, quick: bool) -> list[str]:
     without a quick slice asked for in quick mode is an OptionError: it would run whole on a card labelled quick."""
     unknown = [name for name in only or () if name not in BLOCKS]
     if unknown:
-        raise KeyError(f"unknown scorecard block '{unknown[0]}' (expected one of {', '.join(BLOCKS)})")
+        raise UnknownName(f"unknown scorecard block '{unknown[0]}' (expected one of {', '.join(BLOCKS)})")
     whole = [name for name in only or () if quick and not BLOCKS[name].quick]
     if whole:
         raise OptionError(

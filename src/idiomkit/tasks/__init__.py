@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from idiomkit.errors import OptionError
+from idiomkit.errors import OptionError, UnknownName
 from idiomkit.options import option_flags, parse_options
 from idiomkit.tasks.admire import AdmireOptions, AdmireTask
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
@@ -25,7 +25,7 @@ TASKS: dict[str, type[Task]] = {
 
 def get_task(name: str) -> Task:
     if name not in TASKS:
-        raise KeyError(f"unknown task '{name}' (expected one of {', '.join(TASKS)})")
+        raise UnknownName(f"unknown task '{name}' (expected one of {', '.join(TASKS)})")
     return TASKS[name]()
 
 

@@ -3,8 +3,9 @@
 Each field carries its help text and allowed values in ``field(metadata=...)`` (the keys of
 :mod:`idiomkit.options`: ``help``, ``range``, ``known``, ``short``, ``flag``, ``off``, ``path``, ``cli``). The
 ``idiomkit train`` flags (:func:`idiomkit.options.typer_parameters`), the range checks of the Python API
-(:func:`check_options`) and the ``[train]`` table of an experiment file (``reproduce.TrainRun``) are all generated
-from it. The field order is the order of ``run_config.json`` / ``training.json``: append new fields, never reorder.
+(:func:`check_options`) and the ``[train]`` table of an experiment file (``reproduce.schema.TrainRun``) are all
+generated from it. The field order is the order of ``run_config.json`` / ``training.json``: append new fields,
+never reorder.
 
 Nothing here imports torch: the command line reads this module to build its flags (``known`` names a registry by
 ``"module:attribute"``, imported only when a value is checked).

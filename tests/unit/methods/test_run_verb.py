@@ -147,7 +147,8 @@ def test_every_run_experiment_parses_against_its_methods_options():
     """Each ``idiomkit run`` experiment job (full and quick) names a runnable method and only options it takes."""
     import typer
 
-    from idiomkit.reproduce import job_argv, load_experiments
+    from idiomkit.reproduce.experiments import load_experiments
+    from idiomkit.reproduce.jobs import job_argv
 
     root = Path(__file__).resolve().parents[3]
     command = typer.main.get_command(app).commands["run"]

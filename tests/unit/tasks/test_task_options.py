@@ -15,7 +15,8 @@ from idiomkit.cli import app
 from idiomkit.data.sts import StsPair
 from idiomkit.errors import OptionError
 from idiomkit.options import option_args
-from idiomkit.reproduce import job_argv, load_experiments
+from idiomkit.reproduce.experiments import load_experiments
+from idiomkit.reproduce.jobs import job_argv
 from idiomkit.tasks import TASKS, TaskMetadata, get_task, parse_task_options
 from idiomkit.tasks.idiolink import IdioLinkEvaluator, IdioLinkOptions
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator

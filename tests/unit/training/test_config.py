@@ -1,5 +1,5 @@
 """Every training option is declared once, in :class:`TrainConfig`: the ``idiomkit train`` flags, the keywords
-``train()`` accepts and the ``[train]`` table of an experiment file (``reproduce.TrainRun``) all come from it."""
+``train()`` accepts and the ``[train]`` table of an experiment file (``reproduce.schema.TrainRun``) all come from it."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from idiomkit import reproduce
-from idiomkit.cli import TRAIN_RUN_OPTIONS, app, train_signature
+from idiomkit.cli import app
+from idiomkit.cli.training import TRAIN_RUN_OPTIONS, train_signature
 from idiomkit.options import Range, cli_fields, default_of
+from idiomkit.reproduce.schema import JOB_SUPPLIED, TrainRun, train_schema
 from idiomkit.training.config import TrainConfig, check_options, opt, option_ranges
 from idiomkit.training.setup import run_config
 
@@ -64,10 +65,10 @@ def test_train_accepts_exactly_the_train_config_fields():
 
 
 def test_the_experiment_schema_is_derived_from_train_config():
-    hints = typing.get_type_hints(reproduce.TrainRun)
-    expected = {f.name for f in cli_fields(TrainConfig)} - set(reproduce.JOB_SUPPLIED) | {"evaluate"}
+    hints = typing.get_type_hints(TrainRun)
+    expected = {f.name for f in cli_fields(TrainConfig)} - set(JOB_SUPPLIED) | {"evaluate"}
     assert set(hints) == expected
-    required = [f.name for f in dataclasses.fields(reproduce.TrainRun) if f.default is dataclasses.MISSING]
+    required = [f.name for f in dataclasses.fields(TrainRun) if f.default is dataclasses.MISSING]
     assert required == ["recipe", "model"]
     assert hints["epochs"] == int | None and hints["dropout"] == float | None and hints["evaluate"] == list[str] | None
 
@@ -98,5 +99,5 @@ def test_a_new_train_config_field_reaches_the_flags_and_the_experiment_schema():
     assert captured["knob"] == 5 and captured["model"] == "x"
     refused = runner.invoke(single, ["--knob", "0"])
     assert refused.exit_code == 2 and "--knob" in refused.output
-    schema = reproduce.train_schema(WithKnob)
+    schema = train_schema(WithKnob)
     assert typing.get_type_hints(schema)["knob"] == int | None and "python_only" not in typing.get_type_hints(schema)

@@ -1,0 +1,205 @@
+"""``idiomkit evaluate`` (one task, or ``all``: the scorecard), ``run`` (a method end to end), ``score``,
+``mteb`` and ``report``: measuring models and turning the result files into pages."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from idiomkit.cli.common import DOCS_RESULTS, DataDir, ResultsDir, app, console, print_options, print_table, user_errors
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@user_errors
+def evaluate(
+    ctx: typer.Context,
+    task: Annotated[
+        str, typer.Argument(help="Benchmark: semeval2b | idiolink | semeval2a | admire | xiao-pairs, or all")
+    ],
+    model: Annotated[str, typer.Option("--model", "-m", help="Registry name, model directory or hub id.")] = "minilm",
+    pooling: Annotated[str, typer.Option(help="mean | last2")] = "mean",
+    prompt_name: Annotated[str, typer.Option(help="Model prompt name, 'auto' (query for e5) or 'none'.")] = "auto",
+    recipe: Annotated[str, typer.Option(help="Recipe label for the result file.")] = "zero-shot",
+    seed: int = 0,
+    batch_size: int = 64,
+    data_dir: DataDir = None,
+    results_dir: ResultsDir = None,
+    no_write: Annotated[bool, typer.Option("--no-write", help="Print only; write no result file.")] = False,
+    help_options: Annotated[bool, typer.Option("--help-options", help="List the task's options and exit.")] = False,
+) -> None:
+    """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions. The task's own
+    options follow (``--help-options`` lists them), e.g. ``idiomkit evaluate idiolink --query-mode span``."""
+    common = {
+        "pooling": pooling,
+        "prompt_name": None if prompt_name == "none" else prompt_name,
+        "recipe": recipe,
+        "seed": seed,
+        "batch_size": batch_size,
+        "data_dir": data_dir,
+        "results_dir": results_dir,
+    }
+    verb = scorecard_verb if task == "all" else functools.partial(task_verb, task)
+    verb(ctx.args, model=model, help_options=help_options, write=not no_write, **common)
+
+
+def task_verb(task: str, argv: list[str], *, model: str, help_options: bool, write: bool, **common) -> None:
+    """``idiomkit evaluate <task>``: the task's options parsed from ``argv``, the evaluation run, its table and
+    result path printed."""
+    from idiomkit.api import evaluate as run_evaluation
+    from idiomkit.tasks import get_task, parse_task_options
+
+    task_obj = get_task(task)
+    if help_options:
+        print_options(task, task_obj.Options)
+        return
+    options = parse_task_options(task_obj, argv, lexical=model in task_obj.lexical_models)
+    result = run_evaluation(task, model, write=write, options=options, **common)
+    rec = result.record
+    print_table(
+        result.table,
+        f"{rec.task}: {rec.model} ({rec.recipe}, pooling={common['pooling']}, "
+        f"prompt={rec.params.get('prompt_name')}) — {rec.wall_s:.1f} s",
+    )
+    if result.path:
+        console.print(f"result: {result.path}")
+
+
+def scorecard_verb(argv: list[str], *, model: str, help_options: bool, write: bool, **common) -> None:
+    """``idiomkit evaluate all``: the scorecard of one model (flags from :class:`ScorecardOptions`), its table
+    beside the untrained encoder and the published rows, the markdown table and the PNG beside the result JSON."""
+    from idiomkit.options import parse_options
+    from idiomkit.scorecard import ScorecardOptions, evaluate_all
+    from idiomkit.scorecard.card import transposed
+    from idiomkit.scorecard.run import comparison_rows, published_cards, write_figure, write_table
+
+    if help_options:
+        print_options("evaluate all", ScorecardOptions)
+        return
+    options = parse_options(ScorecardOptions, argv, "evaluate all")
+    cards = evaluate_all(
+        model,
+        track=options.track,
+        quick=options.quick,
+        only=options.only or None,
+        write=write,
+        reader=options.reader,
+        **common,
+    )
+    published = published_cards(common["results_dir"])
+    for card in cards:
+        rows = comparison_rows(card, published)
+        rec = card.record
+        print_table(transposed(rows[:4]), f"{rec.model} {rec.recipe}: {rec.params['track']} track ({rec.wall_s:.0f} s)")
+        for path in (card.path, write_table(card, rows), write_figure(card, rows)):
+            if path:
+                console.print(f"wrote {path}", highlight=False, markup=False)
+
+
+@app.command("score")
+@user_errors
+def score(
+    submission: Annotated[Path, typer.Argument(help="A subtask B submission CSV (ID, Language, Setting, Sim).")],
+    setting: Annotated[str, typer.Option(help="pre_train | fine_tune")] = "pre_train",
+    data_dir: DataDir = None,
+) -> None:
+    """Rescore a SemEval 2B dev submission CSV with the organisers' rules."""
+    from idiomkit.config import default_data_dir
+    from idiomkit.data.semeval2022 import load_subtask_b
+    from idiomkit.errors import check_choice
+    from idiomkit.tasks.semeval2b import SETTINGS, score_submission
+
+    check_choice("setting", setting, SETTINGS)
+
+    split = load_subtask_b(data_dir or default_data_dir(), "dev")
+    metrics = score_submission(submission, split.gold or [], setting, split.pairs)
+    rows = [["language", "idiom", "sts", "all"]]
+    rows += [[lang] + [f"{b[k]:.4f}" for k in ("idiom", "sts", "all")] for lang, b in metrics.items()]
+    print_table(rows, f"{submission} ({setting})")
+
+
+@app.command("mteb")
+@user_errors
+def mteb_run(
+    task: Annotated[str, typer.Option("--task", "-t", help="semeval2b | idiolink | admire")] = "semeval2b",
+    model: Annotated[str, typer.Option("--model", "-m", help="Registry name, model directory or hub id.")] = "minilm",
+    pooling: Annotated[str, typer.Option(help="mean | last2")] = "mean",
+    batch_size: Annotated[int, typer.Option(help="Encoding batch size.")] = 64,
+    data_dir: DataDir = None,
+) -> None:
+    """Run a benchmark as an mteb task (local data, no result cache) and print its main score."""
+    from idiomkit.errors import IdiomkitError, check_at_least, check_choice
+
+    check_at_least("--batch-size", batch_size, 1)
+    check_choice("pooling", pooling, ("mean", "last2"))
+    try:
+        from idiomkit.mteb_tasks import get_mteb_task, run_mteb
+    except ImportError as exc:
+        raise IdiomkitError(f"mteb is not installed ({exc}); install the 'mteb' extra") from None
+    from idiomkit.models import load_model
+
+    mteb_task = get_mteb_task(task, data_dir)
+    scores = run_mteb(load_model(model, pooling=pooling), mteb_task, batch_size=batch_size)
+    name = mteb_task.metadata.main_score
+    console.print(f"{mteb_task.metadata.name} {name} = {scores['main_score']:.6f}")
+
+
+@app.command()
+@user_errors
+def report(
+    results_dir: ResultsDir = None,
+    output: Annotated[Path, typer.Option(help="Folder for the results pages.")] = DOCS_RESULTS,
+    readme: Annotated[
+        Path | None,
+        typer.Option(
+            help="README whose marked results table is refreshed too (default: README.md when the pages go to "
+            "docs/results; no README is touched for another --output)."
+        ),
+    ] = None,
+) -> None:
+    """Regenerate the results pages (docs/results/*.md) from the result JSON files."""
+    from idiomkit.config import default_results_dir
+    from idiomkit.errors import FileSystemError
+    from idiomkit.report import update_readme, write_report
+    from idiomkit.results import check_writable_dir
+
+    source = Path(results_dir or default_results_dir())
+    if not source.is_dir():
+        raise FileSystemError(f"{source}: results directory " + ("is a file" if source.exists() else "not found"))
+    if output.exists() and not output.is_dir():
+        raise FileSystemError(f"{output}: is a file; give the folder for the results pages")
+    check_writable_dir(output, "output directory")
+    path = write_report(source, output)
+    console.print(f"wrote {path}")
+    readme = readme or (Path("README.md") if output == DOCS_RESULTS else None)
+    if readme and readme.is_file() and update_readme(readme, source):
+        console.print(f"updated the results table of {readme}")
+
+
+@app.command("run", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@user_errors
+def run_method(
+    ctx: typer.Context,
+    task: Annotated[str, typer.Argument(help="Task: semeval2a | admire | idiolink.")],
+    method: Annotated[str, typer.Option("--method", help="A method of the task (see docs/methods.md).")],
+    data_dir: DataDir = None,
+    results_dir: ResultsDir = None,
+    help_options: Annotated[bool, typer.Option("--help-options", help="List the method's options and exit.")] = False,
+) -> None:
+    """Run a trained system end to end (fit, predict, score; result JSONs + predictions). The method's own options
+    follow (``--help-options`` lists them), e.g. ``idiomkit run semeval2a --method classifier --train-layers 4``."""
+    from idiomkit.api import method_key
+    from idiomkit.api import run_method as run
+    from idiomkit.methods import get_runnable
+    from idiomkit.options import parse_options
+
+    name = method_key(task, method)
+    runnable = get_runnable(name)
+    if help_options:
+        print_options(name, runnable.options)
+        return
+    options = parse_options(runnable.options, ctx.args, name)
+    written = run(task, method, options, data_dir=data_dir, results_dir=results_dir)
+    console.print(f"{len(written)} result file(s) written", highlight=False)

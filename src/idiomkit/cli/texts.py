@@ -1,0 +1,118 @@
+"""``idiomkit embed``, ``read`` and ``nearest``: a model or the idiom reader applied to a few texts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from idiomkit.cli.common import app, console, print_table, user_errors
+
+
+@app.command()
+@user_errors
+def embed(
+    texts: Annotated[list[str] | None, typer.Argument(help="Texts to embed (or use --input).")] = None,
+    input: Annotated[
+        Path | None,
+        typer.Option(
+            "--input",
+            "-i",
+            help="A .txt file (one text a line) or .jsonl with 'text' and optional 'span' [start, end].",
+        ),
+    ] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write embeddings to this .npy file.")] = None,
+    model: Annotated[str, typer.Option("--model", "-m")] = "minilm",
+    pooling: Annotated[str, typer.Option(help="mean | last2 | span (span needs .jsonl spans)")] = "mean",
+    prompt_name: Annotated[str, typer.Option(help="Model prompt name, 'auto' or 'none'.")] = "auto",
+    batch_size: int = 64,
+) -> None:
+    """Embed texts and print their shape (and save them with --output)."""
+    from idiomkit.errors import OptionError, check_at_least, check_choice
+    from idiomkit.io import check_output_file, read_texts, save_embeddings
+
+    check_at_least("--batch-size", batch_size, 1)
+    check_choice("pooling", pooling, ("mean", "last2", "span"))
+    if output:
+        check_output_file(output)
+    from idiomkit.api import embed as embed_texts
+
+    items, spans = read_texts(input, spans_required=pooling == "span") if input else (list(texts or []), None)
+    if not items:
+        raise OptionError("nothing to embed: give texts or --input")
+    if pooling == "span" and spans is None:
+        raise OptionError("--pooling span needs a .jsonl --input with a 'span' for every text")
+    emb = embed_texts(
+        items,
+        model,
+        pooling="mean" if pooling == "span" else pooling,
+        spans=spans if pooling == "span" else None,
+        prompt_name=None if prompt_name == "none" else prompt_name,
+        batch_size=batch_size,
+        show_progress_bar=len(items) > 256,
+    )
+    if output:
+        save_embeddings(output, emb)  # exactly this path (np.save would add .npy), atomically
+    console.print(f"{emb.shape[0]} embeddings of dimension {emb.shape[1]}" + (f" -> {output}" if output else ""))
+
+
+@app.command("read")
+@user_errors
+def read_texts_verb(
+    texts: Annotated[list[str], typer.Argument(help="Texts to read.")],
+    mode: Annotated[str, typer.Option(help="mark | gloss | replace")] = "replace",
+    lexicon: Annotated[
+        Path | None, typer.Option("--lexicon", help="An idiom lexicon TSV (idiom, language, meaning, source).")
+    ] = None,
+    sense: Annotated[
+        str, typer.Option(help="'default' (the shipped sense check), 'none' (every match figurative) or a JSON file.")
+    ] = "default",
+    language: Annotated[str | None, typer.Option(help="Only idioms of EN or PT (default: both).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+) -> None:
+    """Find the idioms in texts, judge each literal or figurative, and show the rewritten text (no model needed)."""
+    from idiomkit.errors import check_choice
+
+    check_choice("mode", mode, ("mark", "gloss", "replace"))
+    check_choice("language", language, (None, "EN", "PT"))
+    from idiomkit.reading import read, reading_json, reading_rows
+
+    readings = [read(t, mode=mode, lexicon=lexicon, sense=sense, language=language) for t in texts]
+    if as_json:
+        console.print_json(json.dumps(reading_json(readings), ensure_ascii=False))
+        return
+    for reading in readings:
+        rows = reading_rows(reading)
+        if len(rows) > 1:
+            print_table([[escape(cell) for cell in row] for row in rows], escape(reading.text))
+        else:
+            console.print(f"no idiom found in: {escape(reading.text)}", highlight=False, soft_wrap=True)
+        console.print(f"{mode}: {escape(reading.rewritten)}", highlight=False, soft_wrap=True)
+
+
+@app.command("nearest")
+@user_errors
+def nearest(
+    models: Annotated[
+        list[str], typer.Option("--model", "-m", help="Registry name or model directory (repeatable).")
+    ] = None,  # type: ignore[assignment]
+    pooling: Annotated[str, typer.Option(help="mean | last2 (a trained model keeps its own)")] = "mean",
+    reader: Annotated[
+        str | None, typer.Option(help="Also show each model with the idiom reader in front (mark | gloss | replace).")
+    ] = None,
+) -> None:
+    """For five English and three Portuguese idiomatic sentences, which of {figurative paraphrase, literal
+    misreading, unrelated} each model puts nearest (✓: the figurative paraphrase)."""
+    from idiomkit.models import load_model
+    from idiomkit.reading import add_reader
+    from idiomkit.scorecard.nearest import nearest_table
+
+    loaded = {}
+    for name in models or ["minilm"]:
+        loaded[name] = load_model(name, pooling=pooling)
+        if reader:
+            loaded[f"{name} + reader"] = add_reader(load_model(name, pooling=pooling), mode=reader, sense="default")
+    print_table(nearest_table(loaded), "nearest meaning by cosine")

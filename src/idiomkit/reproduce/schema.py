@@ -1,0 +1,192 @@
+"""The experiment-file schema: the typed run tables (``[train]``, ``[evaluate]``, ``[method]``, ``[check]``),
+the :class:`Experiment` they make, and the field checks that name the file and ``table.field`` of a bad value."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any, Union
+
+from idiomkit.data.errors import DataError
+from idiomkit.options import cli_fields
+from idiomkit.training.config import TrainConfig
+
+KINDS = ("train", "evaluate", "method")
+IDIOMKIT_ENTRY = "idiomkit"  # the one non-script entry a [method] may name: this installation's own CLI
+INJECTABLE = ("seed", "results", "output", "run")
+# Options that name where a command writes (idiomkit's --results-dir, --output/-o, --curve, --check-json, and the
+# usual spellings of a benchmark script's): in a [method] they take the job's own places, never a literal path.
+WRITE_OPTIONS = frozenset({"results-dir", "output", "o", "out", "output-dir", "curve", "check-json"})
+WRITE_INJECTS = ("results", "output", "run")
+
+
+JOB_SUPPLIED = ("seed", "output_dir", "data_dir")  # a train job sets these itself: its seed, folder and data root
+
+
+def train_schema(config: type = TrainConfig) -> type:
+    """``[train]`` (:class:`TrainRun`): the options of ``idiomkit train`` an experiment may set, derived from
+    ``config``: every command-line field but :data:`JOB_SUPPLIED`, each optional (unset: the command's default)
+    except ``recipe`` and ``model``, then ``evaluate`` (the tasks to evaluate the trained model on)."""
+    hints = typing.get_type_hints(config)
+    spec: list[tuple] = []
+    for f in cli_fields(config):
+        if f.name in ("recipe", "model"):
+            spec.append((f.name, hints[f.name]))
+        elif f.name not in JOB_SUPPLIED:
+            spec.append((f.name, hints[f.name] | None, field(default=None)))
+    spec.append(("evaluate", list[str] | None, field(default=None)))
+    doc = "``[train]``: the options of ``idiomkit train`` an experiment may set (seed and output come from the job)."
+    return dataclasses.make_dataclass("TrainRun", spec, namespace={"__doc__": doc, "__module__": __name__})
+
+
+TrainRun = train_schema()
+
+
+@dataclass
+class EvaluateRun:
+    """``[evaluate]``: the options of ``idiomkit evaluate`` an experiment may set (the seed comes from the job)."""
+
+    task: str
+    model: str
+    pooling: str | None = None
+    prompt_name: str | None = None
+    recipe: str | None = None
+    batch_size: int | None = None
+    mwe_tokens: bool | None = None
+    query_mode: str | None = None
+    setting: str | None = None
+    features: str | None = None
+    usage_rerank: bool | None = None
+    usage_classifier: bool | None = None
+    usage_shared_classifier: bool | None = None
+    usage_span_probe: bool | None = None
+    twin_expansion: bool | None = None
+
+
+@dataclass(frozen=True)
+class Injected:
+    """A value the job supplies: ``{ inject = "seed" }`` (with an optional literal ``prefix``), ``"results"`` (the
+    results folder), ``"output"`` (the job's own folder, or ``file`` inside it) or ``"run"`` (the output folder of
+    ``experiment`` for the same seed). Joined by code, never formatted."""
+
+    inject: str
+    prefix: str = ""
+    file: str = ""
+    experiment: str = ""
+
+
+Scalar = str | int | float | Injected
+Value = str | int | float | bool | list | Injected
+
+
+@dataclass
+class MethodRun:
+    """``[method]``: ``benchmarks/<script>.py [subcommand] [positional...] [args...]``, or ``idiomkit <subcommand>``."""
+
+    script: str
+    subcommand: str | None = None
+    positional: list[Scalar] = field(default_factory=list)
+    args: dict[str, Value] = field(default_factory=dict)
+
+
+RUN_TYPES: dict[str, type] = {"train": TrainRun, "evaluate": EvaluateRun, "method": MethodRun}
+TOP_FIELDS = ("description", "benchmark", "seeds", "data", "quick", "check", *KINDS)
+
+
+@dataclass
+class CheckSpec:
+    """``[check]``: how ``idiomkit reproduce --check`` compares a re-run with the recorded result. Metrics and raw
+    predictions must be equal unless the experiment documents its nondeterminism, with a ``reason`` (why the run is
+    not bit-reproducible; required with either tolerance):
+
+    - ``tolerance``: max |diff| of any metric; alone, it also accepts any difference in the raw predictions (a
+      trained model's predictions move with its weights);
+    - ``prediction_tolerance``: the raw predictions may differ only in their decimal numbers (scores), each by at
+      most this; every other character (ids, rank order, labels, rows) must be identical
+      (:meth:`PredictionDiff.close`)."""
+
+    tolerance: float = 0.0
+    reason: str = ""
+    prediction_tolerance: float = 0.0
+
+
+@dataclass
+class Experiment:
+    """One experiment file: the benchmark it feeds, seeds, data paths and one run spec (train/evaluate/method).
+
+    ``spec`` holds the run table's fields in file order (the order of the command line); ``run`` is the same
+    table as its typed dataclass."""
+
+    name: str
+    benchmark: str
+    kind: str
+    spec: dict[str, Any]
+    seeds: list[int] = field(default_factory=lambda: [0])
+    data: list[str] = field(default_factory=list)
+    quick: dict[str, Any] = field(default_factory=dict)
+    description: str = ""
+    path: Path | None = None
+    run: TrainRun | EvaluateRun | MethodRun | None = None
+    check: CheckSpec = field(default_factory=CheckSpec)
+
+    @property
+    def in_quick(self) -> bool:
+        return bool(self.quick.get("include", True))
+
+    @property
+    def scripts_dir(self) -> Path:
+        """The folder of the benchmark scripts a ``[method]`` may name: the experiments folder's parent."""
+        return (self.path or Path("benchmarks/experiments/x.toml")).parent.parent
+
+
+def type_name(hint: Any) -> str:
+    """``int | None`` → ``integer``; ``list[str] | None`` → ``list of strings`` (for error messages)."""
+    names = {str: "string", int: "integer", float: "number", bool: "boolean (true/false)"}
+    args = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
+    hint = args[0]
+    if typing.get_origin(hint) is list:
+        return f"list of {names[typing.get_args(hint)[0]]}s"
+    return names.get(hint, str(hint))
+
+
+def matches(value: Any, hint: Any) -> bool:
+    """Whether a TOML value has the type ``hint`` (bool is not an int; an int is a valid float)."""
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) in (Union, types.UnionType) and args:
+        return any(matches(value, a) for a in args)
+    if typing.get_origin(hint) is list:
+        (item,) = typing.get_args(hint)
+        return isinstance(value, list) and all(matches(v, item) for v in value)
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def checked_fields(path: Path, table: str, values: dict[str, Any], schema: type, *, partial: bool = False) -> dict:
+    """``values`` checked against the typed dataclass ``schema``: no unknown field, each of the right type, the
+    required ones present (unless ``partial``). Errors name the file and ``table.field``."""
+    hints = typing.get_type_hints(schema)
+    for key, value in values.items():
+        if key not in hints:
+            known = ", ".join(hints)
+            raise DataError(path, None, f"{table}.{key}", f"unknown field (known: {known})")
+        if not matches(value, hints[key]):
+            raise DataError(path, None, f"{table}.{key}", f"expected {type_name(hints[key])}, got {value!r}")
+    if not partial:
+        for f in dataclasses.fields(schema):
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and f.name not in values:
+                raise DataError(path, None, f"{table}.{f.name}", "missing")
+    return dict(values)
+
+
+def plain_relative(text: str) -> bool:
+    """A relative path that stays where it is put (no absolute path, no ``..``)."""
+    pure = PurePosixPath(text)
+    return bool(text) and not pure.is_absolute() and not Path(text).is_absolute() and ".." not in pure.parts
