@@ -364,6 +364,8 @@ def test_every_typed_field_is_an_option_of_the_real_command(kind, schema):
         "setting": "zero_shot",
         "features": "span",
         "prompt_name": "auto",
+        "keep_distance": "cosine",
+        "teacher": "minilm",
     }
     hints = typing.get_type_hints(schema)
     for f in dataclasses.fields(schema):
