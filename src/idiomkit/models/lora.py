@@ -10,6 +10,13 @@ log = logging.getLogger(__name__)
 LORA_TARGETS = ["query", "key", "value", "dense"]  # attention and feed-forward projections of BERT-style encoders
 
 
+def encoder_module(model):
+    """The module that holds ``model``'s transformer: the first module, or the one behind an idiom reader in front
+    (the reader only proxies ``model``/``auto_model``, so adapters must be set on the module that owns them)."""
+    first = model[0]
+    return getattr(first, "next_module", first)
+
+
 def add_lora(model, rank: int, trainable_token_ids: Sequence[int] = ()) -> None:
     """Wrap ``model``'s transformer in LoRA adapters (rank ``rank``, alpha ``2 * rank``, dropout 0.1) on attention
     and feed-forward; the word-embedding rows ``trainable_token_ids`` (e.g. new MWE tokens) stay trainable."""
@@ -22,6 +29,7 @@ def add_lora(model, rank: int, trainable_token_ids: Sequence[int] = ()) -> None:
         target_modules=list(LORA_TARGETS),
         trainable_token_indices={"word_embeddings": list(trainable_token_ids)} if trainable_token_ids else None,
     )
-    model[0].model = get_peft_model(model[0].model, config)  # ST 6: `auto_model` is a read-only alias of `model`
+    encoder = encoder_module(model)
+    encoder.model = get_peft_model(encoder.model, config)  # ST 6: `auto_model` is a read-only alias of `model`
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     log.info("LoRA rank %d: %d trainable parameters", rank, trainable)

@@ -18,6 +18,7 @@ import numpy as np
 import torch
 
 from idiomkit.errors import is_safetensors_error
+from idiomkit.models.lora import encoder_module
 from idiomkit.training.config import TrainConfig, TrainState
 
 log = logging.getLogger("idiomkit.training")
@@ -136,11 +137,11 @@ def read_checkpoint(out: Path, model) -> dict[str, Any] | None:
 
 def plain_copy(model):
     """The model itself, or for a LoRA run a copy with the adapters merged into the weights."""
-    inner = model[0].model
-    if not hasattr(inner, "merge_and_unload"):
+    if not hasattr(encoder_module(model).model, "merge_and_unload"):
         return model
     merged = copy.deepcopy(model)
-    merged[0].model = merged[0].model.merge_and_unload()
+    encoder = encoder_module(merged)
+    encoder.model = encoder.model.merge_and_unload()
     return merged
 
 
