@@ -17,7 +17,6 @@ usage: python benchmarks/refile_2b_fine_tune.py [--results-dir benchmarks/result
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import math
 import sys
@@ -101,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     for path, record in todo:
         refile(path, record, split)
         log.info("fine_tune: %s (all %.4f)", path.name, record["metrics"]["ALL"]["all"])
-    left = sum(needs_refile(json.loads(p.read_text(encoding="utf-8"))) for p in paths)
+    left = sum(needs_refile(read_json_object(p)) for p in paths)
     log.info("done: %d moved, %d trained results left under pre_train", len(todo), left)
     return 0
 
