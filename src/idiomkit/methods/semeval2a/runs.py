@@ -68,13 +68,20 @@ class ProbeOptions:
 
 
 @dataclass
-class ClassifierOptions:
-    """Fine-tuned encoder + linear head (:class:`~idiomkit.methods.semeval2a.classifier.ClassifierConfig`)."""
+class FineTuneOptions:
+    """What the fine-tuned methods share: the (model, setting, seed) runs that :func:`run_each` goes through, and epochs
+    (each method's own options follow these, in its dataclass)."""
 
     model: list[str] = field(default_factory=lambda: ["minilm"], metadata=MODELS)
     setting: list[str] = field(default_factory=lambda: list(SETTINGS), metadata={"choices": SETTINGS})
     seeds: list[int] = field(default_factory=lambda: [0])
     epochs: int = 2
+
+
+@dataclass
+class ClassifierOptions(FineTuneOptions):
+    """Fine-tuned encoder + linear head (:class:`~idiomkit.methods.semeval2a.classifier.ClassifierConfig`)."""
+
     batch_size: int = 32
     lr: float = 5e-5
     max_seq_length: int = 128
@@ -92,13 +99,9 @@ class ClassifierOptions:
 
 
 @dataclass
-class MatcherOptions:
+class MatcherOptions(FineTuneOptions):
     """One-shot sense matcher (:class:`~idiomkit.methods.semeval2a.sense_matcher.MatcherConfig`)."""
 
-    model: list[str] = field(default_factory=lambda: ["minilm"], metadata=MODELS)
-    setting: list[str] = field(default_factory=lambda: list(SETTINGS), metadata={"choices": SETTINGS})
-    seeds: list[int] = field(default_factory=lambda: [0])
-    epochs: int = 2
     lr: float = 5e-5
     max_seq_length: int = 128
     train_layers: int | None = field(default=None, metadata={"help": "fine-tune only the top N layers (default 4)"})
