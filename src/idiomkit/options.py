@@ -151,7 +151,7 @@ def parse_options(cls: type, argv: Sequence[str], owner: str = "method", *, chec
             continue
         values = [inline] if inline else []
         while not values or (is_list(hint) and not inline):
-            if i >= len(words) or (words[i].startswith("-") and not is_number(words[i])):
+            if i >= len(words) or (words[i].startswith("-") and not is_numeric_word(words[i])):
                 break
             values.append(words[i])
             i += 1
@@ -163,11 +163,12 @@ def parse_options(cls: type, argv: Sequence[str], owner: str = "method", *, chec
         else:
             given[name] = converted[-1]
     for name, value in given.items() if check_choices else ():
-        check_choice(owner, by_name[name], value)
+        check_field_choices(owner, by_name[name], value)
     return cls(**given)
 
 
-def is_number(word: str) -> bool:
+def is_numeric_word(word: str) -> bool:
+    """``word`` reads as a number (``-1`` after a flag is its value, not another flag)."""
     try:
         float(word)
     except ValueError:
@@ -175,7 +176,8 @@ def is_number(word: str) -> bool:
     return True
 
 
-def check_choice(owner: str, f: dataclasses.Field, value: Any) -> None:
+def check_field_choices(owner: str, f: dataclasses.Field, value: Any) -> None:
+    """Refuse a ``value`` (or list item) outside the ``choices`` of field ``f``'s metadata, naming its flag."""
     choices = f.metadata.get("choices")
     for item in value if isinstance(value, list) else [value]:
         if choices and item not in choices:
@@ -193,7 +195,7 @@ def make_options(cls: type, values: dict[str, Any], owner: str, *, check_choices
             takes = ", ".join(sorted(f.name for f in cli_fields(cls))) or "none"
             raise OptionError(f"{owner} takes no option {name} ({flag_name(name)}); its options: {takes}")
         if check_choices:
-            check_choice(owner, by_name[name], value)
+            check_field_choices(owner, by_name[name], value)
     return cls(**values)
 
 

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -25,6 +25,8 @@ from idiomkit.embedding.spans import encode_spans
 from idiomkit.errors import OptionError
 from idiomkit.metrics.classification import macro_f1
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
+
+T = TypeVar("T")
 
 SUBMISSION_COLUMNS = ["ID", "Language", "Setting", "Label"]
 PROBE_C = (0.01, 0.1, 1.0, 10.0)
@@ -81,14 +83,15 @@ def read_2a_submission(path: str | Path) -> dict[str, dict[str, int]]:
 
 
 def split_by_mwe(
-    examples: Sequence[Example2A], fraction: float = 0.1, seed: int = 0, group: Callable[[Example2A], str] | None = None
-) -> tuple[list[Example2A], list[Example2A]]:
-    """(train, validation): ``fraction`` of the distinct MWEs (seeded) and all their examples go to validation.
-    ``group`` maps an example to its MWE key (default ``ex.mwe``; e.g. the PIE when ``mwe`` is an inflected form)."""
-    key = group or (lambda ex: ex.mwe)
-    mwes = sorted({key(ex) for ex in examples})
-    held = set(random.Random(seed).sample(mwes, max(1, round(fraction * len(mwes)))))
-    return [ex for ex in examples if key(ex) not in held], [ex for ex in examples if key(ex) in held]
+    items: Sequence[T], fraction: float = 0.1, seed: int = 0, group: Callable[[T], str] | None = None
+) -> tuple[list[T], list[T]]:
+    """(train, validation): ``fraction`` of the distinct MWEs (seeded; at least one, none when ``fraction`` is 0)
+    and all their items go to validation. ``group`` maps an item to its MWE key (default ``item.mwe``; e.g. the
+    PIE when ``mwe`` is an inflected form, or the joined MWEs of a 2B training group)."""
+    key = group or (lambda item: item.mwe)
+    mwes = sorted({key(item) for item in items})
+    held = set(random.Random(seed).sample(mwes, max(1, round(fraction * len(mwes))))) if fraction > 0 else set()
+    return [item for item in items if key(item) not in held], [item for item in items if key(item) in held]
 
 
 def probe_features(model, examples: Sequence[Example2A], features: str, prompt: str | None, batch_size: int):

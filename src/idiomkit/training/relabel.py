@@ -1,4 +1,5 @@
-"""Relabelled training data for the adaptive triplet recipe (He & Scarton) and a validation split carved by MWE.
+"""Relabelled training data for the adaptive triplet recipe (He & Scarton) and the MWE key its validation split is
+carved by (:func:`idiomkit.tasks.semeval2a.split_by_mwe`).
 
 Rule: rows of subtask B ``train_data.csv`` are grouped by ``sentence_1`` (the sentence with the MWE). In a group,
 the MWE sentence and its correct paraphrases (``sentence_2`` of ``sim=1`` rows and ``alternative_1`` of
@@ -8,7 +9,6 @@ rows) gets a label of its own. Labels never repeat across groups and a group's r
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -82,14 +82,6 @@ def relabel(groups: Sequence[Group]) -> list[LabelledSentence]:
 
 def mwe_key(group: Group) -> str:
     return " | ".join(m.lower() for m in group.mwes)
-
-
-def split_by_mwe(groups: Sequence[Group], fraction: float = 0.1, seed: int = 0) -> tuple[list[Group], list[Group]]:
-    """(train, validation): ``fraction`` of the distinct MWEs (seeded) and all their groups go to validation."""
-    keys = sorted({mwe_key(g) for g in groups})
-    rng = random.Random(seed)
-    held = set(rng.sample(keys, max(1, round(len(keys) * fraction)))) if fraction > 0 else set()
-    return [g for g in groups if mwe_key(g) not in held], [g for g in groups if mwe_key(g) in held]
 
 
 def validation_pairs(groups: Sequence[Group]) -> tuple[list[EvalPair], list[GoldRow]]:

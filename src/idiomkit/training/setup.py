@@ -20,13 +20,14 @@ from idiomkit.embedding.spans import install_span_pooling
 from idiomkit.models import load_model
 from idiomkit.models.lora import add_lora
 from idiomkit.tasks.idiolink import IdioLinkEvaluator
+from idiomkit.tasks.semeval2a import split_by_mwe
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.config import TrainConfig, check_options
 from idiomkit.training.recipes import RECIPES, build_phases
 from idiomkit.training.recipes.base import PRIMARY, Setup, sts_validation_pairs
 from idiomkit.training.recipes.pairs import idiom_data
-from idiomkit.training.relabel import Group, group_pairs, split_by_mwe, validation_pairs
+from idiomkit.training.relabel import Group, group_pairs, mwe_key, validation_pairs
 from idiomkit.training.speedups import enable_fast_dropout, enable_unpadding
 
 log = logging.getLogger("idiomkit.training")
@@ -57,7 +58,7 @@ def load_groups(cfg: TrainConfig) -> tuple[list[Group], list[Group], list[Path]]
             (lambda g: g.mwes) if cfg.dedup_idioms else None,
             index=heldout_index(data_dir),
         ).kept
-    train, val = split_by_mwe(groups, cfg.val_fraction, cfg.seed)
+    train, val = split_by_mwe(groups, cfg.val_fraction, cfg.seed, mwe_key)
     if cfg.limit_groups:
         train, val = train[: cfg.limit_groups], val[: max(2, cfg.limit_groups // 5)]
     return train, val, [path]

@@ -10,7 +10,8 @@ import torch
 
 from idiomkit.data.semeval2022 import load_train_pairs
 from idiomkit.embedding.mwe import MweTransform, add_mwe_tokens, replace_mwes
-from idiomkit.training.relabel import group_pairs, relabel, split_by_mwe
+from idiomkit.tasks.semeval2a import split_by_mwe
+from idiomkit.training.relabel import group_pairs, mwe_key, relabel
 
 
 def test_relabel_counts_on_full_train(data_dir):
@@ -19,7 +20,7 @@ def test_relabel_counts_on_full_train(data_dir):
     assert (len(groups), len({r.label for r in rows}), len(rows)) == (3643, 6572, 10215)
     order = [r.group for r in rows]
     assert order == sorted(order)  # group members adjacent
-    train, val = split_by_mwe(groups, 0.1, seed=0)
+    train, val = split_by_mwe(groups, 0.1, seed=0, group=mwe_key)
     keys = lambda gs: {" | ".join(g.mwes).lower() for g in gs}  # noqa: E731
     assert not keys(train) & keys(val) and len(train) + len(val) == len(groups)
     assert 0.05 < len(keys(val)) / len(keys(groups)) < 0.15

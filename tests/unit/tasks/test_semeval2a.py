@@ -130,6 +130,9 @@ def test_split_by_mwe_and_one_shot_carving():
     train.append(example_2a(99, "dev mwe", 1, setting="one_shot"))
     fit, val = split_by_mwe(train, 0.2, seed=0)
     assert len({e.mwe for e in val}) == 2 and not {e.mwe for e in fit} & {e.mwe for e in val}
+    assert split_by_mwe(train, 0.0, seed=0) == (train, [])  # fraction 0: no validation
+    fit_k, val_k = split_by_mwe(train, 0.2, seed=0, group=lambda e: e.mwe.upper())  # any key, same draw
+    assert (fit_k, val_k) == (fit, val)
     cfg = ClassifierConfig(setting="zero_shot", val_fraction=0.2)
     fit0, val0 = carve_validation(train, cfg)
     assert not {e.mwe for e in fit0} & {e.mwe for e in val0} and train[-1] in fit0

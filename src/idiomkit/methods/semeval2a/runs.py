@@ -14,9 +14,10 @@ import json
 import logging
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import torch
 
@@ -67,13 +68,20 @@ class ProbeOptions:
 
 
 @dataclass
-class ClassifierOptions:
-    """Fine-tuned encoder + linear head (:class:`~idiomkit.methods.semeval2a.classifier.ClassifierConfig`)."""
+class FineTuneOptions:
+    """What the fine-tuned methods share: the (model, setting, seed) runs that :func:`run_each` goes through, and epochs
+    (each method's own options follow these, in its dataclass)."""
 
     model: list[str] = field(default_factory=lambda: ["minilm"], metadata=MODELS)
     setting: list[str] = field(default_factory=lambda: list(SETTINGS), metadata={"choices": SETTINGS})
     seeds: list[int] = field(default_factory=lambda: [0])
     epochs: int = 2
+
+
+@dataclass
+class ClassifierOptions(FineTuneOptions):
+    """Fine-tuned encoder + linear head (:class:`~idiomkit.methods.semeval2a.classifier.ClassifierConfig`)."""
+
     batch_size: int = 32
     lr: float = 5e-5
     max_seq_length: int = 128
@@ -91,13 +99,9 @@ class ClassifierOptions:
 
 
 @dataclass
-class MatcherOptions:
+class MatcherOptions(FineTuneOptions):
     """One-shot sense matcher (:class:`~idiomkit.methods.semeval2a.sense_matcher.MatcherConfig`)."""
 
-    model: list[str] = field(default_factory=lambda: ["minilm"], metadata=MODELS)
-    setting: list[str] = field(default_factory=lambda: list(SETTINGS), metadata={"choices": SETTINGS})
-    seeds: list[int] = field(default_factory=lambda: [0])
-    epochs: int = 2
     lr: float = 5e-5
     max_seq_length: int = 128
     train_layers: int | None = field(default=None, metadata={"help": "fine-tune only the top N layers (default 4)"})
@@ -142,11 +146,34 @@ def classifier_config(options: ClassifierOptions, model_name: str, setting: str,
     )
 
 
-def write_2a_result(context: RunContext, dev, labels, setting: str, record: ResultRecord, variant: str) -> Path:
-    predictions = {"submission.csv": submission_csv(dev, labels, setting)}
-    path = write_result(record, context.results_dir, variant=variant, predictions=predictions)  # predictions first
-    metrics = record.metrics
-    f1 = {lang: metrics[lang]["macro_f1"] for lang in ("ALL", "EN", "PT")}
+class DevRun(NamedTuple):
+    """What names a dev result: the model's name, the recipe, seed, setting and variant."""
+
+    model: str
+    recipe: str
+    seed: int
+    setting: str
+    variant: str
+
+
+def write_2a_result(
+    context: RunContext, run: DevRun, dev, labels, params: dict[str, Any], data_files: list[Path], start: float
+) -> Path:
+    """Score the dev ``labels`` of ``run`` and write that ``semeval2a-dev`` result (``params`` + threads and command,
+    the data files' hashes, seconds since ``start``) with its submission CSV."""
+    record = ResultRecord(
+        task="semeval2a-dev",
+        model=run.model,
+        recipe=run.recipe,
+        seed=run.seed,
+        metrics=score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev),
+        params={**params, "threads": os.environ.get("OMP_NUM_THREADS"), "command": context.command},
+        data_sha256=sha256_files(data_files),
+        wall_s=time.perf_counter() - start,
+    )
+    predictions = {"submission.csv": submission_csv(dev, labels, run.setting)}
+    path = write_result(record, context.results_dir, variant=run.variant, predictions=predictions)  # predictions first
+    f1 = {lang: record.metrics[lang]["macro_f1"] for lang in ("ALL", "EN", "PT")}
     log.info("%s: ALL %.4f EN %.4f PT %.4f", path, f1["ALL"], f1["EN"], f1["PT"])
     return path
 
@@ -176,7 +203,6 @@ def run_classifier_once(options: ClassifierOptions, context: RunContext, model_n
         unsmoothed = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
         smoothing["dev_macro_f1_unsmoothed"] = {lang: m["macro_f1"] for lang, m in unsmoothed.items()}  # reported only
         labels = smoothing.pop("labels")
-    metrics = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
     params = {
         "split": "dev",
         "setting": setting,
@@ -185,20 +211,9 @@ def run_classifier_once(options: ClassifierOptions, context: RunContext, model_n
         "selected_epoch": info["best"]["epoch"],
         "training": info,
         **({"smoothing": smoothing} if smoothing else {}),
-        "threads": os.environ.get("OMP_NUM_THREADS"),
-        "command": context.command,
     }
-    record = ResultRecord(
-        task="semeval2a-dev",
-        model=name,
-        recipe=recipe,
-        seed=seed,
-        metrics=metrics,
-        params=params,
-        data_sha256=sha256_files(train_files + dev_files),
-        wall_s=time.perf_counter() - start,
-    )
-    return write_2a_result(context, dev, labels, setting, record, variant)
+    run = DevRun(name, recipe, seed, setting, variant)
+    return write_2a_result(context, run, dev, labels, params, train_files + dev_files, start)
 
 
 def smooth_by_neighbours(options: ClassifierOptions, train, dev, cfg, clf, p_dev, threshold: float) -> dict:
@@ -252,7 +267,6 @@ def run_matcher_once(options: MatcherOptions, context: RunContext, model_name: s
     matcher, info = train_matcher(load_model(model_name), train, cfg, on_epoch=show_epoch)
     x_shots, x_dev = embed(matcher, one, cfg.max_seq_length), embed(matcher, dev, cfg.max_seq_length)
     labels = nearest_shot_labels(x_dev, [ex.mwe for ex in dev], x_shots, shots)
-    metrics = score({ex.id: lab for ex, lab in zip(dev, labels, strict=True)}, dev)
     single = sum(len(shots[ex.mwe]) == 1 for ex in dev)
     params = {
         "split": "dev",
@@ -262,43 +276,34 @@ def run_matcher_once(options: MatcherOptions, context: RunContext, model_name: s
         "selected_epoch": info["best"]["epoch"],
         "dev_examples_by_single_label_shots": single,
         "training": info,
-        "threads": os.environ.get("OMP_NUM_THREADS"),
-        "command": context.command,
     }
-    record = ResultRecord(
-        task="semeval2a-dev",
-        model=name,
-        recipe=cfg.recipe,
-        seed=seed,
-        metrics=metrics,
-        params=params,
-        data_sha256=sha256_files(train_files + dev_files),
-        wall_s=time.perf_counter() - start,
-    )
-    return write_2a_result(context, dev, labels, setting, record, variant)
+    run = DevRun(name, cfg.recipe, seed, setting, variant)
+    return write_2a_result(context, run, dev, labels, params, train_files + dev_files, start)
+
+
+def run_each(
+    once: Callable[..., Path | None], options: ClassifierOptions | MatcherOptions, context: RunContext
+) -> list[Path]:
+    """``once(options, context, model, setting, seed)`` for every (model, setting, seed) of ``options``, on
+    ``options.threads`` threads; returns the result files written (not those skipped)."""
+    torch.set_num_threads(options.threads)
+    runs = [
+        once(options, context, m, s, seed)
+        for m in model_names(options.model)
+        for s in options.setting
+        for seed in options.seeds
+    ]
+    return [p for p in runs if p is not None]
 
 
 def run_classifier(options: ClassifierOptions, context: RunContext) -> list[Path]:
     """Every (model, setting, seed) of ``options``; returns the result files written."""
-    torch.set_num_threads(options.threads)
-    runs = [
-        run_classifier_once(options, context, m, s, seed)
-        for m in model_names(options.model)
-        for s in options.setting
-        for seed in options.seeds
-    ]
-    return [p for p in runs if p is not None]
+    return run_each(run_classifier_once, options, context)
 
 
 def run_matcher(options: MatcherOptions, context: RunContext) -> list[Path]:
-    torch.set_num_threads(options.threads)
-    runs = [
-        run_matcher_once(options, context, m, s, seed)
-        for m in model_names(options.model)
-        for s in options.setting
-        for seed in options.seeds
-    ]
-    return [p for p in runs if p is not None]
+    """Every (model, setting, seed) of ``options``; returns the result files written."""
+    return run_each(run_matcher_once, options, context)
 
 
 def run_probe(options: ProbeOptions, context: RunContext) -> list[Path]:
