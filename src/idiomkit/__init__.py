@@ -6,8 +6,9 @@ sentence-transformers and torch are imported only when a model is needed.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from idiomkit.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -42,13 +43,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from idiomkit.scorecard import evaluate_all
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value  # later lookups skip this hook
-        return value
-    raise AttributeError(f"module 'idiomkit' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)

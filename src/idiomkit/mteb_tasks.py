@@ -205,14 +205,19 @@ class SemEval2022Task2BDev(_LocalData, AbsTaskSTS):
 # ---------------------------------------------------------------- IdioLink (retrieval)
 
 
+def pytrec_order(scores: dict[str, float]) -> list[str]:
+    """Document ids best first; ties in score broken by document id, descending (pytrec_eval's order, as mteb
+    uses)."""
+    return [d for d, _ in sorted(scores.items(), key=lambda item: (item[1], item[0]), reverse=True)]
+
+
 def r_precision(qrels: dict[str, dict[str, int]], results: dict[str, dict[str, float]]) -> dict[str, float]:
-    """R-Precision per query: relevant documents among the top R (R = number of relevant documents); ties in
-    score are broken by document id, descending (pytrec_eval's order, as mteb uses)."""
+    """R-Precision per query: relevant documents among the top R (R = number of relevant documents), ranked in
+    :func:`pytrec_order`."""
     out = {}
     for qid, rel in qrels.items():
         relevant = {d for d, g in rel.items() if g > 0}
-        ranked = sorted(results.get(qid, {}).items(), key=lambda item: (item[1], item[0]), reverse=True)
-        out[qid] = sum(d in relevant for d, _ in ranked[: len(relevant)]) / len(relevant)
+        out[qid] = sum(d in relevant for d in pytrec_order(results.get(qid, {}))[: len(relevant)]) / len(relevant)
     return out
 
 
@@ -363,10 +368,10 @@ class AdMIReRanking(_LocalData, AbsTaskRetrieval):
         self.data_loaded = True
 
     def task_specific_scores(self, scores, qrels, results, hf_split: str, hf_subset: str) -> dict[str, float]:
-        """Spearman and top-1 per item from mteb's ranking (ties by document id, descending, as pytrec_eval)."""
+        """Spearman and top-1 per item from mteb's ranking (:func:`pytrec_order`)."""
         rho, top1 = [], []
         for q, gold in self.gold.items():
-            order = [d for d, _ in sorted(results[q].items(), key=lambda item: (item[1], item[0]), reverse=True)]
+            order = pytrec_order(results[q])
             rho.append(rank_correlation(order, gold))
             top1.append(float(order[0] == gold[0]))
         return {"spearman": float(np.mean(rho)), "top1": float(np.mean(top1))}

@@ -39,6 +39,17 @@ def test_lazy_public_names_resolve():
 
     assert callable(idiomkit.embed) and callable(idiomkit.load_model)
     assert issubclass(idiomkit.DataError, Exception)
+    assert "DataError" in vars(idiomkit)  # kept: later lookups skip the hook
+
+
+def test_lazy_packages_list_their_names_and_refuse_unknown_ones():
+    import idiomkit
+    import idiomkit.training
+
+    for package, name in ((idiomkit, "evaluate_all"), (idiomkit.training, "TrainConfig")):
+        assert name in dir(package) and name in package.__all__
+        with pytest.raises(AttributeError, match=f"module '{package.__name__}' has no attribute 'nope'"):
+            package.nope  # noqa: B018
 
 
 def test_models_table_fits_80_columns():

@@ -24,8 +24,15 @@ PACKAGE = "idiomkit"
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     (
         "utilities",
-        ("idiomkit.config", "idiomkit.progress", "idiomkit.errors", "idiomkit.data.errors", "idiomkit.options"),
-    ),  # options: dataclass <-> command-line flags (tasks and methods)
+        (
+            "idiomkit.config",
+            "idiomkit.progress",
+            "idiomkit.errors",
+            "idiomkit.data.errors",
+            "idiomkit.options",
+            "idiomkit.lazy",
+        ),
+    ),  # options: dataclass <-> command-line flags (tasks and methods); lazy: PEP 562 package exports
     # results: the record/prediction store; idioms: the lexicon, matcher and sense check
     ("data", ("idiomkit.data", "idiomkit.io", "idiomkit.results", "idiomkit.idioms")),
     ("models/embed", ("idiomkit.models", "idiomkit.embedding")),

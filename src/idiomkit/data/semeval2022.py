@@ -34,8 +34,20 @@ A_FILES = {
 }
 
 
+class _TwoMwes:
+    """Mixin of the subtask B rows with an ``mwe1`` and an optional ``mwe2`` (fields of the dataclass using it)."""
+
+    mwe1: str
+    mwe2: str | None
+
+    @property
+    def mwes(self) -> tuple[str, ...]:
+        """The row's MWEs: ``mwe1``, then ``mwe2`` when it has one."""
+        return tuple(m for m in (self.mwe1, self.mwe2) if m)
+
+
 @dataclass(frozen=True)
-class TrainPair:
+class TrainPair(_TwoMwes):
     """One row of subtask B ``train_data.csv``.
 
     ``sim`` is 1.0 when ``sentence_2`` paraphrases the MWE correctly; ``None`` when the similarity is defined
@@ -52,13 +64,9 @@ class TrainPair:
     alternative_1: str | None
     alternative_2: str | None
 
-    @property
-    def mwes(self) -> tuple[str, ...]:
-        return tuple(m for m in (self.mwe1, self.mwe2) if m)
-
 
 @dataclass(frozen=True)
-class EvalPair:
+class EvalPair(_TwoMwes):
     """One sentence pair of subtask B dev/eval/test (``sentence2`` usually paraphrases the MWE)."""
 
     id: str
@@ -67,10 +75,6 @@ class EvalPair:
     mwe2: str | None
     sentence1: str
     sentence2: str
-
-    @property
-    def mwes(self) -> tuple[str, ...]:
-        return tuple(m for m in (self.mwe1, self.mwe2) if m)
 
 
 @dataclass(frozen=True)

@@ -168,6 +168,11 @@ def run_check(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Pat
     return rows
 
 
+def job_row(job: CheckJob, status: str, detail: str, seconds: float = 0.0) -> list[ResultCheck]:
+    """The one row of a job with no result to compare (``not checkable``, ``failed``, ``no result``)."""
+    return [ResultCheck(job.experiment.name, job.seed, "", status, seconds=round(seconds, 1), detail=detail)]
+
+
 def check_job(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Path) -> list[ResultCheck]:
     """Re-run ``job`` into its scratch results folder and compare every result JSON it wrote with the recorded
     one; a job that needs a trained model still missing when its turn comes is one ``not checkable`` row and does
@@ -177,7 +182,7 @@ def check_job(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Pat
     if missing:
         needs = ", ".join(shown_path(p) for p in missing)
         detail = f"needs {needs} (not on disk); {job.recreate}".rstrip("; ")
-        return [ResultCheck(exp.name, job.seed, "", "not checkable", detail=detail)]
+        return job_row(job, "not checkable", detail)
     shutil.rmtree(job.results, ignore_errors=True)  # a kept folder holds only this run's results
     job.results.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "IDIOMKIT_RESULTS_DIR": str(job.results), "IDIOMKIT_DATA_DIR": str(data_dir)}
@@ -188,28 +193,10 @@ def check_job(job: CheckJob, *, recorded_dir: Path, data_dir: Path, log_dir: Pat
         code = subprocess.run(job.argv, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
     seconds = time.perf_counter() - tick
     if code != 0:
-        return [
-            ResultCheck(
-                exp.name,
-                job.seed,
-                "",
-                "failed",
-                seconds=round(seconds, 1),
-                detail=f"exit code {code}; log {shown_path(log_file)}",
-            )
-        ]
+        return job_row(job, "failed", f"exit code {code}; log {shown_path(log_file)}", seconds)
     written = sorted(job.results.glob("*/*.json"))
     if not written:
-        return [
-            ResultCheck(
-                exp.name,
-                job.seed,
-                "",
-                "no result",
-                seconds=round(seconds, 1),
-                detail=f"the command wrote no result JSON; log {shown_path(log_file)}",
-            )
-        ]
+        return job_row(job, "no result", f"the command wrote no result JSON; log {shown_path(log_file)}", seconds)
     return mark_extra_results([compare_result(path, job, recorded_dir, seconds) for path in written])
 
 

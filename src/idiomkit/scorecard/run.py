@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from idiomkit.api import auto_prompt_name, training_summary
+from idiomkit.api import auto_prompt_name, made_by
 from idiomkit.config import default_data_dir, default_results_dir, seed_everything
 from idiomkit.errors import OptionError, api_errors
 from idiomkit.models import load_model, resolve_name
@@ -103,9 +103,8 @@ def evaluate_all(
     if write:
         check_writable_dir(results / TASK, "results directory")
     seed_everything(seed)
-    training = training_summary(model)
-    recipe = training["label"] if training and recipe == "zero-shot" else recipe
-    name = model_name or (Path(training["config"]["model"]).name if training else resolve_name(model))
+    made = made_by(model, recipe, model_name or None)
+    training, recipe, name = made.training, made.recipe, made.model_name or resolve_name(model)
     st = load_model(model, pooling=pooling)
     extra: dict[str, Any] = {"pooling": pooling, "training": training} if training else {"pooling": pooling}
     if opts.reader:

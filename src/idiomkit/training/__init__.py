@@ -6,8 +6,9 @@ build ``idiomkit train``'s flags) stays free of torch.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from idiomkit.lazy import lazy_exports
 
 _LAZY = {
     "RECIPES": "idiomkit.training.recipes",
@@ -25,13 +26,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from idiomkit.training.trainer import TrainResult, train
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value  # later lookups skip this hook
-        return value
-    raise AttributeError(f"module 'idiomkit.training' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)

@@ -69,3 +69,27 @@ def test_triple_metrics_by_hand():
     assert m["auc"] == pytest.approx(5.5 / 9)
     assert m["margin"] == pytest.approx((0.4 - 0.2 + 0.0) / 3)
     assert triple_metrics(np.zeros(0), np.zeros(0)) == {"n": 0}
+
+
+def test_a_trained_directory_names_its_card_by_recipe_label_and_base_model(monkeypatch, tmp_path):
+    """``evaluate all`` names a model made by ``idiomkit train`` as ``evaluate`` names its results (recipe label,
+    base model's name) unless a recipe or model name is given; a registry model keeps its own name."""
+    import json
+    import types
+
+    import idiomkit.scorecard.run as run
+    from idiomkit.models import resolve_name
+
+    training = {"label": "adaptive-triplet+mwe", "config": {"model": "org/base-model"}}
+    (tmp_path / "training.json").write_text(json.dumps(training), encoding="utf-8")
+    specs = []
+    monkeypatch.setattr(run, "load_model", lambda *a, **k: types.SimpleNamespace(prompts={}))
+    monkeypatch.setattr(run, "write_card", lambda st, ctx, spec, shared: specs.append(spec))
+    run.evaluate_all(str(tmp_path), write=False, only=["xiao"])
+    run.evaluate_all(str(tmp_path), write=False, only=["xiao"], recipe="mine", model_name="named")
+    run.evaluate_all("minilm", write=False, only=["xiao"])
+    assert [(s.model_name, s.recipe, s.trained) for s in specs] == [
+        ("base-model", "adaptive-triplet+mwe", True),
+        ("named", "mine", True),
+        (resolve_name("minilm"), "zero-shot", False),
+    ]
