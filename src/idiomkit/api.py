@@ -118,8 +118,7 @@ def training_summary(model) -> dict[str, Any] | None:
     cfg = info.get("config", {})
     keys = ("model", "epochs", "batch_size", "lr", "max_seq_length", "mwe_tokens", "lora_rank", "pooling", "seed")
     return {
-        "label": info.get("label")
-        or run_label(info.get("recipe", "?"), bool(cfg.get("mwe_tokens")), cfg.get("lora_rank")),
+        "label": info.get("label") or run_label(info.get("recipe", "?"), cfg),
         "config": {k: cfg.get(k) for k in keys},
         "steps": info.get("steps"),
         "epochs_done": info.get("epochs_done"),

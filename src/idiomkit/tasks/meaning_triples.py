@@ -172,16 +172,17 @@ def triples_tsv(triples: Sequence[Triple], cos: np.ndarray, lexicon=None) -> str
 # ---------------------------------------------------------------- task
 
 
-def reader_lexicon(model):
-    """The lexicon of the idiom reader in front of ``model``, else the shipped one (what lookup-equal is measured
-    against), and its name for the params."""
+def reader_lexicon(model, data_dir):
+    """What lookup-equal is measured against, and its name for the params: the lexicon of the idiom reader in
+    front of ``model``, else the evaluation lexicon of ``data_dir`` (the shipped one minus every held-out idiom, as
+    a scored reader gets it), so a model without a reader is split by the same lexicon as one with it."""
     from idiomkit.idioms.reader import IdiomReader
-    from idiomkit.idioms.sources import default_lexicon
+    from idiomkit.idioms.sources import evaluation_lexicon
 
     first = next(iter(model._modules.values()), None) if hasattr(model, "_modules") else None
     if isinstance(first, IdiomReader):
         return first.lexicon, "the reader's"
-    return default_lexicon(), "shipped"
+    return evaluation_lexicon(data_dir), "evaluation"
 
 
 def warn_leaks(triples: Sequence[Triple], lexicon, which: str) -> int:
@@ -222,7 +223,9 @@ class MeaningTriples(Task):
         """Score every triple (quick: every :data:`QUICK_STRIDE`-th) with 95 % bootstrap intervals over idioms."""
         core = core_test(context.data_dir)
         triples = core.triples[::QUICK_STRIDE] if context.quick else core.triples
-        lexicon, which = (options.lexicon, "given") if options.lexicon is not None else reader_lexicon(model)
+        lexicon, which = (
+            (options.lexicon, "given") if options.lexicon is not None else reader_lexicon(model, context.data_dir)
+        )
         metrics, cos = score_triples(
             model, triples, batch_size=context.batch_size, prompt_name=context.prompt_name, lexicon=lexicon
         )

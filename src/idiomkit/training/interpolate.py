@@ -143,7 +143,7 @@ def interpolate_run(
     start.save(str(output_dir))
     info = run_info(tuned_dir)
     cfg = info["config"]
-    base_label = info.get("label") or run_label(info["recipe"], cfg["mwe_tokens"], cfg.get("lora_rank"))
+    base_label = info.get("label") or run_label(info["recipe"], cfg)
     info["label"] = base_label + "-interp"
     info["interpolation"] = {
         "from": str(tuned_dir),

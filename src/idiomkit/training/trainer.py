@@ -319,17 +319,7 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
         plain_copy(run.model).save(str(out))
     info = {
         "recipe": cfg.recipe,
-        "label": run_label(
-            cfg.recipe,
-            cfg.mwe_tokens,
-            cfg.lora_rank,
-            cfg.span_queries,
-            cfg.dropout,
-            cfg.sts_weight,
-            cfg.epochs,
-            cfg.heldout_dedup,
-            cfg.dedup_idioms,
-        ),
+        "label": run_label(cfg.recipe, cfg),
         "config": asdict(cfg),
         "data_sha256": sha256_files(run.data_files),
         "data_files": [str(p) for p in run.data_files],

@@ -103,8 +103,12 @@ def test_sts_weight_zero_reduces_sts_mixing_to_the_plain_recipe(tmp_path, plain)
     close = [torch.allclose(v, runs["w0"][k], atol=1e-6) for k, v in runs["plain"].items()]
     assert all(close)
     assert not all(torch.allclose(v, runs["w1"][k], atol=1e-6) for k, v in runs["plain"].items())
-    assert run_label("adaptive-triplet-sts", True, sts_weight=0.1) == "adaptive-triplet-mwe-sts-stsw0.1"
-    assert run_label("mnrl", True, sts_weight=0.1) == "mnrl"  # no STS stream: the weight does not apply
+    assert (
+        run_label("adaptive-triplet-sts", {"mwe_tokens": True, "sts_weight": 0.1}) == "adaptive-triplet-mwe-sts-stsw0.1"
+    )
+    assert (
+        run_label("mnrl", {"mwe_tokens": True, "sts_weight": 0.1}) == "mnrl"
+    )  # no STS stream: the weight does not apply
 
 
 def test_lora_trains_adapters_only_and_saves_a_plain_model(tmp_path):

@@ -74,3 +74,16 @@ def test_carving_is_a_fixed_share_by_idiom():
     share = sum(map(is_carved, names)) / len(names)
     assert abs(share - HELDOUT_PERCENT / 100) < 0.03
     assert is_carved("Kick the Bucket") == is_carved("kick the bucket")
+
+
+def test_a_model_without_reader_is_split_by_the_evaluation_lexicon(monkeypatch):
+    """Lookup-equal of a plain model is measured against the evaluation lexicon of the run's data (the one a
+    scored reader gets), never the shipped one, which knows the held-out idioms."""
+    import idiomkit.idioms.sources as sources
+
+    evaluation = Lexicon.from_pairs([("pão duro", "fig2")], language="PT")
+    asked = []
+    monkeypatch.setattr(sources, "evaluation_lexicon", lambda data_dir: asked.append(data_dir) or evaluation)
+    monkeypatch.setattr(sources, "default_lexicon", lambda: (_ for _ in ()).throw(AssertionError("shipped used")))
+    lexicon, which = mt.reader_lexicon(object(), "/data")
+    assert lexicon is evaluation and which == "evaluation" and asked == ["/data"]

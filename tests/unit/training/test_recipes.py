@@ -12,6 +12,7 @@ from idiomkit.data.errors import DataError
 from idiomkit.data.sts import StsPair, load_assin2, load_stsb
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training import run_label
+from idiomkit.training.config import TrainConfig
 from idiomkit.training.recipes import RECIPES
 from idiomkit.training.sampler import grouped_length_batches
 
@@ -27,19 +28,49 @@ def test_spread_batches_never_put_a_group_twice_in_a_batch():
 
 
 def test_run_labels():
-    assert run_label("adaptive-triplet", True) == "adaptive-triplet-mwe"
-    assert run_label("adaptive-triplet", False) == "adaptive-triplet"
-    assert run_label("adaptive-triplet-sts", True) == "adaptive-triplet-mwe-sts"
-    assert run_label("cosent-sts", True, sts_weight=0.5) == "cosent-sts-stsw0.5"
-    assert run_label("adaptive-triplet", True, lora_rank=16) == "adaptive-triplet-mwe-lora"
-    assert run_label("mnrl", True) == "mnrl" and run_label("mnrl", False) == "mnrl-nomwe"
-    assert run_label("adaptive-triplet", True, dropout=0.0) == "adaptive-triplet-mwe-dropout0"
-    assert run_label("cosent-sts", True, sts_weight=0.3, heldout_dedup=True) == "cosent-sts-stsw0.3-dedup"
-    assert run_label("cosent-sts", True, heldout_dedup=True, dedup_idioms=False) == "cosent-sts-dedup-sentences"
-    assert run_label("idiolink-infonce", False, epochs=10) == "idiolink-infonce"  # the paper's budget
-    assert run_label("idiolink-infonce", False, span_queries=True, epochs=30) == "idiolink-infonce-span-ep30"
-    assert run_label("adaptive-triplet", True, epochs=30) == "adaptive-triplet-mwe"  # 2B files name epochs apart
+    assert run_label("adaptive-triplet", {"mwe_tokens": True}) == "adaptive-triplet-mwe"
+    assert run_label("adaptive-triplet", {"mwe_tokens": False}) == "adaptive-triplet"
+    assert run_label("adaptive-triplet-sts", {"mwe_tokens": True}) == "adaptive-triplet-mwe-sts"
+    assert run_label("cosent-sts", {"mwe_tokens": True, "sts_weight": 0.5}) == "cosent-sts-stsw0.5"
+    assert run_label("adaptive-triplet", {"mwe_tokens": True, "lora_rank": 16}) == "adaptive-triplet-mwe-lora"
+    assert (
+        run_label("mnrl", {"mwe_tokens": True}) == "mnrl" and run_label("mnrl", {"mwe_tokens": False}) == "mnrl-nomwe"
+    )
+    assert run_label("adaptive-triplet", {"mwe_tokens": True, "dropout": 0.0}) == "adaptive-triplet-mwe-dropout0"
+    assert (
+        run_label("cosent-sts", {"mwe_tokens": True, "sts_weight": 0.3, "heldout_dedup": True})
+        == "cosent-sts-stsw0.3-dedup"
+    )
+    assert (
+        run_label("cosent-sts", {"mwe_tokens": True, "heldout_dedup": True, "dedup_idioms": False})
+        == "cosent-sts-dedup-sentences"
+    )
+    assert (
+        run_label("idiolink-infonce", {"mwe_tokens": False, "epochs": 10}) == "idiolink-infonce"
+    )  # the paper's budget
+    assert (
+        run_label("idiolink-infonce", {"mwe_tokens": False, "span_queries": True, "epochs": 30})
+        == "idiolink-infonce-span-ep30"
+    )
+    assert (
+        run_label("adaptive-triplet", {"mwe_tokens": True, "epochs": 30}) == "adaptive-triplet-mwe"
+    )  # 2B files name epochs apart
     assert {"adaptive-triplet", "triplet", "mnrl", "cosent", "contrastive", "cosine", "ynu"} <= set(RECIPES)
+
+
+def test_flagship_v2_labels_name_the_keep_and_distill_options():
+    assert run_label("flagship-v2", {}) == "flagship-v2"  # the defaults: keep weight 1, mse
+    assert run_label("flagship-v2", {"keep_weight": 0.0}) == "flagship-v2-keep0"
+    assert (
+        run_label("flagship-v2", {"keep_weight": 2.5, "keep_distance": "cosine"}) == "flagship-v2-keep2.5-keep-cosine"
+    )
+    assert run_label("flagship-v2-student", {"distill_steps": 100, "teacher": "minilm"}) == (
+        "flagship-v2-student-distill100-teacher-minilm"
+    )
+    assert run_label("flagship-v2", {"distill_steps": 100}) == "flagship-v2"  # no distill phase: not named
+    assert run_label("flagship", {"keep_weight": 0.0}) == "flagship"  # no keep loss in v1
+    cfg = TrainConfig(recipe="flagship-v2", keep_weight=0.5, lora_rank=8)
+    assert run_label(cfg.recipe, cfg) == "flagship-v2-lora-keep0.5"  # a TrainConfig as well as its dict
 
 
 def test_stsb_and_assin2_row_errors(tmp_path):

@@ -7,7 +7,9 @@ source at once) and :mod:`.flagship_v2` (the flagship with a keep-what-you-know 
 Adding a recipe is one entry there, or one new module added below. The trainer imports the recipes, never the reverse.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, fields, is_dataclass
+from typing import Any
 
 from idiomkit.training.recipes import flagship, flagship_v2, idiolink, pairs, semeval2b
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, semeval_labels
@@ -29,36 +31,51 @@ def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> lis
     return RECIPES[recipe].phases(model, groups, cfg)
 
 
-def run_label(
-    recipe: str,
-    mwe_tokens: bool,
-    lora_rank: int | None = None,
-    span_queries: bool = False,
-    dropout: float | None = None,
-    sts_weight: float = 1.0,
-    epochs: int | None = None,
-    heldout_dedup: bool = False,
-    dedup_idioms: bool = True,
-) -> str:
-    """The recipe name used in result files, from the recipe's :class:`Recipe` entry: ``adaptive-triplet`` vs
-    ``adaptive-triplet-mwe`` (``labels``); ``-lora`` suffix; IdioLink recipes: ``-span`` when the loss saw span
-    embeddings of the queries, ``-ep<N>`` when the epoch budget is not the paper's 10 (2B result files name their
-    epochs elsewhere); ``-dropout<p>`` when the run overrode the model's dropout; ``-stsw<w>`` for an STS-mixing
-    recipe whose STS loss weight is not 1; ``-dedup`` when a 2B recipe's training data went through the held-out
-    dedup (the recorded rows before it carry no suffix; IdioLink and pairs recipes keep their idioms apart by
-    construction, the dedup only moves their STS validation; the flagship always goes through it),
-    ``-dedup-sentences`` when it dropped held-out sentences only (SemEval 2B's fine_tune rule: MWE overlap
-    allowed). A name not in the registry (an old ``training.json``) is labelled like a 2B recipe."""
+def run_label(recipe: str, config: Mapping[str, Any] | None = None) -> str:
+    """The recipe name used in result files, from the recipe's :class:`Recipe` entry and the run's options
+    (``config``: a :class:`~idiomkit.training.config.TrainConfig` or its dict, as in ``training.json``; a missing
+    option has its default): ``adaptive-triplet`` vs ``adaptive-triplet-mwe`` (``labels``); ``-lora`` suffix;
+    IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries, ``-ep<N>`` when the epoch budget is
+    not the paper's 10 (2B result files name their epochs elsewhere); ``-dropout<p>`` when the run overrode the
+    model's dropout; ``-stsw<w>`` for an STS-mixing recipe whose STS loss weight is not 1; flagship-v2 recipes:
+    ``-keep<w>`` / ``-keep-<distance>`` when the keep-what-you-know loss is not the default (weight 1, ``mse``),
+    ``-distill<N>`` / ``-teacher-<name>`` when the student's distillation is not; ``-dedup`` when a 2B recipe's
+    training data went through the held-out dedup (the recorded rows before it carry no suffix; IdioLink and pairs
+    recipes keep their idioms apart by construction, the dedup only moves their STS validation; the flagship always
+    goes through it), ``-dedup-sentences`` when it dropped held-out sentences only (SemEval 2B's fine_tune rule: MWE
+    overlap allowed). A name not in the registry (an old ``training.json``) is labelled like a 2B recipe."""
+    cfg = _with_defaults(config)
     entry = RECIPES.get(recipe) or Recipe("semeval2b", build_phases, labels=semeval_labels(recipe), dedup_label=True)
     with_mwe, without = entry.labels or (recipe, recipe)
-    label = (with_mwe if mwe_tokens else without) + ("-span" if entry.span_label and span_queries else "")
-    label += "-lora" if lora_rank else ""
-    if entry.paper_epochs is not None and epochs not in (None, entry.paper_epochs):
-        label += f"-ep{epochs}"
-    if sts_weight != 1.0 and entry.sts_mixing:
-        label += f"-stsw{sts_weight:g}"
-    suffix = ("-dedup" if dedup_idioms else "-dedup-sentences") if heldout_dedup and entry.dedup_label else ""
-    return label + (f"-dropout{dropout:g}" if dropout is not None else "") + suffix
+    label = (with_mwe if cfg["mwe_tokens"] else without) + ("-span" if entry.span_label and cfg["span_queries"] else "")
+    label += "-lora" if cfg["lora_rank"] else ""
+    if entry.paper_epochs is not None and cfg["epochs"] not in (None, entry.paper_epochs):
+        label += f"-ep{cfg['epochs']}"
+    if cfg["sts_weight"] != 1.0 and entry.sts_mixing:
+        label += f"-stsw{cfg['sts_weight']:g}"
+    label += _v2_label(recipe, cfg) if entry.keep_label else ""
+    label += f"-dropout{cfg['dropout']:g}" if cfg["dropout"] is not None else ""
+    if cfg["heldout_dedup"] and entry.dedup_label:
+        label += "-dedup" if cfg["dedup_idioms"] else "-dedup-sentences"
+    return label
+
+
+def _with_defaults(config: Mapping[str, Any] | None) -> dict[str, Any]:
+    from idiomkit.training.config import TrainConfig
+
+    given = asdict(config) if is_dataclass(config) else dict(config or {})
+    defaults = {f.name: f.default for f in fields(TrainConfig)}
+    return {**defaults, "heldout_dedup": False, **{k: v for k, v in given.items() if k in defaults}}
+
+
+def _v2_label(recipe: str, cfg: Mapping[str, Any]) -> str:
+    """The flagship-v2 part of a run label: what differs from the recipe's defaults."""
+    label = f"-keep{cfg['keep_weight']:g}" if cfg["keep_weight"] != 1.0 else ""
+    label += f"-keep-{cfg['keep_distance']}" if cfg["keep_distance"] != "mse" else ""
+    if recipe.endswith("-student"):
+        label += f"-distill{cfg['distill_steps']}" if cfg["distill_steps"] != 300 else ""
+        label += f"-teacher-{cfg['teacher']}" if cfg["teacher"] != "mpnet" else ""
+    return label
 
 
 __all__ = ["RECIPES", "Phase", "Recipe", "Setup", "Stream", "build_phases", "run_label"]

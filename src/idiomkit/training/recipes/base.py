@@ -77,6 +77,7 @@ class Recipe:
     span_label: bool = False  # label ``-span`` when the loss saw span embeddings of the queries (IdioLink)
     paper_epochs: int | None = None  # label ``-ep<N>`` for another epoch budget (IdioLink: the paper's 10)
     dedup_label: bool = False  # label ``-dedup`` / ``-dedup-sentences`` after the held-out dedup (2B data)
+    keep_label: bool = False  # label the keep-what-you-know and distillation options (flagship-v2 recipes)
 
 
 def semeval_labels(name: str) -> tuple[str, str]:

@@ -205,7 +205,7 @@ def _no_phases(model, groups, cfg) -> list[Phase]:
 
 
 RECIPES: dict[str, Recipe] = {
-    name: Recipe("flagship", _no_phases, VALIDATION_TEXT, setup=v2_setup, card_lines=card_lines)
+    name: Recipe("flagship", _no_phases, VALIDATION_TEXT, setup=v2_setup, card_lines=card_lines, keep_label=True)
     for name in ("flagship-v2", "flagship-v2-student")
 }
 
