@@ -126,7 +126,7 @@ def split_of(key: str) -> str:
 # --- EPIE -----------------------------------------------------------------------------------------------------
 
 
-def clean_meaning(line: str) -> str | None:
+def epie_first_sense(line: str) -> str | None:
     """The first dictionary sense of an EPIE meanings line (HTML stripped, examples and labels dropped)."""
     m = re.search(r'<div class="ds-(?:single|list)">(.*?)</div>', line, re.S)
     if not m:
@@ -162,7 +162,7 @@ def load_epie_definitions(data_dir: str | Path, kind: str) -> tuple[list[tuple[s
     for row, (raw, line) in enumerate(zip(idioms, senses, strict=True), start=1):
         if not raw.strip():
             raise DataError(paths[0], row, "idiom", "is empty")
-        out.append((raw.strip(), display_text(raw.strip()), clean_meaning(line)))
+        out.append((raw.strip(), display_text(raw.strip()), epie_first_sense(line)))
     if no_sense := [row for row, (_, _, text) in enumerate(out, start=1) if text is None]:
         known = (len(no_sense), len(out)) == EPIE_NO_SENSE[kind]
         log_once(

@@ -37,6 +37,7 @@ from idiomkit.data.heldout import HeldOut, heldout_index
 from idiomkit.data.keys import normalise_idiom
 from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
 from idiomkit.idioms.matcher import Matcher
+from idiomkit.idioms.morphology import word_set
 
 log = logging.getLogger(__name__)
 
@@ -45,15 +46,11 @@ DEFAULT_LEXICON = RESOURCES / "lexicon.tsv"  # gzip it (name it .tsv.gz) should 
 SEMEVAL_TAG = "semeval-train"
 
 
-def _set(words: str) -> frozenset[str]:
-    return frozenset(words.split())
-
-
-PARTICLES = _set(
+PARTICLES = word_set(
     "up down out off in on over away back after through around round about along across by into onto forward "
     "apart aside together ahead behind under with for to at from upon of"
 )
-_FUNCTION = PARTICLES | _set(
+_FUNCTION = PARTICLES | word_set(
     "a an the and or but not no nor as than so if is be are was were been being it its one one's my your his her "
     "our their me him us them anything something someone somebody anyone everything everyone nothing"
 )

@@ -10,7 +10,7 @@ import pytest
 from helpers.definitions import MEANING, idiom_with_pairs, write_tree
 
 from idiomkit.data.definitions import (
-    clean_meaning,
+    epie_first_sense,
     id_pairs,
     idiom_key,
     load_baiango,
@@ -40,9 +40,9 @@ def test_split_is_a_fixed_function_of_the_key():
 
 
 def test_clean_meaning_and_substitution():
-    assert clean_meaning(MEANING) == "In the event that something happens."
-    assert clean_meaning('[<div class="ds-list">1. <i>slang</i> A rough guide.</div>]') == "A rough guide."
-    assert clean_meaning("[]") is None
+    assert epie_first_sense(MEANING) == "In the event that something happens."
+    assert epie_first_sense('[<div class="ds-list">1. <i>slang</i> A rough guide.</div>]') == "A rough guide."
+    assert epie_first_sense("[]") is None
     assert substitute_phrase("In the event that something happens. More.") == "in the event that something happens"
 
 
