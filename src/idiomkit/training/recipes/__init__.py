@@ -9,6 +9,7 @@ Adding a recipe is one entry there, or one new module added below. The trainer i
 
 from collections.abc import Sequence
 
+from idiomkit.errors import OptionError
 from idiomkit.training.recipes import flagship, flagship_v2, idiolink, pairs, semeval2b
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, semeval_labels
 from idiomkit.training.relabel import Group
@@ -23,9 +24,9 @@ RECIPES: dict[str, Recipe] = {
 
 
 def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> list[Phase]:
-    """The phases of ``recipe`` (one-line ``ValueError`` naming the known recipes for an unknown one)."""
+    """The phases of ``recipe`` (one-line ``OptionError`` naming the known recipes for an unknown one)."""
     if recipe not in RECIPES:
-        raise ValueError(f"unknown recipe '{recipe}' (expected one of {', '.join(RECIPES)})")
+        raise OptionError(f"unknown recipe '{recipe}' (expected one of {', '.join(RECIPES)})")
     return RECIPES[recipe].phases(model, groups, cfg)
 
 
