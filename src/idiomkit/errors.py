@@ -1,6 +1,10 @@
 """One error boundary for the CLI and the API: a failure of input, environment or disk is one line naming the file.
 
 :func:`user_error_message` maps an exception to that line (``None`` for anything else: a bug keeps its traceback).
+The boundary is narrow: bad input is raised as a typed error (:class:`OptionError` for an option out of range or
+not among its choices, ``idiomkit.data.errors.DataError`` for a bad data file or row, :class:`InputError` for other
+bad input to an API call); a plain ``ValueError`` (``TypeError``, ``KeyError``...) is a bug and keeps its traceback.
+The typed errors subclass ``ValueError``, so callers that catch ``ValueError`` keep working.
 The CLI prints it and exits 2 (``idiomkit.cli.common.user_errors``); the API's entry points re-raise it as an
 :class:`IdiomkitError` (:func:`api_errors`), the original exception chained as ``__cause__``.
 """
@@ -98,18 +102,16 @@ def _message(exc: BaseException) -> str | None:
         return f"corrupt or truncated safetensors weights ({exc})"
     if is_usage_error(exc):  # typer.BadParameter raised in a command's body
         return exc.format_message()  # type: ignore[attr-defined]
-    if isinstance(exc, ValueError):
-        return str(exc)
-    return None
+    return None  # a plain ValueError too: bad input is raised typed, so what is left is a bug
 
 
 def user_error_message(exc: BaseException) -> str | None:
     """The one-line message for a failure of input, environment or disk; ``None`` when ``exc`` is none of those.
 
     Input: idiomkit's own errors (:class:`IdiomkitError`: ``DataError``, ``OptionError``, ``InputError``...,
-    ``ModelNotAvailable``), undecodable text, JSON, CSV or weights, and ``ValueError`` (still what most loaders and
-    option checks raise); environment and disk: ``OSError``. A bare ``KeyError``, ``TypeError``, ``AttributeError``
-    and the rest are bugs: ``None``, so they keep their traceback."""
+    ``ModelNotAvailable``), undecodable text, JSON, CSV or weights, a click/typer usage error; environment and disk:
+    ``OSError``. A plain ``ValueError``, a bare ``KeyError``, ``TypeError``, ``AttributeError`` and the rest are
+    bugs: ``None``, so they keep their traceback."""
     text = _message(exc)
     return None if text is None else " ".join(text.split()) or type(exc).__name__
 

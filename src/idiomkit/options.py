@@ -248,13 +248,13 @@ def unknown_name(noun: str, value: Any, names: list[str]) -> str:
 
 
 def check_known(options: Any) -> None:
-    """A one-line ``ValueError`` for a field of ``options`` whose value is not among its ``known`` names."""
+    """A one-line ``OptionError`` for a field of ``options`` whose value is not among its ``known`` names."""
     for f in dataclasses.fields(options):
         value = getattr(options, f.name)
         if f.metadata.get("known") and value is not None:
             noun, spec = f.metadata["known"]
             if value not in (names := known_names(spec)):
-                raise ValueError(unknown_name(noun, value, names))
+                raise OptionError(unknown_name(noun, value, names))
 
 
 def is_optional(hint: Any) -> bool:
@@ -262,7 +262,7 @@ def is_optional(hint: Any) -> bool:
 
 
 def check_ranges(options: Any) -> None:
-    """A one-line ``ValueError`` for a field of ``options`` outside its ``range`` metadata (``None`` passes where
+    """A one-line ``OptionError`` for a field of ``options`` outside its ``range`` metadata (``None`` passes where
     the field is optional)."""
     hints = field_hints(type(options))
     for f in dataclasses.fields(options):
@@ -271,7 +271,7 @@ def check_ranges(options: Any) -> None:
             continue
         number = isinstance(value, int | float) and not isinstance(value, bool)
         if not number or not allowed.contains(value):
-            raise ValueError(f"{f.name.replace('_', '-')} must be {allowed.describe()}, got {value!r}")
+            raise OptionError(f"{f.name.replace('_', '-')} must be {allowed.describe()}, got {value!r}")
 
 
 # --- typer parameters ---------------------------------------------------------------------------------------

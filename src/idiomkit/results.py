@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from idiomkit.data.errors import DataError
-from idiomkit.errors import FileSystemError, OutputClash
+from idiomkit.errors import FileSystemError, OptionError, OutputClash
 
 log = logging.getLogger(__name__)
 
@@ -225,7 +225,7 @@ class ResultKey:
     def __post_init__(self) -> None:
         object.__setattr__(self, "variant", slug(self.variant) if self.variant else "")
         if self.track not in TRACKS:
-            raise ValueError(f"unknown track '{self.track}' (expected one of {', '.join(TRACKS)})")
+            raise OptionError(f"unknown track '{self.track}' (expected one of {', '.join(TRACKS)})")
 
     @classmethod
     def of(cls, record: ResultRecord, variant: str | None = None) -> ResultKey:

@@ -31,7 +31,7 @@ def user_errors(func):
     """The CLI's error boundary: a failure of input, environment or disk (:func:`idiomkit.errors.user_error_message`:
     idiomkit's typed errors -- DataError, OptionError, InputError, ModelNotAvailable... --, the OSError family,
     csv/JSON/UTF-8/safetensors errors) is one line on stderr and exit code 2; anything else (a bug: a bare KeyError,
-    TypeError, AttributeError...) keeps its traceback."""
+    TypeError, AttributeError, a plain ValueError...) keeps its traceback."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from idiomkit.data.csvio import _decode, check_header, collect_records, csv_value_rows, record_of
 from idiomkit.data.errors import DataError
+from idiomkit.errors import InputError, OptionError
 
 SPLITS = {
     "train": "subtask_a_train.tsv",
@@ -67,7 +68,7 @@ class AdmireItem:
     def gold_ranks(self) -> list[int]:
         """Gold rank (0 = best) of each image, in file order."""
         if self.gold is None:
-            raise ValueError(f"item '{self.compound}' has no gold order")
+            raise InputError(f"item '{self.compound}' has no gold order")
         return [self.gold.index(name) for name in self.images]
 
     @property
@@ -187,6 +188,6 @@ def load_admire_file(path: str | Path, *, require_gold: bool = True, strict: boo
 def load_admire(data_dir: str | Path, split: str, *, strict: bool = True) -> AdmireSplit:
     """Load ``train``, ``dev``, ``test`` (gold required) or ``xe`` (no gold) from ``<data_dir>/admire/en``."""
     if split not in SPLITS:
-        raise ValueError(f"unknown AdMIRe split '{split}' (expected one of {', '.join(SPLITS)})")
+        raise OptionError(f"unknown AdMIRe split '{split}' (expected one of {', '.join(SPLITS)})")
     path = Path(data_dir) / "admire" / "en" / SPLITS[split]
     return AdmireSplit(split, load_admire_file(path, require_gold=split != "xe", strict=strict), [path])

@@ -29,6 +29,7 @@ from pathlib import Path
 from idiomkit.data.csvio import _decode, csv_value_rows, read_csv_rows, read_text_lines
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2a import Example2A
+from idiomkit.errors import InputError, OptionError
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ class IdiomData:
 
     def split(self, name: str) -> list[Idiom]:
         if name not in SPLITS:
-            raise ValueError(f"unknown split '{name}' (expected one of {', '.join(SPLITS)})")
+            raise OptionError(f"unknown split '{name}' (expected one of {', '.join(SPLITS)})")
         return [i for i in self.idioms.values() if i.split == name and i.definitions]
 
 
@@ -397,7 +398,7 @@ def id_pairs(idioms: Sequence[Idiom], seed: int = 0, all_definitions: bool = Tru
     chosen = [(i, [d.text for d in i.definitions] if all_definitions else [i.definition]) for i in idioms]
     pool = [(i.key, t) for i, texts in chosen for t in texts]
     if len({k for k, _ in pool}) < 2:
-        raise ValueError("need at least two idioms with definitions to draw incorrect definitions")
+        raise InputError("need at least two idioms with definitions to draw incorrect definitions")
     return [Pair(i.key, i.text, t, _negative(rng, i.key, pool), "id") for i, texts in chosen for t in texts]
 
 
@@ -412,5 +413,5 @@ def sp_pairs(idioms: Sequence[Idiom], seed: int = 0, per_idiom: int | None = Non
         chosen += items
     pool = [(p.key, p.paraphrase) for p in chosen]
     if chosen and len({k for k, _ in pool}) < 2:
-        raise ValueError("need sentences of at least two idioms to draw incorrect paraphrases")
+        raise InputError("need sentences of at least two idioms to draw incorrect paraphrases")
     return [Pair(p.key, p.sentence, p.paraphrase, _negative(rng, p.key, pool), "sp") for p in chosen]

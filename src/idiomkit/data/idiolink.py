@@ -22,6 +22,7 @@ from typing import Any
 
 from idiomkit.data.csvio import bad_byte, check_not_utf16_or_binary, read_bytes, read_jsonl_records
 from idiomkit.data.errors import DataError
+from idiomkit.errors import OptionError
 
 SPLITS = ("train", "val", "test")
 DOC_USAGES = ("literal", "idiomatic", "simplification", "sense")
@@ -213,7 +214,7 @@ def load_queries(path: str | Path) -> list[Query]:
 
 def split_dir(data_dir: str | Path, split: str) -> Path:
     if split not in SPLITS:
-        raise ValueError(f"unknown IdioLink split '{split}' (expected one of {', '.join(SPLITS)})")
+        raise OptionError(f"unknown IdioLink split '{split}' (expected one of {', '.join(SPLITS)})")
     return Path(data_dir) / "idiolink" / split
 
 
@@ -279,5 +280,5 @@ def load_triplets(path: str | Path) -> list[Triplet]:
 def triplets_path(data_dir: str | Path, split: str, kind: str = "span") -> Path:
     """``<data_dir>/idiolink/<split>/triplets_<split>_<kind>.jsonl`` (kind: full or span)."""
     if kind not in ("full", "span"):
-        raise ValueError(f"unknown triplet kind '{kind}' (expected full or span)")
+        raise OptionError(f"unknown triplet kind '{kind}' (expected full or span)")
     return split_dir(data_dir, split) / f"triplets_{split}_{kind}.jsonl"

@@ -106,24 +106,21 @@ class WordNet:
         self.index: dict[str, dict[str, tuple[int, list[int]]]] = {p: {} for p in POS_FILES}
         self.exceptions: dict[str, dict[str, list[str]]] = {p: {} for p in POS_FILES}
         for pos, name in POS_FILES.items():
-            for line in (self.root / f"index.{name}").read_text(encoding="latin-1").splitlines():
-                if line.startswith(" "):
-                    continue  # the licence header
-                cells = line.split()
-                n_synsets, n_pointers = int(cells[2]), int(cells[3])
-                tagged = int(cells[5 + n_pointers])
-                self.index[pos][cells[0]] = (tagged, [int(c) for c in cells[6 + n_pointers :][:n_synsets]])
+            path = self.root / f"index.{name}"
+            for number, line in enumerate(path.read_text(encoding="latin-1").splitlines(), start=1):
+                if not line.startswith(" "):  # the licence header
+                    lemma, entry = _index_entry(path, number, line)
+                    self.index[pos][lemma] = entry
             exc = self.root / f"{name}.exc"
             for line in exc.read_text(encoding="latin-1").splitlines() if exc.is_file() else []:
                 form, *lemmas = line.split()
                 self.exceptions[pos][form] = lemmas
         self.counts: dict[tuple[str, str], int] = {}
         cntlist = self.root / "cntlist.rev"
-        for line in cntlist.read_text(encoding="latin-1").splitlines() if cntlist.is_file() else []:
-            key, _, count = line.split()
-            lemma, _, rest = key.partition("%")
-            pos = "nvara"[int(rest[0]) - 1]
-            self.counts[(lemma, pos)] = self.counts.get((lemma, pos), 0) + int(count)
+        lines = cntlist.read_text(encoding="latin-1").splitlines() if cntlist.is_file() else []
+        for number, line in enumerate(lines, start=1):
+            key, count = _count_entry(cntlist, number, line)
+            self.counts[key] = self.counts.get(key, 0) + count
         self._data = {pos: (self.root / f"data.{name}").read_bytes() for pos, name in POS_FILES.items()}
 
     def lemmas(self, word: str, pos: str) -> list[str]:
@@ -142,17 +139,43 @@ class WordNet:
     def synset(self, pos: str, offset: int) -> tuple[list[str], list[tuple[str, str, int]]]:
         """A synset's lemmas (in order) and pointers ``(symbol, pos, offset)``."""
         data = self._data[pos]
-        end = data.index(b"\n", offset)
-        cells = data[offset:end].decode("latin-1").split(" | ")[0].split()
-        n_words = int(cells[3], 16)
-        words = [re.sub(r"\(.*\)$", "", cells[4 + 2 * i]).lower() for i in range(n_words)]
-        at = 4 + 2 * n_words
-        n_pointers = int(cells[at])
-        pointers = []
-        for i in range(n_pointers):
-            symbol, target, target_pos = cells[at + 1 + 4 * i : at + 4 + 4 * i]
-            pointers.append((symbol, "a" if target_pos == "s" else target_pos, int(target)))
+        try:
+            end = data.index(b"\n", offset)
+            cells = data[offset:end].decode("latin-1").split(" | ")[0].split()
+            n_words = int(cells[3], 16)
+            words = [re.sub(r"\(.*\)$", "", cells[4 + 2 * i]).lower() for i in range(n_words)]
+            at = 4 + 2 * n_words
+            n_pointers = int(cells[at])
+            pointers = []
+            for i in range(n_pointers):
+                symbol, target, target_pos = cells[at + 1 + 4 * i : at + 4 + 4 * i]
+                pointers.append((symbol, "a" if target_pos == "s" else target_pos, int(target)))
+        except (IndexError, ValueError):
+            path = self.root / f"data.{POS_FILES[pos]}"
+            raise DataError(path, None, None, f"malformed synset at byte offset {offset}") from None
         return words, pointers
+
+
+def _index_entry(path: Path, number: int, line: str) -> tuple[str, tuple[int, list[int]]]:
+    """One ``index.<pos>`` line: ``(lemma, (sense-tagged count, synset offsets))``; DataError naming the line."""
+    cells = line.split()
+    try:
+        n_synsets, n_pointers = int(cells[2]), int(cells[3])
+        tagged = int(cells[5 + n_pointers])
+        offsets = [int(c) for c in cells[6 + n_pointers :][:n_synsets]]
+    except (IndexError, ValueError):
+        raise DataError(path, number, None, f"malformed WordNet index line {line[:40]!r}") from None
+    return cells[0], (tagged, offsets)
+
+
+def _count_entry(path: Path, number: int, line: str) -> tuple[tuple[str, str], int]:
+    """One ``cntlist.rev`` line: ``((lemma, pos), count)``; DataError naming the line."""
+    try:
+        key, _, count = line.split()
+        lemma, _, rest = key.partition("%")
+        return (lemma, "nvara"[int(rest[0]) - 1]), int(count)
+    except (IndexError, ValueError):
+        raise DataError(path, number, None, f"malformed cntlist line {line[:40]!r}") from None
 
 
 def is_content_word(word: str) -> bool:

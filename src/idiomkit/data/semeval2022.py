@@ -14,6 +14,7 @@ from pathlib import Path
 
 from idiomkit.data.csvio import collect_records, csv_records, parse_score, require_text
 from idiomkit.data.errors import DataError
+from idiomkit.errors import OptionError
 
 log = logging.getLogger(__name__)
 
@@ -217,7 +218,7 @@ def load_2b_gold(path: str | Path, *, pair_ids: set[str] | None = None, strict: 
 def load_subtask_b(data_dir: str | Path, split: str = "dev", *, strict: bool = True) -> SubtaskBSplit:
     """Load a subtask B evaluation split (``dev`` with gold; ``eval``/``test`` without)."""
     if split not in ("dev", "eval", "test"):
-        raise ValueError(f"unknown subtask B split '{split}' (expected dev, eval or test)")
+        raise OptionError(f"unknown subtask B split '{split}' (expected dev, eval or test)")
     root = semeval_root(data_dir)
     pair_path = root / B_FILES[split]
     pairs = load_eval_pairs(pair_path, strict=strict)
@@ -231,7 +232,7 @@ def load_subtask_b(data_dir: str | Path, split: str = "dev", *, strict: bool = T
 def load_subtask_a(data_dir: str | Path, name: str, *, strict: bool = True) -> list[SubtaskAExample]:
     """Load a subtask A file: ``train_zero_shot``, ``train_one_shot`` or ``dev`` (labels from ``dev_gold``)."""
     if name not in ("train_zero_shot", "train_one_shot", "dev"):
-        raise ValueError(f"unknown subtask A file '{name}'")
+        raise OptionError(f"unknown subtask A file '{name}'")
     root = semeval_root(data_dir)
     path = root / A_FILES[name]
     gold_path = root / A_FILES["dev_gold"]

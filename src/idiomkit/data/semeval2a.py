@@ -15,6 +15,7 @@ from pathlib import Path
 from idiomkit.data.csvio import check_unique, read_csv_rows, require_text
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2022 import semeval_root
+from idiomkit.errors import OptionError
 
 LANGUAGES = ("EN", "PT", "GL")
 SETTINGS = ("zero_shot", "one_shot")
@@ -154,7 +155,7 @@ def data_paths(data_dir: str | Path) -> dict[str, Path]:
 def load_setting(data_dir: str | Path, setting: str) -> tuple[list[Example2A], list[Path]]:
     """Training examples of a setting: ``zero_shot`` = train_zero_shot; ``one_shot`` adds train_one_shot."""
     if setting not in SETTINGS:
-        raise ValueError(f"unknown setting '{setting}' (expected {' or '.join(SETTINGS)})")
+        raise OptionError(f"unknown setting '{setting}' (expected {' or '.join(SETTINGS)})")
     paths = data_paths(data_dir)
     train = load_train(paths["train_zero_shot"], "zero_shot")
     files = [paths["train_zero_shot"]]

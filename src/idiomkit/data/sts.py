@@ -13,6 +13,7 @@ from pathlib import Path
 
 from idiomkit.data.csvio import _decode, bad_byte, csv_value_rows
 from idiomkit.data.errors import DataError
+from idiomkit.errors import OptionError
 
 STS_SOURCES = ("stsb-en", "assin2")
 SPLITS = ("train", "dev", "test")
@@ -33,7 +34,7 @@ class StsPair:
 def sts_files(data_dir: Path, split: str) -> dict[str, Path]:
     """The file of each source for ``split`` (train, dev or test)."""
     if split not in SPLITS:
-        raise ValueError(f"unknown STS split '{split}' (expected one of {', '.join(SPLITS)})")
+        raise OptionError(f"unknown STS split '{split}' (expected one of {', '.join(SPLITS)})")
     root = Path(data_dir) / "sts"
     assin = "train-only" if split == "train" else split
     return {
@@ -106,5 +107,5 @@ def load_sts(data_dir: Path, split: str = "train", sources: tuple[str, ...] = ST
     loaders = {"stsb-en": load_stsb, "assin2": load_assin2}
     unknown = [s for s in sources if s not in loaders]
     if unknown:
-        raise ValueError(f"unknown STS source '{unknown[0]}' (expected {', '.join(STS_SOURCES)})")
+        raise OptionError(f"unknown STS source '{unknown[0]}' (expected {', '.join(STS_SOURCES)})")
     return [p for s in sources for p in loaders[s](files[s])]

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from idiomkit.config import default_cache_dir
+from idiomkit.data.errors import DataError
 
 MEMORY_CACHE: dict[str, np.ndarray] = {}
 
@@ -58,7 +59,10 @@ def cached_array(
         return MEMORY_CACHE[key]
     path = directory / f"{key}.npy" if directory is not None else None
     if path is not None and path.is_file():
-        array = np.load(path)
+        try:
+            array = np.load(path)
+        except (ValueError, EOFError) as exc:  # a truncated or foreign .npy
+            raise DataError(path, None, None, f"unreadable cached array ({exc}); delete it to recompute") from exc
         if rows is None or array.shape[0] == rows:
             if memory:
                 MEMORY_CACHE[key] = array

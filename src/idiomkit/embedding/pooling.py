@@ -15,6 +15,8 @@ import torch
 from sentence_transformers import SentenceTransformer
 from sentence_transformers.sentence_transformer.modules import Pooling, WeightedLayerPooling
 
+from idiomkit.errors import InputError, OptionError
+
 log = logging.getLogger(__name__)
 
 POOLINGS = ("mean", "last2")
@@ -62,7 +64,7 @@ def _split_modules(model: SentenceTransformer) -> tuple[list[torch.nn.Module], i
         if isinstance(module, Pooling):
             before = [m for m in modules[:i] if not isinstance(m, WeightedLayerPooling)]
             return before, module.get_embedding_dimension(), modules[i + 1 :]
-    raise ValueError("model has no Pooling module; cannot change its pooling")
+    raise InputError("model has no Pooling module; cannot change its pooling")
 
 
 def with_pooling(model: SentenceTransformer, pooling: str) -> SentenceTransformer:
@@ -73,7 +75,7 @@ def with_pooling(model: SentenceTransformer, pooling: str) -> SentenceTransforme
     :class:`Pooling`.
     """
     if pooling not in POOLINGS:
-        raise ValueError(f"unknown pooling '{pooling}' (expected one of {', '.join(POOLINGS)}; span is a query mode)")
+        raise OptionError(f"unknown pooling '{pooling}' (expected one of {', '.join(POOLINGS)}; span is a query mode)")
     if pooling == "mean":
         return model
     before, dim, after = _split_modules(model)

@@ -29,6 +29,7 @@ from typing import Literal, get_args
 from idiomkit.data.csvio import read_text_lines
 from idiomkit.data.errors import DataError
 from idiomkit.data.heldout import HeldOut, normalise_idiom
+from idiomkit.errors import InputError, OptionError
 from idiomkit.results import atomic_write_text
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,7 @@ def _clean(text: str) -> str:
 
 
 def check_language(language: str) -> Language:
-    """``language`` upper-cased, or ValueError when it is neither EN nor PT.
+    """``language`` upper-cased, or OptionError when it is neither EN nor PT.
 
     Example::
 
@@ -82,7 +83,7 @@ def check_language(language: str) -> Language:
     """
     code = _clean(language).upper()
     if code not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r} (expected {' or '.join(LANGUAGES)})")
+        raise OptionError(f"unknown language {language!r} (expected {' or '.join(LANGUAGES)})")
     return code  # type: ignore[return-value]
 
 
@@ -100,7 +101,8 @@ class Lexicon:
         self._records: dict[tuple[str, str], _Record] = {}
 
     def add(self, idiom: str, language: str, meaning: str, source: str, meaning_language: str | None = None) -> Entry:
-        """Add one idiom sense; returns the (merged) entry. ValueError for an empty field or unknown language.
+        """Add one idiom sense; returns the (merged) entry. InputError for an empty field, OptionError for an
+        unknown language.
         ``meaning_language``: the meaning's language when it is not the idiom's (an English gloss of a PT idiom).
 
         Example::
@@ -113,7 +115,7 @@ class Lexicon:
         meaning_lang = check_language(meaning_language) if meaning_language else lang
         for name, value in (("idiom", idiom), ("meaning", meaning), ("source", source)):
             if not value:
-                raise ValueError(f"empty {name}")
+                raise InputError(f"empty {name}")
         record = self._records.setdefault((lang, normalise_idiom(idiom)), _Record(idiom, lang))
         if (meaning, source) not in record.pairs:
             record.pairs.append((meaning, source))

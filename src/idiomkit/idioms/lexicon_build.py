@@ -45,6 +45,7 @@ from typing import NamedTuple
 
 from idiomkit.data.heldout import HeldOut, heldout_index
 from idiomkit.data.keys import normalise_idiom
+from idiomkit.errors import OptionError
 from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
 from idiomkit.idioms.matcher import Matcher
 from idiomkit.idioms.morphology import en_forms
@@ -269,7 +270,7 @@ def allowed_sources(terms: str = "research") -> frozenset[str]:
         allowed_sources("permissive")  # {"clue", "baiango", "wordnet"}
     """
     if terms not in TERMS_ORDER:
-        raise ValueError(f"unknown licence terms {terms!r} (expected one of {', '.join(TERMS_ORDER)})")
+        raise OptionError(f"unknown licence terms {terms!r} (expected one of {', '.join(TERMS_ORDER)})")
     level = TERMS_ORDER.index(terms)
     return frozenset(tag for tag, t in TERMS.items() if TERMS_ORDER.index(t) <= level)
 

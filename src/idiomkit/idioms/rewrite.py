@@ -25,6 +25,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from idiomkit.errors import OptionError
 from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Match, Matcher
 from idiomkit.idioms.morphology import inflect, verb_form
@@ -108,9 +109,9 @@ class Reading:
 
 
 def check_mode(mode: str) -> str:
-    """``mode`` if it is one of :data:`MODES`, else ValueError."""
+    """``mode`` if it is one of :data:`MODES`, else OptionError."""
     if mode not in MODES:
-        raise ValueError(f"unknown reader mode {mode!r} (expected one of {', '.join(MODES)})")
+        raise OptionError(f"unknown reader mode {mode!r} (expected one of {', '.join(MODES)})")
     return mode
 
 

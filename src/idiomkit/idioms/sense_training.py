@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from idiomkit.data.keys import normalise_idiom
+from idiomkit.errors import InputError
 from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Matcher, tokenize
 from idiomkit.idioms.sense import DEFAULT_GROUPS, SenseCheck, _forms, features
@@ -239,7 +240,7 @@ def fit(train: Sequence[Sample], groups: Sequence[str], c: float, seed: int = 0)
     names = sorted(f for f, n in counts.items() if n >= MIN_COUNT)
     labels = np.array([s.figurative for s in train], dtype=int)
     if len(set(labels)) < 2:
-        raise ValueError("the training samples need both figurative and literal examples")
+        raise InputError("the training samples need both figurative and literal examples")
     model = LogisticRegression(C=c, solver="liblinear", max_iter=5000, random_state=seed)
     model.fit(_matrix(rows, {f: i for i, f in enumerate(names)}), labels, sample_weight=source_weights(train))
     coef = model.coef_[0]

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from idiomkit.data.heldout import HeldOut, heldout_index
 from idiomkit.data.keys import normalise_idiom
+from idiomkit.errors import OptionError
 from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
 from idiomkit.idioms.matcher import Matcher
 from idiomkit.idioms.morphology import word_set
@@ -172,5 +173,5 @@ def evaluation_lexicon(data_dir: str | Path) -> Lexicon:
 def lexicon_named(name: str, data_dir: str | Path) -> Lexicon:
     """The lexicon a score card names (:data:`LEXICON_NAMES`): ``"shipped"`` or ``"evaluation"``."""
     if name not in LEXICON_NAMES:
-        raise ValueError(f"unknown lexicon {name!r} (expected one of {', '.join(LEXICON_NAMES)})")
+        raise OptionError(f"unknown lexicon {name!r} (expected one of {', '.join(LEXICON_NAMES)})")
     return default_lexicon() if name == "shipped" else evaluation_lexicon(data_dir)

@@ -9,6 +9,8 @@ from pytorch_metric_learning.losses import TripletMarginLoss
 from pytorch_metric_learning.miners import TripletMarginMiner
 from torch import Tensor, nn
 
+from idiomkit.errors import OptionError
+
 MINER_DISTANCES = ("cosine", "euclidean")
 
 
@@ -64,7 +66,7 @@ class AdaptiveTripletLoss(nn.Module):
     ) -> None:
         super().__init__()
         if miner_distance not in MINER_DISTANCES:
-            raise ValueError(f"unknown miner_distance '{miner_distance}' (expected {' or '.join(MINER_DISTANCES)})")
+            raise OptionError(f"unknown miner_distance '{miner_distance}' (expected {' or '.join(MINER_DISTANCES)})")
         self.model = model
         self.miner_margin, self.margin = miner_margin, margin
         self.type_of_triplets, self.miner_distance = type_of_triplets, miner_distance

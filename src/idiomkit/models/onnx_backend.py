@@ -19,6 +19,7 @@ from typing import Any
 import torch
 
 from idiomkit.embedding.pooling import pooling_of
+from idiomkit.errors import OptionError
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def _layers(pooling: str) -> int:
         return 1
     if pooling.startswith("last") and pooling[4:].isdigit():
         return int(pooling[4:])
-    raise ValueError(f"cannot export pooling '{pooling}' to ONNX (expected mean or lastN)")
+    raise OptionError(f"cannot export pooling '{pooling}' to ONNX (expected mean or lastN)")
 
 
 def export_onnx(model, output_dir: str | Path, *, quantize: bool = True) -> Path:
@@ -114,7 +115,7 @@ def load_onnx_model(path: str | Path, backend: str = "onnx", *, threads: int | N
     from idiomkit.models import ModelNotAvailable, load_sentence_transformer
 
     if backend not in FILES:
-        raise ValueError(f"unknown backend '{backend}' (expected {' or '.join(FILES)})")
+        raise OptionError(f"unknown backend '{backend}' (expected {' or '.join(FILES)})")
     path = Path(path)
     graph = path / ONNX_DIR / FILES[backend]
     if not graph.is_file():

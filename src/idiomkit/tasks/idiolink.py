@@ -39,6 +39,7 @@ from idiomkit.data.idiolink import Document, IdioLinkSplit, Query, load_idiolink
 from idiomkit.embedding.cache import cached_array, embeddings_cache_dir, model_fingerprint
 from idiomkit.embedding.encode import encode_texts, unit_rows
 from idiomkit.embedding.spans import encode_spans
+from idiomkit.errors import OptionError
 from idiomkit.metrics.retrieval import r_precision_and_ndcg10, rank_top_k
 from idiomkit.metrics.trec import Run, trec_run
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
@@ -118,7 +119,7 @@ def query_inputs(queries: Sequence[Query], mode: str) -> tuple[list[str], list[t
     """Texts to encode for ``mode`` and, for span modes, the span's character offsets inside each text
     (fused modes have no single input: see :func:`query_embeddings`)."""
     if mode not in QUERY_MODES or mode in FUSED_MODES:
-        raise ValueError(f"unknown query mode '{mode}' (expected one of {', '.join(QUERY_MODES)})")
+        raise OptionError(f"unknown query mode '{mode}' (expected one of {', '.join(QUERY_MODES)})")
     if mode in ("sentence", "span"):
         texts = [q.sentence for q in queries]
         spans = [q.span for q in queries]
@@ -321,7 +322,7 @@ def bm25_search(
 ) -> Run:
     """BM25 over the documents' sentences; the query is the sentence (``sentence``) or the span text (``span``)."""
     if query_mode not in BM25_QUERY_MODES:
-        raise ValueError(f"bm25 supports query modes {', '.join(BM25_QUERY_MODES)}, not '{query_mode}'")
+        raise OptionError(f"bm25 supports query modes {', '.join(BM25_QUERY_MODES)}, not '{query_mode}'")
     texts = [q.sentence if query_mode == "sentence" else q.span_text for q in split.queries]
     scores = bm25_scores([d.sentence for d in split.documents], texts, k1=k1, b=b, method=method)
     return make_run(split.queries, split.documents, scores, top_k)
@@ -390,9 +391,9 @@ def quick_split(data: IdioLinkSplit) -> IdioLinkSplit:
 def lexical_run(model: str, data: IdioLinkSplit, options: IdioLinkOptions, context: EvalContext, params: dict) -> Run:
     """BM25 search (``model`` names a lexical model); records the BM25 settings in ``params``."""
     if options.rerank is not None:
-        raise ValueError("usage re-ranking and twin expansion need a dense model, not bm25")
+        raise OptionError("usage re-ranking and twin expansion need a dense model, not bm25")
     if model not in LEXICAL_MODELS:
-        raise ValueError(f"unknown lexical model '{model}' (expected one of {', '.join(LEXICAL_MODELS)})")
+        raise OptionError(f"unknown lexical model '{model}' (expected one of {', '.join(LEXICAL_MODELS)})")
     method = options.bm25_method
     if method != "lucene":
         params["variant"] = f"{options.query_mode}-{method}"
@@ -415,9 +416,9 @@ def dense_run(model, data: IdioLinkSplit, options: IdioLinkOptions, context: Eva
     """Cosine search with a dense model, then ``options.rerank`` if given; records its settings in ``params``."""
     query_mode, rerank = options.query_mode, options.rerank
     if query_mode not in QUERY_MODES:
-        raise ValueError(f"unknown query mode '{query_mode}' (expected one of {', '.join(QUERY_MODES)})")
+        raise OptionError(f"unknown query mode '{query_mode}' (expected one of {', '.join(QUERY_MODES)})")
     if rerank is not None and options.split != "test":
-        raise ValueError(f"re-rankers are chosen on train/val; evaluate them on test, not {options.split}")
+        raise OptionError(f"re-rankers are chosen on train/val; evaluate them on test, not {options.split}")
     encoding = {"prompt_name": context.prompt_name, "batch_size": context.batch_size}
     scores = dense_scores(
         model,
@@ -464,7 +465,9 @@ class IdioLinkTest(Task):
         the queries of :data:`QUICK_IDIOMS` idioms against the documents of twice as many."""
         moved = [key for key in ("usage_rerank", "twin_expansion") if getattr(options, key)]
         if moved and options.rerank is None:
-            raise ValueError(f"{moved[0]} is a method now: pass rerank=IdioLinkRerank(...) (idiomkit.methods.idiolink)")
+            raise OptionError(
+                f"{moved[0]} is a method now: pass rerank=IdioLinkRerank(...) (idiomkit.methods.idiolink)"
+            )
         data = load_idiolink(context.data_dir, options.split)
         data = quick_split(data) if context.quick else data
         start = time.perf_counter()

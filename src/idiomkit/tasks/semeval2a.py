@@ -22,7 +22,7 @@ from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2a import SETTINGS, Example2A, load_dev_split, load_setting
 from idiomkit.embedding.spans import encode_spans
-from idiomkit.errors import OptionError
+from idiomkit.errors import InputError, OptionError
 from idiomkit.metrics.classification import macro_f1
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 
@@ -44,7 +44,7 @@ def score(predictions: Mapping[str, int], gold: Sequence[Example2A]) -> dict[str
     """``{"ALL": {"macro_f1", "n"}, "EN": ..., "PT": ...}`` for one setting; every gold ID needs a prediction."""
     missing = [ex.id for ex in gold if ex.id not in predictions]
     if missing:
-        raise ValueError(f"{len(missing)} gold example(s) have no prediction, e.g. ID '{missing[0]}'")
+        raise InputError(f"{len(missing)} gold example(s) have no prediction, e.g. ID '{missing[0]}'")
     out = {}
     languages = ["ALL"] + [lang for lang in ("EN", "PT", "GL") if any(ex.language == lang for ex in gold)]
     for lang in languages:
@@ -105,7 +105,7 @@ def probe_features(model, examples: Sequence[Example2A], features: str, prompt: 
         parts.append(encode_spans(model, texts, [(0, len(t)) for t in texts], prompt=prompt, batch_size=batch_size))
     if not parts:
         expected = "span, sentence, span+sentence; +shots, +shots+rule"
-        raise ValueError(f"unknown probe features '{features}' (expected {expected})")
+        raise OptionError(f"unknown probe features '{features}' (expected {expected})")
     return np.concatenate(parts, axis=1)
 
 
@@ -133,11 +133,11 @@ def shot_table(examples: Sequence[Example2A], indices: Sequence[int]) -> dict[st
 
 
 def one_shot_table(one_shot: Sequence[Example2A], dev: Sequence[Example2A]) -> dict[str, dict[int, list[int]]]:
-    """:func:`shot_table` of every one-shot example; a dev MWE without one is a one-line ValueError naming it."""
+    """:func:`shot_table` of every one-shot example; a dev MWE without one is a one-line InputError naming it."""
     table = shot_table(one_shot, range(len(one_shot)))
     missing = sorted({ex.mwe for ex in dev} - set(table))
     if missing:
-        raise ValueError(
+        raise InputError(
             f"{len(missing)} dev MWE(s) have no one-shot example, e.g. '{missing[0]}' (dev row of ID "
             f"{next(ex.id for ex in dev if ex.mwe == missing[0])})"
         )
@@ -198,7 +198,7 @@ def with_shot_features(train, dev, x_train, x_dev, setting: str, seed: int):
     """One-shot probe: each zero-shot train MWE gives one example per label as its shots (dropped from the rows);
     dev examples are compared with the one-shot examples of their MWE. Returns (rows, x rows, x dev)."""
     if setting != "one_shot":
-        raise ValueError("probe features '+shots' need the one_shot setting (zero-shot dev MWEs have no shots)")
+        raise OptionError("probe features '+shots' need the one_shot setting (zero-shot dev MWEs have no shots)")
     zero = [i for i, ex in enumerate(train) if ex.setting != "one_shot"]
     one = [i for i, ex in enumerate(train) if ex.setting == "one_shot"]
     episodes = pick_shots([train[i] for i in zero], seed)

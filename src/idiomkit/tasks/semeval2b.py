@@ -20,6 +20,7 @@ from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2022 import LANGUAGES, EvalPair, GoldRow
 from idiomkit.embedding.encode import encode_texts
+from idiomkit.errors import InputError, OptionError
 from idiomkit.metrics.similarity import cosine_rows, spearman
 from idiomkit.results import atomic_write_text
 
@@ -27,8 +28,16 @@ SETTINGS = ("pre_train", "fine_tune")
 SUBMISSION_HEADER = ["ID", "Language", "Setting", "Sim"]
 
 
-class SubmissionError(ValueError):
+class SubmissionError(InputError):
     """A submission that cannot be scored (missing, duplicate or non-numeric predictions)."""
+
+
+def is_finite_number(value: object) -> bool:
+    """``value`` reads as a finite float (a non-numeric string or ``None`` does not)."""
+    try:
+        return math.isfinite(float(value))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
 
 
 def score_predictions(predictions: Mapping[str, float], gold: Sequence[GoldRow]) -> dict[str, dict[str, float]]:
@@ -41,7 +50,7 @@ def score_predictions(predictions: Mapping[str, float], gold: Sequence[GoldRow])
     missing = sorted(needed - set(predictions))
     if missing:
         raise SubmissionError(f"{len(missing)} gold ID(s) have no prediction (first: {', '.join(missing[:3])})")
-    bad = [i for i in needed if not math.isfinite(float(predictions[i]))]
+    bad = [i for i in needed if not is_finite_number(predictions[i])]
     if bad:
         raise SubmissionError(f"{len(bad)} prediction(s) are not finite numbers (first: {sorted(bad)[0]})")
     groups = [("ALL", set(LANGUAGES))] + [(lang, {lang}) for lang in LANGUAGES if any(g.language == lang for g in gold)]
@@ -63,7 +72,7 @@ def score_predictions(predictions: Mapping[str, float], gold: Sequence[GoldRow])
 def submission_csv(pairs: Sequence[EvalPair], sims: Sequence[float], setting: str = "pre_train") -> str:
     """The official submission CSV (both settings' rows, as in the format file; the other setting left empty)."""
     if setting not in SETTINGS:
-        raise ValueError(f"unknown setting '{setting}' (expected {' or '.join(SETTINGS)})")
+        raise OptionError(f"unknown setting '{setting}' (expected {' or '.join(SETTINGS)})")
     if len(pairs) != len(sims):
         raise ValueError(f"{len(pairs)} pairs but {len(sims)} similarities")
     buf = io.StringIO()

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from idiomkit.errors import is_safetensors_error
+from idiomkit.errors import InputError, is_safetensors_error
 from idiomkit.models.lora import encoder_module
 from idiomkit.training.config import TrainConfig, TrainState
 
@@ -26,7 +26,7 @@ log = logging.getLogger("idiomkit.training")
 CHECKPOINT = "checkpoint.pt"
 
 
-class RunDirError(ValueError):
+class RunDirError(InputError):
     """A one-line refusal about a run directory: another config, a second writer, an unsafe or broken checkpoint."""
 
 

@@ -137,7 +137,7 @@ def option_ranges(cls: type = TrainConfig) -> dict[str, Range]:
 
 
 def check_options(cfg: TrainConfig) -> None:
-    """A one-line ``ValueError`` for an unknown recipe (or query mode) or an option out of its ``range`` (the CLI
+    """A one-line ``OptionError`` for an unknown recipe (or query mode) or an option out of its ``range`` (the CLI
     refuses the same at parse time; ``None`` passes where the field is optional)."""
     check_known(cfg)
     check_ranges(cfg)

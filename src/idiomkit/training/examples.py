@@ -13,6 +13,7 @@ from functools import cached_property
 
 import torch
 
+from idiomkit.errors import InputError, OptionError
 from idiomkit.idioms.reader import model_inputs
 from idiomkit.training.sampler import grouped_length_batches
 
@@ -99,7 +100,7 @@ def make_examples(
     column — what evaluation prepends for models with prompts (e5), so training sees the same inputs.
     """
     if not rows:
-        raise ValueError(f"{name}: no training rows")
+        raise InputError(f"{name}: no training rows")
     n = len(rows[0])
     rows, spans = read_rows(model, rows, spans)
     prefixes = [prompt_prefix(model, kind) for kind in (prompts or ["query"] * n)]
@@ -157,7 +158,7 @@ def collate(model, examples: Examples, batch: Sequence[int]) -> tuple[list[dict[
         for row, i in enumerate(batch):
             mask[row, : len(examples.span_masks[i])] = torch.tensor(examples.span_masks[i])
         if model.tokenizer.padding_side == "left":
-            raise ValueError("span-aware training needs right padding")
+            raise OptionError("span-aware training needs right padding")
         features[0]["span_mask"] = mask.to(model.device)
     labels = torch.tensor([examples.labels[i] for i in batch], dtype=examples.label_dtype, device=model.device)
     return features, labels

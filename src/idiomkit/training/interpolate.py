@@ -15,7 +15,9 @@ from typing import Any
 
 import torch
 
+from idiomkit.data.errors import DataError
 from idiomkit.embedding.mwe import add_mwe_tokens
+from idiomkit.errors import InputError, OptionError
 from idiomkit.models import load_model, load_sentence_transformer
 from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator
@@ -37,29 +39,32 @@ class InterpolationPoint:
 
 
 def check_ratios(alphas, max_sts_drop: float) -> tuple[float, ...]:
-    """The ratios as floats, each in [0, 1] (at least one), and ``max_sts_drop`` >= 0; else a one-line ValueError."""
-    ratios = tuple(float(a) for a in alphas)
+    """The ratios as floats, each in [0, 1] (at least one), and ``max_sts_drop`` >= 0; else a one-line OptionError."""
+    try:
+        ratios = tuple(float(a) for a in alphas)
+    except (TypeError, ValueError):
+        raise OptionError(f"alphas: {list(alphas)!r} is not a list of numbers") from None
     if not ratios:
-        raise ValueError("alphas: give at least one ratio in [0, 1]")
+        raise OptionError("alphas: give at least one ratio in [0, 1]")
     outside = [a for a in ratios if not 0 <= a <= 1]
     if outside:
-        raise ValueError(f"alphas: each ratio must be in [0, 1], got {outside[0]:g}")
+        raise OptionError(f"alphas: each ratio must be in [0, 1], got {outside[0]:g}")
     if not max_sts_drop >= 0:
-        raise ValueError(f"max-sts-drop must be >= 0, got {max_sts_drop:g}")
+        raise OptionError(f"max-sts-drop must be >= 0, got {max_sts_drop:g}")
     return ratios
 
 
 def run_info(tuned_dir: Path) -> dict[str, Any]:
-    """``training.json`` of a run made by ``idiomkit train`` (one-line ValueError naming the file otherwise)."""
+    """``training.json`` of a run made by ``idiomkit train`` (a one-line typed error naming the file otherwise)."""
     path = tuned_dir / "training.json"
     if not path.is_file():
-        raise ValueError(f"{tuned_dir}: not a run made by `idiomkit train` (no training.json)")
+        raise InputError(f"{tuned_dir}: not a run made by `idiomkit train` (no training.json)")
     try:
         info = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path}: not valid JSON ({exc})") from None
+        raise DataError(path, None, None, f"not valid JSON ({exc})") from None
     if not isinstance(info, dict) or not isinstance(info.get("config"), dict):
-        raise ValueError(f"{path}: has no 'config' object")
+        raise DataError(path, None, None, "has no 'config' object")
     return info
 
 
@@ -69,7 +74,7 @@ def start_model(tuned_dir: Path):
     config = run_info(tuned_dir)["config"]
     unknown = sorted(set(config) - set(TrainConfig.__dataclass_fields__))
     if unknown:
-        raise ValueError(f"{path}: config has unknown field(s) {', '.join(unknown)}")
+        raise DataError(path, None, None, f"config has unknown field(s) {', '.join(unknown)}")
     cfg = TrainConfig(**config)
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu")
     model.max_seq_length = cfg.max_seq_length
@@ -87,7 +92,7 @@ def mix_weights(start, tuned, alpha: float) -> dict[str, torch.Tensor]:
     a, b = start.state_dict(), tuned.state_dict()
     reload_only = {k for k in b.keys() - a.keys() if "pooler" in k.split(".")}
     if a.keys() != b.keys() - reload_only or any(a[k].shape != b[k].shape for k in a):
-        raise ValueError("start and tuned models differ in architecture; cannot interpolate")
+        raise InputError("start and tuned models differ in architecture; cannot interpolate")
     return {k: torch.lerp(a[k], b[k], alpha) if a[k].is_floating_point() else b[k] for k in a}
 
 
@@ -97,7 +102,7 @@ def load_pair(tuned_dir: str | Path):
     start, cfg = start_model(tuned_dir)
     tuned = load_sentence_transformer(str(tuned_dir), device="cpu")
     if start.tokenizer.get_added_vocab() != tuned.tokenizer.get_added_vocab():
-        raise ValueError(f"{tuned_dir}: its MWE tokens differ from the ones its training config adds")
+        raise InputError(f"{tuned_dir}: its MWE tokens differ from the ones its training config adds")
     return start, tuned, cfg
 
 

@@ -17,6 +17,7 @@ from idiomkit.data.sts import sts_files
 from idiomkit.embedding.mwe import MweTransform, add_mwe_tokens
 from idiomkit.embedding.pooling import stack_only_pooled_layers
 from idiomkit.embedding.spans import install_span_pooling
+from idiomkit.errors import OptionError
 from idiomkit.models import load_model
 from idiomkit.models.lora import add_lora
 from idiomkit.tasks.idiolink import IdioLinkEvaluator
@@ -37,7 +38,7 @@ def run_config(recipe: str, model: str, epochs: int, output_dir: str | Path, opt
     """The checked :class:`TrainConfig` of a run, as it will be recorded (IdioLink recipes have no MWE tokens)."""
     unknown = sorted(set(options) - {f for f in TrainConfig.__dataclass_fields__})
     if unknown:
-        raise ValueError(f"unknown training option(s): {', '.join(unknown)}")
+        raise OptionError(f"unknown training option(s): {', '.join(unknown)}")
     cfg = TrainConfig(recipe=recipe, model=model, epochs=epochs, output_dir=str(output_dir), **options)
     check_options(cfg)
     if RECIPES[cfg.recipe].source == "idiolink":
@@ -139,7 +140,7 @@ def set_dropout(model, p: float) -> int:
     """Set every dropout layer of ``model`` to probability ``p`` for this run (the saved config keeps the model's
     own values, so later fine-tuning of the saved model is unaffected); returns the number of layers changed."""
     if not 0 <= p < 1:
-        raise ValueError(f"dropout must be in [0, 1), got {p}")
+        raise OptionError(f"dropout must be in [0, 1), got {p}")
     layers = [m for m in model.modules() if isinstance(m, torch.nn.Dropout)]
     for layer in layers:
         layer.p = p

@@ -138,6 +138,25 @@ def test_bad_literal_words_and_missing_wordnet(tmp_path):
         WordNet(tmp_path / "nowhere")
 
 
+def test_a_non_numeric_wordnet_field_is_a_data_error_naming_file_and_line(tmp_path):
+    """int() of a WordNet field fails in the loader, not past it: a DataError naming the file and line, not a
+    bare ValueError (which the error boundary leaves as a traceback)."""
+    root = fake_wordnet(tmp_path)
+    index = root / "index.noun"
+    lines = index.read_text().splitlines(keepends=True)
+    cells = lines[2].split(" ")
+    cells[2] = "many"  # the synset count of the second entry
+    lines[2] = " ".join(cells)
+    index.write_text("".join(lines))
+    with pytest.raises(DataError, match=r"index\.noun: row 3: malformed WordNet index line") as err:
+        WordNet(root)
+    assert (err.value.path, err.value.row) == (str(index), 3)
+    root = fake_wordnet(tmp_path)
+    (root / "cntlist.rev").write_text("fence%1:06:00:: 1 32\nkick%2:35:00:: 1 lots\n")
+    with pytest.raises(DataError, match=r"cntlist\.rev: row 2: malformed cntlist line 'kick%2:35:00:: 1 lots'"):
+        WordNet(root)
+
+
 def test_idiom_positions_add_untagged_idiom_words():
     tokens = words_of("She brings home the bacon every week .")
     tags = ("O", "O", "O", "O", "B", "O", "O", "O")

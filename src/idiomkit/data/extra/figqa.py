@@ -15,6 +15,7 @@ from pathlib import Path
 from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra.overlap import dataset_dir, text
+from idiomkit.errors import OptionError
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ class FigQaItem:
 
 def figqa_file(data_dir: str | Path, split: str) -> Path:
     if split not in FILES:
-        raise ValueError(f"unknown Fig-QA split '{split}' (expected one of {', '.join(FILES)})")
+        raise OptionError(f"unknown Fig-QA split '{split}' (expected one of {', '.join(FILES)})")
     return dataset_dir(data_dir, "figqa") / "data" / "filtered" / FILES[split]
 
 

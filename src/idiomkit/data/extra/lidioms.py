@@ -19,6 +19,7 @@ from pathlib import Path
 from idiomkit.data.csvio import _decode
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra.overlap import dataset_dir
+from idiomkit.errors import OptionError
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,10 @@ def _tokens(path: Path, text: str) -> Iterator[Token]:
             raise DataError(path, line, None, f"unreadable Turtle at {text[pos : pos + 30]!r}")
         kind = next(k for k in _KINDS if match.group(k) is not None)
         if kind != "space":
-            value = _unescape(match.group(kind)) if kind == "string" else match.group(kind)
+            try:
+                value = _unescape(match.group(kind)) if kind == "string" else match.group(kind)
+            except ValueError:  # chr() of a \U escape past U+10FFFF
+                raise DataError(path, line, None, f"invalid escape in {match.group(kind)[:40]!r}") from None
             yield line, kind, value, match.group("lang")
         line += match.group().count("\n")
         pos = match.end()
@@ -180,7 +184,7 @@ def _definitions(path: Path, graph: Graph, entry: str) -> list[str]:
 def load_lidioms_language(data_dir: str | Path, language: str) -> list[LidiomsEntry]:
     """The idioms of one file, one record per (idiom, definition)."""
     if language not in LANGUAGES:
-        raise ValueError(f"unknown LIdioms language '{language}' (expected one of {', '.join(LANGUAGES)})")
+        raise OptionError(f"unknown LIdioms language '{language}' (expected one of {', '.join(LANGUAGES)})")
     path = dataset_dir(data_dir, "lidioms") / LANGUAGES[language]
     graph = read_turtle(path)
     out, seen, undefined = [], set(), 0

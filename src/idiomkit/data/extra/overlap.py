@@ -21,6 +21,7 @@ from pathlib import Path
 
 from idiomkit.data.csvio import _decode, check_header, csv_value_rows, record_of, require_text
 from idiomkit.data.errors import DataError
+from idiomkit.errors import OptionError
 
 ROOT = "idioms_extra"
 OVERLAP_FILE = "benchmark_idiom_overlap.tsv"
@@ -55,7 +56,7 @@ def dataset_name(dataset: str) -> str:
     for short, folder in FOLDERS.items():
         if dataset in (short, folder):
             return short
-    raise ValueError(f"unknown extra dataset '{dataset}' (expected one of {', '.join(FOLDERS)})")
+    raise OptionError(f"unknown extra dataset '{dataset}' (expected one of {', '.join(FOLDERS)})")
 
 
 def dataset_dir(data_dir: str | Path, dataset: str) -> Path:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.extra.overlap import dataset_dir, text
+from idiomkit.errors import OptionError
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ class PieParaphrase:
 
 def pie_file(data_dir: str | Path, split: str) -> Path:
     if split not in SPLITS:
-        raise ValueError(f"unknown PIE split '{split}' (expected one of {', '.join(SPLITS)})")
+        raise OptionError(f"unknown PIE split '{split}' (expected one of {', '.join(SPLITS)})")
     return dataset_dir(data_dir, "pie") / "ISP" / f"{split}.csv"
 
 

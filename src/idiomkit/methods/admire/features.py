@@ -31,6 +31,7 @@ from typing import ClassVar
 import numpy as np
 
 from idiomkit.data.admire import AdmireItem
+from idiomkit.errors import InputError, OptionError
 from idiomkit.methods.base import Method
 from idiomkit.tasks.admire import query_embeddings, text_query_embeddings
 
@@ -81,9 +82,9 @@ def type_signal(sims: Similarities, items: Sequence[AdmireItem], kind: str) -> n
     if kind == "oracle":
         missing = [it.compound for it in items if it.sentence_type not in ("idiomatic", "literal")]
         if missing:
-            raise ValueError(f"oracle type signal needs sentence_type; missing for {missing[:3]}")
+            raise InputError(f"oracle type signal needs sentence_type; missing for {missing[:3]}")
         return np.array([1.0 if it.sentence_type == "idiomatic" else -1.0 for it in items])
-    raise ValueError(f"unknown type signal '{kind}' (expected one of {', '.join(TYPE_SIGNALS)})")
+    raise OptionError(f"unknown type signal '{kind}' (expected one of {', '.join(TYPE_SIGNALS)})")
 
 
 def features(sims: Similarities, signal: np.ndarray) -> np.ndarray:

@@ -35,6 +35,7 @@ from idiomkit.data.admire import AdmireItem
 from idiomkit.embedding.cache import cached_array, model_fingerprint
 from idiomkit.embedding.encode import encode_texts, unit_rows
 from idiomkit.embedding.spans import masked_mean, span_features
+from idiomkit.errors import OptionError
 from idiomkit.losses.adaptive_triplet import AdaptiveTripletLoss
 from idiomkit.losses.ranked_triplet import ranked_triplet_loss
 from idiomkit.methods.base import Method
@@ -113,7 +114,7 @@ def rank_loss(cfg: RankConfig, q: Tensor, c: Tensor) -> Tensor:
         return rank_cosent_loss(q, c, cfg.scale)
     if cfg.loss == "adaptive-triplet":
         return adaptive_triplet_loss(q, c)
-    raise ValueError(f"unknown loss '{cfg.loss}' (expected one of {', '.join(LOSSES)})")
+    raise OptionError(f"unknown loss '{cfg.loss}' (expected one of {', '.join(LOSSES)})")
 
 
 # ---------------------------------------------------------------- heads over token embeddings

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from idiomkit.data.idiolink import IdioLinkSplit
+from idiomkit.errors import OptionError
 from idiomkit.methods.idiolink.twins import TwinExpansion
 from idiomkit.methods.idiolink.usage_rerank import DECISIONS, ClassifierUsageReranker, UsageReranker
 
@@ -32,7 +33,7 @@ class IdioLinkRerank:
 
     def __post_init__(self) -> None:
         if self.usage_rerank not in (False, True, "probe", *DECISIONS):
-            raise ValueError(f"unknown usage re-ranker '{self.usage_rerank}' (expected probe, {', '.join(DECISIONS)})")
+            raise OptionError(f"unknown usage re-ranker '{self.usage_rerank}' (expected probe, {', '.join(DECISIONS)})")
 
     @property
     def variant_suffix(self) -> str:

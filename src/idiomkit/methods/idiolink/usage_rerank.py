@@ -34,6 +34,7 @@ import torch
 
 from idiomkit.data.idiolink import IdioLinkSplit, load_idiolink
 from idiomkit.data.semeval2a import Example2A, data_paths, load_train
+from idiomkit.errors import OptionError
 from idiomkit.methods.base import Method
 from idiomkit.methods.semeval2a.classifier import ClassifierConfig, classify, train_classifier
 from idiomkit.metrics.retrieval import r_precision_and_ndcg10
@@ -478,7 +479,7 @@ class ClassifierUsageReranker(Method):
     ) -> ClassifierUsageReranker:
 
         if decision not in DECISIONS:
-            raise ValueError(f"unknown usage decision '{decision}' (expected {' or '.join(DECISIONS)})")
+            raise OptionError(f"unknown usage decision '{decision}' (expected {' or '.join(DECISIONS)})")
         train = load_idiolink(data_dir, "train")
         examples = usage_examples([*train.queries, *train.documents])
         pie_of = {r.id: r.idiom for r in [*train.queries, *train.documents]}

@@ -27,6 +27,7 @@ from torch import Tensor, nn
 from idiomkit.config import seed_everything
 from idiomkit.data.semeval2a import Example2A, find_mwe
 from idiomkit.embedding.spans import masked_mean, span_token_mask
+from idiomkit.errors import OptionError
 from idiomkit.idioms.reader import model_inputs
 from idiomkit.methods.base import Method
 from idiomkit.metrics.classification import macro_f1
@@ -65,11 +66,11 @@ class ClassifierConfig:
 
     def __post_init__(self):
         if self.input not in INPUTS:
-            raise ValueError(f"unknown input '{self.input}' (expected {' or '.join(INPUTS)})")
+            raise OptionError(f"unknown input '{self.input}' (expected {' or '.join(INPUTS)})")
         if self.pool not in POOLS:
-            raise ValueError(f"unknown pool '{self.pool}' (expected one of {', '.join(POOLS)})")
+            raise OptionError(f"unknown pool '{self.pool}' (expected one of {', '.join(POOLS)})")
         if self.extra_train not in (None, "epie"):
-            raise ValueError(f"unknown extra training data '{self.extra_train}' (expected epie)")
+            raise OptionError(f"unknown extra training data '{self.extra_train}' (expected epie)")
 
     @property
     def recipe(self) -> str:

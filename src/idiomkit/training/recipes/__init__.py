@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, fields, is_dataclass
 from typing import Any
 
+from idiomkit.errors import OptionError
 from idiomkit.training.recipes import flagship, flagship_v2, idiolink, pairs, semeval2b
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, semeval_labels
 from idiomkit.training.relabel import Group
@@ -25,9 +26,9 @@ RECIPES: dict[str, Recipe] = {
 
 
 def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> list[Phase]:
-    """The phases of ``recipe`` (one-line ``ValueError`` naming the known recipes for an unknown one)."""
+    """The phases of ``recipe`` (one-line ``OptionError`` naming the known recipes for an unknown one)."""
     if recipe not in RECIPES:
-        raise ValueError(f"unknown recipe '{recipe}' (expected one of {', '.join(RECIPES)})")
+        raise OptionError(f"unknown recipe '{recipe}' (expected one of {', '.join(RECIPES)})")
     return RECIPES[recipe].phases(model, groups, cfg)
 
 

@@ -339,7 +339,7 @@ def with_reader(model, data_dir, lexicon=None):
 
 
 def _no_phases(model, groups, cfg) -> list[Phase]:
-    raise ValueError("flagship recipes build their streams in flagship_setup (the trainer calls it)")
+    raise RuntimeError("flagship recipes build their streams in flagship_setup (the trainer calls it)")
 
 
 RECIPES: dict[str, Recipe] = {

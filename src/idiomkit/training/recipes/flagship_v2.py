@@ -201,7 +201,7 @@ def v2_setup(cfg, load_groups) -> Setup:
 
 
 def _no_phases(model, groups, cfg) -> list[Phase]:
-    raise ValueError("flagship-v2 recipes build their phases in v2_setup (the trainer calls it)")
+    raise RuntimeError("flagship-v2 recipes build their phases in v2_setup (the trainer calls it)")
 
 
 RECIPES: dict[str, Recipe] = {

@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from idiomkit.data.errors import DataError
+from idiomkit.errors import OptionError
 from idiomkit.training.examples import Examples, collate
 
 log = logging.getLogger(__name__)
@@ -69,7 +71,10 @@ def frozen_embeddings(model, examples: Examples, run_dir: str | Path, tag: str) 
     """``model``'s embeddings of ``examples`` (first column), read from the run folder's cache when there."""
     path = Path(run_dir) / FROZEN_DIR / f"{examples.name}-{inputs_digest(tag, examples)}.npy"
     if path.is_file():
-        cached = np.load(path, allow_pickle=False)
+        try:
+            cached = np.load(path, allow_pickle=False)
+        except (ValueError, EOFError) as exc:  # a truncated or foreign .npy
+            raise DataError(path, None, None, f"unreadable cached embeddings ({exc}); delete it to recompute") from exc
         if len(cached) == len(examples):
             log.info("frozen embeddings of %s: read %s", examples.name, path)
             return cached
@@ -88,7 +93,7 @@ def reduce_dim(targets: np.ndarray, dim: int) -> np.ndarray:
     if targets.shape[1] == dim:
         return targets
     if targets.shape[1] < dim:
-        raise ValueError(f"cannot widen {targets.shape[1]}-dimensional targets to {dim}")
+        raise OptionError(f"cannot widen {targets.shape[1]}-dimensional targets to {dim}")
     _, values, axes = np.linalg.svd(targets - targets.mean(axis=0), full_matrices=False)
     kept = float((values[:dim] ** 2).sum() / (values**2).sum())
     log.info(
