@@ -165,9 +165,13 @@ def load_sentence_transformer(source: str, **kwargs: Any):
     except Exception as exc:
         if is_safetensors_error(exc):
             raise InputError(f"{weights_file(source)}: corrupt or truncated model weights ({exc})") from exc
-        if not isinstance(exc, ValueError) or "trust_remote_code" not in str(exc):
-            raise
-        raise ModelNotAvailable(f"{source}: {first_line(exc)} (idiomkit never passes trust_remote_code)") from None
+        if isinstance(exc, ValueError) and "trust_remote_code" in str(exc):
+            raise ModelNotAvailable(f"{source}: {first_line(exc)} (idiomkit never passes trust_remote_code)") from None
+        if isinstance(exc, ValueError) and Path(source).is_dir():  # transformers: "Unrecognized model in ..."
+            raise InputError(
+                f"{source}: not a model folder sentence-transformers can load ({first_line(exc)})"
+            ) from exc
+        raise
 
 
 def weights_file(source: str) -> str:

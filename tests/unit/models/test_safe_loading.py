@@ -128,3 +128,14 @@ def test_a_broken_modules_json_is_one_line_naming_it(text, fragment, tmp_path, t
     args = ["evaluate", "semeval2b", "-m", str(folder), "--no-write", "--data-dir", str(tiny_data)]
     name, message = fragment.split(":", 1)
     assert_one_line_error(runner.invoke(app, args), f"{folder / name}:{message}")
+
+
+def test_a_folder_transformers_does_not_recognise_is_one_line_naming_it(tmp_path, tiny_data):
+    """A config.json of an unknown model type: transformers raises a plain ValueError, which idiomkit names as bad
+    input (the folder) rather than a bug."""
+    folder = tmp_path / "not-a-model"
+    folder.mkdir()
+    (folder / "config.json").write_text('{"model_type": "no-such-architecture"}')
+    (folder / "model.safetensors").write_bytes(b"")
+    args = ["evaluate", "semeval2b", "-m", str(folder), "--no-write", "--data-dir", str(tiny_data)]
+    assert_one_line_error(runner.invoke(app, args), f"{folder}: not a model folder sentence-transformers can load")
