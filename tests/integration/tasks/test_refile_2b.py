@@ -1,8 +1,13 @@
 """benchmarks/refile_2b_fine_tune.py: a trained model's 2B dev result moves from pre_train to fine_tune with the same
-similarities and numbers; an untrained one stays; a result whose numbers would change is refused in one line."""
+similarities and numbers; an untrained one stays; a result whose numbers would change is refused in one line.
+
+The recorded results were all refiled (session 39), so the test puts a trained one back as it was before: its
+similarities on the ``pre_train`` rows and ``params.setting`` ``pre_train``."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import shutil
@@ -25,7 +30,25 @@ def copy_results(tmp_path, *names):
     for name in names:
         for suffix in (".json", ".submission.csv"):
             shutil.copy(RESULTS / (name + suffix), target / (name + suffix))
+    if TRAINED in names:
+        as_pre_train(target / TRAINED)
     return target
+
+
+def as_pre_train(stem):
+    """The refiled result ``stem`` as it was before: similarities on the pre_train rows, setting pre_train."""
+    record = json.loads(stem.with_suffix(".json").read_text())
+    assert record["params"]["setting"] == "fine_tune"
+    record["params"]["setting"] = "pre_train"
+    stem.with_suffix(".json").write_text(json.dumps(record, indent=2))
+    path = stem.with_suffix(".submission.csv")
+    rows = list(csv.DictReader(io.StringIO(path.read_text())))
+    sims = {r["ID"]: r["Sim"] for r in rows if r["Setting"] == "fine_tune"}
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({**r, "Sim": sims[r["ID"]] if r["Setting"] == "pre_train" else ""} for r in rows)
+    path.write_text(out.getvalue())
 
 
 def run(results_dir, data_dir):
@@ -45,7 +68,7 @@ def test_a_trained_result_moves_to_fine_tune_with_the_same_numbers(tmp_path, dat
     assert after["metrics"] == before["metrics"]
     assert after["key"] == before["key"]
     sims = read_2b_submission(folder / f"{TRAINED}.submission.csv", "fine_tune")
-    assert sims == read_2b_submission(RESULTS / f"{TRAINED}.submission.csv", "pre_train")
+    assert sims == read_2b_submission(RESULTS / f"{TRAINED}.submission.csv", "fine_tune")
     untouched = json.loads((folder / f"{UNTRAINED}.json").read_text())
     assert untouched == json.loads((RESULTS / f"{UNTRAINED}.json").read_text())
     assert "1 moved, 0 trained results left under pre_train" in out.stderr
