@@ -48,13 +48,12 @@ from idiomkit.data.keys import normalise_idiom
 from idiomkit.errors import OptionError
 from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
 from idiomkit.idioms.matcher import Matcher
-from idiomkit.idioms.morphology import en_forms
+from idiomkit.idioms.morphology import en_forms, word_set
 from idiomkit.idioms.sources import (
     _FUNCTION,
     PARTICLES,
     SEMEVAL_TAG,
     BuildReport,
-    _set,
     remove_heldout_entries,
 )
 
@@ -62,9 +61,9 @@ log = logging.getLogger(__name__)
 
 MAX_MEANING_WORDS = 12
 MAX_MEANINGS_PER_SOURCE = 2  # per idiom: keeps the TSV compact
-_SLOT_WORDS = _set("someone somebody something sb sth it oneself")  # "give sb up" is "give up"
-_NOT_VERBS = _set("way right upside deep better high game time year head leg all")  # "way forward", "leg up"
-_DETERMINERS = _set("a an the this that these those my your his her its our their one's some any no")
+_SLOT_WORDS = word_set("someone somebody something sb sth it oneself")  # "give sb up" is "give up"
+_NOT_VERBS = word_set("way right upside deep better high game time year head leg all")  # "way forward", "leg up"
+_DETERMINERS = word_set("a an the this that these those my your his her its our their one's some any no")
 _SLOTS = re.compile(r"\[[^\]]*\]|\([^)]*\)")
 _WORDS = re.compile(r"[\w']+")
 _DET_PATTERN = r"(?:a|an|the|this|that|these|those|my|your|his|her|its|our|their|thine|\w+'s)"
@@ -340,7 +339,7 @@ def clean_idiom(idiom: str) -> str:
 
 
 _LIGHT = (
-    _set(
+    word_set(
         "i you he she we they me him us them it this that do does did done doing have has had having be is am are was "
         "were been being get gets got getting give gives gave given make makes made take takes took taken go goes went "
         "gone come came say said would will shall should can could may might must let lets think know see like well "
@@ -349,7 +348,7 @@ _LIGHT = (
     )
     | _FUNCTION
 )
-_PT_LIGHT = _set(
+_PT_LIGHT = word_set(
     "o a os as um uma uns umas de do da dos das em no na nos nas por pelo pela para com sem sob sobre entre até e "
     "ou mas que se não nem como mais muito já lá cá ao à aos às ser estar ter haver ir fazer dar é foi era está "
     "tem isso isto aquilo ele ela eles elas eu tu você nós me te lhe seu sua meu minha todo toda tudo vez bem mal "
