@@ -219,7 +219,7 @@ def test_2b_rows_side_by_side_under_each_training_rule():
     from idiomkit.report.semeval2b import rules_section
     from idiomkit.report.tables import training_rule
 
-    def entry(recipe, seed, idiom, trained=True):
+    def entry(recipe, seed, idiom, trained=True, track="marked"):
         rec = {
             "model": "me5",
             "recipe": recipe,
@@ -227,8 +227,8 @@ def test_2b_rows_side_by_side_under_each_training_rule():
             "key": {
                 "model": "me5",
                 "recipe": recipe,
-                "variant": "4ep",
-                "track": "marked",
+                "variant": "4ep" if track == "marked" else "4ep-plain",
+                "track": track,
                 "seed": seed,
                 "task": "semeval2b-dev",
             },
@@ -254,14 +254,16 @@ def test_2b_rows_side_by_side_under_each_training_rule():
             entry("cosent", 1, 0.8),
             entry("cosent-dedup", 0, 0.3),
             entry("cosent-dedup-sentences", 0, 0.5),
+            entry("cosent-dedup-sentences", 0, 0.2, track="plain"),
             entry("lonely", 0, 0.1),
             entry("zero", 0, 0.1, trained=False),
         ]
     )
     rows = [line.split(" | ") for line in lines if line.startswith("| me5")]
-    assert [(r[1], r[3].split(":")[0], r[4], r[5]) for r in rows] == [
-        ("cosent", "recorded", "2", "0.700 ± 0.141"),
-        ("cosent", "task rules", "1", "0.500"),
-        ("cosent", "scorecard rule", "1", "0.300"),
+    assert [(r[1], r[2], r[3].split(":")[0], r[4], r[5], r[6]) for r in rows] == [
+        ("cosent", "4ep", "recorded", "marked", "2", "0.700 ± 0.141"),
+        ("cosent", "4ep", "task rules", "marked", "1", "0.500"),
+        ("cosent", "4ep", "task rules", "plain", "1", "0.200"),  # same model without its MWE tokens: one block
+        ("cosent", "4ep", "scorecard rule", "marked", "1", "0.300"),
     ]
     assert rules_section([entry("lonely", 0, 0.1)]) == []  # one rule only: nothing to compare

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.report.tables import RULES, base_label, mean_std, result_key, training_rule
+from idiomkit.tasks.semeval2b_task import PLAIN_VARIANT
 
 # The 2B recipe x model grid of issue #5 (rows: recipes; the STS-keeping variants last), at the 2-epoch budget.
 GRID_2B_RECIPES = (
@@ -71,27 +72,31 @@ def semeval2b_grid(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
 
 def rules_section(entries: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """The trained 2B rows side by side under each training rule (:data:`~idiomkit.report.tables.RULES`): one block
-    per (model, recipe, budget) trained under two or more rules; ALL idiom / STS / all, mean ± std over seeds."""
-    groups: dict[tuple[str, str, str], dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    per (model, recipe, budget) trained under two or more rules, a row per rule and track (a model with MWE tokens
+    scored without them is the plain track); ALL idiom / STS / all, mean ± std over seeds."""
+    groups: dict[tuple[str, str, str], dict[tuple[str, str], list[dict[str, Any]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
     for path, rec in entries:
         if not rec["params"].get("training"):
             continue
         key = result_key(path, rec)
-        groups[(rec["model"], base_label(rec["recipe"]), key.variant)][training_rule(rec["recipe"])].append(rec)
-    shown = {g: rules for g, rules in groups.items() if len(rules) >= 2}
+        budget = key.variant.removesuffix(f"-{PLAIN_VARIANT}").removesuffix(PLAIN_VARIANT)
+        rule = training_rule(rec["recipe"])
+        groups[(rec["model"], base_label(rec["recipe"]), budget)][(rule, key.track)].append(rec)
+    shown = {g: rows for g, rows in groups.items() if len({rule for rule, _ in rows}) >= 2}
     if not shown:
         return []
-    head = ["model", "recipe", "budget", "rule", "seeds", "idiom ρ", "STS ρ", "all ρ"]
+    head = ["model", "recipe", "budget", "rule", "track", "seeds", "idiom ρ", "STS ρ", "all ρ"]
     lines = [
         "### The same recipe under each training rule (ALL; mean ± std over seeds)",
         "",
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
     ]
-    for (model, recipe, variant), rules in sorted(shown.items()):
-        for rule in (r for r in RULES if r in rules):
-            recs = rules[rule]
+    for (model, recipe, budget), rows in sorted(shown.items()):
+        for rule, track in sorted(rows, key=lambda rt: (list(RULES).index(rt[0]), rt[1] != "marked")):
+            recs = rows[(rule, track)]
             cells = [mean_std([r["metrics"]["ALL"][m] for r in recs], False) for m in ("idiom", "sts", "all")]
-            row = [model, recipe, variant, RULES[rule], str(len(recs)), *cells]
-            lines.append("| " + " | ".join(row) + " |")
+            lines.append("| " + " | ".join([model, recipe, budget, RULES[rule], track, str(len(recs)), *cells]) + " |")
     return lines + [""]

@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from idiomkit.data.semeval2022 import EvalPair, GoldRow, load_subtask_b
-from idiomkit.embedding.mwe import MweTransform
+from idiomkit.embedding.mwe import MweTransform, known_mwe_tokens
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 from idiomkit.tasks.semeval2b import SETTINGS, pair_similarities, score_predictions, submission_csv
 
+PLAIN_VARIANT = "plain"  # a model that has MWE tokens, scored without them (its marked result keeps the plain name)
 QUICK_STRIDE = 10  # quick mode keeps every 10th gold row (with the rows its scores need)
 
 
@@ -50,7 +51,9 @@ class SemEval2BDev(Task):
     Options = SemEval2BOptions
 
     def run(self, model, options: SemEval2BOptions, context: EvalContext) -> TaskOutput:
-        """Cosine of each dev pair, scored with the organisers' rules; ``mwe_tokens`` writes MWEs as tokens."""
+        """Cosine of each dev pair, scored with the organisers' rules; ``mwe_tokens`` writes MWEs as tokens. A model
+        that has MWE tokens scored without them (the plain track) gets the variant ``plain``, so its result file
+        stands beside the marked one."""
         transform = options.transform
         if options.mwe_tokens and transform is None:
             transform = MweTransform.for_model(model)
@@ -74,6 +77,8 @@ class SemEval2BDev(Task):
             "mwe_tokens": bool(transform),
             "pairs": len(pairs),
         }
+        if not transform and known_mwe_tokens(model.tokenizer):
+            params["variant"] = PLAIN_VARIANT  # beside, not over, the same model's marked result
         return TaskOutput(
             metrics=metrics,
             params=params,

@@ -44,3 +44,27 @@ def test_curve_points_are_scored_with_the_result_rows_prompt(minilm, tiny_data, 
     metrics = semeval2b_dev_metrics(minilm, data_dir=tiny_data)
     assert seen == [expected]
     assert set(metrics) >= {"ALL"} and -1.0 <= metrics["ALL"]["idiom"] <= 1.0
+
+
+@pytest.mark.parametrize("mwe_tokens, variant", [(False, "plain"), (True, None)])
+def test_a_model_with_mwe_tokens_scored_without_them_is_the_plain_variant(tiny_data, monkeypatch, mwe_tokens, variant):
+    """A trained 2B model scored without its MWE tokens (the plain track) gets the variant ``plain``, so its result
+    file stands beside the marked one instead of over it; a model without MWE tokens gets no variant."""
+    from types import SimpleNamespace
+
+    import idiomkit.tasks.semeval2b_task as task_module
+    from idiomkit.results import result_track
+    from idiomkit.tasks import get_task
+    from idiomkit.tasks.base import EvalContext
+
+    monkeypatch.setattr(
+        task_module, "pair_similarities", lambda model, pairs, **kw: [0.5 + i / 100 for i in range(len(pairs))]
+    )
+    task = get_task("semeval2b")
+    context = EvalContext(tiny_data, None, 8, False, 0, False)
+    with_tokens = SimpleNamespace(tokenizer=SimpleNamespace(get_added_vocab=lambda: {"IDbigfishID": 1}))
+    out = task.run(with_tokens, task.make_options(mwe_tokens=mwe_tokens), context)
+    assert out.params.get("variant") == variant
+    assert result_track(out.params) == ("marked" if mwe_tokens else "plain")
+    without_tokens = SimpleNamespace(tokenizer=SimpleNamespace(get_added_vocab=lambda: {}))
+    assert "variant" not in task.run(without_tokens, task.make_options(), context).params
