@@ -83,14 +83,20 @@ TRACK_TEXT = {
 }
 
 
-def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str) -> list[str]:
-    """The table (header first) of the full (not quick) scorecards of ``track``: one line per (model, recipe), mean
-    ± std over seeds, the :data:`HEADLINE` columns some row has; no lines when the track has no card."""
+def full_cards(results: list[tuple[Path, dict[str, Any]]], track: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """The full (not quick) scorecards of ``track``, grouped by (model, recipe)."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for _, rec in results:
         params = rec.get("params", {})
         if rec.get("task") == SCORECARD_TASK and params.get("track") == track and not params.get("quick"):
             groups[(rec["model"], rec["recipe"])].append(rec)
+    return groups
+
+
+def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str) -> list[str]:
+    """The table (header first) of the full (not quick) scorecards of ``track``: one line per (model, recipe), mean
+    ± std over seeds, the :data:`HEADLINE` columns some row has; no lines when the track has no card."""
+    groups = full_cards(results, track)
     rows = []
     for (model, recipe), recs in sorted(groups.items(), key=lambda item: (item[0][1] != "zero-shot", item[0])):
         cells = {}
@@ -121,5 +127,67 @@ def scorecard_section(results: list[tuple[Path, dict[str, Any]]], heading: bool 
         "mean ± std over seeds; core acc = the core test (figurative paraphrase nearer than the literal "
         "misreading), idioms held out from every training source vs seen. The rule is what the training "
         f"data went through: {rules}.",
+        "",
+    ]
+
+
+BASE_WITH_READER = "zero-shot-reader-replace"  # the bar a trained model must clear (issue #44)
+STS_GUARD_COLUMNS = ("STS-B test ρ", "ASSIN 2 test ρ")
+STS_GUARD_TOLERANCE = 0.01  # an STS guard is kept when it stays within this of the base
+
+
+def clears(column: str, trained: float, base: float) -> bool:
+    """Whether ``trained`` clears ``base`` on ``column``: higher, or for an STS guard no more than
+    :data:`STS_GUARD_TOLERANCE` below (in the column's own units: nDCG is a percentage); the difference is taken
+    as the table prints it (3 decimals), so a "+0.000" is not a win."""
+    difference = round(trained - base, 3)
+    if column in STS_GUARD_COLUMNS:
+        return difference >= -STS_GUARD_TOLERANCE
+    return difference > 0
+
+
+def versus_base_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
+    """Each trained model's plain-track card (mean over seeds) beside its untrained base with the reader
+    (:data:`BASE_WITH_READER`, same base model): the trained number, its difference from the base, and on how many
+    columns it clears the base (:func:`clears`). No lines when no trained card has such a base."""
+    cards = full_cards(results, "plain")
+    lines = []
+    for (model, recipe), recs in sorted(cards.items()):
+        bases = cards.get((model, BASE_WITH_READER))
+        if not bases or not recs[0]["params"].get("training"):
+            continue
+        base, runs = headline(bases[0]["metrics"]), [headline(r["metrics"]) for r in recs]
+        cells, cleared, compared = [], 0, 0
+        for column, _, _ in HEADLINE:
+            values = [v for run in runs if (v := run[column]) is not None]
+            if not values or base[column] is None:
+                cells.append("")
+                continue
+            mean = sum(values) / len(values)
+            compared += 1
+            cleared += clears(column, mean, base[column])
+            cells.append(f"{_cell(column, mean)} ({mean - base[column]:+.3f})")
+        lines.append(f"| {model} | {recipe} | {len(runs)} | " + " | ".join(cells) + f" | {cleared} of {compared} |")
+    if not lines:
+        return []
+    columns = [column for column, _, _ in HEADLINE]
+    head = "| model | recipe | seeds | " + " | ".join(columns) + " | clears base + reader |"
+    return [head, "|" + "---|" * (len(columns) + 4), *lines]
+
+
+def versus_base_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
+    """The trained-versus-base table under a heading, with what each cell means."""
+    rows = versus_base_rows(results)
+    if not rows:
+        return []
+    return [
+        "### Trained models against their untrained base with the reader (plain track)",
+        "",
+        *rows,
+        "",
+        f"Each cell: the trained model's number (mean over seeds) and, in brackets, its difference from the same "
+        f"base model untrained with the idiom reader in front (`idiomkit evaluate all -m BASE --reader replace`). "
+        f"A column is cleared when the trained number is higher; an STS test column when it is no more than "
+        f"{STS_GUARD_TOLERANCE} below.",
         "",
     ]

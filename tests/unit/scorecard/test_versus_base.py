@@ -1,0 +1,39 @@
+"""The trained-versus-base table of the results index: differences and cleared columns by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from idiomkit.report.scorecard import BASE_WITH_READER, clears, versus_base_rows
+
+
+def card(model, recipe, seed, idiom, stsb, trained=True, track="plain"):
+    params = {"track": track, "training": {"label": recipe} if trained else None}
+    metrics = {"semeval2b": {"ALL": {"idiom": idiom}}, "sts-guard": {"stsb-en": stsb}}
+    rec = {"task": "scorecard", "model": model, "recipe": recipe, "seed": seed, "params": params, "metrics": metrics}
+    return Path(f"{model}__{recipe}__{seed}.json"), rec
+
+
+def test_a_trained_card_is_compared_with_its_base_with_the_reader():
+    results = [
+        card("me5", BASE_WITH_READER, 0, 0.30, 0.80, trained=False),
+        card("me5", "flagship-v2", 0, 0.40, 0.785),
+        card("me5", "flagship-v2", 1, 0.20, 0.795),  # mean idiom .30: equal, not higher
+        card("me5", "flagship-v2", 0, 0.90, 0.90, track="marked"),  # another track: not counted
+        card("minilm", "flagship", 0, 0.5, 0.5),  # no base with the reader: no row
+    ]
+    rows = versus_base_rows(results)
+    assert len(rows) == 3  # header, rule, one model
+    cells = [c.strip() for c in rows[2].strip("|").split("|")]
+    assert cells[:3] == ["me5", "flagship-v2", "2"]
+    assert "0.300 (+0.000)" in cells and "0.790 (-0.010)" in cells
+    assert cells[-1] == "1 of 2"  # the STS guard is kept (within .01), the idiom column is not beaten
+
+
+def test_clears_is_strict_for_idiom_columns_and_tolerant_for_sts_guards():
+    assert clears("2B idiom ρ", 0.31, 0.30) and not clears("2B idiom ρ", 0.30, 0.30)
+    assert clears("STS-B test ρ", 0.791, 0.80) and not clears("STS-B test ρ", 0.789, 0.80)
+
+
+def test_no_base_no_table():
+    assert versus_base_rows([card("me5", "flagship-v2", 0, 0.4, 0.8)]) == []
