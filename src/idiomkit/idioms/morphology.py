@@ -14,6 +14,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from typing import NamedTuple
 
@@ -21,6 +22,14 @@ from typing import NamedTuple
 def word_set(words: str) -> frozenset[str]:
     """The space-separated ``words`` as a frozenset."""
     return frozenset(words.split())
+
+
+def _word_to_group(groups: Iterable[frozenset[str]]) -> dict[str, frozenset[str]]:
+    """Each word of ``groups`` -> the (first) group holding it: the forms an interchangeable word may take."""
+    out: dict[str, frozenset[str]] = {}
+    for group in groups:
+        out |= {word: group for word in group if word not in out}
+    return out
 
 
 def _rows(table: str) -> list[list[str]]:
@@ -58,6 +67,7 @@ PT_FUNCTION = (
     | frozenset().union(*PT_CONTRACTIONS)
 )
 _PT_CLITICS = {"se": word_set("se me te nos vos"), "lhe": word_set("lhe lhes me te nos vos")}
+_PT_SWAPS = _PT_CLITICS | _word_to_group(PT_CONTRACTIONS)  # a contraction stands for its others, a clitic for its own
 
 # --- English ------------------------------------------------------------------------------------------------------
 
@@ -116,7 +126,7 @@ _EN_LEMMA_OF = {
     for form in (*verb.past, *verb.participle, *verb.present)
     if form not in EN_VERBS
 }
-_EN_PREPOSITIONS = (word_set("on upon onto"),)  # interchangeable in idioms ("fell upon deaf ears")
+_EN_SWAPS = _word_to_group([word_set("on upon onto")])  # interchangeable in idioms ("fell upon deaf ears")
 _EN_NOUNS = {
     "foot": "feet",
     "tooth": "teeth",
@@ -253,9 +263,8 @@ def en_forms(word: str) -> frozenset[str]:
 
         "broke" in en_forms("break")  # True
     """
-    for group in _EN_PREPOSITIONS:
-        if word in group:
-            return group
+    if word in _EN_SWAPS:
+        return _EN_SWAPS[word]
     if word in EN_FUNCTION or "'" in word:
         return frozenset({word})
     out: set[str] = set()
@@ -410,11 +419,8 @@ def pt_forms(word: str) -> frozenset[str]:
 
         "bateu" in pt_forms("bater")  # True
     """
-    for group in PT_CONTRACTIONS:
-        if word in group:
-            return group
-    if word in _PT_CLITICS:
-        return _PT_CLITICS[word]
+    if word in _PT_SWAPS:
+        return _PT_SWAPS[word]
     if word in PT_FUNCTION:
         return frozenset({word})
     if word in _PT_IRREGULAR:

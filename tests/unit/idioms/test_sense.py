@@ -9,7 +9,16 @@ import pytest
 from idiomkit.data.errors import DataError
 from idiomkit.idioms import Lexicon, Matcher
 from idiomkit.idioms.sense import SenseCheck, features
-from idiomkit.idioms.sense_training import Sample, best_threshold, fit, idiom_fold, locate, macro_f1, source_weights
+from idiomkit.idioms.sense_training import (
+    Sample,
+    fit,
+    idiom_fold,
+    locate,
+    scores,
+    source_balanced_threshold,
+    source_weights,
+)
+from idiomkit.metrics.classification import macro_f1
 
 GROUPS = ("window", "span", "cues", "lang")
 
@@ -105,5 +114,31 @@ def test_helpers_macro_f1_weights_and_folds():
     samples = [_sample("zorp", True, 0), _sample("zorp", True, 1), _sample("blick", False, 2)]
     assert list(source_weights(samples)) == pytest.approx([0.75, 0.75, 1.5])
     assert idiom_fold("spill the beans") == idiom_fold("Spill  the beans!") in ("train", "validation")
-    threshold, score = best_threshold(samples, [0.9, 0.8, 0.1])
+    threshold, score = source_balanced_threshold(samples, [0.9, 0.8, 0.1])
     assert score == 1.0 and 0.1 < threshold <= 0.8
+
+
+def test_source_balanced_threshold_weighs_every_source_the_same():
+    """Two small sources outvote a large one: pooled macro-F1 would keep a threshold near 0.5 (0.83 against
+    0.63), the mean over sources picks the low one (7/9 against 5/9), the highest of the tied grid points."""
+    big = [_sample("zorp", fig, n)._replace(source="big") for n, fig in enumerate([True] * 4 + [False] * 4)]
+    small_b = [_sample("zorp", fig, n)._replace(source="b") for n, fig in enumerate([True, False])]
+    small_c = [_sample("zorp", fig, n)._replace(source="c") for n, fig in enumerate([True, False])]
+    probs = [0.9] * 4 + [0.2] * 4 + [0.15, 0.05] + [0.12, 0.03]
+    threshold, score = source_balanced_threshold(big + small_b + small_c, probs)
+    assert threshold == 0.12 and score == pytest.approx(7 / 9)
+
+
+def test_scores_against_the_always_figurative_baseline_and_an_empty_set_raises():
+    samples = [_sample("zorp", True, 0), _sample("zorp", True, 1), _sample("blick", False, 2)]
+    got = scores(samples, [0.9, 0.2, 0.1], 0.5)
+    assert got == {
+        "n": 3,
+        "figurative": 2,
+        "accuracy": 0.6667,
+        "macro_f1": 0.6667,
+        "baseline_accuracy": 0.6667,
+        "baseline_macro_f1": 0.4,
+    }
+    with pytest.raises(ValueError, match="no labels to score"):  # the old local macro-F1 gave 1.0 here
+        scores([], [], 0.5)
