@@ -12,6 +12,7 @@ from dataclasses import asdict, fields, is_dataclass
 from typing import Any
 
 from idiomkit.errors import OptionError
+from idiomkit.training.config import TrainConfig
 from idiomkit.training.recipes import flagship, flagship_v2, idiolink, pairs, semeval2b
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, semeval_labels
 from idiomkit.training.relabel import Group
@@ -62,8 +63,6 @@ def run_label(recipe: str, config: Mapping[str, Any] | None = None) -> str:
 
 
 def _with_defaults(config: Mapping[str, Any] | None) -> dict[str, Any]:
-    from idiomkit.training.config import TrainConfig
-
     given = asdict(config) if is_dataclass(config) else dict(config or {})
     defaults = {f.name: f.default for f in fields(TrainConfig)}
     return {**defaults, "heldout_dedup": False, **{k: v for k, v in given.items() if k in defaults}}
