@@ -49,7 +49,8 @@ STS_SUBSETS = ("idiom", "sts", "all")
 
 
 class _LocalData:
-    """Mixin: a ``data_dir`` argument, and metadata whose dataset path/revision name the local files."""
+    """Mixin: a ``data_dir`` argument, metadata whose dataset path/revision name the local files, and ``load_data``
+    reading them once through :meth:`read_splits` (idiomkit's loaders)."""
 
     data_files: tuple[str, ...] = ()  # relative to data_dir
 
@@ -60,6 +61,17 @@ class _LocalData:
         dataset = {"path": str(self.data_dir / Path(self.data_files[0]).parts[0]), "revision": revision}
         self.metadata = self.metadata.model_copy(update={"dataset": dataset})
         super().__init__(**kwargs)
+
+    def read_splits(self) -> dict[str, Any]:
+        """The ``default`` subset's data by split name, read from ``data_dir``."""
+        raise NotImplementedError
+
+    def load_data(self, num_proc: int | None = None, **kwargs: Any) -> None:
+        """Read the local files (:meth:`read_splits`) unless already loaded."""
+        if self.data_loaded:
+            return
+        self.dataset = {"default": self.read_splits()}
+        self.data_loaded = True
 
     def unload_data(self) -> None:
         """mteb's unload drops instance metadata; keep ours (it names the local files)."""
@@ -163,12 +175,9 @@ class SemEval2022Task2BDev(_LocalData, AbsTaskSTS):
         bibtex_citation=SEMEVAL_CITATION,
     )
 
-    def load_data(self, num_proc: int | None = None, **kwargs: Any) -> None:
-        """Read dev.csv + dev.gold.csv with idiomkit's strict loader."""
-        if self.data_loaded:
-            return
-        self.dataset = {"default": {"dev": semeval2b_rows(self.data_dir)}}
-        self.data_loaded = True
+    def read_splits(self) -> dict[str, Dataset]:
+        """dev.csv + dev.gold.csv, read with idiomkit's strict loader."""
+        return {"dev": semeval2b_rows(self.data_dir)}
 
     def _evaluate_subset(
         self,
@@ -252,16 +261,13 @@ class IdioLinkRetrieval(_LocalData, AbsTaskRetrieval):
         bibtex_citation="",
     )
 
-    def load_data(self, num_proc: int | None = None, **kwargs: Any) -> None:
+    def read_splits(self) -> dict[str, dict[str, Any]]:
         """Documents, sentence queries and relevance of the split, read with idiomkit's loader."""
-        if self.data_loaded:
-            return
         from idiomkit.data.idiolink import load_idiolink
 
         data = load_idiolink(self.data_dir, self.idiolink_split)
         self.usage = {q.id: q.usage for q in data.queries}
-        self.dataset = {"default": {self.idiolink_split: idiolink_split_data(data)}}
-        self.data_loaded = True
+        return {self.idiolink_split: idiolink_split_data(data)}
 
     def task_specific_scores(self, scores, qrels, results, hf_split: str, hf_subset: str) -> dict[str, float]:
         """R-Precision (idiomkit's other IdioLink metric) and nDCG@10 by query usage."""
@@ -356,16 +362,13 @@ class AdMIReRanking(_LocalData, AbsTaskRetrieval):
 }""",
     )
 
-    def load_data(self, num_proc: int | None = None, **kwargs: Any) -> None:
+    def read_splits(self) -> dict[str, dict[str, Any]]:
         """The split's items, read with idiomkit's AdMIRe loader."""
-        if self.data_loaded:
-            return
         from idiomkit.data.admire import load_admire
 
         items = load_admire(self.data_dir, self.admire_split).items
         self.gold = {f"q{i}": [f"q{i}/{name}" for name in it.gold] for i, it in enumerate(items)}
-        self.dataset = {"default": {self.admire_split: admire_split_data(items)}}
-        self.data_loaded = True
+        return {self.admire_split: admire_split_data(items)}
 
     def task_specific_scores(self, scores, qrels, results, hf_split: str, hf_subset: str) -> dict[str, float]:
         """Spearman and top-1 per item from mteb's ranking (:func:`pytrec_order`)."""

@@ -58,6 +58,18 @@ DTYPE_F32, DTYPE_Q4 = 0, 1
 META = "\u2581"  # SentencePiece metaspace
 QUERY_PROMPT, PASSAGE_PROMPT = "query: ", "passage: "
 
+# the header's eight int32 after the magic, in file order, as E5Q4File fields; then the vocabulary's special ids
+_HEADER_FIELDS = (
+    "version",
+    "hidden_size",
+    "num_layers",
+    "num_heads",
+    "intermediate_size",
+    "vocab_size",
+    "max_positions",
+    "type_vocab_size",
+)
+_SPECIAL_ID_FIELDS = ("bos_id", "eos_id", "pad_id", "unk_id")
 _LAYER_MAP = {  # e5.c tensor suffix -> BertModel parameter (under encoder.layer.{l}.)
     "q": "attention.self.query",
     "k": "attention.self.key",
@@ -131,14 +143,15 @@ def dequantize_q4_0(raw: bytes, n: int) -> np.ndarray:
     return (q.astype(np.float32) * blocks["d"].astype(np.float32)[:, None]).reshape(-1)
 
 
-def _read_vocab(cur: _Cursor) -> tuple[list[str], np.ndarray, tuple[int, int, int, int]]:
-    n_pieces, bos, eos, pad, unk = cur.unpack("5i")
+def _read_vocab(cur: _Cursor) -> tuple[list[str], np.ndarray, dict[str, int]]:
+    """(pieces, their scores, the special ids by E5Q4File field name)."""
+    n_pieces, *special_ids = cur.unpack("5i")
     (blob_len,) = cur.unpack("Q")
     offs = cur.array("<u4", n_pieces + 1).astype(np.int64)
     scores = cur.array("<f4", n_pieces).astype(np.float32)
     blob = cur.take(blob_len)
     pieces = [blob[offs[i] : offs[i + 1]].decode("utf-8") for i in range(n_pieces)]
-    return pieces, scores, (bos, eos, pad, unk)
+    return pieces, scores, dict(zip(_SPECIAL_ID_FIELDS, special_ids, strict=True))
 
 
 def _read_norm_map(cur: _Cursor) -> dict[int, str]:
@@ -185,29 +198,19 @@ def read_e5_q4(path: str | os.PathLike[str]) -> E5Q4File:
     if buf[:4] != MAGIC:
         raise DataError(path, None, None, f"not an E5S1 file (magic {buf[:4]!r})")
     cur = _Cursor(buf, 4)
-    version, hidden, layers, heads, ffn, vocab, max_pos, type_vocab = cur.unpack("8i")
+    header = dict(zip(_HEADER_FIELDS, cur.unpack("8i"), strict=True))
     (eps,) = cur.unpack("f")
     (block,) = cur.unpack("i")
     if block != QK:
         raise DataError(path, None, None, f"unsupported quantisation block size {block}")
-    pieces, scores, (bos, eos, pad, unk) = _read_vocab(cur)
+    pieces, scores, special_ids = _read_vocab(cur)
     norm_map = _read_norm_map(cur)
-    tensors = _read_tensors(buf, cur, hidden)
+    tensors = _read_tensors(buf, cur, header["hidden_size"])
     return E5Q4File(
-        version=version,
-        hidden_size=hidden,
-        num_layers=layers,
-        num_heads=heads,
-        intermediate_size=ffn,
-        vocab_size=vocab,
-        max_positions=max_pos,
-        type_vocab_size=type_vocab,
+        **header,
         layer_norm_eps=float(f"{eps:.7g}"),
         block_size=block,
-        bos_id=bos,
-        eos_id=eos,
-        pad_id=pad,
-        unk_id=unk,
+        **special_ids,
         pieces=pieces,
         scores=scores,
         norm_map=norm_map,
