@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
-from sentence_transformers.base.evaluation import SentenceEvaluator
+from sentence_transformers.base.evaluation import BaseEvaluator
 
 from idiomkit.data.idiolink import Document, IdioLinkSplit, Query, load_idiolink
 from idiomkit.embedding.cache import cached_array, embeddings_cache_dir, model_fingerprint
@@ -502,8 +502,8 @@ class IdioLinkTest(Task):
         return rows
 
 
-class IdioLinkEvaluator(SentenceEvaluator):
-    """Training-time evaluator (a sentence-transformers ``SentenceEvaluator``) on an IdioLink split — ``val`` for model
+class IdioLinkEvaluator(BaseEvaluator):
+    """Training-time evaluator (a sentence-transformers ``BaseEvaluator``) on an IdioLink split — ``val`` for model
     selection; test stays held out. Returns ``{<name>_ndcg@10, <name>_r_precision, ...}`` in percent."""
 
     def __init__(self, data_dir: str | Path, *, split: str = "val", query_mode: str = "span", name: str = "val"):

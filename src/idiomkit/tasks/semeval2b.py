@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
-from sentence_transformers.base.evaluation import SentenceEvaluator
+from sentence_transformers.base.evaluation import BaseEvaluator
 
 from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.errors import DataError
@@ -191,8 +191,31 @@ def pair_similarities(
     return cosine_rows(a, b)
 
 
-class SemEval2BEvaluator(SentenceEvaluator):
-    """Training-time evaluator (a sentence-transformers ``SentenceEvaluator``) on subtask B pairs with gold rows.
+def score_pairs(
+    model,
+    pairs: Sequence[EvalPair],
+    gold: Sequence[GoldRow],
+    *,
+    prompt_name: str | None = None,
+    batch_size: int = 64,
+    show_progress_bar: bool = False,
+    transform=None,
+) -> tuple[np.ndarray, dict[str, dict[str, float]]]:
+    """The one way 2B is scored (the task, the training evaluator, mteb's check): each pair's cosine
+    (:func:`pair_similarities`) and the organisers' table over ``gold`` (:func:`score_predictions`)."""
+    sims = pair_similarities(
+        model,
+        pairs,
+        prompt_name=prompt_name,
+        batch_size=batch_size,
+        show_progress_bar=show_progress_bar,
+        transform=transform,
+    )
+    return sims, score_predictions({p.id: float(s) for p, s in zip(pairs, sims, strict=True)}, gold)
+
+
+class SemEval2BEvaluator(BaseEvaluator):
+    """Training-time evaluator (a sentence-transformers ``BaseEvaluator``) on subtask B pairs with gold rows.
 
     Use it on a validation split carved from train (see the triplet recipe), never on dev for selection.
     Returns ``{<name>_idiom, <name>_sts, <name>_all, ...}``; the primary metric is ``idiom`` by default.
@@ -216,10 +239,14 @@ class SemEval2BEvaluator(SentenceEvaluator):
         self.primary_metric = f"{name}_{primary}"
 
     def __call__(self, model, output_path: str | None = None, epoch: int = -1, steps: int = -1) -> dict[str, float]:
-        sims = pair_similarities(
-            model, self.pairs, prompt_name=self.prompt_name, batch_size=self.batch_size, transform=self.transform
+        _, scores = score_pairs(
+            model,
+            self.pairs,
+            self.gold,
+            prompt_name=self.prompt_name,
+            batch_size=self.batch_size,
+            transform=self.transform,
         )
-        scores = score_predictions({p.id: float(s) for p, s in zip(self.pairs, sims, strict=True)}, self.gold)
         return self.prefix_name_to_metrics({k: v for k, v in scores["ALL"].items() if math.isfinite(v)}, self.name)
 
     @property

@@ -9,7 +9,7 @@ from typing import Any
 from idiomkit.data.semeval2022 import EvalPair, GoldRow, load_subtask_b
 from idiomkit.embedding.mwe import MweTransform, known_mwe_tokens
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
-from idiomkit.tasks.semeval2b import SETTINGS, pair_similarities, score_predictions, submission_csv
+from idiomkit.tasks.semeval2b import SETTINGS, score_pairs, submission_csv
 
 PLAIN_VARIANT = "plain"  # a model that has MWE tokens, scored without them (its marked result keeps the plain name)
 QUICK_STRIDE = 10  # quick mode keeps every 10th gold row (with the rows its scores need)
@@ -61,15 +61,15 @@ class SemEval2BDev(Task):
         gold, pairs = split.gold or [], split.pairs
         if context.quick:
             gold, pairs = quick_slice(gold, pairs)
-        sims = pair_similarities(
+        sims, metrics = score_pairs(
             model,
             pairs,
+            gold,
             prompt_name=context.prompt_name,
             batch_size=context.batch_size,
             show_progress_bar=context.show_progress_bar,
             transform=transform,
         )
-        metrics = score_predictions({p.id: float(s) for p, s in zip(pairs, sims, strict=True)}, gold)
         params = {
             "split": "dev",
             "setting": options.setting,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sentence_transformers.base.evaluation import SentenceEvaluator
+from sentence_transformers.base.evaluation import BaseEvaluator
 
 from idiomkit.data.definitions import BAIANGO, SPLITS, WIKTIONARY, Idiom, Pair, id_pairs, load_idiom_data, sp_pairs
 from idiomkit.embedding.encode import encode_texts, unit_rows
@@ -123,7 +123,7 @@ def train_pairs_of(model) -> str:
     return {"id": "id", "sp": "sp", "idsp": "id+sp"}.get(recipe.rsplit("-", 1)[-1], "other")
 
 
-class XiaoPairsEvaluator(SentenceEvaluator):
+class XiaoPairsEvaluator(BaseEvaluator):
     """Training-time check on the validation idioms: ``val_id_margin``, ``val_sp_margin``, ``val_mrr``, ... and
     ``val_margin`` = mean of the two margins (the selection metric of the ``pairs-*`` recipes)."""
 

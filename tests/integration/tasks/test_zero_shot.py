@@ -52,13 +52,13 @@ def test_a_model_with_mwe_tokens_scored_without_them_is_the_plain_variant(tiny_d
     file stands beside the marked one instead of over it; a model without MWE tokens gets no variant."""
     from types import SimpleNamespace
 
-    import idiomkit.tasks.semeval2b_task as task_module
+    import idiomkit.tasks.semeval2b as scoring
     from idiomkit.results import result_track
     from idiomkit.tasks import get_task
     from idiomkit.tasks.base import EvalContext
 
     monkeypatch.setattr(
-        task_module, "pair_similarities", lambda model, pairs, **kw: [0.5 + i / 100 for i in range(len(pairs))]
+        scoring, "pair_similarities", lambda model, pairs, **kw: [0.5 + i / 100 for i in range(len(pairs))]
     )
     task = get_task("semeval2b")
     context = EvalContext(tiny_data, None, 8, False, 0, False)
@@ -68,3 +68,17 @@ def test_a_model_with_mwe_tokens_scored_without_them_is_the_plain_variant(tiny_d
     assert result_track(out.params) == ("marked" if mwe_tokens else "plain")
     without_tokens = SimpleNamespace(tokenizer=SimpleNamespace(get_added_vocab=lambda: {}))
     assert "variant" not in task.run(without_tokens, task.make_options(), context).params
+
+
+def test_the_training_evaluator_and_the_task_score_2b_the_same_way(minilm, tiny_data):
+    """2B is scored in one place (``score_pairs``): the training-time evaluator reports the task's ALL numbers."""
+    from idiomkit.tasks import get_task
+    from idiomkit.tasks.base import EvalContext
+    from idiomkit.tasks.semeval2b import SemEval2BEvaluator
+
+    task = get_task("semeval2b")
+    out = task.run(minilm, task.make_options(), EvalContext(tiny_data, None, 8, False, 0, False))
+    split = load_subtask_b(tiny_data, "dev")
+    scores = SemEval2BEvaluator(split.pairs, split.gold, name="val", batch_size=8)(minilm)
+    expected = {f"val_{k}": v for k, v in out.metrics["ALL"].items() if v == v}  # NaN (a constant slice) left out
+    assert scores == pytest.approx(expected) and expected

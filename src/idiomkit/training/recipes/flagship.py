@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-from sentence_transformers.base.evaluation import SentenceEvaluator
+from sentence_transformers.base.evaluation import BaseEvaluator
 from sentence_transformers.sentence_transformer import losses as st_losses
 
 from idiomkit.config import run_data_dir
@@ -239,12 +239,12 @@ def build_streams(model, cfg, groups: list, sources: Sources, wanted: Sequence[s
     return [builders[name]() for name in STREAMS if name in wanted], val_triples
 
 
-class FlagshipEvaluator(SentenceEvaluator):
+class FlagshipEvaluator(BaseEvaluator):
     """The flagship's validation: each part's metrics and ``val_mean``, their mean (the selection metric)."""
 
     PARTS = ("val2b_idiom", "valsts_sts", "valmis_accuracy", "valdef_margin")
 
-    def __init__(self, evaluators: Sequence[SentenceEvaluator], triples: Sequence[Triple]):
+    def __init__(self, evaluators: Sequence[BaseEvaluator], triples: Sequence[Triple]):
         super().__init__()
         self.evaluators, self.triples = list(evaluators), list(triples)
         self.greater_is_better, self.primary_metric = True, "val_mean"
