@@ -298,6 +298,11 @@ def nearest_existing(path: Path) -> Path:
     return path
 
 
+def reader_recipe(recipe: str, mode: str) -> str:
+    """The recipe label of a model scored with the idiom reader in ``mode`` in front: ``<recipe>+reader-<mode>``."""
+    return f"{recipe}+reader-{mode}"
+
+
 def check_writable_dir(path: str | Path, what: str = "output directory") -> Path:
     """Refuse, before any compute, a ``path`` that cannot become a writable directory: a file, a path under a file,
     or a read-only place (probed by creating and removing a temp file in the closest existing directory)."""

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.report.tables import RULES, mean_std, training_rule
+from idiomkit.results import reader_recipe
 
 # (column, block, path into the block's metrics): the headline numbers of a card, in table order
 HEADLINE: list[tuple[str, str, tuple[str, ...]]] = [
@@ -65,8 +66,13 @@ def transposed(rows: Sequence[tuple[str, dict[str, Any]]]) -> list[list[str]]:
     return out
 
 
+def _digits(column: str) -> int:
+    """Decimals a column is printed with (nDCG is a percentage)."""
+    return 2 if "nDCG" in column else 3
+
+
 def _cell(column: str, value: float) -> str:
-    return f"{value:.2f}" if "nDCG" in column else f"{value:.3f}"
+    return f"{value:.{_digits(column)}f}"
 
 
 SCORECARD_TASK = "scorecard"
@@ -131,7 +137,7 @@ def scorecard_section(results: list[tuple[Path, dict[str, Any]]], heading: bool 
     ]
 
 
-BASE_WITH_READER = "zero-shot-reader-replace"  # the bar a trained model must clear (issue #44)
+BASE_WITH_READER = reader_recipe("zero-shot", "replace")  # the bar a trained model must clear (issue #44)
 STS_GUARD_COLUMNS = ("STS-B test ρ", "ASSIN 2 test ρ")
 STS_GUARD_TOLERANCE = 0.01  # an STS guard is kept when it stays within this of the base
 
@@ -139,8 +145,8 @@ STS_GUARD_TOLERANCE = 0.01  # an STS guard is kept when it stays within this of 
 def clears(column: str, trained: float, base: float) -> bool:
     """Whether ``trained`` clears ``base`` on ``column``: higher, or for an STS guard no more than
     :data:`STS_GUARD_TOLERANCE` below (in the column's own units: nDCG is a percentage); the difference is taken
-    as the table prints it (3 decimals), so a "+0.000" is not a win."""
-    difference = round(trained - base, 3)
+    as the table prints it, so a "+0.000" is not a win."""
+    difference = round(trained - base, _digits(column))
     if column in STS_GUARD_COLUMNS:
         return difference >= -STS_GUARD_TOLERANCE
     return difference > 0
@@ -151,28 +157,29 @@ def versus_base_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     (:data:`BASE_WITH_READER`, same base model): the trained number, its difference from the base, and on how many
     columns it clears the base (:func:`clears`). No lines when no trained card has such a base."""
     cards = full_cards(results, "plain")
-    lines = []
+    rows = []
     for (model, recipe), recs in sorted(cards.items()):
         bases = cards.get((model, BASE_WITH_READER))
         if not bases or not recs[0]["params"].get("training"):
             continue
         base, runs = headline(bases[0]["metrics"]), [headline(r["metrics"]) for r in recs]
-        cells, cleared, compared = [], 0, 0
+        cells = {}
         for column, _, _ in HEADLINE:
             values = [v for run in runs if (v := run[column]) is not None]
-            if not values or base[column] is None:
-                cells.append("")
-                continue
-            mean = sum(values) / len(values)
-            compared += 1
-            cleared += clears(column, mean, base[column])
-            cells.append(f"{_cell(column, mean)} ({mean - base[column]:+.3f})")
-        lines.append(f"| {model} | {recipe} | {len(runs)} | " + " | ".join(cells) + f" | {cleared} of {compared} |")
-    if not lines:
+            if values and base[column] is not None:
+                mean = sum(values) / len(values)
+                cells[column] = (mean, mean - base[column], clears(column, mean, base[column]))
+        rows.append((model, recipe, len(runs), cells))
+    columns = [column for column, _, _ in HEADLINE if any(column in cells for *_, cells in rows)]
+    if not rows:
         return []
-    columns = [column for column, _, _ in HEADLINE]
-    head = "| model | recipe | seeds | " + " | ".join(columns) + " | clears base + reader |"
-    return [head, "|" + "---|" * (len(columns) + 4), *lines]
+    lines = ["| model | recipe | seeds | " + " | ".join(columns) + " | clears base + reader |"]
+    lines.append("|" + "---|" * (len(columns) + 4))
+    for model, recipe, seeds, cells in rows:
+        shown = [f"{_cell(c, cells[c][0])} ({cells[c][1]:+.{_digits(c)}f})" if c in cells else "" for c in columns]
+        cleared = sum(cleared for *_, cleared in cells.values())
+        lines.append(f"| {model} | {recipe} | {seeds} | " + " | ".join(shown) + f" | {cleared} of {len(cells)} |")
+    return lines
 
 
 def versus_base_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:

@@ -14,7 +14,7 @@ from idiomkit.errors import OptionError, api_errors
 from idiomkit.models import load_model, resolve_name
 from idiomkit.options import make_options
 from idiomkit.reading import MODES, add_reader
-from idiomkit.results import check_writable_dir
+from idiomkit.results import check_writable_dir, reader_recipe
 from idiomkit.scorecard.blocks import BLOCKS
 from idiomkit.scorecard.card import TASK, TRACK_CHOICES, CardSpec, Scorecard, selected_blocks, tracks_of, write_card
 from idiomkit.scorecard.table import (  # noqa: F401  (the CLI reads them here)
@@ -66,7 +66,7 @@ def with_reader(st, mode: str, data_dir: Path, recipe: str, extra: dict[str, Any
 
     lexicon = evaluation_lexicon(data_dir)
     extra["reader"], extra["lexicon"] = {"mode": mode, "lexicon": len(lexicon)}, "evaluation"
-    return add_reader(st, mode=mode, lexicon=lexicon, sense="default"), f"{recipe}+reader-{mode}"
+    return add_reader(st, mode=mode, lexicon=lexicon, sense="default"), reader_recipe(recipe, mode)
 
 
 @api_errors
