@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from idiomkit.models.registry import REGISTRY
 from idiomkit.report.tables import RULES, mean_std, training_rule
 from idiomkit.results import reader_recipe
 
@@ -118,14 +119,63 @@ def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str) -> li
     return head + [start + " | ".join(cells[c] for c in columns) + " |" for start, cells in rows]
 
 
+PT_COLUMNS = ("ASSIN 2 test ρ",)  # what an English-only recommendation leaves out
+
+
+def speaks_portuguese(model: str) -> bool:
+    """Whether a card's (base) model was made for Portuguese (registry languages; an unknown name: no)."""
+    spec = REGISTRY.get(model)
+    return spec is not None and "pt" in spec.languages
+
+
+def recommended(results: list[tuple[Path, dict[str, Any]]], portuguese: bool) -> tuple[str, str] | None:
+    """The (model, recipe) the plain-track scorecard recommends: the best mean rank over the headline columns every
+    candidate has (rank 1 = highest; ties share the better rank), mean over seeds. ``portuguese``: only models made
+    for Portuguese, over every column; else every model over the columns but :data:`PT_COLUMNS`."""
+    cards = {
+        group: [headline(r["metrics"]) for r in recs]
+        for group, recs in full_cards(results, "plain").items()
+        if speaks_portuguese(group[0]) or not portuguese
+    }
+    if not cards:
+        return None
+    means = {
+        group: {c: sum(vs) / len(vs) for c, _, _ in HEADLINE if (vs := [r[c] for r in runs if r[c] is not None])}
+        for group, runs in cards.items()
+    }
+    columns = [c for c, _, _ in HEADLINE if all(c in m for m in means.values()) and (portuguese or c not in PT_COLUMNS)]
+    ranks = {
+        group: sum(1 + sum(other[c] > mine[c] for other in means.values()) for c in columns) / max(len(columns), 1)
+        for group, mine in means.items()
+    }
+    return min(sorted(ranks), key=lambda group: ranks[group])
+
+
+def recommendation_line(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
+    """One line naming the scorecard's recommended models (English; English and Portuguese)."""
+    english, both = recommended(results, portuguese=False), recommended(results, portuguese=True)
+    if not english:
+        return []
+    named = [f"English: `{english[0]}` {english[1]}"] + (
+        [f"English + Portuguese: `{both[0]}` {both[1]}"] if both else []
+    )
+    return [
+        "**Recommended by the scorecard** (best mean rank over the plain-track columns every card has): "
+        + "; ".join(named)
+        + ".",
+        "",
+    ]
+
+
 def scorecard_section(results: list[tuple[Path, dict[str, Any]]], heading: bool = True) -> list[str]:
     """The scorecard tables, plain track first (``idiomkit evaluate all`` result files)."""
     out = ["## Scorecard: every benchmark at once", ""] if heading else []
+    out += recommendation_line(results)
     for track in ("plain", "marked"):
         rows = scorecard_rows(results, track)
         if rows:
             out += [TRACK_TEXT[track], "", *rows, ""]
-    if len(out) <= 2:
+    if not any(line.startswith("|") for line in out):
         return []
     rules = "; ".join(f"*{key}*: {text}" for key, text in RULES.items() if key != "untrained")
     return out + [

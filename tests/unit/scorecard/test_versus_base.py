@@ -37,3 +37,19 @@ def test_clears_is_strict_for_idiom_columns_and_tolerant_for_sts_guards():
 
 def test_no_base_no_table():
     assert versus_base_rows([card("me5", "flagship-v2", 0, 0.4, 0.8)]) == []
+
+
+def test_the_recommended_model_has_the_best_mean_rank_and_speaks_portuguese_when_asked():
+    from idiomkit.report.scorecard import recommended
+
+    def plain(model, recipe, idiom, assin):
+        rec = card(model, recipe, 0, idiom, 0.8, trained=False)[1]
+        rec["metrics"]["sts-guard"]["assin2"] = assin
+        return Path(f"{model}.json"), rec
+
+    results = [plain("mpnet", "zero-shot", 0.30, 0.50), plain("me5-small-enpt", "zero-shot", 0.20, 0.70)]
+    # English: idiom ranks mpnet 1 / me5 2, STS-B ties (both rank 1), ASSIN 2 left out -> mpnet
+    assert recommended(results, portuguese=False) == ("mpnet", "zero-shot")
+    # English + Portuguese: mpnet is English-only, so me5-small-enpt whatever its ranks
+    assert recommended(results, portuguese=True) == ("me5-small-enpt", "zero-shot")
+    assert recommended([plain("mpnet", "zero-shot", 0.3, 0.5)], portuguese=True) is None
