@@ -110,7 +110,8 @@ def current_command() -> str | None:
 
 
 def training_summary(model) -> dict[str, Any] | None:
-    """Recipe, epochs, steps, training seconds and validation best of a model directory made by ``train``."""
+    """Recipe, epochs, steps, training seconds, validation best and validation history (the training curve: one
+    entry per evaluation, numbers to 4 decimals) of a model directory made by ``train``."""
     path = Path(model) / "training.json" if isinstance(model, str | Path) else None
     if path is None or not path.is_file():
         return None
@@ -125,7 +126,13 @@ def training_summary(model) -> dict[str, Any] | None:
         "train_s": info.get("train_s"),
         "best": info.get("best"),
         "data_sha256": info.get("data_sha256"),
+        "validation": [rounded(entry) for entry in info.get("validation") or []],
     }
+
+
+def rounded(entry: dict[str, Any]) -> dict[str, Any]:
+    """A validation entry with its float numbers to 4 decimals (a result file carries the curve, not the noise)."""
+    return {k: round(v, 4) if isinstance(v, float) else v for k, v in entry.items()}
 
 
 BUDGET_EPOCHS = 2  # the epoch budget of the 2B recipe comparison; other budgets are tagged in result names

@@ -8,7 +8,13 @@ from typing import Any
 
 from idiomkit.report.engineering import ENGINEERING, engineering_sections, xiao_maps_section
 from idiomkit.report.matrix import matrix_section
-from idiomkit.report.scorecard import SCORECARD_MARKERS, SCORECARD_TASK, scorecard_section, versus_base_section
+from idiomkit.report.scorecard import (
+    SCORECARD_MARKERS,
+    SCORECARD_TASK,
+    scorecard_section,
+    training_curves_section,
+    versus_base_section,
+)
 from idiomkit.report.semeval2b import rules_section, semeval2b_grid
 from idiomkit.report.tables import TASK_TITLES, task_table
 from idiomkit.results import atomic_write_text, load_results
@@ -59,7 +65,8 @@ def render_pages(results_dir: str | Path, notes_dir: str | Path | None = None) -
     if engineering:
         index.append(f"- [Engineering checks: conversion, speed, resume, distributed, mteb]({ENGINEERING})")
         pages[ENGINEERING.removesuffix(".md")] = ["# Engineering checks", "", *engineering]
-    index += ["", *scorecard_section(results), *versus_base_section(results), *matrix_section(results)]
+    index += ["", *scorecard_section(results), *versus_base_section(results), *training_curves_section(results)]
+    index += matrix_section(results)
     out = {"index.md": index} | {f"{name}.md": lines for name, lines in pages.items()}
     return {name: "\n".join(lines).rstrip("\n") + "\n" for name, lines in out.items()}
 

@@ -232,6 +232,29 @@ def versus_base_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     return lines
 
 
+CURVE_COLUMNS = 8  # validation metrics shown per training curve at the most
+
+
+def training_curves_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
+    """The validation curve of each trained model with a plain-track card: one row per evaluation during training
+    (step, phase, the first :data:`CURVE_COLUMNS` validation metrics), from the card's ``params.training``."""
+    out = []
+    for (model, recipe), recs in sorted(full_cards(results, "plain").items()):
+        for rec in sorted(recs, key=lambda r: r["seed"]):
+            curve = (rec["params"].get("training") or {}).get("validation") or []
+            if not curve:
+                continue
+            columns = [k for k in curve[0] if k not in ("step", "epoch", "phase")][:CURVE_COLUMNS]
+            best = rec["params"]["training"].get("best") or {}
+            out += [f"{model} {recipe}, seed {rec['seed']} (selected: step {best.get('step')} on {best.get('metric')})"]
+            out += ["", "| step | phase | " + " | ".join(columns) + " |", "|" + "---|" * (len(columns) + 2)]
+            for entry in curve:
+                cells = [f"{entry[c]:.3f}" if isinstance(entry.get(c), float) else "" for c in columns]
+                out.append(f"| {entry['step']} | {entry.get('phase', '')} | " + " | ".join(cells) + " |")
+            out.append("")
+    return ["### Training curves (validation carved from the training sources)", "", *out] if out else []
+
+
 def versus_base_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """The trained-versus-base table under a heading, with what each cell means."""
     rows = versus_base_rows(results)

@@ -53,3 +53,28 @@ def test_the_recommended_model_has_the_best_mean_rank_and_speaks_portuguese_when
     # English + Portuguese: mpnet is English-only, so me5-small-enpt whatever its ranks
     assert recommended(results, portuguese=True) == ("me5-small-enpt", "zero-shot")
     assert recommended([plain("mpnet", "zero-shot", 0.3, 0.5)], portuguese=True) is None
+
+
+def test_training_curves_come_from_the_cards_validation_history():
+    from idiomkit.report.scorecard import training_curves_section
+
+    path, rec = card("me5", "flagship-v2", 0, 0.4, 0.8)
+    rec["params"]["training"] |= {
+        "validation": [{"step": 100, "phase": "flagship", "val_mean": 0.51234}, {"step": 200, "val_mean": 0.6}],
+        "best": {"metric": "val_mean", "value": 0.6, "step": 200},
+    }
+    lines = training_curves_section([(path, rec)])
+    assert "me5 flagship-v2, seed 0 (selected: step 200 on val_mean)" in lines
+    assert "| 100 | flagship | 0.512 |" in lines and "| 200 |  | 0.600 |" in lines
+    assert training_curves_section([card("me5", "flagship-v2", 0, 0.4, 0.8)]) == []  # no history, no section
+
+
+def test_a_trained_directory_carries_its_validation_curve_into_the_result(tmp_path):
+    import json
+
+    from idiomkit.api import training_summary
+
+    history = [{"step": 50, "epoch": 0, "phase": "flagship", "val_mean": 0.123456789}]
+    (tmp_path / "training.json").write_text(json.dumps({"recipe": "flagship-v2", "config": {}, "validation": history}))
+    curve = training_summary(tmp_path)["validation"]
+    assert curve == [{"step": 50, "epoch": 0, "phase": "flagship", "val_mean": 0.1235}]
