@@ -177,3 +177,18 @@ def test_batch_plan_handles_epochs_with_different_batch_counts():
         assert sorted(rows) == list(range(len(groups)))
     assert plan.total_steps(4) == sum(counts)
     assert sorted(seen_second[:50]) == list(range(50))  # first cycle of the second stream: every row once
+
+
+def test_leave_one_out_recipes_of_both_flagships_drop_their_streams():
+    from idiomkit.training.recipes import RECIPES
+    from idiomkit.training.recipes.flagship import STREAMS, wanted_streams
+
+    assert wanted_streams("flagship-v2") == wanted_streams("flagship-v2-student") == STREAMS
+    assert (
+        wanted_streams("flagship-no2b") == wanted_streams("flagship-v2-no2b") == tuple(s for s in STREAMS if s != "2b")
+    )
+    assert "meaning" not in wanted_streams("flagship-v2-noextra") and "misreading" not in wanted_streams(
+        "flagship-v2-noextra"
+    )
+    assert {f"flagship-v2-{p}" for p in ("no2b", "noidiolink", "noextra", "nosts")} <= set(RECIPES)
+    assert RECIPES["flagship-v2-nosts"].keep_label  # its run label names the keep options like flagship-v2's

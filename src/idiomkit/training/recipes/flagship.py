@@ -261,8 +261,9 @@ class FlagshipEvaluator(BaseEvaluator):
 
 
 def wanted_streams(recipe: str) -> tuple[str, ...]:
-    """The streams a flagship recipe trains on (``flagship-no<part>``: all but that part)."""
-    left_out = LEAVE_OUT.get(recipe.removeprefix("flagship-"), ())
+    """The streams a flagship recipe trains on (``flagship-no<part>``, ``flagship-v2-no<part>``: all but that
+    part)."""
+    left_out = LEAVE_OUT.get(recipe.rsplit("-", 1)[-1], ())
     return tuple(s for s in STREAMS if s not in left_out)
 
 

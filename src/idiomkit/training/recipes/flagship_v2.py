@@ -19,7 +19,10 @@ its base knew, and a selection that sees idioms the model has not.
   and by the variant guard) and of the reader's lexicon, so ``val_mean`` selects on idioms neither training nor the
   lexicon saw, as the held-out core test measures. The saved reader's lexicon lacks those idioms too.
 
-``lora_rank`` composes with both (adapters under the reader, merged on save).
+- ``flagship-v2-no<part>`` (``no2b``, ``noidiolink``, ``noextra``, ``nosts``): the leave-one-out rows, all but that
+  group of streams (as ``flagship-no<part>``), the keep stream and selection unchanged.
+
+``lora_rank`` composes with all of them (adapters under the reader, merged on save).
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from idiomkit.models import load_model
 from idiomkit.training.examples import make_examples
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, sts_split
 from idiomkit.training.recipes.flagship import (
-    STREAMS,
+    LEAVE_OUT,
     Sources,
     _val_idiom,
     base_model,
@@ -54,6 +57,7 @@ from idiomkit.training.recipes.flagship import (
     group_texts,
     misreading_triples,
     reader_lexicon,
+    wanted_streams,
     with_reader,
 )
 from idiomkit.training.recipes.frozen import frozen_embeddings, reduce_dim, with_targets
@@ -173,7 +177,7 @@ def v2_setup(cfg, load_groups) -> Setup:
         sources.xiao_splits = ("train", "val")
     train = filter_heldout("flagship 2b", train, group_texts, lambda g: g.mwes, index=sources.index).kept
     train = sources.guard.filter("flagship 2b", train, group_texts)
-    streams, _ = build_streams(model, cfg, train, sources, STREAMS)
+    streams, _ = build_streams(model, cfg, train, sources, wanted_streams(cfg.recipe))
     _, val_triples = misreading_triples(cfg, base.index, reader_lexicon(model), base.guard)
     if cfg.keep_weight > 0:
         train_triples, _ = misreading_triples(cfg, sources.index, reader_lexicon(model), sources.guard)
@@ -206,7 +210,7 @@ def _no_phases(model, groups, cfg) -> list[Phase]:
 
 RECIPES: dict[str, Recipe] = {
     name: Recipe("flagship", _no_phases, VALIDATION_TEXT, setup=v2_setup, card_lines=card_lines, keep_label=True)
-    for name in ("flagship-v2", "flagship-v2-student")
+    for name in ("flagship-v2", "flagship-v2-student", *(f"flagship-v2-{part}" for part in LEAVE_OUT))
 }
 
 __all__ = ["KEEP_SENTENCES", "RECIPES", "keep_stream", "parallel_sentences", "v2_setup", "validation_idioms"]
