@@ -235,6 +235,15 @@ def versus_base_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
 CURVE_COLUMNS = 8  # validation metrics shown per training curve at the most
 
 
+def curve_columns(entry: dict[str, Any], selected_on: str | None) -> list[str]:
+    """The validation metrics a curve shows: the one selection used first, then the ``*_mean`` / ``*_accuracy`` /
+    ``*_idiom`` / ``*_sts`` / ``*_margin`` summaries, then the rest, :data:`CURVE_COLUMNS` at the most."""
+    names = [k for k in entry if k not in ("step", "epoch", "phase")]
+    summary = ("_mean", "_accuracy", "_idiom", "_sts", "_margin")
+    ranked = sorted(names, key=lambda k: (k != selected_on, not k.endswith(summary), names.index(k)))
+    return ranked[:CURVE_COLUMNS]
+
+
 def training_curves_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """The validation curve of each trained model with a plain-track card: one row per evaluation during training
     (step, phase, the first :data:`CURVE_COLUMNS` validation metrics), from the card's ``params.training``."""
@@ -244,7 +253,7 @@ def training_curves_section(results: list[tuple[Path, dict[str, Any]]]) -> list[
             curve = (rec["params"].get("training") or {}).get("validation") or []
             if not curve:
                 continue
-            columns = [k for k in curve[0] if k not in ("step", "epoch", "phase")][:CURVE_COLUMNS]
+            columns = curve_columns(curve[0], (rec["params"]["training"].get("best") or {}).get("metric"))
             best = rec["params"]["training"].get("best") or {}
             out += [f"{model} {recipe}, seed {rec['seed']} (selected: step {best.get('step')} on {best.get('metric')})"]
             out += ["", "| step | phase | " + " | ".join(columns) + " |", "|" + "---|" * (len(columns) + 2)]

@@ -78,3 +78,11 @@ def test_a_trained_directory_carries_its_validation_curve_into_the_result(tmp_pa
     (tmp_path / "training.json").write_text(json.dumps({"recipe": "flagship-v2", "config": {}, "validation": history}))
     curve = training_summary(tmp_path)["validation"]
     assert curve == [{"step": 50, "epoch": 0, "phase": "flagship", "val_mean": 0.1235}]
+
+
+def test_a_curve_shows_the_selection_metric_first_then_the_summaries():
+    from idiomkit.report.scorecard import curve_columns
+
+    entry = {"step": 1, "phase": "x", "val2b_all": 0.1, "valdef_id": 0.2, "val2b_idiom": 0.3, "val_mean": 0.4}
+    assert curve_columns(entry, "val_mean") == ["val_mean", "val2b_idiom", "val2b_all", "valdef_id"]
+    assert curve_columns(entry, None)[:2] == ["val2b_idiom", "val_mean"]
