@@ -69,6 +69,11 @@ class TrainConfig:
     unpad: bool = opt(True, "On CPU: BERT layers skip padding tokens (same result without dropout; faster).")
     output_dir: str = opt("runs/adaptive-triplet", "Run / model directory.", flag="--output", short="o", path=True)
     eval_every: int = opt(0, "Validate every N steps (0: each epoch).", range=Range(0))
+    eval_at_start: bool = opt(
+        False,
+        "Validate the untrained model before the first step too: it can be selected, so a run that never beats its"
+        " base on validation saves the base.",
+    )
     checkpoint_every: int = opt(50, "Checkpoint every N steps.", range=Range(1))
     patience: int | None = opt(None, "Stop after N validations without gain.", range=Range(1))
     keep_epochs: bool = opt(False, "Also save the model after every epoch (epoch-N/).")

@@ -296,6 +296,10 @@ def _train(cfg: TrainConfig, out: Path, blob: dict[str, Any] | None, on_step, pr
         state.batch,
         json.dumps(asdict(cfg)),
     )
+    if cfg.eval_at_start and state.step == 0 and not state.history:
+        run.model.eval()
+        validate(run.model, run.evaluators, state, cfg, out, run.primary, save=run.dist.is_main)  # the base: step 0
+        run.model.train()
     while state.phase < len(run.phases) and not state.stopped:
         run_phase(run, state.phase, state, cfg, out, blob, on_step, progress)
         blob = None

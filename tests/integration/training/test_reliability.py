@@ -45,3 +45,17 @@ def test_same_seed_same_metrics_and_weights(tmp_path):
         "- Intended use: ",
     ):
         assert line in card, line
+
+
+def test_eval_at_start_validates_the_base_and_lets_selection_keep_it(tmp_path):
+    """``eval_at_start``: the untrained model is validated at step 0 and is a candidate like any later step."""
+    from idiomkit.training import train
+
+    small = {"model": "minilm", "epochs": 1, "batch_size": 4, "limit_groups": 4, "max_steps": 1, "val_sts": False}
+    run = train("adaptive-triplet", output_dir=tmp_path / "run", eval_every=1, eval_at_start=True, **small)
+    steps = [entry["step"] for entry in run.state.history]
+    assert steps == [0, 1]
+    scores = [entry["val_idiom"] for entry in run.state.history]
+    assert run.state.best_step == steps[scores.index(max(scores))] and run.state.best == max(scores)
+    info = json.loads((tmp_path / "run" / "training.json").read_text())
+    assert info["validation"][0]["step"] == 0 and info["best"]["step"] == run.state.best_step
