@@ -119,6 +119,12 @@ def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str) -> li
     return head + [start + " | ".join(cells[c] for c in columns) + " |" for start, cells in rows]
 
 
+def column_means(recs: list[dict[str, Any]]) -> dict[str, float]:
+    """The mean over seeds of each :data:`HEADLINE` column some of ``recs`` (one configuration's cards) have."""
+    runs = [headline(r["metrics"]) for r in recs]
+    return {c: sum(vs) / len(vs) for c, _, _ in HEADLINE if (vs := [r[c] for r in runs if r[c] is not None])}
+
+
 PT_COLUMNS = ("ASSIN 2 test ρ",)  # what an English-only recommendation leaves out
 
 
@@ -132,17 +138,13 @@ def recommended(results: list[tuple[Path, dict[str, Any]]], portuguese: bool) ->
     """The (model, recipe) the plain-track scorecard recommends: the best mean rank over the headline columns every
     candidate has (rank 1 = highest; ties share the better rank), mean over seeds. ``portuguese``: only models made
     for Portuguese, over every column; else every model over the columns but :data:`PT_COLUMNS`."""
-    cards = {
-        group: [headline(r["metrics"]) for r in recs]
+    means = {
+        group: column_means(recs)
         for group, recs in full_cards(results, "plain").items()
         if speaks_portuguese(group[0]) or not portuguese
     }
-    if not cards:
+    if not means:
         return None
-    means = {
-        group: {c: sum(vs) / len(vs) for c, _, _ in HEADLINE if (vs := [r[c] for r in runs if r[c] is not None])}
-        for group, runs in cards.items()
-    }
     columns = [c for c, _, _ in HEADLINE if all(c in m for m in means.values()) and (portuguese or c not in PT_COLUMNS)]
     ranks = {
         group: sum(1 + sum(other[c] > mine[c] for other in means.values()) for c in columns) / max(len(columns), 1)
@@ -212,14 +214,13 @@ def versus_base_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
         bases = cards.get((model, BASE_WITH_READER))
         if not bases or not recs[0]["params"].get("training"):
             continue
-        base, runs = headline(bases[0]["metrics"]), [headline(r["metrics"]) for r in recs]
-        cells = {}
-        for column, _, _ in HEADLINE:
-            values = [v for run in runs if (v := run[column]) is not None]
-            if values and base[column] is not None:
-                mean = sum(values) / len(values)
-                cells[column] = (mean, mean - base[column], clears(column, mean, base[column]))
-        rows.append((model, recipe, len(runs), cells))
+        base = headline(bases[0]["metrics"])
+        cells = {
+            column: (mean, mean - base[column], clears(column, mean, base[column]))
+            for column, mean in column_means(recs).items()
+            if base[column] is not None
+        }
+        rows.append((model, recipe, len(recs), cells))
     columns = [column for column, _, _ in HEADLINE if any(column in cells for *_, cells in rows)]
     if not rows:
         return []
@@ -253,8 +254,8 @@ def training_curves_section(results: list[tuple[Path, dict[str, Any]]]) -> list[
             curve = (rec["params"].get("training") or {}).get("validation") or []
             if not curve:
                 continue
-            columns = curve_columns(curve[0], (rec["params"]["training"].get("best") or {}).get("metric"))
             best = rec["params"]["training"].get("best") or {}
+            columns = curve_columns(curve[0], best.get("metric"))
             out += [f"{model} {recipe}, seed {rec['seed']} (selected: step {best.get('step')} on {best.get('metric')})"]
             out += ["", "| step | phase | " + " | ".join(columns) + " |", "|" + "---|" * (len(columns) + 2)]
             for entry in curve:
