@@ -49,6 +49,11 @@ def r_precision_and_ndcg10(
     return out
 
 
+def run_metrics_mean(metrics: dict[str, Any]) -> float:
+    """The mean of R-Precision and nDCG@10 (:data:`RUN_METRICS`): what IdioLink's second stages are chosen by."""
+    return (metrics["r_precision"] + metrics["ndcg@10"]) / 2
+
+
 def rank_top_k(scores: np.ndarray, k: int) -> np.ndarray:
     """Indices of the ``k`` best columns per row, best first; ties keep index order (stable)."""
     k = min(k, scores.shape[1])

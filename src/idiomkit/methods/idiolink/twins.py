@@ -37,7 +37,7 @@ from scipy import sparse
 
 from idiomkit.data.idiolink import IdioLinkSplit, load_idiolink
 from idiomkit.methods.base import Method
-from idiomkit.metrics.retrieval import r_precision_and_ndcg10
+from idiomkit.metrics.retrieval import RUN_METRICS, r_precision_and_ndcg10, rank_top_k, run_metrics_mean
 from idiomkit.tasks.idiolink import dense_scores, make_run, tokenize
 
 log = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ def propagate(scores: np.ndarray, links: sparse.csr_matrix, k: int, tau: float, 
     out = np.array(scores, dtype=np.float64, copy=True)
     if k <= 0:
         return out
-    top = np.argsort(-scores, axis=1, kind="stable")[:, :k]
+    top = rank_top_k(scores, k)
     for i, docs in enumerate(top):
         for j in docs:
             lo, hi = links.indptr[j], links.indptr[j + 1]
@@ -144,8 +144,8 @@ class TwinExpansion(Method):
             metrics = r_precision_and_ndcg10(
                 qrels, make_run(split.queries, split.documents, propagate(scores, links, k, tau, lam))
             )
-            value = (metrics["r_precision"] + metrics["ndcg@10"]) / 2
-            grid[f"k={k},tau={tau},lambda={lam}"] = {m: metrics[m] for m in ("r_precision", "ndcg@10")}
+            value = run_metrics_mean(metrics)
+            grid[f"k={k},tau={tau},lambda={lam}"] = {m: metrics[m] for m in RUN_METRICS}
             if best is None or (value, -k, tau, -lam) > (best[0], -best[1], best[2], -best[3]):
                 best = (value, k, tau, lam)
         assert best is not None

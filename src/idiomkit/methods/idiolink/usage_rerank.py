@@ -37,7 +37,7 @@ from idiomkit.data.semeval2a import Example2A, data_paths, load_train
 from idiomkit.errors import OptionError
 from idiomkit.methods.base import Method
 from idiomkit.methods.semeval2a.classifier import ClassifierConfig, classify, train_classifier
-from idiomkit.metrics.retrieval import r_precision_and_ndcg10
+from idiomkit.metrics.retrieval import RUN_METRICS, r_precision_and_ndcg10, run_metrics_mean
 from idiomkit.models import load_model
 from idiomkit.tasks.idiolink import dense_scores, document_embeddings, make_run, query_embeddings
 from idiomkit.tasks.semeval2a import fit_probe, probe_features, split_by_mwe
@@ -66,8 +66,8 @@ def choose_weight(
     while weights:
         w = weights.pop(0)
         m = metrics_at(w)
-        grid[f"weight={w}"] = {k: m[k] for k in ("r_precision", "ndcg@10")}
-        value = (m["r_precision"] + m["ndcg@10"]) / 2
+        grid[f"weight={w}"] = {k: m[k] for k in RUN_METRICS}
+        value = run_metrics_mean(m)
         if best is None or (value, -w) > best:
             best = (value, -w)
         if not weights and -best[1] == w and 0 < w < max_weight:
