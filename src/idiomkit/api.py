@@ -25,6 +25,7 @@ from idiomkit.methods.runner import RunContext
 from idiomkit.models import DEFAULT_MODEL, load_model, resolve_name
 from idiomkit.models.registry import registry_entries
 from idiomkit.results import ResultKey, ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
+from idiomkit.run_options import RunOptions, check_run_options, split_run_options
 from idiomkit.tasks import EvalContext, IdioLinkOptions, Task, get_task
 from idiomkit.training.recipes import run_label
 
@@ -172,12 +173,6 @@ def task_options(task_obj: Task, options: Any, values: Mapping[str, Any], *, lex
     return options
 
 
-def check_evaluate_options(pooling: str, batch_size: int) -> None:
-    """Refuse, before any model loads, a batch size below 1 and an unknown pooling."""
-    check_at_least("batch size", batch_size, 1)
-    check_choice("pooling", pooling, POOLINGS)
-
-
 @dataclass(frozen=True)
 class Made:
     """How a model was made: its training summary (None: not trained by idiomkit), recipe and result name."""
@@ -214,16 +209,8 @@ def evaluate(
     task: str,
     model: str = DEFAULT_MODEL,
     *,
-    pooling: str = "mean",
-    prompt_name: str | None = "auto",
-    recipe: str = "zero-shot",
-    seed: int = 0,
-    data_dir: str | Path | None = None,
-    results_dir: str | Path | None = None,
-    write: bool = True,
-    model_name: str | None = None,
+    run: RunOptions | None = None,
     show_progress_bar: bool = True,
-    batch_size: int = 64,
     variant: str | None = None,
     command: str | None = None,
     quick: bool = False,
@@ -231,41 +218,45 @@ def evaluate(
     **values: Any,
 ) -> Evaluation:
     """Evaluate ``model`` (registry name, model directory or hub id) on ``task`` and (by default) write the result
-    JSON + raw predictions. ``prompt_name``: a prompt of the model, ``auto`` (``query`` for e5) or None; ``recipe``:
-    how the model was made; ``model_name``: its name in the result file; ``command``: the command line recorded;
-    ``quick``: the task's fixed small slice; ``options``: the task's options (e.g.
-    :class:`~idiomkit.tasks.IdioLinkOptions`), or its fields as keyword ``values``. A model made by ``idiomkit
+    JSON + raw predictions. ``run``: the :class:`~idiomkit.run_options.RunOptions` (pooling, ``prompt_name``: a
+    prompt of the model, ``auto`` (``query`` for e5) or None; ``recipe``: how the model was made; seed, folders,
+    ``write``, ``batch_size``; ``model_name``: its name in the result file), or its fields as keyword ``values``;
+    ``command``: the command line recorded; ``quick``: the task's fixed small slice; ``options``: the task's options
+    (e.g. :class:`~idiomkit.tasks.IdioLinkOptions`), or its fields as keyword ``values``. A model made by ``idiomkit
     train`` adds its training summary to ``params.training`` (its pooling is part of the model)."""
-    seed_everything(seed)
+    run, values = split_run_options(run, values, f"evaluate {task}")
+    seed_everything(run.seed)
     task_obj = get_task(task)
     lexical = model in getattr(task_obj, "lexical_models", ())  # e.g. bm25: no neural model to load
-    check_evaluate_options(pooling, batch_size)
+    check_run_options(run)
     options = task_options(task_obj, options, values, lexical=lexical)
-    results_dir = Path(results_dir or default_results_dir())
-    if write:
+    results_dir = Path(run.results_dir or default_results_dir())
+    if run.write:
         check_writable_dir(results_dir, "results directory")
         check_writable_dir(results_dir / task_obj.result_task, "results directory")
-    made = made_by(model, recipe, model_name)
+    made = made_by(model, run.recipe, run.model_name)
     start = time.perf_counter()
-    st = model if lexical else load_model(model, pooling=pooling)
-    name = None if lexical else auto_prompt_name(st, prompt_name)
-    data = Path(data_dir) if data_dir else default_data_dir()
-    context = EvalContext(data, name, batch_size, show_progress_bar, seed, quick)  # seed: 2A's by-MWE validation draw
+    st = model if lexical else load_model(model, pooling=run.pooling)
+    name = None if lexical else auto_prompt_name(st, run.prompt_name)
+    data = Path(run.data_dir) if run.data_dir else default_data_dir()
+    context = EvalContext(data, name, run.batch_size, show_progress_bar, run.seed, quick)  # seed: 2A's by-MWE split
     out = task_obj.run(st, options, context)
-    params = result_params(out, pooling if lexical else pooling_of(st), name, batch_size, command, made.training)
+    params = result_params(
+        out, run.pooling if lexical else pooling_of(st), name, run.batch_size, command, made.training
+    )
     record = ResultRecord(
         task_obj.result_task,
         made.model_name or resolve_name(model),
         made.recipe,
-        seed,
+        run.seed,
         out.metrics,
         params,
         sha256_files(out.data_files),
         wall_s=time.perf_counter() - start,
     )
-    variant = variant or result_variant(None if lexical else pooling, made.training, out.params.get("variant"), quick)
-    key = ResultKey.of(record, variant)
-    path = write_result(record, results_dir, predictions=out.predictions, key=key) if write else None  # predictions 1st
+    pooling = None if lexical else run.pooling  # a lexical model has none
+    key = ResultKey.of(record, variant or result_variant(pooling, made.training, out.params.get("variant"), quick))
+    path = write_result(record, results_dir, predictions=out.predictions, key=key) if run.write else None  # preds 1st
     return Evaluation(record, path, task_obj.summary_table(out.metrics), key)
 
 

@@ -41,8 +41,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # the sense check's training (idioms/sense_training) scores with metrics: nothing below may import it
     ("methods/training", ("idiomkit.methods", "idiomkit.training", "idiomkit.idioms.sense_training")),
     ("report", ("idiomkit.report",)),
-    # the package root re-exports the API; the scorecard and the reader's API sit beside it
-    ("api", ("idiomkit.api", "idiomkit.scorecard", "idiomkit.reading", "idiomkit")),
+    # the package root re-exports the API; the scorecard, the reader's API and the run options of both evaluate
+    # verbs sit beside it
+    ("api", ("idiomkit.api", "idiomkit.scorecard", "idiomkit.reading", "idiomkit.run_options", "idiomkit")),
     ("cli", ("idiomkit.cli", "idiomkit.reproduce")),  # reproduce runs the CLI's commands
 ]
 

@@ -3,49 +3,66 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import inspect
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from idiomkit.cli.common import DOCS_RESULTS, DataDir, ResultsDir, app, console, print_options, print_table, user_errors
+from idiomkit.options import typer_parameters
+from idiomkit.run_options import RunOptions
+
+EVALUATE_OWN_OPTIONS = {  # the parameters of ``idiomkit evaluate`` that are not RunOptions fields
+    "task": (
+        Annotated[
+            str,
+            typer.Argument(help="Benchmark: semeval2b | idiolink | semeval2a | admire | xiao-pairs, or all"),
+        ],
+        inspect.Parameter.empty,
+    ),
+    "model": (
+        Annotated[str, typer.Option("--model", "-m", help="Registry name, model directory or hub id.")],
+        "minilm",
+    ),
+    "help_options": (
+        Annotated[bool, typer.Option("--help-options", help="List the task's options and exit.")],
+        False,
+    ),
+}
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def evaluate_signature(run_options: type = RunOptions) -> inspect.Signature:
+    """``idiomkit evaluate``'s parameters: the context, the task, ``--model``, every command-line field of
+    :class:`~idiomkit.run_options.RunOptions` (``--data-dir`` and ``--results-dir`` shared with the other
+    commands), ``--help-options``."""
+    context = inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)
+    own = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=hint, default=default)
+        for name, (hint, default) in EVALUATE_OWN_OPTIONS.items()
+    ]
+    run = typer_parameters(run_options, shared={"data_dir": DataDir, "results_dir": ResultsDir})
+    return inspect.Signature([context, *own[:2], *run, *own[2:]], return_annotation=None)  # --help-options last
+
+
 @user_errors
-def evaluate(
-    ctx: typer.Context,
-    task: Annotated[
-        str, typer.Argument(help="Benchmark: semeval2b | idiolink | semeval2a | admire | xiao-pairs, or all")
-    ],
-    model: Annotated[str, typer.Option("--model", "-m", help="Registry name, model directory or hub id.")] = "minilm",
-    pooling: Annotated[str, typer.Option(help="mean | last2")] = "mean",
-    prompt_name: Annotated[str, typer.Option(help="Model prompt name, 'auto' (query for e5) or 'none'.")] = "auto",
-    recipe: Annotated[str, typer.Option(help="Recipe label for the result file.")] = "zero-shot",
-    seed: int = 0,
-    batch_size: int = 64,
-    data_dir: DataDir = None,
-    results_dir: ResultsDir = None,
-    no_write: Annotated[bool, typer.Option("--no-write", help="Print only; write no result file.")] = False,
-    help_options: Annotated[bool, typer.Option("--help-options", help="List the task's options and exit.")] = False,
-) -> None:
+def evaluate(ctx: typer.Context, *, task: str, model: str, help_options: bool, **run: Any) -> None:
     """Evaluate a model on a benchmark, print the table, write the result JSON and raw predictions. The task's own
     options follow (``--help-options`` lists them), e.g. ``idiomkit evaluate idiolink --query-mode span``."""
-    common = {
-        "pooling": pooling,
-        "prompt_name": None if prompt_name == "none" else prompt_name,
-        "recipe": recipe,
-        "seed": seed,
-        "batch_size": batch_size,
-        "data_dir": data_dir,
-        "results_dir": results_dir,
-    }
+    options = RunOptions(**run)
+    if options.prompt_name == "none":
+        options = dataclasses.replace(options, prompt_name=None)
     verb = scorecard_verb if task == "all" else functools.partial(task_verb, task)
-    verb(ctx.args, model=model, help_options=help_options, write=not no_write, **common)
+    verb(ctx.args, model=model, help_options=help_options, run=options)
 
 
-def task_verb(task: str, argv: list[str], *, model: str, help_options: bool, write: bool, **common) -> None:
+evaluate.__signature__ = evaluate_signature()  # typer reads the parameters from here
+app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(evaluate)
+
+
+def task_verb(task: str, argv: list[str], *, model: str, help_options: bool, run: RunOptions) -> None:
     """``idiomkit evaluate <task>``: the task's options parsed from ``argv``, the evaluation run, its table and
     result path printed."""
     from idiomkit.api import evaluate as run_evaluation
@@ -56,18 +73,18 @@ def task_verb(task: str, argv: list[str], *, model: str, help_options: bool, wri
         print_options(task, task_obj.Options)
         return
     options = parse_task_options(task_obj, argv, lexical=model in task_obj.lexical_models)
-    result = run_evaluation(task, model, write=write, options=options, **common)
+    result = run_evaluation(task, model, run=run, options=options)
     rec = result.record
     print_table(
         result.table,
-        f"{rec.task}: {rec.model} ({rec.recipe}, pooling={common['pooling']}, "
+        f"{rec.task}: {rec.model} ({rec.recipe}, pooling={run.pooling}, "
         f"prompt={rec.params.get('prompt_name')}) — {rec.wall_s:.1f} s",
     )
     if result.path:
         console.print(f"result: {result.path}")
 
 
-def scorecard_verb(argv: list[str], *, model: str, help_options: bool, write: bool, **common) -> None:
+def scorecard_verb(argv: list[str], *, model: str, help_options: bool, run: RunOptions) -> None:
     """``idiomkit evaluate all``: the scorecard of one model (flags from :class:`ScorecardOptions`), its table
     beside the untrained encoder and the published rows, the markdown table and the PNG beside the result JSON."""
     from idiomkit.options import parse_options
@@ -79,16 +96,8 @@ def scorecard_verb(argv: list[str], *, model: str, help_options: bool, write: bo
         print_options("evaluate all", ScorecardOptions)
         return
     options = parse_options(ScorecardOptions, argv, "evaluate all")
-    cards = evaluate_all(
-        model,
-        track=options.track,
-        quick=options.quick,
-        only=options.only or None,
-        write=write,
-        reader=options.reader,
-        **common,
-    )
-    published = published_cards(common["results_dir"])
+    cards = evaluate_all(model, options, run=run)
+    published = published_cards(run.results_dir)
     for card in cards:
         rows = comparison_rows(card, published)
         rec = card.record

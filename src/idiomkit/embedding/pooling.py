@@ -15,11 +15,10 @@ import torch
 from sentence_transformers import SentenceTransformer
 from sentence_transformers.sentence_transformer.modules import Pooling, WeightedLayerPooling
 
+from idiomkit.embedding import POOLINGS  # declared without torch (the command line offers them); used here
 from idiomkit.errors import InputError, OptionError
 
 log = logging.getLogger(__name__)
-
-POOLINGS = ("mean", "last2")
 
 
 def last_layers_module(num_hidden_layers: int, embedding_dimension: int, n_layers: int = 2) -> WeightedLayerPooling:

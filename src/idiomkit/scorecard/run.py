@@ -1,5 +1,6 @@
 """``idiomkit evaluate all`` / :func:`evaluate_all`: the scorecard of one model (its options:
-:class:`ScorecardOptions`, the one source of the command-line flags and the API's checks)."""
+:class:`ScorecardOptions`, the one source of the command-line flags and the API's checks; how the model is run:
+:class:`~idiomkit.run_options.RunOptions`, shared with ``idiomkit evaluate TASK``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from idiomkit.models import load_model, resolve_name
 from idiomkit.options import make_options
 from idiomkit.reading import MODES, add_reader
 from idiomkit.results import check_writable_dir, reader_recipe
+from idiomkit.run_options import RunOptions, check_run_options, split_run_options
 from idiomkit.scorecard.blocks import BLOCKS
 from idiomkit.scorecard.card import TASK, TRACK_CHOICES, CardSpec, Scorecard, selected_blocks, tracks_of, write_card
 from idiomkit.scorecard.table import (  # noqa: F401  (the CLI reads them here)
@@ -71,22 +73,12 @@ def with_reader(st, mode: str, data_dir: Path, recipe: str, extra: dict[str, Any
 
 @api_errors
 def evaluate_all(
-    model: str = "minilm",
-    options: ScorecardOptions | None = None,
-    *,
-    pooling: str = "mean",
-    prompt_name: str | None = "auto",
-    recipe: str = "zero-shot",
-    seed: int = 0,
-    data_dir: str | Path | None = None,
-    results_dir: str | Path | None = None,
-    write: bool = True,
-    batch_size: int = 64,
-    model_name: str | None = None,
-    **values: Any,
+    model: str = "minilm", options: ScorecardOptions | None = None, *, run: RunOptions | None = None, **values: Any
 ) -> list[Scorecard]:
     """Score one frozen model on every benchmark (``only``: some blocks) in ``track`` (plain, marked or both);
-    ``options`` is a :class:`ScorecardOptions`, or give its fields as keyword ``values``.
+    ``options`` is a :class:`ScorecardOptions`, or give its fields as keyword ``values``; so is ``run``, the
+    :class:`~idiomkit.run_options.RunOptions` (pooling, prompt, recipe, seed, folders, ``write``, batch size, the
+    model's name in the result file).
 
     Writes ``<results_dir>/scorecard/<model>__<recipe>__<track>[-quick]__seed<N>.json`` with the raw predictions
     of every block beside it (written first). A directory made by ``idiomkit train`` is named by its recipe;
@@ -97,23 +89,25 @@ def evaluate_all(
         cards = evaluate_all("minilm", track="both", quick=True)
         cards[0].record.metrics["meaning-triples"]["heldout"]["accuracy"]
     """
+    run, values = split_run_options(run, values, "evaluate all")
     opts = scorecard_options(options, values)
+    check_run_options(run)
     blocks = selected_blocks(opts.only or None, opts.quick)
-    results, data = Path(results_dir or default_results_dir()), Path(data_dir or default_data_dir())
-    if write:
+    results, data = Path(run.results_dir or default_results_dir()), Path(run.data_dir or default_data_dir())
+    if run.write:
         check_writable_dir(results / TASK, "results directory")
-    seed_everything(seed)
-    made = made_by(model, recipe, model_name or None)
+    seed_everything(run.seed)
+    made = made_by(model, run.recipe, run.model_name or None)
     training, recipe, name = made.training, made.recipe, made.model_name or resolve_name(model)
-    st = load_model(model, pooling=pooling)
-    extra: dict[str, Any] = {"pooling": pooling, "training": training} if training else {"pooling": pooling}
+    st = load_model(model, pooling=run.pooling)
+    extra: dict[str, Any] = {"pooling": run.pooling} | ({"training": training} if training else {})
     if opts.reader:
         st, recipe = with_reader(st, opts.reader, data, recipe, extra)
-    ctx = EvalContext(data, auto_prompt_name(st, prompt_name), batch_size, False, seed, opts.quick)
+    ctx = EvalContext(data, auto_prompt_name(st, run.prompt_name), run.batch_size, False, run.seed, opts.quick)
     cards, shared = [], {}
     for track in tracks_of(opts.track):
-        spec = CardSpec(name, recipe, track, blocks, results if write else None, bool(training), extra)
+        spec = CardSpec(name, recipe, track, blocks, results if run.write else None, bool(training), extra)
         cards.append(write_card(st, ctx, spec, shared))
-    if training and write:
+    if training and run.write:
         update_model_card(Path(model), cards)
     return cards
