@@ -187,7 +187,8 @@ def interpolate(
     ] = None,
     data_dir: DataDir = None,
 ) -> None:
-    """Interpolate start and fine-tuned weights; choose the ratio on validation (train-carved idiom + STS dev)."""
+    """Interpolate start and fine-tuned weights; choose the ratio on validation carved from training data (2B and
+    IdioLink recipes: 2B idiom + STS dev; the flagship family: its own val_mean), never on a benchmark."""
     check_evaluate_tasks(evaluate_on or [])
     from idiomkit.training.interpolate import interpolate_run
 
@@ -202,12 +203,12 @@ def interpolate(
             points.append({"x": alpha, "dev": dev["ALL"]})
 
     info = interpolate_run(run, output, ratios, max_sts_drop, on_point=on_point)
-    sweep = info["interpolation"]["sweep"]
-    rows = [[f"{p['alpha']:.2f}", f"{p['val_idiom']:.4f}", f"{p['val_sts']:.4f}"] for p in sweep]
-    print_table([["alpha", "val idiom", "val STS"], *rows], "interpolation sweep (validation)")
+    mix = info["interpolation"]
+    rows = [[f"{p['alpha']:.2f}", f"{p[mix['primary']]:.4f}", f"{p[mix['sts']]:.4f}"] for p in mix["sweep"]]
+    print_table([["alpha", mix["primary"], mix["sts"]], *rows], "interpolation sweep (validation)")
     console.print(f"chosen alpha {info['interpolation']['alpha']} -> {output}")
     if curve:
-        for point, p in zip(points, sweep, strict=True):
+        for point, p in zip(points, mix["sweep"], strict=True):
             point["val"] = {k: v for k, v in p.items() if k != "alpha"}
         from idiomkit.results import atomic_write_text
 

@@ -1,8 +1,12 @@
-"""Weight interpolation between the starting model and a fine-tuned one (keep STS while learning idioms).
+"""Weight interpolation between the starting model and a fine-tuned one (keep what the base knew while learning
+idioms; Wortsman et al. 2022, "Robust fine-tuning of zero-shot models").
 
 ``θ(α) = (1 − α)·θ_start + α·θ_tuned``. The start model gets the same MWE tokens as the run added (same order,
-same mean-of-sub-token initial rows), so both have the same shapes. The ratio is chosen on held-in data only:
-the train-carved validation split (idiom) and STS-B / ASSIN 2 dev (STS) — never 2B dev.
+same mean-of-sub-token initial rows), so both have the same shapes. The ratio is chosen on held-in data only, never
+on a benchmark: for the 2B and IdioLink recipes the train-carved 2B validation split (idiom) and STS-B / ASSIN 2 dev
+(STS); for a recipe that builds its own setup (the flagship family) the recipe's own validation (``val_mean``: 2B
+validation, STS carved from train, misreading triples and Xiao pairs of idioms held out of training and of the
+reader's lexicon), the start model being the recipe's untrained model with its reader in front.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.card import write_model_card
 from idiomkit.training.config import TrainConfig
-from idiomkit.training.recipes import run_label
+from idiomkit.training.recipes import RECIPES, run_label
 from idiomkit.training.recipes.base import sts_validation_pairs
+from idiomkit.training.recipes.flagship import STS_METRIC
 from idiomkit.training.setup import load_groups, validation_evaluator
 
 log = logging.getLogger("idiomkit.training")
@@ -36,6 +41,18 @@ DEFAULT_ALPHAS = (0.0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 class InterpolationPoint:
     alpha: float
     metrics: dict[str, float]
+
+
+@dataclass
+class Sweep:
+    """What scores each ratio: the start model (weights mixed into it), the validation evaluators, the metric the
+    ratio is chosen on and the STS metric whose drop from α = 0 is bounded."""
+
+    start: Any
+    evaluators: list[Any]
+    primary: str = "val_idiom"
+    sts: str = "val_sts"
+    save_tuned_modules: bool = False  # save the tuned model's modules (e.g. its reader) with the mixed weights
 
 
 def check_ratios(alphas, max_sts_drop: float) -> tuple[float, ...]:
@@ -68,20 +85,32 @@ def run_info(tuned_dir: Path) -> dict[str, Any]:
     return info
 
 
-def start_model(tuned_dir: Path):
-    """The run's starting model with the run's MWE tokens added exactly as training added them."""
-    path = tuned_dir / "training.json"
+def run_config_of(tuned_dir: Path) -> TrainConfig:
+    """The run's :class:`TrainConfig` (a one-line DataError naming ``training.json`` for an unknown field)."""
     config = run_info(tuned_dir)["config"]
     unknown = sorted(set(config) - set(TrainConfig.__dataclass_fields__))
     if unknown:
-        raise DataError(path, None, None, f"config has unknown field(s) {', '.join(unknown)}")
-    cfg = TrainConfig(**config)
+        raise DataError(tuned_dir / "training.json", None, None, f"config has unknown field(s) {', '.join(unknown)}")
+    return TrainConfig(**config)
+
+
+def start_model(tuned_dir: Path):
+    """The run's starting model with the run's MWE tokens added exactly as training added them."""
+    cfg = run_config_of(tuned_dir)
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu")
     model.max_seq_length = cfg.max_seq_length
     if cfg.mwe_tokens:
         train, val, _ = load_groups(cfg)
         add_mwe_tokens(model, [m for g in train + val for m in g.mwes])
     return model, cfg
+
+
+def recipe_sweep(cfg: TrainConfig) -> Sweep:
+    """The sweep of a recipe that builds its own setup: its untrained model (LoRA off: a tuned run is saved
+    merged) and its validation, chosen on its selection metric."""
+    cfg.lora_rank = None
+    run = RECIPES[cfg.recipe].setup(cfg, load_groups)
+    return Sweep(run.model, run.evaluators, run.primary, STS_METRIC, save_tuned_modules=True)
 
 
 def mix_weights(start, tuned, alpha: float) -> dict[str, torch.Tensor]:
@@ -96,28 +125,32 @@ def mix_weights(start, tuned, alpha: float) -> dict[str, torch.Tensor]:
     return {k: torch.lerp(a[k], b[k], alpha) if a[k].is_floating_point() else b[k] for k in a}
 
 
-def load_pair(tuned_dir: str | Path):
-    """(start model with the run's MWE tokens, fine-tuned model, the run's config)."""
+def load_pair(tuned_dir: str | Path) -> tuple[Sweep, Any, TrainConfig]:
+    """(the sweep: start model and validation, the fine-tuned model, the run's config)."""
     tuned_dir = Path(tuned_dir)
-    start, cfg = start_model(tuned_dir)
+    cfg = run_config_of(tuned_dir)
     tuned = load_sentence_transformer(str(tuned_dir), device="cpu")
+    if RECIPES[cfg.recipe].setup is not None:
+        return recipe_sweep(cfg), tuned, cfg
+    start, cfg = start_model(tuned_dir)
     if start.tokenizer.get_added_vocab() != tuned.tokenizer.get_added_vocab():
         raise InputError(f"{tuned_dir}: its MWE tokens differ from the ones its training config adds")
-    return start, tuned, cfg
-
-
-def interpolation_sweep(start, tuned, cfg, alphas=DEFAULT_ALPHAS, *, on_point=None) -> list[InterpolationPoint]:
-    """Validation metrics (train-carved idiom validation + STS dev) at each ratio; ``on_point(alpha, model)``.
-    ``start`` holds its own weights again when the sweep returns."""
     _, val, _ = load_groups(cfg)
     evaluators = [validation_evaluator(val, tuned, cfg.mwe_tokens), StsEvaluator(sts_validation_pairs(cfg))]
+    return Sweep(start, evaluators), tuned, cfg
+
+
+def interpolation_sweep(sweep: Sweep, tuned, alphas=DEFAULT_ALPHAS, *, on_point=None) -> list[InterpolationPoint]:
+    """Validation metrics at each ratio; ``on_point(alpha, model)``. ``sweep.start`` holds its own weights again
+    when the sweep returns."""
+    start = sweep.start
     start_weights = {k: v.clone() for k, v in start.state_dict().items()}
     points = []
     for alpha in alphas:
         start.load_state_dict(start_weights)
         start.load_state_dict(mix_weights(start, tuned, alpha))
         metrics: dict[str, float] = {}
-        for evaluator in evaluators:
+        for evaluator in sweep.evaluators:
             metrics.update(evaluator(start))
         log.info("alpha %.2f: %s", alpha, json.dumps(metrics))
         points.append(InterpolationPoint(alpha, metrics))
@@ -127,11 +160,28 @@ def interpolation_sweep(start, tuned, cfg, alphas=DEFAULT_ALPHAS, *, on_point=No
     return points
 
 
-def choose_alpha(points: list[InterpolationPoint], max_sts_drop: float = 0.03) -> InterpolationPoint:
-    """The ratio with the best validation idiom score whose STS dev stays within ``max_sts_drop`` of α = 0."""
-    base = min(points, key=lambda p: p.alpha).metrics["val_sts"]
-    ok = [p for p in points if p.metrics["val_sts"] >= base - max_sts_drop] or [min(points, key=lambda p: p.alpha)]
-    return max(ok, key=lambda p: p.metrics["val_idiom"])
+def choose_alpha(
+    points: list[InterpolationPoint], max_sts_drop: float = 0.03, primary: str = "val_idiom", sts: str = "val_sts"
+) -> InterpolationPoint:
+    """The ratio with the best ``primary`` validation score whose STS validation (``sts``) stays within
+    ``max_sts_drop`` of α = 0."""
+    base = min(points, key=lambda p: p.alpha).metrics[sts]
+    ok = [p for p in points if p.metrics[sts] >= base - max_sts_drop] or [min(points, key=lambda p: p.alpha)]
+    return max(ok, key=lambda p: p.metrics[primary])
+
+
+def save_mixed(sweep: Sweep, tuned, alpha: float, output_dir: Path) -> None:
+    """Save the model at ratio ``alpha``. A recipe with its own setup saves the tuned model's modules (its reader
+    knows the shipped lexicon; the sweep's start model reads with the validation lexicon) with the mixed weights."""
+    mixed = mix_weights(sweep.start, tuned, alpha)
+    if not sweep.save_tuned_modules:
+        sweep.start.load_state_dict(mixed)
+        sweep.start.save(str(output_dir))
+        return
+    missing, unexpected = tuned.load_state_dict(mixed, strict=False)
+    if unexpected or any("pooler" not in k.split(".") for k in missing):
+        raise InputError(f"start and tuned models differ in architecture ({(unexpected or missing)[0]})")
+    tuned.save(str(output_dir))
 
 
 def interpolate_run(
@@ -141,11 +191,10 @@ def interpolate_run(
     tuned_dir, output_dir = Path(tuned_dir), Path(output_dir)
     alphas = check_ratios(alphas, max_sts_drop)
     run_info(tuned_dir)  # before any model loads
-    start, tuned, cfg = load_pair(tuned_dir)
-    points = interpolation_sweep(start, tuned, cfg, alphas, on_point=on_point)
-    best = choose_alpha(points, max_sts_drop)
-    start.load_state_dict(mix_weights(start, tuned, best.alpha))
-    start.save(str(output_dir))
+    sweep, tuned, _ = load_pair(tuned_dir)
+    points = interpolation_sweep(sweep, tuned, alphas, on_point=on_point)
+    best = choose_alpha(points, max_sts_drop, sweep.primary, sweep.sts)
+    save_mixed(sweep, tuned, best.alpha, output_dir)
     info = run_info(tuned_dir)
     cfg = info["config"]
     base_label = info.get("label") or run_label(info["recipe"], cfg)
@@ -153,10 +202,12 @@ def interpolate_run(
     info["interpolation"] = {
         "from": str(tuned_dir),
         "alpha": best.alpha,
-        "rule": f"max val_idiom with val_sts >= val_sts(alpha=0) - {max_sts_drop}",
+        "primary": sweep.primary,
+        "sts": sweep.sts,
+        "rule": f"max {sweep.primary} with {sweep.sts} >= {sweep.sts}(alpha=0) - {max_sts_drop}",
         "sweep": [{"alpha": p.alpha, **p.metrics} for p in points],
     }
-    info["best"] = {"metric": "val_idiom", "value": best.metrics["val_idiom"], "alpha": best.alpha}
+    info["best"] = {"metric": sweep.primary, "value": best.metrics[sweep.primary], "alpha": best.alpha}
     atomic_write_text(output_dir / "training.json", json.dumps(info, indent=2) + "\n")
     write_model_card(output_dir, info)
     return info

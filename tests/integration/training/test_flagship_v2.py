@@ -103,3 +103,23 @@ def test_lora_is_merged_and_the_reader_reloads(student_run):
     assert type(model[0]).__name__ == "IdiomReader" and not hasattr(model[0].model, "merge_and_unload")
     assert not any("lora" in name for name, _ in model.named_parameters())
     assert model.encode(["He spilled the beans."]).shape == (1, 384)
+
+
+def test_interpolation_chooses_on_the_recipes_own_validation_and_keeps_the_shipped_reader(student_run, tmp_path):
+    """The sweep scores each ratio with the flagship's validation (val_mean, validation idioms out of the reader's
+    lexicon); at α = 1 it gives back the trained model's own validation, the ratio with the best val_mean is
+    chosen, and the saved model keeps the tuned model's modules (its reader)."""
+    from idiomkit.training.interpolate import interpolate_run
+
+    out, _, _, _ = student_run
+    trained = json.loads((out / "training.json").read_text(encoding="utf-8"))
+    info = interpolate_run(out, tmp_path / "mix", alphas=(0.0, 1.0), max_sts_drop=1.0)
+    mix = info["interpolation"]
+    assert (mix["primary"], mix["sts"]) == ("val_mean", "valsts_sts") and info["label"].endswith("-interp")
+    at_one, best = next(p for p in mix["sweep"] if p["alpha"] == 1.0), trained["validation"][-1]
+    for part in ("valsts_sts", "valmis_accuracy", "valdef_margin"):  # the tiny 2B validation (8 groups, one MWE)
+        assert at_one[part] == pytest.approx(best[part], abs=2e-3)  # is left out: its ties flip on float noise
+    chosen = max(mix["sweep"], key=lambda p: p["val_mean"])
+    assert info["best"] == {"metric": "val_mean", "value": chosen["val_mean"], "alpha": chosen["alpha"]}
+    saved, tuned = load_model(str(tmp_path / "mix")), load_model(str(out))
+    assert type(saved[0]).__name__ == "IdiomReader" and list(saved[0].lexicon.rows()) == list(tuned[0].lexicon.rows())

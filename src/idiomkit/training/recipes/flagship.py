@@ -239,10 +239,13 @@ def build_streams(model, cfg, groups: list, sources: Sources, wanted: Sequence[s
     return [builders[name]() for name in STREAMS if name in wanted], val_triples
 
 
+STS_METRIC = "valsts_sts"  # the STS validation's metric (StsEvaluator named ``valsts``)
+
+
 class FlagshipEvaluator(BaseEvaluator):
     """The flagship's validation: each part's metrics and ``val_mean``, their mean (the selection metric)."""
 
-    PARTS = ("val2b_idiom", "valsts_sts", "valmis_accuracy", "valdef_margin")
+    PARTS = ("val2b_idiom", STS_METRIC, "valmis_accuracy", "valdef_margin")
 
     def __init__(self, evaluators: Sequence[BaseEvaluator], triples: Sequence[Triple]):
         super().__init__()
