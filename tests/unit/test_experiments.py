@@ -1,7 +1,9 @@
 """Experiment files are declarative: typed run tables, no shell, no format strings, data inside the data directory."""
 
+import dataclasses
 import shutil
 import sys
+import typing
 from pathlib import Path
 
 import pytest
@@ -10,9 +12,18 @@ from typer.testing import CliRunner
 import idiomkit
 from idiomkit.cli import app
 from idiomkit.data.errors import DataError
+from idiomkit.options import cli_fields
 from idiomkit.reproduce.experiments import load_experiment, load_experiments
 from idiomkit.reproduce.jobs import cli_flags, code_hash, data_hash, job_argv, sha256_tree
-from idiomkit.reproduce.schema import EvaluateRun, TrainRun
+from idiomkit.reproduce.schema import (
+    EVALUATE_JOB_SUPPLIED,
+    RUN_TYPES,
+    TASK_OPTIONS,
+    EvaluateRun,
+    TrainRun,
+    evaluate_schema,
+)
+from idiomkit.run_options import RunOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -349,9 +360,6 @@ def test_code_hash_covers_the_installed_package_wherever_it_lives(tmp_path, monk
 @pytest.mark.parametrize(("kind", "schema"), [("train", TrainRun), ("evaluate", EvaluateRun)])
 def test_every_typed_field_is_an_option_of_the_real_command(kind, schema):
     """TrainRun / EvaluateRun do not drift from the CLI: each field, set, parses as an option of its command."""
-    import dataclasses
-    import typing
-
     import typer
 
     command = typer.main.get_command(app).commands[kind]
@@ -375,6 +383,43 @@ def test_every_typed_field_is_an_option_of_the_real_command(kind, schema):
         value = texts[f.name] if types[0] is str else samples[types[0]]
         head = ["semeval2b"] if kind == "evaluate" else []
         command.make_context(kind, [*head, *cli_flags({f.name: value})])  # click.UsageError if unknown
+
+
+def test_the_evaluate_schema_is_derived_from_run_options():
+    """``[evaluate]``: task and model (required), the command-line fields of RunOptions but those the job sets, each
+    optional, then the tasks' options."""
+    hints = typing.get_type_hints(EvaluateRun)
+    run = [f.name for f in cli_fields(RunOptions) if f.name not in EVALUATE_JOB_SUPPLIED]
+    assert list(hints) == ["task", "model", *run, *(name for name, _ in TASK_OPTIONS)]
+    assert [f.name for f in dataclasses.fields(EvaluateRun) if f.default is dataclasses.MISSING] == ["task", "model"]
+    assert hints["pooling"] == str | None and hints["batch_size"] == int | None
+    assert {"seed", "data_dir", "results_dir", "write", "model_name"}.isdisjoint(hints)
+
+
+@dataclasses.dataclass(frozen=True)
+class WithKnob(RunOptions):
+    knob: int = dataclasses.field(default=1, metadata={"help": "A new run option, declared only here."})
+    python_only: float = dataclasses.field(default=0.5, metadata={"cli": False})
+
+
+def test_a_new_run_options_field_reaches_the_evaluate_schema_and_the_command(tmp_path, monkeypatch):
+    schema = evaluate_schema(WithKnob)
+    hints = typing.get_type_hints(schema)
+    assert hints["knob"] == int | None and "python_only" not in hints
+    monkeypatch.setitem(RUN_TYPES, "evaluate", schema)
+    path = experiment_file(tmp_path, '[evaluate]\ntask = "semeval2b"\nmodel = "minilm"\nknob = 5\n')
+    exp = load_experiment(path)
+    assert exp.run.knob == 5 and job_argv(exp, 0, False, tmp_path, tmp_path)[2:] == [
+        "semeval2b",
+        "--model",
+        "minilm",
+        "--knob",
+        "5",
+        "--seed",
+        "0",
+    ]
+    refused(experiment_file(tmp_path, '[evaluate]\ntask = "t"\nmodel = "m"\nknob = "x"\n'), "field 'evaluate.knob'")
+    refused(experiment_file(tmp_path, '[evaluate]\ntask = "t"\nmodel = "m"\nseed = 1\n'), "unknown field")
 
 
 def test_known_idiomkit_verbs_are_the_cli_commands():

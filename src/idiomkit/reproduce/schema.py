@@ -12,6 +12,7 @@ from typing import Any, Union
 
 from idiomkit.data.errors import DataError
 from idiomkit.options import cli_fields
+from idiomkit.run_options import RunOptions
 from idiomkit.training.config import TrainConfig
 
 KINDS = ("train", "evaluate", "method")
@@ -45,25 +46,40 @@ def train_schema(config: type = TrainConfig) -> type:
 TrainRun = train_schema()
 
 
-@dataclass
-class EvaluateRun:
-    """``[evaluate]``: the options of ``idiomkit evaluate`` an experiment may set (the seed comes from the job)."""
+# An [evaluate] job sets these run options itself: its seed, the data root and results folder of the run, and it
+# always writes its result.
+EVALUATE_JOB_SUPPLIED = ("seed", "data_dir", "results_dir", "write")
+# The tasks' own options an experiment may set (each task's ``Options``; ``idiomkit evaluate TASK --help-options``).
+TASK_OPTIONS: tuple[tuple[str, type], ...] = (
+    ("mwe_tokens", bool),
+    ("query_mode", str),
+    ("setting", str),
+    ("features", str),
+    ("usage_rerank", bool),
+    ("usage_classifier", bool),
+    ("usage_shared_classifier", bool),
+    ("usage_span_probe", bool),
+    ("twin_expansion", bool),
+)
 
-    task: str
-    model: str
-    pooling: str | None = None
-    prompt_name: str | None = None
-    recipe: str | None = None
-    batch_size: int | None = None
-    mwe_tokens: bool | None = None
-    query_mode: str | None = None
-    setting: str | None = None
-    features: str | None = None
-    usage_rerank: bool | None = None
-    usage_classifier: bool | None = None
-    usage_shared_classifier: bool | None = None
-    usage_span_probe: bool | None = None
-    twin_expansion: bool | None = None
+
+def evaluate_schema(run_options: type = RunOptions) -> type:
+    """``[evaluate]`` (:class:`EvaluateRun`): ``task`` and ``model``, then the run options of ``idiomkit evaluate``
+    an experiment may set, derived from ``run_options``: every command-line field but
+    :data:`EVALUATE_JOB_SUPPLIED`, each optional (unset: the command's default), then the :data:`TASK_OPTIONS`."""
+    hints = typing.get_type_hints(run_options)
+    spec: list[tuple] = [("task", str), ("model", str)]
+    spec += [
+        (f.name, hints[f.name] | None, field(default=None))
+        for f in cli_fields(run_options)
+        if f.name not in EVALUATE_JOB_SUPPLIED
+    ]
+    spec += [(name, hint | None, field(default=None)) for name, hint in TASK_OPTIONS]
+    doc = "``[evaluate]``: the options of ``idiomkit evaluate`` an experiment may set (the seed comes from the job)."
+    return dataclasses.make_dataclass("EvaluateRun", spec, namespace={"__doc__": doc, "__module__": __name__})
+
+
+EvaluateRun = evaluate_schema()
 
 
 @dataclass(frozen=True)
