@@ -16,6 +16,7 @@ import idiomkit.run_options
 from idiomkit.api import evaluate
 from idiomkit.cli import app
 from idiomkit.cli.evaluation import EVALUATE_OWN_OPTIONS, evaluate_signature
+from idiomkit.embedding import POOLINGS
 from idiomkit.errors import OptionError
 from idiomkit.options import cli_fields, default_of, field_flag
 from idiomkit.run_options import RunOptions, check_run_options, split_run_options
@@ -145,7 +146,18 @@ def test_a_bad_run_value_is_refused_by_the_api_and_the_command_line(values, flag
     dirs = ["--data-dir", str(tmp_path), "--results-dir", str(tmp_path / "results")]
     for task in ("semeval2b", "all"):
         assert_one_line_error(runner.invoke(app, ["evaluate", task, *flags, *dirs]), message)
+    assert_one_line_error(runner.invoke(app, ["mteb", *flags, "--data-dir", str(tmp_path)]), message)
     assert not (tmp_path / "results").exists()
+
+
+def test_the_mteb_pooling_and_batch_size_are_the_run_options_declarations():
+    """``idiomkit mteb`` declares neither flag itself: help and default are RunOptions', the check is evaluate's."""
+    params = {p.name: p for p in typer.main.get_command(app).commands["mteb"].params}
+    for f in cli_fields(RunOptions):
+        if f.name in ("pooling", "batch_size"):
+            assert params[f.name].opts == [field_flag(f)], f.name
+            assert (params[f.name].help, params[f.name].default) == (f.metadata["help"], default_of(f)), f.name
+    assert params["pooling"].help == " | ".join(POOLINGS)  # the choices offered are the poolings declared
 
 
 def test_an_unknown_keyword_is_still_the_tasks_or_the_scorecards_one_line_error(no_model):

@@ -13,7 +13,7 @@ import typer
 
 from idiomkit.cli.common import DOCS_RESULTS, DataDir, ResultsDir, app, console, print_options, print_table, user_errors
 from idiomkit.options import typer_parameters
-from idiomkit.run_options import RunOptions
+from idiomkit.run_options import RunOptions, check_run_options
 
 EVALUATE_OWN_OPTIONS = {  # the parameters of ``idiomkit evaluate`` that are not RunOptions fields
     "task": (
@@ -129,20 +129,23 @@ def score(
     print_table(rows, f"{submission} ({setting})")
 
 
+RUN_FLAGS = {p.name: p.annotation for p in typer_parameters(RunOptions)}  # as ``idiomkit evaluate`` declares them
+Pooling, BatchSize = RUN_FLAGS["pooling"], RUN_FLAGS["batch_size"]  # ``idiomkit mteb`` shares these two
+
+
 @app.command("mteb")
 @user_errors
 def mteb_run(
     task: Annotated[str, typer.Option("--task", "-t", help="semeval2b | idiolink | admire")] = "semeval2b",
     model: Annotated[str, typer.Option("--model", "-m", help="Registry name, model directory or hub id.")] = "minilm",
-    pooling: Annotated[str, typer.Option(help="mean | last2")] = "mean",
-    batch_size: Annotated[int, typer.Option(help="Encoding batch size.")] = 64,
+    pooling: Pooling = RunOptions.pooling,
+    batch_size: BatchSize = RunOptions.batch_size,
     data_dir: DataDir = None,
 ) -> None:
     """Run a benchmark as an mteb task (local data, no result cache) and print its main score."""
-    from idiomkit.errors import IdiomkitError, check_at_least, check_choice
+    from idiomkit.errors import IdiomkitError
 
-    check_at_least("--batch-size", batch_size, 1)
-    check_choice("pooling", pooling, ("mean", "last2"))
+    check_run_options(RunOptions(pooling=pooling, batch_size=batch_size))  # evaluate's checks and messages
     try:
         from idiomkit.mteb_tasks import get_mteb_task, run_mteb
     except ImportError as exc:
