@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import idiomkit
 from idiomkit.cli import app
 from idiomkit.data.errors import DataError
-from idiomkit.options import cli_fields
+from idiomkit.options import cli_fields, option_flags, parse_options
 from idiomkit.reproduce.experiments import load_experiment, load_experiments
 from idiomkit.reproduce.jobs import cli_flags, code_hash, data_hash, job_argv, sha256_tree
 from idiomkit.reproduce.schema import (
@@ -22,8 +22,12 @@ from idiomkit.reproduce.schema import (
     EvaluateRun,
     TrainRun,
     evaluate_schema,
+    task_options,
 )
 from idiomkit.run_options import RunOptions
+from idiomkit.tasks import TASKS, SemEval2BOptions
+from idiomkit.tasks.semeval2a import SemEval2ADev
+from idiomkit.tasks.semeval2b_task import SemEval2BDev
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -371,6 +375,9 @@ def test_every_typed_field_is_an_option_of_the_real_command(kind, schema):
         "query_mode": "span",
         "setting": "zero_shot",
         "features": "span",
+        "split": "test",
+        "bm25_method": "lucene",
+        "train_pairs": "pairs.jsonl",
         "prompt_name": "auto",
         "keep_distance": "cosine",
         "teacher": "minilm",
@@ -420,6 +427,67 @@ def test_a_new_run_options_field_reaches_the_evaluate_schema_and_the_command(tmp
     ]
     refused(experiment_file(tmp_path, '[evaluate]\ntask = "t"\nmodel = "m"\nknob = "x"\n'), "field 'evaluate.knob'")
     refused(experiment_file(tmp_path, '[evaluate]\ntask = "t"\nmodel = "m"\nseed = 1\n'), "unknown field")
+
+
+def test_the_task_options_are_the_registered_tasks_flags():
+    """TASK_OPTIONS: each long flag of each registered task's Options, with its type; a ``flags`` field's bare flags
+    (idiolink's --usage-classifier, ...) are bools, and every one parses as an option of the task that declares it."""
+    options = dict(TASK_OPTIONS)
+    assert options["top_k"] is int and options["usage_classifier"] is bool and options["usage_rerank"] is bool
+    owners = {flag: task for task in TASKS.values() for flag in option_flags(task.Options) if flag.startswith("--")}
+    assert sorted(options) == sorted(flag[2:].replace("-", "_") for flag in owners)
+    samples = {
+        "setting": "zero_shot",
+        "query_mode": "span",
+        "split": "val",
+        "bm25_method": "lucene",
+        "features": "span",
+    }
+    for name, hint in TASK_OPTIONS:
+        value = True if hint is bool else 7 if hint is int else samples.get(name, "x")
+        argv = cli_flags({name: value})
+        parse_options(owners[argv[0]].Options, argv, name)  # OptionError if the flag or its value is not the task's
+
+
+@dataclasses.dataclass
+class KnobTaskOptions(SemEval2BOptions):
+    knob: int = dataclasses.field(default=1, metadata={"help": "A new task option, declared only here."})
+    python_only: float = dataclasses.field(default=0.5, metadata={"cli": False})
+
+
+class KnobTask(SemEval2BDev):
+    Options = KnobTaskOptions
+
+
+def test_a_new_task_options_field_reaches_the_evaluate_schema_and_the_command(tmp_path, monkeypatch):
+    schema = evaluate_schema(tasks=[*TASKS.values(), KnobTask])
+    hints = typing.get_type_hints(schema)
+    assert (
+        hints["knob"] == int | None and "python_only" not in hints and "knob" not in typing.get_type_hints(EvaluateRun)
+    )
+    monkeypatch.setitem(RUN_TYPES, "evaluate", schema)
+    path = experiment_file(tmp_path, '[evaluate]\ntask = "semeval2b"\nmodel = "minilm"\nknob = 5\n')
+    exp = load_experiment(path)
+    argv = job_argv(exp, 0, False, tmp_path, tmp_path)[2:]
+    assert exp.run.knob == 5 and argv == ["semeval2b", "--model", "minilm", "--knob", "5", "--seed", "0"]
+    assert parse_options(KnobTaskOptions, argv[3:5], "semeval2b").knob == 5
+    refused(experiment_file(tmp_path, '[evaluate]\ntask = "t"\nmodel = "m"\nknob = "x"\n'), "field 'evaluate.knob'")
+
+
+@dataclasses.dataclass
+class IntSettingOptions:
+    setting: int = 0
+
+
+class IntSettingTask(SemEval2ADev):
+    Options = IntSettingOptions
+
+
+def test_a_task_option_two_tasks_declare_with_different_types_is_an_error():
+    """A name shared by two tasks must mean one type (semeval2a and semeval2b's ``setting`` are both strings)."""
+    assert dict(task_options([SemEval2BDev, SemEval2ADev]))["setting"] is str
+    with pytest.raises(TypeError, match="task option setting: semeval2b declares <class 'str'>, semeval2a declares"):
+        task_options([SemEval2BDev, IntSettingTask])
 
 
 def test_known_idiomkit_verbs_are_the_cli_commands():

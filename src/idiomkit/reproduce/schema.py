@@ -6,13 +6,15 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Union
 
 from idiomkit.data.errors import DataError
-from idiomkit.options import cli_fields
+from idiomkit.options import cli_fields, option_flags
 from idiomkit.run_options import RunOptions
+from idiomkit.tasks import TASKS, Task
 from idiomkit.training.config import TrainConfig
 
 KINDS = ("train", "evaluate", "method")
@@ -49,24 +51,35 @@ TrainRun = train_schema()
 # An [evaluate] job sets these run options itself: its seed, the data root and results folder of the run, and it
 # always writes its result.
 EVALUATE_JOB_SUPPLIED = ("seed", "data_dir", "results_dir", "write")
-# The tasks' own options an experiment may set (each task's ``Options``; ``idiomkit evaluate TASK --help-options``).
-TASK_OPTIONS: tuple[tuple[str, type], ...] = (
-    ("mwe_tokens", bool),
-    ("query_mode", str),
-    ("setting", str),
-    ("features", str),
-    ("usage_rerank", bool),
-    ("usage_classifier", bool),
-    ("usage_shared_classifier", bool),
-    ("usage_span_probe", bool),
-    ("twin_expansion", bool),
-)
 
 
-def evaluate_schema(run_options: type = RunOptions) -> type:
+def task_options(tasks: Iterable[type[Task]]) -> tuple[tuple[str, Any], ...]:
+    """The tasks' own options an experiment may set (``idiomkit evaluate TASK --help-options``), derived from each
+    task's ``Options``: every long command-line flag as ``(name, type)`` in first-declared order, a ``flags`` field's
+    bare flags each a bool (``--usage-classifier`` -> ``usage_classifier``). A name two tasks declare with different
+    types is a TypeError (the experiment file could not say which)."""
+    declared: dict[str, tuple[Any, str]] = {}
+    for task in tasks:
+        hints, by_name = typing.get_type_hints(task.Options), {f.name: f for f in cli_fields(task.Options)}
+        for flag, name in option_flags(task.Options).items():
+            if not flag.startswith("--"):
+                continue  # a one-letter alias names no experiment field
+            hint = bool if by_name[name].metadata.get("flags") else hints[name]
+            key, owner = flag[2:].replace("-", "_"), task.metadata.name
+            seen, first = declared.setdefault(key, (hint, owner))
+            if seen != hint:
+                raise TypeError(f"task option {key}: {first} declares {seen}, {owner} declares {hint}")
+    return tuple((key, hint) for key, (hint, _) in declared.items())
+
+
+TASK_OPTIONS = task_options(TASKS.values())
+
+
+def evaluate_schema(run_options: type = RunOptions, tasks: Iterable[type[Task]] | None = None) -> type:
     """``[evaluate]`` (:class:`EvaluateRun`): ``task`` and ``model``, then the run options of ``idiomkit evaluate``
     an experiment may set, derived from ``run_options``: every command-line field but
-    :data:`EVALUATE_JOB_SUPPLIED`, each optional (unset: the command's default), then the :data:`TASK_OPTIONS`."""
+    :data:`EVALUATE_JOB_SUPPLIED`, each optional (unset: the command's default), then the options of ``tasks``
+    (:func:`task_options`; default: the registered tasks' :data:`TASK_OPTIONS`)."""
     hints = typing.get_type_hints(run_options)
     spec: list[tuple] = [("task", str), ("model", str)]
     spec += [
@@ -74,7 +87,8 @@ def evaluate_schema(run_options: type = RunOptions) -> type:
         for f in cli_fields(run_options)
         if f.name not in EVALUATE_JOB_SUPPLIED
     ]
-    spec += [(name, hint | None, field(default=None)) for name, hint in TASK_OPTIONS]
+    options = TASK_OPTIONS if tasks is None else task_options(tasks)
+    spec += [(name, hint | None, field(default=None)) for name, hint in options]
     doc = "``[evaluate]``: the options of ``idiomkit evaluate`` an experiment may set (the seed comes from the job)."
     return dataclasses.make_dataclass("EvaluateRun", spec, namespace={"__doc__": doc, "__module__": __name__})
 
