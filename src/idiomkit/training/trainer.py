@@ -307,6 +307,9 @@ def _train(cfg: TrainConfig, out: Path, blob: dict[str, Any] | None, on_step, pr
             break
         if state.epoch >= run.phases[state.phase].epochs:
             state.phase, state.epoch, state.batch = state.phase + 1, 0, 0
+    if cfg.eval_every and not state.stopped and (not state.history or state.history[-1]["step"] != state.step):
+        run.model.eval()  # the last steps are a candidate too: validate where the run ends
+        validate(run.model, run.evaluators, state, cfg, out, run.primary, save=run.dist.is_main)
     if run.dist.is_main:
         finish(run, state, cfg, out)
     wall = time.perf_counter() - start

@@ -59,3 +59,15 @@ def test_eval_at_start_validates_the_base_and_lets_selection_keep_it(tmp_path):
     assert run.state.best_step == steps[scores.index(max(scores))] and run.state.best == max(scores)
     info = json.loads((tmp_path / "run" / "training.json").read_text())
     assert info["validation"][0]["step"] == 0 and info["best"]["step"] == run.state.best_step
+
+
+def test_the_last_step_is_validated_when_it_is_not_a_multiple_of_eval_every(tmp_path):
+    """A run that ends between two validations (the epoch runs out, or max_steps) validates where it ends, so its
+    last steps are a selection candidate; a run that ends on a validation step is not validated twice."""
+    from idiomkit.training import train
+
+    small = {"model": "minilm", "epochs": 1, "batch_size": 4, "limit_groups": 4, "val_sts": False}
+    run = train("adaptive-triplet", output_dir=tmp_path / "odd", eval_every=2, max_steps=3, **small)
+    assert [entry["step"] for entry in run.state.history] == [2, 3]
+    run = train("adaptive-triplet", output_dir=tmp_path / "even", eval_every=2, max_steps=2, **small)
+    assert [entry["step"] for entry in run.state.history] == [2]
