@@ -1,6 +1,8 @@
 """`idiomkit reproduce`: experiment files, the commands they become, skip-when-unchanged, the generated report."""
 
+import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import typer
@@ -89,6 +91,24 @@ def test_reproduce_runs_then_skips_until_the_command_changes(tmp_path, monkeypat
     third = runner.invoke(app, args)
     assert third.exit_code == 0
     assert (tmp_path / "hits.txt").read_text() == "121112"
+
+
+def test_a_changed_job_sets_its_old_output_aside_and_drops_the_stale_stamp(tmp_path):
+    """A job whose key changed starts afresh without deleting its old output (hours of training): it goes to
+    ``<output>.previous``, and the stale stamp goes, so that a run interrupted after that resumes."""
+    from idiomkit.reproduce.jobs import Job, run_job
+
+    output, stamp = tmp_path / "runs" / "toy-seed0", tmp_path / "state" / "toy__seed0.json"
+    output.mkdir(parents=True)
+    (output / "checkpoint.pt").write_text("old weights")
+    stamp.parent.mkdir()
+    stamp.write_text('{"key": "old"}')
+    toy = SimpleNamespace(name="toy")  # run_job reads the experiment's name only (its log file)
+    job = Job(toy, 0, [sys.executable, str(tmp_path / "fail.py")], "new", stamp, output)
+    (tmp_path / "fail.py").write_text("raise SystemExit(3)\n")
+    assert run_job(job, results_dir=tmp_path, data_dir=tmp_path, log_dir=tmp_path / "logs") == 3
+    assert (tmp_path / "runs" / "toy-seed0.previous" / "checkpoint.pt").read_text() == "old weights"
+    assert not output.exists() and not stamp.exists()  # interrupted (failed) here: the next run resumes
 
 
 def test_failing_job_exits_non_zero_and_keeps_no_stamp(tmp_path, monkeypatch):

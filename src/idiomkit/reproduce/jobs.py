@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import shlex
 import shutil
@@ -18,6 +19,8 @@ from idiomkit.data.errors import DataError
 from idiomkit.reproduce.method_runs import JobPlaces, idiomkit_executable, method_argv
 from idiomkit.reproduce.schema import Experiment, MethodRun
 from idiomkit.results import atomic_write_text, sha256_files
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -156,13 +159,26 @@ def plan(
     return jobs
 
 
+def set_aside(output: Path) -> None:
+    """Move ``output`` to ``<output>.previous`` (replacing an older one), logged; nothing when it does not exist."""
+    if not output.exists():
+        return
+    previous = output.with_name(output.name + ".previous")
+    shutil.rmtree(previous, ignore_errors=True)
+    output.rename(previous)
+    log.warning("%s: code, data or command changed since it ran; its old output is in %s", output, previous)
+
+
 def run_job(job: Job, *, results_dir: Path, data_dir: Path, log_dir: Path) -> int:
     """Run one job (output to ``log_dir``); on success write its stamp. Returns the exit code.
 
-    A job whose stamp holds another key (code, data or command changed) starts afresh; a job without a stamp
-    (interrupted) resumes from its checkpoint."""
+    A job whose stamp holds another key (code, data or command changed) starts afresh: its old output is moved to
+    ``<output>.previous`` (one copy kept, never deleted outright: a finished training is hours of work) and the stale
+    stamp removed, so that a run interrupted from here on resumes; a job without a stamp (interrupted) resumes from
+    its checkpoint."""
     if job.stamp.exists() and not job.done():
-        shutil.rmtree(job.output, ignore_errors=True)
+        set_aside(job.output)
+        job.stamp.unlink()
     env = {**os.environ, "IDIOMKIT_RESULTS_DIR": str(results_dir), "IDIOMKIT_DATA_DIR": str(data_dir)}
     log_dir.mkdir(parents=True, exist_ok=True)
     log_file = log_dir / f"{job.experiment.name}__seed{job.seed}.log"
