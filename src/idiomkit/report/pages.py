@@ -72,6 +72,7 @@ def render_pages(results_dir: str | Path, notes_dir: str | Path | None = None) -
 
 
 README_MARKERS = ("<!-- results-table:start (idiomkit report) -->", "<!-- results-table:end -->")
+README_TRACKS = ("plain",)  # the README shows the scorecard's plain track; both tracks are on the results pages
 
 
 def readme_table(results_dir: str | Path) -> str:
@@ -81,12 +82,13 @@ def readme_table(results_dir: str | Path) -> str:
 
 
 def update_readme(readme: str | Path, results_dir: str | Path) -> bool:
-    """Replace the tables between :data:`SCORECARD_MARKERS` (the scorecard, plain track first) and
+    """Replace the tables between :data:`SCORECARD_MARKERS` (the scorecard's plain track; the marked track is on the
+    results pages) and
     :data:`README_MARKERS` (the cross-benchmark matrix) in ``readme``; False when it has neither (nothing written)."""
     text = Path(readme).read_text(encoding="utf-8")
     results = load_results(results_dir)
     tables = (
-        (SCORECARD_MARKERS, "\n".join(scorecard_section(results, heading=False)).strip("\n")),
+        (SCORECARD_MARKERS, "\n".join(scorecard_section(results, heading=False, tracks=README_TRACKS)).strip("\n")),
         (README_MARKERS, readme_table(results_dir)),
     )
     found = False

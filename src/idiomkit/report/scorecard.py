@@ -169,11 +169,13 @@ def recommendation_line(results: list[tuple[Path, dict[str, Any]]]) -> list[str]
     ]
 
 
-def scorecard_section(results: list[tuple[Path, dict[str, Any]]], heading: bool = True) -> list[str]:
-    """The scorecard tables, plain track first (``idiomkit evaluate all`` result files)."""
+def scorecard_section(
+    results: list[tuple[Path, dict[str, Any]]], heading: bool = True, tracks: tuple[str, ...] = ("plain", "marked")
+) -> list[str]:
+    """The scorecard tables of ``tracks``, plain track first (``idiomkit evaluate all`` result files)."""
     out = ["## Scorecard: every benchmark at once", ""] if heading else []
     out += recommendation_line(results)
-    for track in ("plain", "marked"):
+    for track in tracks:
         rows = scorecard_rows(results, track)
         if rows:
             out += [TRACK_TEXT[track], "", *rows, ""]
