@@ -129,7 +129,7 @@ def score(
     print_table(rows, f"{submission} ({setting})")
 
 
-RUN_FLAGS = {p.name: p.annotation for p in typer_parameters(RunOptions)}  # as ``idiomkit evaluate`` declares them
+RUN_FLAGS = {name: p.annotation for name, p in evaluate.__signature__.parameters.items()}  # as evaluate declares
 Pooling, BatchSize = RUN_FLAGS["pooling"], RUN_FLAGS["batch_size"]  # ``idiomkit mteb`` shares these two
 
 

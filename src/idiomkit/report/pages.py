@@ -82,9 +82,9 @@ def readme_table(results_dir: str | Path) -> str:
 
 
 def update_readme(readme: str | Path, results_dir: str | Path) -> bool:
-    """Replace the tables between :data:`SCORECARD_MARKERS` (the scorecard's plain track; the marked track is on the
-    results pages) and
-    :data:`README_MARKERS` (the cross-benchmark matrix) in ``readme``; False when it has neither (nothing written)."""
+    """Replace the tables between :data:`SCORECARD_MARKERS` (the scorecard's :data:`README_TRACKS`; both tracks are
+    on the results pages) and :data:`README_MARKERS` (the cross-benchmark matrix) in ``readme``; False when it has
+    neither (nothing written)."""
     text = Path(readme).read_text(encoding="utf-8")
     results = load_results(results_dir)
     tables = (

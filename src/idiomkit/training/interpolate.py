@@ -94,15 +94,14 @@ def run_config_of(tuned_dir: Path) -> TrainConfig:
     return TrainConfig(**config)
 
 
-def start_model(tuned_dir: Path):
-    """The run's starting model with the run's MWE tokens added exactly as training added them."""
-    cfg = run_config_of(tuned_dir)
+def start_model(cfg: TrainConfig, groups: list) -> Any:
+    """The run's starting model with the run's MWE tokens (those of ``groups``, its train + validation 2B groups)
+    added exactly as training added them."""
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu")
     model.max_seq_length = cfg.max_seq_length
     if cfg.mwe_tokens:
-        train, val, _ = load_groups(cfg)
-        add_mwe_tokens(model, [m for g in train + val for m in g.mwes])
-    return model, cfg
+        add_mwe_tokens(model, [m for g in groups for m in g.mwes])
+    return model
 
 
 def recipe_sweep(cfg: TrainConfig) -> Sweep:
@@ -132,10 +131,10 @@ def load_pair(tuned_dir: str | Path) -> tuple[Sweep, Any, TrainConfig]:
     tuned = load_sentence_transformer(str(tuned_dir), device="cpu")
     if RECIPES[cfg.recipe].setup is not None:
         return recipe_sweep(cfg), tuned, cfg
-    start, cfg = start_model(tuned_dir)
+    train, val, _ = load_groups(cfg)
+    start = start_model(cfg, train + val)
     if start.tokenizer.get_added_vocab() != tuned.tokenizer.get_added_vocab():
         raise InputError(f"{tuned_dir}: its MWE tokens differ from the ones its training config adds")
-    _, val, _ = load_groups(cfg)
     evaluators = [validation_evaluator(val, tuned, cfg.mwe_tokens), StsEvaluator(sts_validation_pairs(cfg))]
     return Sweep(start, evaluators), tuned, cfg
 
