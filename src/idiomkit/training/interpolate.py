@@ -183,6 +183,19 @@ def save_mixed(sweep: Sweep, tuned, alpha: float, output_dir: Path) -> None:
     tuned.save(str(output_dir))
 
 
+def interpolation_suffix(alphas: tuple[float, ...]) -> str:
+    """The label suffix: ``-interp`` for a ratio chosen on validation, ``-wise<α>`` for one fixed ratio (nothing
+    chosen, e.g. WiSE-FT's default 0.5)."""
+    return f"-wise{alphas[0]:g}" if len(alphas) == 1 else "-interp"
+
+
+def interpolation_rule(alphas: tuple[float, ...], sweep: Sweep, max_sts_drop: float) -> str:
+    """How the ratio was set, in words (recorded in ``training.json`` and the model card)."""
+    if len(alphas) == 1:
+        return f"fixed alpha {alphas[0]:g} (not chosen on validation)"
+    return f"max {sweep.primary} with {sweep.sts} >= {sweep.sts}(alpha=0) - {max_sts_drop}"
+
+
 def interpolate_run(
     tuned_dir: str | Path, output_dir: str | Path, alphas=DEFAULT_ALPHAS, max_sts_drop: float = 0.03, on_point=None
 ) -> dict[str, Any]:
@@ -197,13 +210,13 @@ def interpolate_run(
     info = run_info(tuned_dir)
     cfg = info["config"]
     base_label = info.get("label") or run_label(info["recipe"], cfg)
-    info["label"] = base_label + "-interp"
+    info["label"] = base_label + interpolation_suffix(alphas)
     info["interpolation"] = {
         "from": str(tuned_dir),
         "alpha": best.alpha,
         "primary": sweep.primary,
         "sts": sweep.sts,
-        "rule": f"max {sweep.primary} with {sweep.sts} >= {sweep.sts}(alpha=0) - {max_sts_drop}",
+        "rule": interpolation_rule(alphas, sweep, max_sts_drop),
         "sweep": [{"alpha": p.alpha, **p.metrics} for p in points],
     }
     info["best"] = {"metric": sweep.primary, "value": best.metrics[sweep.primary], "alpha": best.alpha}

@@ -122,6 +122,12 @@ def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
     assert [p["alpha"] for p in info["interpolation"]["sweep"]] == [0, 0.5, 1]
     card = (tmp_path / "mix" / "README.md").read_text()
     assert "- Recipe: `cosine-dedup-interp`" in card and "- Interpolation: alpha" in card and "- Intended use:" in card
+    # One fixed ratio is not a choice: its own label and rule, so its card is not read as a validated sweep.
+    result = runner.invoke(app, ["interpolate", str(run), "-o", str(tmp_path / "wise"), "--alphas", "0.5"])
+    assert result.exit_code == 0, result.output
+    info = json.loads((tmp_path / "wise" / "training.json").read_text())
+    assert info["label"] == "cosine-dedup-wise0.5" and info["interpolation"]["alpha"] == 0.5
+    assert info["interpolation"]["rule"] == "fixed alpha 0.5 (not chosen on validation)"
 
     result = runner.invoke(app, ["train", "--recipe", "nope", "--output", str(tmp_path / "x")])
     assert result.exit_code == 2 and "unknown recipe 'nope'" in result.output
