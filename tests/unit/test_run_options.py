@@ -129,7 +129,7 @@ def no_model(monkeypatch):
 
 
 BAD_VALUES = [
-    ({"batch_size": 0}, ["--batch-size", "0"], "batch size must be at least 1, got 0"),
+    ({"batch_size": 0}, ["--batch-size", "0"], "batch-size must be >= 1, got 0"),
     ({"pooling": "max"}, ["--pooling", "max"], "unknown pooling 'max' (expected one of mean, last2)"),
 ]
 
