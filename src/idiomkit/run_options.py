@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.embedding import POOLINGS
-from idiomkit.errors import OptionError, check_choice
-from idiomkit.options import Range, check_ranges
+from idiomkit.errors import OptionError
+from idiomkit.options import Range, check_field_choices, check_ranges
 
 
 @dataclass(frozen=True)
@@ -57,11 +57,9 @@ def split_run_options(run: RunOptions | None, values: dict[str, Any], owner: str
     return run if run is not None else RunOptions(**given), rest
 
 
-def check_run_options(run: RunOptions) -> None:
+def check_run_options(run: RunOptions, owner: str) -> None:
     """Refuse, before any model loads, a value its field's metadata does not allow (a batch size below 1, an
-    unknown pooling), with a one-line OptionError."""
+    unknown pooling), with a one-line OptionError (a bad choice names ``owner``, e.g. ``evaluate idiolink``)."""
     check_ranges(run)
     for f in fields(run):
-        value, what = getattr(run, f.name), f.name.replace("_", " ")
-        if "choices" in f.metadata:
-            check_choice(what, value, f.metadata["choices"])
+        check_field_choices(owner, f, getattr(run, f.name))

@@ -146,7 +146,7 @@ def mteb_run(
     """Run a benchmark as an mteb task (local data, no result cache) and print its main score."""
     from idiomkit.errors import IdiomkitError
 
-    check_run_options(RunOptions(pooling=pooling, batch_size=batch_size))  # evaluate's checks and messages
+    check_run_options(RunOptions(pooling=pooling, batch_size=batch_size), "mteb")  # evaluate's checks and messages
     try:
         from idiomkit.mteb_tasks import get_mteb_task, run_mteb
     except ImportError as exc:
