@@ -228,7 +228,7 @@ def evaluate(
     seed_everything(run.seed)
     task_obj = get_task(task)
     lexical = model in getattr(task_obj, "lexical_models", ())  # e.g. bm25: no neural model to load
-    check_run_options(run)
+    check_run_options(run, f"evaluate {task}")
     options = task_options(task_obj, options, values, lexical=lexical)
     results_dir = Path(run.results_dir or default_results_dir())
     if run.write:

@@ -7,7 +7,8 @@ each set the field to a value, e.g. ``{"--usage-classifier": "classifier"}``: at
 ``cli=False`` (set from Python only, never a flag).
 
 Keys for options that become typer parameters (:func:`typer_parameters`, ``idiomkit train``): ``range`` (a
-:class:`Range`, checked at parse time and by :func:`check_ranges`); ``known`` (``(noun, "module:attribute")``: the
+:class:`Range`, checked by :func:`check_ranges`, and at parse time unless the command asks for the one-line error
+instead); ``known`` (``(noun, "module:attribute")``: the
 value must be one of that registry's names, imported only when a value is checked, :func:`check_known`); ``flag``
 (the long flag, when it is not the field's name); ``off`` (a bool's negative flag, default ``--no-<name>``);
 ``path=True`` (a path on the command line, a string in the dataclass).
@@ -277,17 +278,21 @@ def check_ranges(options: Any) -> None:
 # --- typer parameters ---------------------------------------------------------------------------------------
 
 
-def typer_parameters(cls: type, shared: dict[str, Any] | None = None) -> list[inspect.Parameter]:
+def typer_parameters(
+    cls: type, shared: dict[str, Any] | None = None, *, ranges_at_parse: bool = True
+) -> list[inspect.Parameter]:
     """The command-line fields of ``cls`` as keyword parameters ``Annotated[type, typer.Option(...)] = default``,
     for a command whose ``__signature__`` typer reads. ``shared`` gives a field an annotation the command line
-    declares once for several commands (e.g. ``--data-dir``); its default still comes from the field."""
+    declares once for several commands (e.g. ``--data-dir``); its default still comes from the field. With
+    ``ranges_at_parse=False`` typer is not given the ``range`` bounds: the command calls :func:`check_ranges` and
+    a bad value is its one-line error rather than a usage error."""
     hints = field_hints(cls)
     return [
         inspect.Parameter(
             f.name,
             inspect.Parameter.KEYWORD_ONLY,
             default=typer_default(f),
-            annotation=(shared or {}).get(f.name) or typer_annotation(f, hints[f.name]),
+            annotation=(shared or {}).get(f.name) or typer_annotation(f, hints[f.name], ranges_at_parse),
         )
         for f in cli_fields(cls)
     ]
@@ -298,10 +303,10 @@ def typer_default(f: dataclasses.Field) -> Any:
     return Path(default) if f.metadata.get("path") and default is not None else default
 
 
-def typer_annotation(f: dataclasses.Field, hint: Any) -> Any:
+def typer_annotation(f: dataclasses.Field, hint: Any, ranges_at_parse: bool = True) -> Any:
     """``Annotated[type, typer.Option(...)]`` for one field: flags (``--x/--no-x`` for a bool, ``off`` for another
-    negative spelling, ``short``), help, inclusive bounds as ``min``/``max``, open ones and ``known`` names as
-    callbacks."""
+    negative spelling, ``short``), help, inclusive bounds as ``min``/``max`` (with ``ranges_at_parse``), open ones
+    and ``known`` names as callbacks."""
     import typer
 
     meta = f.metadata
@@ -311,7 +316,7 @@ def typer_annotation(f: dataclasses.Field, hint: Any) -> Any:
     flag = field_flag(f)
     decls = [f"{flag}/{meta.get('off') or '--no-' + flag[2:]}" if kind is bool else flag]
     decls += ["-" + meta["short"]] if meta.get("short") else []
-    allowed: Range | None = meta.get("range")
+    allowed: Range | None = meta.get("range") if ranges_at_parse else None
     bounds = {}
     if allowed is not None and not allowed.low_open:
         bounds["min"] = allowed.low

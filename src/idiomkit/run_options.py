@@ -3,9 +3,9 @@
 
 The flags of both commands (:func:`idiomkit.options.typer_parameters`) and the keywords :func:`idiomkit.api.evaluate`
 and :func:`idiomkit.scorecard.evaluate_all` take and check (:func:`split_run_options`, :func:`check_run_options`)
-come from its fields. Field metadata: the keys of :mod:`idiomkit.options` (``help``, ``choices``, ``path``,
-``cli``) and ``minimum`` (a number's least value); both are checked by :func:`check_run_options` (not at parse time)
-so that a bad value is the API's one-line error on the command line too. Nothing here imports torch: the command
+come from its fields. Field metadata: the keys of :mod:`idiomkit.options` (``help``, ``choices``, ``range``,
+``path``, ``cli``); ``choices`` and ``range`` are checked by :func:`check_run_options` (not at parse time) so that a
+bad value is the API's one-line error on the command line too. Nothing here imports torch: the command
 line reads this module to build its flags.
 """
 
@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.embedding import POOLINGS
-from idiomkit.errors import OptionError, check_at_least, check_choice
+from idiomkit.errors import OptionError
+from idiomkit.options import Range, check_field_choices, check_ranges
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class RunOptions:
     )
     recipe: str = field(default="zero-shot", metadata={"help": "Recipe label for the result file."})
     seed: int = field(default=0, metadata={"help": "Random seed (also the seed in the result file's name)."})
-    batch_size: int = field(default=64, metadata={"minimum": 1, "help": "Encoding batch size."})
+    batch_size: int = field(default=64, metadata={"range": Range(1), "help": "Encoding batch size."})
     data_dir: str | Path | None = field(
         default=None, metadata={"path": True, "help": "Benchmark data root (default ../shared/data)."}
     )
@@ -56,12 +57,9 @@ def split_run_options(run: RunOptions | None, values: dict[str, Any], owner: str
     return run if run is not None else RunOptions(**given), rest
 
 
-def check_run_options(run: RunOptions) -> None:
+def check_run_options(run: RunOptions, owner: str) -> None:
     """Refuse, before any model loads, a value its field's metadata does not allow (a batch size below 1, an
-    unknown pooling), with a one-line OptionError."""
+    unknown pooling), with a one-line OptionError (a bad choice names ``owner``, e.g. ``evaluate idiolink``)."""
+    check_ranges(run)
     for f in fields(run):
-        value, what = getattr(run, f.name), f.name.replace("_", " ")
-        if "minimum" in f.metadata:
-            check_at_least(what, value, f.metadata["minimum"])
-        if "choices" in f.metadata:
-            check_choice(what, value, f.metadata["choices"])
+        check_field_choices(owner, f, getattr(run, f.name))

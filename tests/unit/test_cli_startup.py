@@ -21,6 +21,18 @@ def test_cli_import_leaves_heavy_libraries_unloaded():
     assert out.stdout.strip() == ""
 
 
+def test_experiment_schema_import_leaves_heavy_libraries_unloaded():
+    """``idiomkit.reproduce.schema`` derives the ``[evaluate]`` table from the tasks (torch) at first use only."""
+    code = (
+        "import sys, idiomkit.reproduce.schema as schema; "
+        f"print(' '.join(m for m in {HEAVY} if m in sys.modules)); "
+        "assert 'query_mode' in dict(schema.TASK_OPTIONS) and schema.RUN_TYPES['evaluate'] is schema.EvaluateRun"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == ""
+
+
 def test_models_verb_lists_the_registry_without_heavy_libraries():
     """``idiomkit models`` reads the registry only (it used to import the API and so sentence-transformers)."""
     code = (

@@ -43,7 +43,8 @@ def evaluate_signature(run_options: type = RunOptions) -> inspect.Signature:
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=hint, default=default)
         for name, (hint, default) in EVALUATE_OWN_OPTIONS.items()
     ]
-    run = typer_parameters(run_options, shared={"data_dir": DataDir, "results_dir": ResultsDir})
+    shared = {"data_dir": DataDir, "results_dir": ResultsDir}
+    run = typer_parameters(run_options, shared, ranges_at_parse=False)  # check_run_options' one-line errors
     return inspect.Signature([context, *own[:2], *run, *own[2:]], return_annotation=None)  # --help-options last
 
 
@@ -145,7 +146,7 @@ def mteb_run(
     """Run a benchmark as an mteb task (local data, no result cache) and print its main score."""
     from idiomkit.errors import IdiomkitError
 
-    check_run_options(RunOptions(pooling=pooling, batch_size=batch_size))  # evaluate's checks and messages
+    check_run_options(RunOptions(pooling=pooling, batch_size=batch_size), "mteb")  # evaluate's checks and messages
     try:
         from idiomkit.mteb_tasks import get_mteb_task, run_mteb
     except ImportError as exc:

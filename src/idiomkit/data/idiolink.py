@@ -79,6 +79,11 @@ class IdioLinkSplit:
     queries: list[Query]
     files: list[Path] = field(default_factory=list)
 
+    @property
+    def documents_file(self) -> Path | None:
+        """The file the documents were read from (it keys their cached embeddings); None for a split made in code."""
+        return self.files[0] if self.files else None
+
     def qrels(self) -> dict[str, dict[str, int]]:
         return build_qrels(self.queries, self.documents)
 

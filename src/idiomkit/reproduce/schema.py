@@ -1,21 +1,28 @@
 """The experiment-file schema: the typed run tables (``[train]``, ``[evaluate]``, ``[method]``, ``[check]``),
-the :class:`Experiment` they make, and the field checks that name the file and ``table.field`` of a bad value."""
+the :class:`Experiment` they make, and the field checks that name the file and ``table.field`` of a bad value.
+
+``[evaluate]``'s table (:class:`EvaluateRun`, :data:`TASK_OPTIONS`) is derived from the registered tasks at first
+use: importing them imports torch, which reading this module does not.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from idiomkit.data.errors import DataError
 from idiomkit.options import cli_fields, option_flags
 from idiomkit.run_options import RunOptions
-from idiomkit.tasks import TASKS, Task
 from idiomkit.training.config import TrainConfig
+
+if TYPE_CHECKING:
+    from idiomkit.tasks import Task
 
 KINDS = ("train", "evaluate", "method")
 IDIOMKIT_ENTRY = "idiomkit"  # the one non-script entry a [method] may name: this installation's own CLI
@@ -72,7 +79,12 @@ def task_options(tasks: Iterable[type[Task]]) -> tuple[tuple[str, Any], ...]:
     return tuple((key, hint) for key, (hint, _) in declared.items())
 
 
-TASK_OPTIONS = task_options(TASKS.values())
+@functools.cache
+def registered_task_options() -> tuple[tuple[str, Any], ...]:
+    """:func:`task_options` of the registered tasks (``TASK_OPTIONS``), derived once, when first needed."""
+    from idiomkit.tasks import TASKS
+
+    return task_options(TASKS.values())
 
 
 def evaluate_schema(run_options: type = RunOptions, tasks: Iterable[type[Task]] | None = None) -> type:
@@ -87,13 +99,26 @@ def evaluate_schema(run_options: type = RunOptions, tasks: Iterable[type[Task]] 
         for f in cli_fields(run_options)
         if f.name not in EVALUATE_JOB_SUPPLIED
     ]
-    options = TASK_OPTIONS if tasks is None else task_options(tasks)
+    options = registered_task_options() if tasks is None else task_options(tasks)
     spec += [(name, hint | None, field(default=None)) for name, hint in options]
     doc = "``[evaluate]``: the options of ``idiomkit evaluate`` an experiment may set (the seed comes from the job)."
     return dataclasses.make_dataclass("EvaluateRun", spec, namespace={"__doc__": doc, "__module__": __name__})
 
 
-EvaluateRun = evaluate_schema()
+@functools.cache
+def evaluate_run() -> type:
+    """The ``[evaluate]`` table of the registered tasks (``EvaluateRun``), built once, when first needed."""
+    return evaluate_schema()
+
+
+LAZY = {"EvaluateRun": evaluate_run, "TASK_OPTIONS": registered_task_options}
+
+
+def __getattr__(name: str) -> Any:
+    """``EvaluateRun`` and ``TASK_OPTIONS``, derived from the registered tasks at first use (PEP 562)."""
+    if name in LAZY:
+        return LAZY[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -122,7 +147,17 @@ class MethodRun:
     args: dict[str, Value] = field(default_factory=dict)
 
 
-RUN_TYPES: dict[str, type] = {"train": TrainRun, "evaluate": EvaluateRun, "method": MethodRun}
+class RunTypes(dict):
+    """Run kind -> its table's dataclass; ``evaluate``'s is :func:`evaluate_run`, added at its first lookup."""
+
+    def __missing__(self, kind: str) -> type:
+        if kind != "evaluate":
+            raise KeyError(kind)
+        self[kind] = evaluate_run()
+        return self[kind]
+
+
+RUN_TYPES: dict[str, type] = RunTypes(train=TrainRun, method=MethodRun)
 TOP_FIELDS = ("description", "benchmark", "seeds", "data", "quick", "check", *KINDS)
 
 
@@ -159,7 +194,7 @@ class Experiment:
     quick: dict[str, Any] = field(default_factory=dict)
     description: str = ""
     path: Path | None = None
-    run: TrainRun | EvaluateRun | MethodRun | None = None
+    run: Any = None  # a TrainRun, EvaluateRun or MethodRun
     check: CheckSpec = field(default_factory=CheckSpec)
 
     @property

@@ -91,7 +91,7 @@ def evaluate_all(
     """
     run, values = split_run_options(run, values, "evaluate all")
     opts = scorecard_options(options, values)
-    check_run_options(run)
+    check_run_options(run, "evaluate all")
     blocks = selected_blocks(opts.only or None, opts.quick)
     results, data = Path(run.results_dir or default_results_dir()), Path(run.data_dir or default_data_dir())
     if run.write:

@@ -231,7 +231,7 @@ def dense_scores(
     d_emb = document_embeddings(
         model,
         split.documents,
-        data_file=split.files[0] if split.files else None,
+        data_file=split.documents_file,
         batch_size=batch_size,
         show_progress_bar=show_progress_bar,
         cache_dir=cache_dir,

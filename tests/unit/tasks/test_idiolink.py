@@ -1,5 +1,6 @@
 """IdioLink: loader validation, relevance rule, metrics (hand values and ranx), query modes, BM25, task files."""
 
+import dataclasses
 import json
 import math
 from types import SimpleNamespace
@@ -19,6 +20,8 @@ def test_loader_offsets_and_qrels(tmp_path):
     write_split(tmp_path)
     split = load_idiolink(tmp_path, "test")
     assert len(split.documents) == 10 and len(split.queries) == 4
+    assert split.documents_file == split.files[0] and split.documents_file.name == "indexes.json"
+    assert dataclasses.replace(split, files=[]).documents_file is None  # a split made in code: no cache key file
     sim = split.documents[3]
     assert sim.span_text == "reveal the secret" and sim.sentence[sim.span[0] : sim.span[1]] == "reveal the secret"
     sense = split.documents[4]  # span given as offsets

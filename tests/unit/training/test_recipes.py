@@ -140,6 +140,37 @@ def test_mix_weights_is_a_linear_interpolation():
         mix_weights(plain, torch.nn.ModuleDict({"body": torch.nn.Linear(3, 2), "head": torch.nn.Linear(2, 2)}), 0.5)
 
 
+class SavedModules(torch.nn.Module):
+    """A stand-in for a SentenceTransformer: modules with weights, and ``save`` writing them to a folder."""
+
+    def __init__(self, pooler: bool = False, tag: bool = False):
+        super().__init__()
+        self.body = torch.nn.Linear(3, 2)
+        self.pooler = torch.nn.Linear(2, 2) if pooler else None
+        if tag:  # its saved state carries an entry its load does not take back
+            self.register_state_dict_post_hook(lambda module, state, prefix, meta: state.update(version=torch.ones(1)))
+
+    def save(self, path: str) -> None:
+        torch.save(self.state_dict(), path)
+
+
+def test_save_mixed_keeps_the_tuned_modules_and_refuses_weights_they_do_not_take(tmp_path):
+    from idiomkit.errors import InputError
+    from idiomkit.training.interpolate import Sweep, save_mixed
+
+    start, tuned = SavedModules(), SavedModules(pooler=True)  # a reload-only pooler is kept as tuned has it
+    expected_body, pooler = torch.lerp(start.body.weight, tuned.body.weight, 0.25), tuned.pooler.weight.clone()
+    save_mixed(Sweep(start, [], save_tuned_modules=True), tuned, 0.25, tmp_path / "mixed.pt")
+    saved = torch.load(tmp_path / "mixed.pt")
+    assert torch.allclose(saved["body.weight"], expected_body) and torch.equal(saved["pooler.weight"], pooler)
+
+    tagged = Sweep(SavedModules(tag=True), [], save_tuned_modules=True)
+    with pytest.raises(InputError) as refused:
+        save_mixed(tagged, SavedModules(tag=True), 0.5, tmp_path / "x")
+    assert str(refused.value) == "start and tuned models differ in architecture (version)"
+    assert not (tmp_path / "x").exists()
+
+
 def test_choose_alpha_keeps_sts_within_the_allowed_drop():
     from idiomkit.training.interpolate import InterpolationPoint, choose_alpha
 

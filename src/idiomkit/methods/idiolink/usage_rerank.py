@@ -86,11 +86,11 @@ def usage_rerank(scores: np.ndarray, p_query: np.ndarray, p_doc: np.ndarray, wei
     return scores + weight * np.outer(2.0 * p_query - 1.0, 2.0 * p_doc - 1.0)
 
 
-def _features(model, split: IdioLinkSplit, *, prompt_name: str | None, batch_size: int, data_file=None):
+def _features(model, split: IdioLinkSplit, *, prompt_name: str | None, batch_size: int):
     """(query features, document features): sentence-mode query embeddings and the documents' index embeddings."""
 
     queries = query_embeddings(model, split.queries, "sentence", prompt_name=prompt_name, batch_size=batch_size)
-    docs = document_embeddings(model, split.documents, data_file=data_file, batch_size=batch_size)
+    docs = document_embeddings(model, split.documents, data_file=split.documents_file, batch_size=batch_size)
     return queries, docs
 
 
@@ -124,8 +124,7 @@ class UsageReranker(Method):
         from sklearn.linear_model import LogisticRegression
 
         def features(split: IdioLinkSplit):
-            data_file = split.files[0] if split.files else None
-            return _features(model, split, prompt_name=prompt_name, batch_size=batch_size, data_file=data_file)
+            return _features(model, split, prompt_name=prompt_name, batch_size=batch_size)
 
         train, val = load_idiolink(data_dir, "train"), load_idiolink(data_dir, "val")
         x_train = np.vstack(features(train))
@@ -170,8 +169,7 @@ class UsageReranker(Method):
         """Re-ranked copy of ``scores`` (queries x documents of ``split``)."""
         if self.weight == 0.0:
             return scores
-        data_file = split.files[0] if split.files else None
-        q, d = _features(model, split, prompt_name=self.prompt_name, batch_size=self.batch_size, data_file=data_file)
+        q, d = _features(model, split, prompt_name=self.prompt_name, batch_size=self.batch_size)
         return usage_rerank(scores, self.probe.predict_proba(q)[:, 1], self.probe.predict_proba(d)[:, 1], self.weight)
 
     predict = rerank
