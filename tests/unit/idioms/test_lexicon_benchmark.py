@@ -1,0 +1,37 @@
+"""benchmarks/lexicon_benchmark.py's precision: matches on the annotated span over all matches, and over the
+matches the sense check accepts (the ones the reader rewrites), on hand-made sentences."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+from helpers import ROOT
+
+from idiomkit.idioms.lexicon import Lexicon
+from idiomkit.idioms.matcher import Matcher
+
+
+def _benchmark():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location("lexicon_benchmark", ROOT / "benchmarks" / "lexicon_benchmark.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_precision_counts_span_matches_over_all_and_over_the_accepted_ones():
+    bench = _benchmark()
+    matcher = Matcher(Lexicon.from_pairs([("spill the beans", "reveal a secret"), ("in the end", "finally")]))
+    sentence = "In the end he spilled the beans."
+    start = sentence.index("spilled")
+    usage = bench.Usage(sentence, "spill the beans", "EN", (start, start + len("spilled the beans")))
+
+    # two matches, one on the span: 1/2; the check accepts only "in the end": 0/1 of the rewrites are right
+    result = bench.precision(matcher, [usage], accept=lambda s, m: m.idiom == "in the end")
+    assert result["matches"] == 2 and result["precision"] == 0.5
+    assert result["rewrites"] == 1 and result["precision+sense"] == 0.0
+
+    result = bench.precision(matcher, [usage])
+    assert result["rewrites"] is None and result["precision+sense"] is None
