@@ -35,3 +35,21 @@ def test_precision_counts_span_matches_over_all_and_over_the_accepted_ones():
 
     result = bench.precision(matcher, [usage])
     assert result["rewrites"] is None and result["precision+sense"] is None
+
+
+def test_labelled_precision_counts_an_off_span_idiom_right_with_a_wilson_interval(tmp_path):
+    bench = _benchmark()
+    labels = tmp_path / "labels.csv"
+    labels.write_text(
+        "set,entry,matched,label\npie,for sure,for sure,idiom\npie,be sure,are sure,not an idiom here\n",
+        encoding="utf-8",
+    )
+    rows = [{"rewrites": 10}]  # 10 rewrites, 4 off the span: 6 on it
+    off_span = [("pie", "for sure", "for sure"), ("pie", "be sure", "are sure")] * 2
+    result = bench.labelled_precision(rows, off_span, labels)
+    # 4 sampled, all labelled, half idioms: (6 + 4 * 0.5) / 10
+    assert result["labelled"] == 4 and result["unlabelled"] == 0 and result["idiom_share"] == 0.5
+    assert result["precision"] == 0.8 and result["low"] < 0.8 < result["high"]
+
+    result = bench.labelled_precision(rows, [("pie", "in the end", "in the end")], labels)
+    assert result["unlabelled"] == 1 and result["precision"] is None
