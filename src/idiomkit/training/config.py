@@ -49,7 +49,11 @@ class TrainConfig:
     miner_margin: float = opt(0.4, cli=False)
     margin: float = opt(0.3, cli=False)
     miner_distance: str = opt("cosine", cli=False)
-    pooling: str = opt("last2", cli=False)
+    pooling: str = opt(
+        "last2",
+        "Sentence pooling: last2 (mean of the last two layers, He & Scarton) or mean (the model's own).",
+        known=("pooling", "idiomkit.embedding:POOLINGS"),
+    )
     batching: str = opt("length", cli=False)  # "length": group-aware length buckets; "in-order": consecutive rows
     query_mode: str = opt(
         "span",

@@ -68,6 +68,8 @@ def test_flagship_v2_labels_name_the_keep_and_distill_options():
         "flagship-v2-student-distill100-teacher-minilm"
     )
     assert run_label("flagship-v2", {"distill_steps": 100}) == "flagship-v2"  # no distill phase: not named
+    assert run_label("flagship-v2", {"pooling": "mean"}) == "flagship-v2-pool-mean"  # the model's own pooling
+    assert run_label("flagship", {"pooling": "mean"}) == "flagship"  # v1 labels are as recorded
     assert run_label("flagship", {"keep_weight": 0.0}) == "flagship"  # no keep loss in v1
     cfg = TrainConfig(recipe="flagship-v2", keep_weight=0.5, lora_rank=8)
     assert run_label(cfg.recipe, cfg) == "flagship-v2-lora-keep0.5"  # a TrainConfig as well as its dict

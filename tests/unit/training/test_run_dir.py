@@ -267,6 +267,7 @@ def test_train_option_out_of_range_is_a_usage_error(tmp_path, args, option):
         ({"dropout": 1.0}, "dropout must be >= 0 and < 1, got 1.0"),
         ({"max_steps": "3"}, "max-steps must be >= 1, got '3'"),
         ({"recipe": "bogus"}, "unknown recipe 'bogus'"),
+        ({"pooling": "max"}, "unknown pooling 'max' (expected one of mean, last2)"),
         ({"bogus_option": 1}, "unknown training option(s): bogus_option"),
     ],
 )
