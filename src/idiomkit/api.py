@@ -25,7 +25,7 @@ from idiomkit.methods.runner import RunContext
 from idiomkit.models import DEFAULT_MODEL, load_model, resolve_name
 from idiomkit.models.registry import registry_entries
 from idiomkit.results import ResultKey, ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
-from idiomkit.run_options import RunOptions, check_run_options, split_run_options
+from idiomkit.run_options import RunOptions, check_run_options, split_run_options, with_seed_of
 from idiomkit.tasks import EvalContext, IdioLinkOptions, Task, get_task
 from idiomkit.training.recipes import run_label
 
@@ -225,6 +225,8 @@ def evaluate(
     (e.g. :class:`~idiomkit.tasks.IdioLinkOptions`), or its fields as keyword ``values``. A model made by ``idiomkit
     train`` adds its training summary to ``params.training`` (its pooling is part of the model)."""
     run, values = split_run_options(run, values, f"evaluate {task}")
+    made = made_by(model, run.recipe, run.model_name)
+    run = with_seed_of(run, made.training)
     seed_everything(run.seed)
     task_obj = get_task(task)
     lexical = model in getattr(task_obj, "lexical_models", ())  # e.g. bm25: no neural model to load
@@ -234,7 +236,6 @@ def evaluate(
     if run.write:
         check_writable_dir(results_dir, "results directory")
         check_writable_dir(results_dir / task_obj.result_task, "results directory")
-    made = made_by(model, run.recipe, run.model_name)
     start = time.perf_counter()
     st = model if lexical else load_model(model, pooling=run.pooling)
     name = None if lexical else auto_prompt_name(st, run.prompt_name)

@@ -11,7 +11,7 @@ line reads this module to build its flags.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,10 @@ class RunOptions:
         default="auto", metadata={"help": "Model prompt name, 'auto' (query for e5) or 'none'."}
     )
     recipe: str = field(default="zero-shot", metadata={"help": "Recipe label for the result file."})
-    seed: int = field(default=0, metadata={"help": "Random seed (also the seed in the result file's name)."})
+    seed: int | None = field(
+        default=None,
+        metadata={"help": "Random seed, also the result file's (default: a trained model's own seed, else 0)."},
+    )
     batch_size: int = field(default=64, metadata={"range": Range(1), "help": "Encoding batch size."})
     data_dir: str | Path | None = field(
         default=None, metadata={"path": True, "help": "Benchmark data root (default ../shared/data)."}
@@ -63,3 +66,12 @@ def check_run_options(run: RunOptions, owner: str) -> None:
     check_ranges(run)
     for f in fields(run):
         check_field_choices(owner, f, getattr(run, f.name))
+
+
+def with_seed_of(run: RunOptions, training: dict[str, Any] | None) -> RunOptions:
+    """``run`` with its seed settled: the one given, else the seed a model made by ``idiomkit train`` was trained
+    with (its ``training.json``), else 0. So seed N of a recipe is scored, and its result named, as seed N."""
+    if run.seed is not None:
+        return run
+    seed = ((training or {}).get("config") or {}).get("seed")
+    return replace(run, seed=int(seed) if seed is not None else 0)

@@ -5,6 +5,7 @@ and the checks of both come from its fields."""
 from __future__ import annotations
 
 import dataclasses
+import typing
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from idiomkit.cli.evaluation import EVALUATE_OWN_OPTIONS, evaluate_signature
 from idiomkit.embedding import POOLINGS
 from idiomkit.errors import OptionError
 from idiomkit.options import cli_fields, default_of, field_flag
-from idiomkit.run_options import RunOptions, check_run_options, split_run_options
+from idiomkit.run_options import RunOptions, check_run_options, split_run_options, with_seed_of
 from idiomkit.scorecard import evaluate_all
 
 
@@ -37,8 +38,10 @@ def other_value(f: dataclasses.Field, tmp_path: Path):
         return value, value
     if isinstance(default, bool):
         return None, not default
-    if isinstance(default, int):
-        return str(default + 3), default + 3
+    if isinstance(default, int) or (
+        default is None and int in typing.get_args(typing.get_type_hints(RunOptions)[f.name])
+    ):
+        return str((default or 0) + 3), (default or 0) + 3
     return f"x-{f.name}", f"x-{f.name}"
 
 
@@ -115,6 +118,16 @@ def test_every_run_option_is_an_api_keyword_and_the_rest_are_the_tasks():
     assert run.seed == 2 and rest == {"track": "both"}
     with pytest.raises(OptionError, match="^evaluate all: give one RunOptions as run= or its fields as keyword"):
         split_run_options(RunOptions(), {"seed": 1}, "evaluate all")
+
+
+def test_a_trained_models_result_takes_its_training_seed_unless_one_is_given():
+    """Seed 1 of a recipe is scored and named as seed 1: an evaluation of its folder without ``--seed`` no longer
+    writes (over) the seed-0 result."""
+    trained = {"label": "flagship-v2", "config": {"model": "me5-small-enpt", "seed": 1}}
+    assert with_seed_of(RunOptions(), trained).seed == 1
+    assert with_seed_of(RunOptions(seed=4), trained).seed == 4  # given: kept
+    assert with_seed_of(RunOptions(), None).seed == 0  # an untrained model
+    assert with_seed_of(RunOptions(), {"config": {}}).seed == 0  # an old training.json without a seed
 
 
 @pytest.fixture

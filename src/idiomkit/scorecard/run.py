@@ -16,7 +16,7 @@ from idiomkit.models import load_model, resolve_name
 from idiomkit.options import make_options
 from idiomkit.reading import MODES, add_reader
 from idiomkit.results import check_writable_dir, reader_recipe
-from idiomkit.run_options import RunOptions, check_run_options, split_run_options
+from idiomkit.run_options import RunOptions, check_run_options, split_run_options, with_seed_of
 from idiomkit.scorecard.blocks import BLOCKS
 from idiomkit.scorecard.card import TASK, TRACK_CHOICES, CardSpec, Scorecard, selected_blocks, tracks_of, write_card
 from idiomkit.scorecard.table import (  # noqa: F401  (the CLI reads them here)
@@ -96,8 +96,9 @@ def evaluate_all(
     results, data = Path(run.results_dir or default_results_dir()), Path(run.data_dir or default_data_dir())
     if run.write:
         check_writable_dir(results / TASK, "results directory")
-    seed_everything(run.seed)
     made = made_by(model, run.recipe, run.model_name or None)
+    run = with_seed_of(run, made.training)
+    seed_everything(run.seed)
     training, recipe, name = made.training, made.recipe, made.model_name or resolve_name(model)
     st = load_model(model, pooling=run.pooling)
     extra: dict[str, Any] = {"pooling": run.pooling} | ({"training": training} if training else {})
