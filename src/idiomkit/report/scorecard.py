@@ -247,6 +247,17 @@ def curve_columns(entry: dict[str, Any], selected_on: str | None) -> list[str]:
     return ranked[:CURVE_COLUMNS]
 
 
+def curve_selection(best: dict[str, Any]) -> str:
+    """What was kept from the run: a validated step, or weights interpolated at a ratio (the curve is then the
+    tuned run's, and the ratio's own validation score is named)."""
+    if "alpha" in best:
+        return (
+            f"weights at alpha {best['alpha']:g} between the base and the tuned run whose curve this is; "
+            f"{best.get('metric')} {best.get('value'):.3f} there"
+        )
+    return f"selected: step {best.get('step')} on {best.get('metric')}"
+
+
 def training_curves_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """The validation curve of each trained model with a plain-track card: one row per evaluation during training
     (step, phase, the first :data:`CURVE_COLUMNS` validation metrics), from the card's ``params.training``."""
@@ -258,7 +269,7 @@ def training_curves_section(results: list[tuple[Path, dict[str, Any]]]) -> list[
                 continue
             best = rec["params"]["training"].get("best") or {}
             columns = curve_columns(curve[0], best.get("metric"))
-            out += [f"{model} {recipe}, seed {rec['seed']} (selected: step {best.get('step')} on {best.get('metric')})"]
+            out += [f"{model} {recipe}, seed {rec['seed']} ({curve_selection(best)})"]
             out += ["", "| step | phase | " + " | ".join(columns) + " |", "|" + "---|" * (len(columns) + 2)]
             for entry in curve:
                 cells = [f"{entry[c]:.3f}" if isinstance(entry.get(c), float) else "" for c in columns]

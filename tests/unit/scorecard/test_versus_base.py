@@ -67,6 +67,10 @@ def test_training_curves_come_from_the_cards_validation_history():
     assert "me5 flagship-v2, seed 0 (selected: step 200 on val_mean)" in lines
     assert "| 100 | flagship | 0.512 |" in lines and "| 200 |  | 0.600 |" in lines
     assert training_curves_section([card("me5", "flagship-v2", 0, 0.4, 0.8)]) == []  # no history, no section
+    rec["params"]["training"]["best"] = {"metric": "val_mean", "value": 0.40934, "alpha": 0.5}  # interpolated
+    lines = training_curves_section([(path, rec)])
+    want = "weights at alpha 0.5 between the base and the tuned run whose curve this is; val_mean 0.409 there"
+    assert f"me5 flagship-v2, seed 0 ({want})" in lines
 
 
 def test_a_trained_directory_carries_its_validation_curve_into_the_result(tmp_path):
