@@ -150,15 +150,19 @@ def set_training_length(model, length: int) -> None:
 
 def base_length(model) -> int | None:
     """The maximum length ``model`` reads outside training: its base model's, or its own."""
-    return getattr(model, BASE_LENGTH, model.max_seq_length)
+    return getattr(model, BASE_LENGTH, None) or getattr(model, "max_seq_length", None)
 
 
 @contextmanager
 def at_base_length(model, length: int | None = None) -> Iterator[None]:
     """``model`` reads up to its base model's maximum length (or ``length``) inside the block, to be saved so (the
-    training length is a speed setting, not the model's), and its training length again after it."""
-    training = model.max_seq_length
-    model.max_seq_length = length or base_length(model)
+    training length is a speed setting, not the model's), and its training length again after it; a module
+    without a ``max_seq_length`` is left as it is."""
+    training, reads = getattr(model, "max_seq_length", None), length or base_length(model)
+    if training is None or reads is None:
+        yield
+        return
+    model.max_seq_length = reads
     try:
         yield
     finally:
