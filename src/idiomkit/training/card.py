@@ -25,6 +25,14 @@ INTENDED_USE = (
 )
 
 
+def length_text(info: dict[str, Any]) -> str:
+    """The training truncation and the length the saved model reads (its base model's), e.g. "trained at 64
+    tokens (max_seq_length); reads up to 512"."""
+    text = f"trained at {info['config']['max_seq_length']} tokens (max_seq_length)"
+    reads = info.get("reads_max_seq_length")  # absent from runs trained before #44 (saved at the training length)
+    return f"{text}; reads up to {reads}" if reads else text
+
+
 def model_card_section(info: dict[str, Any]) -> str:
     """The idiomkit part of the model card: recipe, data hashes, validation metrics and intended use."""
     cfg, recipe = info["config"], RECIPES[info["recipe"]]
@@ -38,8 +46,7 @@ def model_card_section(info: dict[str, Any]) -> str:
         f"pooling {cfg['pooling']}; MWE tokens {'on' if cfg['mwe_tokens'] else 'off'}; "
         f"LoRA rank {cfg['lora_rank'] or 'none (full fine-tuning)'})",
         f"- Base model: `{cfg['model']}`; epochs {cfg['epochs']}, batch size {cfg['batch_size']} sentences, "
-        f"lr {cfg['lr']}, warmup {cfg['warmup']}, max_seq_length {cfg['max_seq_length']}, seed {cfg['seed']}; "
-        f"steps {info['steps']}",
+        f"lr {cfg['lr']}, warmup {cfg['warmup']}, {length_text(info)}, seed {cfg['seed']}; steps {info['steps']}",
         f"- Data sha256: {info['data_sha256']}; counts {info['counts']}",
         f"- Validation ({recipe.validation}): best "
         f"{info['best']['metric']} = {info['best']['value']} at step {info['best'].get('step')}; last {last}",

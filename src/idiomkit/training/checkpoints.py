@@ -10,6 +10,8 @@ import os
 import random
 import re
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -135,6 +137,38 @@ def read_checkpoint(out: Path, model) -> dict[str, Any] | None:
     return blob
 
 
+BASE_LENGTH = "idiomkit_base_max_seq_length"  # the attribute that keeps the base model's own maximum length
+
+
+def set_training_length(model, length: int) -> None:
+    """Truncate ``model``'s inputs at ``length`` while it trains, remembering the base model's own maximum length
+    (the first time), which every saved copy keeps (:func:`at_base_length`)."""
+    if not hasattr(model, BASE_LENGTH):
+        setattr(model, BASE_LENGTH, model.max_seq_length)
+    model.max_seq_length = length
+
+
+def base_length(model) -> int | None:
+    """The maximum length ``model`` reads outside training: its base model's, or its own."""
+    return getattr(model, BASE_LENGTH, None) or getattr(model, "max_seq_length", None)
+
+
+@contextmanager
+def at_base_length(model, length: int | None = None) -> Iterator[None]:
+    """``model`` reads up to its base model's maximum length (or ``length``) inside the block, to be saved so (the
+    training length is a speed setting, not the model's), and its training length again after it; a module
+    without a ``max_seq_length`` is left as it is."""
+    training, reads = getattr(model, "max_seq_length", None), length or base_length(model)
+    if training is None or reads is None:
+        yield
+        return
+    model.max_seq_length = reads
+    try:
+        yield
+    finally:
+        model.max_seq_length = training
+
+
 def plain_copy(model):
     """The model itself, or for a LoRA run a copy with the adapters merged into the weights."""
     if not hasattr(encoder_module(model).model, "merge_and_unload"):
@@ -145,12 +179,19 @@ def plain_copy(model):
     return merged
 
 
+def save_plain(model, path: Path) -> None:
+    """Save ``model`` as a plain sentence-transformers directory: LoRA adapters merged, reading up to its base
+    model's maximum length (not the training one: :func:`set_training_length`)."""
+    with at_base_length(model):
+        plain_copy(model).save(str(path))
+
+
 def save_model_dir(model, path: Path) -> None:
-    """Save a sentence-transformers directory atomically (write beside, then swap); LoRA adapters merged."""
+    """Save a sentence-transformers directory atomically (write beside, then swap) with :func:`save_plain`."""
     tmp = path.with_name(path.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     try:
-        plain_copy(model).save(str(tmp))
+        save_plain(model, tmp)
     except BaseException as exc:  # a half-written copy is never left behind (the previous ``path`` stays)
         shutil.rmtree(tmp, ignore_errors=True)
         if is_safetensors_error(exc):  # safetensors reports a failed write (disk full...) as its own error

@@ -26,6 +26,7 @@ from idiomkit.models import load_model, load_sentence_transformer
 from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.card import write_model_card
+from idiomkit.training.checkpoints import at_base_length, base_length, set_training_length
 from idiomkit.training.config import TrainConfig
 from idiomkit.training.recipes import RECIPES, run_label
 from idiomkit.training.recipes.base import sts_validation_pairs
@@ -98,7 +99,7 @@ def start_model(cfg: TrainConfig, groups: list) -> Any:
     """The run's starting model with the run's MWE tokens (those of ``groups``, its train + validation 2B groups)
     added exactly as training added them."""
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu")
-    model.max_seq_length = cfg.max_seq_length
+    set_training_length(model, cfg.max_seq_length)
     if cfg.mwe_tokens:
         add_mwe_tokens(model, [m for g in groups for m in g.mwes])
     return model
@@ -175,12 +176,14 @@ def save_mixed(sweep: Sweep, tuned, alpha: float, output_dir: Path) -> None:
     mixed = mix_weights(sweep.start, tuned, alpha)
     if not sweep.save_tuned_modules:
         sweep.start.load_state_dict(mixed)
-        sweep.start.save(str(output_dir))
+        with at_base_length(sweep.start):  # the start model reads at the training length: saved at its base's
+            sweep.start.save(str(output_dir))
         return
     missing, unexpected = tuned.load_state_dict(mixed, strict=False)
     if unexpected or any("pooler" not in k.split(".") for k in missing):
         raise InputError(f"start and tuned models differ in architecture ({(unexpected or missing)[0]})")
-    tuned.save(str(output_dir))
+    with at_base_length(tuned, base_length(sweep.start)):  # a run saved before #44 read at its training length
+        tuned.save(str(output_dir))
 
 
 def interpolation_suffix(alphas: tuple[float, ...]) -> str:

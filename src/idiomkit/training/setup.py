@@ -24,6 +24,7 @@ from idiomkit.tasks.idiolink import IdioLinkEvaluator
 from idiomkit.tasks.semeval2a import split_by_mwe
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
+from idiomkit.training.checkpoints import set_training_length
 from idiomkit.training.config import TrainConfig, check_options
 from idiomkit.training.recipes import RECIPES, build_phases
 from idiomkit.training.recipes.base import PRIMARY, Setup, sts_validation_pairs
@@ -92,7 +93,7 @@ def setup(cfg: TrainConfig) -> Setup:
 def sentence_setup(cfg: TrainConfig) -> Setup:
     """:func:`setup` for the SemEval 2B and IdioLink recipes."""
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu" if not torch.cuda.is_available() else None)
-    model.max_seq_length = cfg.max_seq_length
+    set_training_length(model, cfg.max_seq_length)
     source = RECIPES[cfg.recipe].source
     data_dir = run_data_dir(cfg.data_dir)
     new_ids: list[int] = []

@@ -30,10 +30,11 @@ from idiomkit.results import atomic_write_text, sha256_files
 from idiomkit.training.card import write_model_card
 from idiomkit.training.checkpoints import (
     RunDirError,
-    plain_copy,
+    base_length,
     restore_checkpoint,
     save_checkpoint,
     save_model_dir,
+    save_plain,
 )
 from idiomkit.training.config import TrainConfig, TrainState
 from idiomkit.training.distributed import (
@@ -250,8 +251,9 @@ def train(
     :data:`RESUME_SAFE` may change); ``force_new`` starts over, removing the old run's best/, epoch-*/,
     checkpoints and training.json (``resume=False``, the older spelling, means the same). A second process
     training into ``output_dir`` at the same time is refused (``output_dir/.lock``). The best model on the
-    validation split (10% of train MWEs, never dev) becomes the final model. Other :class:`TrainConfig` fields go
-    in ``options``; each is range-checked first (:func:`check_options`).
+    validation split (10% of train MWEs, never dev) becomes the final model; ``max_seq_length`` truncates the
+    training texts only (a speed setting): every saved model reads up to its base model's maximum length. Other
+    :class:`TrainConfig` fields go in ``options``; each is range-checked first (:func:`check_options`).
     """
     cfg = run_config(recipe, model, epochs, output_dir, options)
     force_new = force_new or resume is False
@@ -323,11 +325,12 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
     if best.is_dir():
         shutil.copytree(best, out, dirs_exist_ok=True)
     else:
-        plain_copy(run.model).save(str(out))
+        save_plain(run.model, out)
     info = {
         "recipe": cfg.recipe,
         "label": run_label(cfg.recipe, cfg),
         "config": asdict(cfg),
+        "reads_max_seq_length": base_length(run.model),
         "data_sha256": sha256_files(run.data_files),
         "data_files": [str(p) for p in run.data_files],
         "counts": run.counts,

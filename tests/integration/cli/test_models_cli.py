@@ -12,6 +12,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from idiomkit.cli import app
+from idiomkit.models import load_model
 
 runner = CliRunner()
 
@@ -100,6 +101,8 @@ def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
         "--max-steps",
         "2",
         "--no-val-sts",
+        "--max-seq-length",
+        "32",
         "--output",
         str(run),
     ]
@@ -122,6 +125,10 @@ def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
     assert [p["alpha"] for p in info["interpolation"]["sweep"]] == [0, 0.5, 1]
     card = (tmp_path / "mix" / "README.md").read_text()
     assert "- Recipe: `cosine-dedup-interp`" in card and "- Interpolation: alpha" in card and "- Intended use:" in card
+    # #44: trained at 32 tokens, the mixed model reads as far as its base model (the sweep's start is cut at 32)
+    base = load_model("minilm").max_seq_length
+    assert load_model(str(tmp_path / "mix")).max_seq_length == base > 32
+    assert f"trained at 32 tokens (max_seq_length); reads up to {base}" in card
     # One fixed ratio is not a choice: its own label and rule, so its card is not read as a validated sweep.
     result = runner.invoke(app, ["interpolate", str(run), "-o", str(tmp_path / "wise"), "--alphas", "0.5"])
     assert result.exit_code == 0, result.output

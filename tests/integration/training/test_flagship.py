@@ -3,6 +3,7 @@ multi-source loss falls, and the saved checkpoint reloads with its idiom reader 
 
 from __future__ import annotations
 
+import json
 import logging
 
 import numpy as np
@@ -84,3 +85,14 @@ def test_saved_flagship_reloads_with_its_reader(tiny_run):
     assert rewritten != text and "bucket" not in rewritten
     assert "README.md" in {p.name for p in out.iterdir()}
     assert "licence" in (out / "README.md").read_text(encoding="utf-8")
+
+
+def test_saved_flagship_reads_at_its_base_length(tiny_run):
+    """#44: trained at 32 tokens, the saved flagship (reader in front) reads as far as its base model."""
+    from idiomkit.models import load_model
+
+    out, _, records = tiny_run
+    base = load_model(TINY["model"]).max_seq_length
+    assert load_model(str(out)).max_seq_length == base > TINY["max_seq_length"]
+    assert json.loads((out / "training.json").read_text())["config"]["max_seq_length"] == TINY["max_seq_length"]
+    assert any(r.endswith("texts truncated to 32 tokens") for r in records)  # the examples kept the training length

@@ -121,6 +121,7 @@ def test_lora_trains_adapters_only_and_saves_a_plain_model(tmp_path):
     train(
         "cosine",
         **SMALL,
+        max_seq_length=32,
         max_steps=4,
         lr=5e-3,
         lora_rank=4,
@@ -128,8 +129,10 @@ def test_lora_trains_adapters_only_and_saves_a_plain_model(tmp_path):
         progress=lambda s, v: losses.append(v),
     )
     assert all(math.isfinite(v) for v in losses)
-    base = load_model("minilm", device="cpu").state_dict()
+    base_model = load_model("minilm", device="cpu")
+    base = base_model.state_dict()
     saved = SentenceTransformer(str(tmp_path / "lora"), device="cpu")
+    assert saved.max_seq_length == base_model.max_seq_length  # the merged copy reads as far as the base (#44)
     weights = saved.state_dict()
     assert not any("lora" in k for k in weights)
     changed = [k for k in base if "attention.self.query.weight" in k and not torch.equal(base[k], weights[k])]

@@ -4,6 +4,7 @@ Integration half (real benchmark data or registry model weights);
 the tiny-fixture half is tests/unit/training/test_training.py.
 """
 
+import json
 import math
 
 import torch
@@ -56,13 +57,34 @@ def test_short_training_runs_checkpoints_and_saves(tmp_path):
     from idiomkit.training import train
 
     losses = []
-    result = train(**SMALL, max_steps=3, output_dir=tmp_path / "run", progress=lambda s, v: losses.append(v))
+    run = {**SMALL, "max_seq_length": 16}
+    result = train(**run, max_steps=3, output_dir=tmp_path / "run", progress=lambda s, v: losses.append(v))
     out = tmp_path / "run"
     assert result.state.step == 3 and len(losses) == 3 and all(math.isfinite(v) for v in losses)
     assert (out / "checkpoint.pt").exists() and (out / "training.json").exists()
-    assert "## idiomkit training" in (out / "README.md").read_text()
     model = load_model(str(out), pooling="last2")
     assert MweTransform.for_model(model).known  # MWE tokens came back with the saved model
+    # #44: trained at 16 tokens, the saved model reads as far as its base model (not cut at the training length)
+    base = load_model("minilm").max_seq_length
+    assert model.max_seq_length == base > 16
+    assert json.loads((out / "training.json").read_text())["config"]["max_seq_length"] == 16
+    assert "texts truncated to 16 tokens" in (out / "train.log").read_text()
+    card = (out / "README.md").read_text()
+    assert "## idiomkit training" in card and f"trained at 16 tokens (max_seq_length); reads up to {base}" in card
+
+
+def test_a_saved_copy_reads_at_the_base_length_and_the_training_model_keeps_its_own(tmp_path):
+    from idiomkit.models import load_model
+    from idiomkit.training.checkpoints import save_model_dir, set_training_length
+
+    model = load_model("minilm")
+    base = model.max_seq_length
+    set_training_length(model, 16)
+    set_training_length(model, 24)  # a second call keeps the base model's length, not the first training one
+    save_model_dir(model, tmp_path / "best")
+    assert model.max_seq_length == 24 and model.tokenize(["word " * 40])["input_ids"].shape[1] == 24
+    saved = load_model(str(tmp_path / "best"))
+    assert saved.max_seq_length == base > 24 and saved.tokenizer.model_max_length == base
 
 
 def test_resume_after_interruption_matches_uninterrupted_run(tmp_path):

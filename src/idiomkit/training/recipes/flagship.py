@@ -58,6 +58,7 @@ from idiomkit.tasks.meaning_triples import lookup_equal, score_triples
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
+from idiomkit.training.checkpoints import set_training_length
 from idiomkit.training.examples import Examples, make_examples
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, sts_split
 from idiomkit.training.recipes.guard import HeldOutGuard
@@ -275,7 +276,7 @@ def base_model(cfg, lexicon=None):
     reader in front (:func:`with_reader`; ``lexicon``: another than the evaluation lexicon) unless the recipe is
     ``flagship-noreader``."""
     model = load_model(cfg.model, pooling=cfg.pooling, device="cpu" if not torch.cuda.is_available() else None)
-    model.max_seq_length = cfg.max_seq_length
+    set_training_length(model, cfg.max_seq_length)
     if cfg.lora_rank:
         add_lora(model, cfg.lora_rank)  # before the reader: LoRA wraps the Transformer module
     if cfg.recipe != "flagship-noreader":

@@ -28,6 +28,7 @@ from idiomkit.data.sts import sts_files
 from idiomkit.models import load_model
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
+from idiomkit.training.checkpoints import set_training_length
 from idiomkit.training.examples import Examples, make_examples
 from idiomkit.training.recipes.base import Phase, PhasesFn, Recipe, Setup, Stream, adaptive_loss, sts_validation_pairs
 from idiomkit.training.recipes.idiolink import idiolink_infonce_examples, idiolink_recipe, infonce_loss
@@ -168,7 +169,7 @@ def pairs_setup(cfg, load_groups=None) -> Setup:
     tokens, validation on the validation idioms (+ STS dev when ``val_sts``; ``load_groups`` unused: no 2B data)."""
     cfg.mwe_tokens, cfg.pooling = False, "mean"
     model = load_model(cfg.model, pooling="mean", device="cpu" if not torch.cuda.is_available() else None)
-    model.max_seq_length = cfg.max_seq_length
+    set_training_length(model, cfg.max_seq_length)
     data_dir = run_data_dir(cfg.data_dir)
     data = idiom_data(str(data_dir))
     phases = PAIR_PHASES[cfg.recipe](model, None, cfg)
