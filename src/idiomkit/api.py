@@ -225,12 +225,12 @@ def evaluate(
     (e.g. :class:`~idiomkit.tasks.IdioLinkOptions`), or its fields as keyword ``values``. A model made by ``idiomkit
     train`` adds its training summary to ``params.training`` (its pooling is part of the model)."""
     run, values = split_run_options(run, values, f"evaluate {task}")
+    check_run_options(run, f"evaluate {task}")  # before anything is read, as evaluate_all
     made = made_by(model, run.recipe, run.model_name)
     run = with_seed_of(run, made.training)
     seed_everything(run.seed)
     task_obj = get_task(task)
     lexical = model in getattr(task_obj, "lexical_models", ())  # e.g. bm25: no neural model to load
-    check_run_options(run, f"evaluate {task}")
     options = task_options(task_obj, options, values, lexical=lexical)
     results_dir = Path(run.results_dir or default_results_dir())
     if run.write:

@@ -149,10 +149,14 @@ BAD_VALUES = [  # {owner}: the command that refuses it (a bad choice names it)
 
 @pytest.mark.parametrize("values, flags, message", BAD_VALUES)
 def test_a_bad_run_value_is_refused_by_the_api_and_the_command_line(values, flags, message, no_model, tmp_path):
+    """Refused before anything is read: not the model, nor its training.json (here unreadable)."""
     folders = {"data_dir": tmp_path, "results_dir": tmp_path / "results"}
+    model = tmp_path / "trained"
+    model.mkdir()
+    (model / "training.json").write_text("{not json")
     calls = {
-        "evaluate semeval2b": lambda: evaluate("semeval2b", "minilm", **values, **folders),
-        "evaluate all": lambda: evaluate_all(**values),
+        "evaluate semeval2b": lambda: evaluate("semeval2b", str(model), **values, **folders),
+        "evaluate all": lambda: evaluate_all(str(model), **values),
         "mteb": lambda: check_run_options(RunOptions(**values), "mteb"),
     }
     for owner, call in calls.items():

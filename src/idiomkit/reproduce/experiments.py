@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.data.errors import DataError
+from idiomkit.reproduce import schema
 from idiomkit.reproduce.method_runs import check_write_options, injected_values, method_run, method_value
 from idiomkit.reproduce.schema import (
     KINDS,
-    RUN_TYPES,
     TOP_FIELDS,
     CheckSpec,
     Experiment,
@@ -37,7 +37,7 @@ def checked_quick(path: Path, kind: str, raw: Any, scripts_dir: Path) -> dict[st
         check_seeds(path, "quick.seeds", base["seeds"])
     rest = {k: v for k, v in raw.items() if k not in base}
     if kind != "method":
-        return {**base, **checked_fields(path, "quick", rest, RUN_TYPES[kind], partial=True)}
+        return {**base, **checked_fields(path, "quick", rest, schema.RUN_TYPES[kind], partial=True)}
     unknown = [k for k in rest if k != "args"]
     if unknown:
         raise DataError(path, None, f"quick.{unknown[0]}", "unknown field (known: include, seeds, args)")
@@ -114,8 +114,8 @@ def load_experiment(path: Path) -> Experiment:
         exp.run = method_run(path, raw[kind], exp.scripts_dir)
         exp.spec = dict(raw[kind])
     else:
-        exp.spec = checked_fields(path, kind, raw[kind], RUN_TYPES[kind])
-        exp.run = RUN_TYPES[kind](**exp.spec)
+        exp.spec = checked_fields(path, kind, raw[kind], schema.RUN_TYPES[kind])
+        exp.run = schema.RUN_TYPES[kind](**exp.spec)
     exp.quick = checked_quick(path, kind, raw.get("quick", {}), exp.scripts_dir)
     exp.check = checked_check(path, raw.get("check", {}))
     if isinstance(exp.run, MethodRun):

@@ -8,7 +8,6 @@ use: importing them imports torch, which reading this module does not.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import types
 import typing
 from collections.abc import Iterable
@@ -17,6 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Union
 
 from idiomkit.data.errors import DataError
+from idiomkit.lazy import lazy_values
 from idiomkit.options import cli_fields, option_flags
 from idiomkit.run_options import RunOptions
 from idiomkit.training.config import TrainConfig
@@ -79,9 +79,8 @@ def task_options(tasks: Iterable[type[Task]]) -> tuple[tuple[str, Any], ...]:
     return tuple((key, hint) for key, (hint, _) in declared.items())
 
 
-@functools.cache
 def registered_task_options() -> tuple[tuple[str, Any], ...]:
-    """:func:`task_options` of the registered tasks (``TASK_OPTIONS``), derived once, when first needed."""
+    """:func:`task_options` of the registered tasks (made once, at the first use of :data:`TASK_OPTIONS`)."""
     from idiomkit.tasks import TASKS
 
     return task_options(TASKS.values())
@@ -99,26 +98,10 @@ def evaluate_schema(run_options: type = RunOptions, tasks: Iterable[type[Task]] 
         for f in cli_fields(run_options)
         if f.name not in EVALUATE_JOB_SUPPLIED
     ]
-    options = registered_task_options() if tasks is None else task_options(tasks)
+    options = __getattr__("TASK_OPTIONS") if tasks is None else task_options(tasks)
     spec += [(name, hint | None, field(default=None)) for name, hint in options]
     doc = "``[evaluate]``: the options of ``idiomkit evaluate`` an experiment may set (the seed comes from the job)."
     return dataclasses.make_dataclass("EvaluateRun", spec, namespace={"__doc__": doc, "__module__": __name__})
-
-
-@functools.cache
-def evaluate_run() -> type:
-    """The ``[evaluate]`` table of the registered tasks (``EvaluateRun``), built once, when first needed."""
-    return evaluate_schema()
-
-
-LAZY = {"EvaluateRun": evaluate_run, "TASK_OPTIONS": registered_task_options}
-
-
-def __getattr__(name: str) -> Any:
-    """``EvaluateRun`` and ``TASK_OPTIONS``, derived from the registered tasks at first use (PEP 562)."""
-    if name in LAZY:
-        return LAZY[name]()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -147,17 +130,15 @@ class MethodRun:
     args: dict[str, Value] = field(default_factory=dict)
 
 
-class RunTypes(dict):
-    """Run kind -> its table's dataclass; ``evaluate``'s is :func:`evaluate_run`, added at its first lookup."""
-
-    def __missing__(self, kind: str) -> type:
-        if kind != "evaluate":
-            raise KeyError(kind)
-        self[kind] = evaluate_run()
-        return self[kind]
+def run_types() -> dict[str, type]:
+    """Run kind -> its table's dataclass (made once, at the first use of :data:`RUN_TYPES`)."""
+    return {"train": TrainRun, "evaluate": __getattr__("EvaluateRun"), "method": MethodRun}
 
 
-RUN_TYPES: dict[str, type] = RunTypes(train=TrainRun, method=MethodRun)
+# EvaluateRun, TASK_OPTIONS and RUN_TYPES (which holds EvaluateRun) are made from the registered tasks at first use
+__getattr__, __dir__ = lazy_values(
+    __name__, {"TASK_OPTIONS": registered_task_options, "EvaluateRun": evaluate_schema, "RUN_TYPES": run_types}
+)
 TOP_FIELDS = ("description", "benchmark", "seeds", "data", "quick", "check", *KINDS)
 
 
