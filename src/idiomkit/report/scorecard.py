@@ -40,9 +40,27 @@ def dig(metrics: dict[str, Any], block: str, path: tuple[str, ...]) -> float | N
     return float(value) if isinstance(value, int | float) else None
 
 
+CORE_BLOCK = "meaning-triples"
+OLD_CORE_MARK = "†"
+OLD_CORE_NOTE = (
+    f"{OLD_CORE_MARK}: scored on the earlier core test (56 noun-compound triples held out), not comparable with "
+    "the 896-triple one; left out of every comparison and of the recommendation until the card is run again."
+)
+
+
+def old_core_test(metrics: dict[str, Any]) -> bool:
+    """Whether a card's core test is the earlier 56-triple one: its held-out slice has no bootstrap interval."""
+    heldout = (metrics.get(CORE_BLOCK) or {}).get("heldout")
+    return isinstance(heldout, dict) and "accuracy_ci95" not in heldout
+
+
 def headline(metrics: dict[str, Any]) -> dict[str, float | None]:
-    """``{column: number}`` of :data:`HEADLINE` for one card's metrics."""
-    return {column: dig(metrics, block, path) for column, block, path in HEADLINE}
+    """``{column: number}`` of :data:`HEADLINE` for one card's metrics; no core-test numbers from a card scored on
+    the earlier core test (:func:`old_core_test`), which another card's cannot be compared with."""
+    stale = old_core_test(metrics)
+    return {
+        column: None if stale and block == CORE_BLOCK else dig(metrics, block, path) for column, block, path in HEADLINE
+    }
 
 
 def markdown_table(rows: Sequence[tuple[str, dict[str, Any]]]) -> str:
@@ -106,10 +124,12 @@ def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str) -> li
     groups = full_cards(results, track)
     rows = []
     for (model, recipe), recs in sorted(groups.items(), key=lambda item: (item[0][1] != "zero-shot", item[0])):
-        cells = {}
-        for column, block, path in HEADLINE:
-            values = [v for r in recs if (v := dig(r["metrics"], block, path)) is not None]
+        cells, stale = {}, any(old_core_test(r["metrics"]) for r in recs)
+        heads = [headline(r["metrics"]) for r in recs]
+        for column, block, _ in HEADLINE:
+            values = [v for head in heads if (v := head[column]) is not None]
             cells[column] = mean_std(values, "nDCG" in column) if values else ""
+            cells[column] += OLD_CORE_MARK if stale and block == CORE_BLOCK else ""
         rule = training_rule((recs[0]["params"].get("training") or {}).get("label"))
         rows.append((f"| {model} | {recipe} | {rule} | {len(recs)} | ", cells))
     columns = [c for c, _, _ in HEADLINE if any(cells[c] for _, cells in rows)]
@@ -137,11 +157,12 @@ def speaks_portuguese(model: str) -> bool:
 def recommended(results: list[tuple[Path, dict[str, Any]]], portuguese: bool) -> tuple[str, str] | None:
     """The (model, recipe) the plain-track scorecard recommends: the best mean rank over the headline columns every
     candidate has (rank 1 = highest; ties share the better rank), mean over seeds. ``portuguese``: only models made
-    for Portuguese, over every column; else every model over the columns but :data:`PT_COLUMNS`."""
+    for Portuguese, over every column; else every model over the columns but :data:`PT_COLUMNS`. A configuration
+    with a card scored on the earlier core test is no candidate (its core numbers compare with nothing)."""
     means = {
         group: column_means(recs)
         for group, recs in full_cards(results, "plain").items()
-        if speaks_portuguese(group[0]) or not portuguese
+        if (speaks_portuguese(group[0]) or not portuguese) and not any(old_core_test(r["metrics"]) for r in recs)
     }
     if not means:
         return None
@@ -179,6 +200,7 @@ def scorecard_section(
         rows = scorecard_rows(results, track)
         if rows:
             out += [TRACK_TEXT[track], "", *rows, ""]
+            out += [OLD_CORE_NOTE, ""] if any(OLD_CORE_MARK in line for line in rows[2:]) else []
     if not any(line.startswith("|") for line in out):
         return []
     rules = "; ".join(f"*{key}*: {text}" for key, text in RULES.items() if key != "untrained")

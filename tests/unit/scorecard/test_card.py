@@ -12,7 +12,7 @@ from idiomkit.tasks.meaning_triples import triple_metrics
 METRICS = {
     "semeval2b": {"ALL": {"idiom": 0.25, "sts": 0.8, "all": 0.7}},
     "idiolink": {"sentence": {"ndcg@10": 41.234, "r_precision": 20.0}},
-    "meaning-triples": {"heldout": {"accuracy": 0.5}, "seen": {"n": 0}},
+    "meaning-triples": {"heldout": {"accuracy": 0.5, "accuracy_ci95": [0.4, 0.6]}, "seen": {"n": 0}},
 }
 
 

@@ -90,3 +90,23 @@ def test_a_curve_shows_the_selection_metric_first_then_the_summaries():
     entry = {"step": 1, "phase": "x", "val2b_all": 0.1, "valdef_id": 0.2, "val2b_idiom": 0.3, "val_mean": 0.4}
     assert curve_columns(entry, "val_mean") == ["val_mean", "val2b_idiom", "val2b_all", "valdef_id"]
     assert curve_columns(entry, None)[:2] == ["val2b_idiom", "val_mean"]
+
+
+def core_card(model, recipe, heldout, new_test=True):
+    """A plain untrained card with a core test: the current one (a bootstrap interval) or the earlier one."""
+    path, rec = card(model, recipe, 0, 0.3, 0.8, trained=False)
+    slice_ = {"n": 896 if new_test else 56, "accuracy": heldout} | ({"accuracy_ci95": [0.5, 0.7]} if new_test else {})
+    rec["metrics"]["meaning-triples"] = {"heldout": slice_, "seen": {"accuracy": 0.9}}
+    return path, rec
+
+
+def test_a_card_scored_on_the_earlier_core_test_is_marked_and_compared_with_nothing():
+    from idiomkit.report.scorecard import OLD_CORE_NOTE, headline, recommended, scorecard_rows, scorecard_section
+
+    old, new = core_card("mpnet", "zero-shot", 0.90, new_test=False), core_card("minilm", "zero-shot", 0.50)
+    assert headline(old[1]["metrics"])["core acc (held-out)"] is None  # the .90 is not a number to compare
+    assert headline(new[1]["metrics"])["core acc (held-out)"] == 0.50
+    rows = {line.split("|")[1].strip(): line for line in scorecard_rows([old, new], "plain")[2:]}
+    assert "| † | † |" in rows["mpnet"] and "| 0.500 | 0.900 |" in rows["minilm"]
+    assert recommended([old, new], portuguese=False) == ("minilm", "zero-shot")  # mpnet's higher 2B ties; no say
+    assert OLD_CORE_NOTE in scorecard_section([old, new]) and OLD_CORE_NOTE not in scorecard_section([new])
