@@ -26,9 +26,10 @@ import torch
 from transformers import get_linear_schedule_with_warmup
 
 from idiomkit.config import seed_everything
-from idiomkit.results import atomic_write_text, sha256_files
+from idiomkit.results import atomic_write_text, read_json_object, sha256_files
 from idiomkit.training.card import write_model_card
 from idiomkit.training.checkpoints import (
+    BASE_LENGTH,
     RunDirError,
     base_length,
     restore_checkpoint,
@@ -342,3 +343,25 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
     }
     atomic_write_text(out / "training.json", json.dumps(info, indent=2) + "\n")
     write_model_card(out, info)
+
+
+def resave_at_base_length(out: Path) -> int:
+    """Re-save the model of a run directory saved at its training length (before #44) so that it reads up to its
+    base model's maximum length, as runs save now; the run's other files (checkpoint, ``best/``) stay, and
+    ``training.json`` and the model card gain ``reads_max_seq_length``. Returns that length."""
+    from idiomkit.models import load_model
+
+    info = read_json_object(out / "training.json", "training.json")
+    reads = load_model(info["config"]["model"]).max_seq_length
+    model = load_model(str(out))
+    setattr(model, BASE_LENGTH, reads)
+    tmp = out.with_name(out.name + ".resave")
+    shutil.rmtree(tmp, ignore_errors=True)
+    save_plain(model, tmp)
+    shutil.copytree(tmp, out, dirs_exist_ok=True)
+    shutil.rmtree(tmp)
+    info["reads_max_seq_length"] = reads
+    atomic_write_text(out / "training.json", json.dumps(info, indent=2) + "\n")
+    write_model_card(out, info)
+    log.info("%s: saved reading up to %d tokens (trained at %s)", out, reads, info["config"].get("max_seq_length"))
+    return reads

@@ -71,6 +71,20 @@ def test_short_training_runs_checkpoints_and_saves(tmp_path):
     assert "texts truncated to 16 tokens" in (out / "train.log").read_text()
     card = (out / "README.md").read_text()
     assert "## idiomkit training" in card and f"trained at 16 tokens (max_seq_length); reads up to {base}" in card
+    # a run saved before #44 (at its training length, no reads_max_seq_length) is re-saved reading up to its base's
+    from idiomkit.training.trainer import resave_at_base_length
+
+    before = load_model(str(out))
+    before.max_seq_length = 16
+    before.save(str(out))
+    info = json.loads((out / "training.json").read_text())
+    (out / "training.json").write_text(json.dumps({k: v for k, v in info.items() if k != "reads_max_seq_length"}))
+    assert load_model(str(out)).max_seq_length == 16
+    assert resave_at_base_length(out) == base
+    after = load_model(str(out))
+    assert after.max_seq_length == base and [type(m) for m in after] == [type(m) for m in before]
+    assert json.loads((out / "training.json").read_text()) == info and (out / "checkpoint.pt").exists()
+    assert f"reads up to {base}" in (out / "README.md").read_text() and not out.with_name("run.resave").exists()
 
 
 def test_a_saved_copy_reads_at_the_base_length_and_the_training_model_keeps_its_own(tmp_path):
