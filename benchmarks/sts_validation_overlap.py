@@ -16,16 +16,17 @@ The models are encoded as loaded (a saved idiom reader included). Prints a table
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import logging
 from pathlib import Path
 
-import numpy as np
-
-from idiomkit.metrics.similarity import cosine_rows, spearman
 from idiomkit.models import load_model
+from idiomkit.models.lora import encoder_module
 from idiomkit.results import atomic_write_text
+from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.config import TrainConfig
+from idiomkit.training.interpolate import mix_weights
 from idiomkit.training.recipes.base import sts_split
 
 OUT = Path(__file__).with_name("sts_validation_overlap.json")
@@ -37,26 +38,19 @@ def sentences(pairs) -> set[str]:
 
 
 def rho(model, pairs) -> float:
-    a = model.encode([p.sentence_1 for p in pairs], batch_size=64, convert_to_numpy=True)
-    b = model.encode([p.sentence_2 for p in pairs], batch_size=64, convert_to_numpy=True)
-    return round(spearman([p.score for p in pairs], cosine_rows(np.asarray(a), np.asarray(b))), 4)
-
-
-def transformer(model):
-    """The model's Hugging Face encoder (the first module with an ``auto_model``)."""
-    return next(m.auto_model for m in model if hasattr(m, "auto_model"))
+    """Spearman's ρ of cosine vs gold (the training's STS validation evaluator; each distinct sentence once)."""
+    return round(StsEvaluator(pairs)(model)["val_sts"], 4)
 
 
 def mixed_scores(first, second, sets: dict[str, list]) -> list[dict]:
-    """ρ of ``first`` with its encoder's weights mixed towards ``second``'s at each ratio."""
-    start = {k: v.clone() for k, v in transformer(first).state_dict().items()}
-    end = transformer(second).state_dict()
+    """ρ of ``first`` with its encoder's weights mixed towards ``second``'s at each ratio (``interpolate``'s mix)."""
+    encoder, tuned = encoder_module(first).auto_model, encoder_module(second).auto_model
+    start = copy.deepcopy(encoder)
     rows = []
     for alpha in RATIOS:
-        mixed = {k: (1 - alpha) * v + alpha * end[k] if end[k].shape == v.shape else v for k, v in start.items()}
-        transformer(first).load_state_dict(mixed)
+        encoder.load_state_dict(mix_weights(start, tuned, alpha))
         rows.append({"alpha": alpha, **{name: rho(first, pairs) for name, pairs in sets.items()}})
-    transformer(first).load_state_dict(start)
+    encoder.load_state_dict(start.state_dict())
     return rows
 
 
