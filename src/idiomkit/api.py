@@ -122,6 +122,7 @@ def training_summary(model) -> dict[str, Any] | None:
     return {
         "label": info.get("label") or run_label(info.get("recipe", "?"), cfg),
         "config": {k: cfg.get(k) for k in keys},
+        "reads_max_seq_length": info.get("reads_max_seq_length"),  # None: saved at its training length (before #44)
         "steps": info.get("steps"),
         "epochs_done": info.get("epochs_done"),
         "train_s": info.get("train_s"),

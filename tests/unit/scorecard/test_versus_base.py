@@ -80,8 +80,12 @@ def test_a_trained_directory_carries_its_validation_curve_into_the_result(tmp_pa
 
     history = [{"step": 50, "epoch": 0, "phase": "flagship", "val_mean": 0.123456789}]
     (tmp_path / "training.json").write_text(json.dumps({"recipe": "flagship-v2", "config": {}, "validation": history}))
-    curve = training_summary(tmp_path)["validation"]
-    assert curve == [{"step": 50, "epoch": 0, "phase": "flagship", "val_mean": 0.1235}]
+    summary = training_summary(tmp_path)
+    assert summary["validation"] == [{"step": 50, "epoch": 0, "phase": "flagship", "val_mean": 0.1235}]
+    assert summary["reads_max_seq_length"] is None  # a run saved before #44: it read its training length
+    info = {"recipe": "flagship-v2", "config": {"max_seq_length": 64}, "reads_max_seq_length": 512}
+    (tmp_path / "training.json").write_text(json.dumps(info))
+    assert training_summary(tmp_path)["reads_max_seq_length"] == 512
 
 
 def test_a_curve_shows_the_selection_metric_first_then_the_summaries():
