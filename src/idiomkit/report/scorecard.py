@@ -48,10 +48,39 @@ OLD_CORE_NOTE = (
 )
 
 
+SHORT_READ_MARK = "‡"
+SHORT_READ_NOTE = (
+    f"{SHORT_READ_MARK}N: a trained model saved reading only its training length (before session 42's fix), so "
+    "scored on texts cut at N tokens; runs saved now read up to their base model's maximum (512 for me5-small-enpt)."
+)
+
+
+def short_read_mark(recs: Sequence[dict[str, Any]]) -> str:
+    """``‡N`` when a trained model's card was scored reading only its training length N (its training summary
+    predates ``reads_max_seq_length``), else nothing."""
+    for rec in recs:
+        training = rec.get("params", {}).get("training")
+        if training and "reads_max_seq_length" not in training:
+            return f"{SHORT_READ_MARK}{(training.get('config') or {}).get('max_seq_length') or ''}"
+    return ""
+
+
 def old_core_test(metrics: dict[str, Any]) -> bool:
     """Whether a card's core test is the earlier 56-triple one: its held-out slice has no bootstrap interval."""
     heldout = (metrics.get(CORE_BLOCK) or {}).get("heldout")
     return isinstance(heldout, dict) and "accuracy_ci95" not in heldout
+
+
+MARK_NOTES = ((OLD_CORE_MARK, OLD_CORE_NOTE), (SHORT_READ_MARK, SHORT_READ_NOTE))
+
+
+def marks_explained(lines: Sequence[str]) -> list[str]:
+    """The note (then a blank line) of each mark of :data:`MARK_NOTES` that some table line carries."""
+    out: list[str] = []
+    for mark, note in MARK_NOTES:
+        if any(mark in line for line in lines):
+            out += [note, ""]
+    return out
 
 
 def headline(metrics: dict[str, Any]) -> dict[str, float | None]:
@@ -131,7 +160,7 @@ def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str) -> li
             cells[column] = mean_std(values, "nDCG" in column) if values else ""
             cells[column] += OLD_CORE_MARK if stale and block == CORE_BLOCK else ""
         rule = training_rule((recs[0]["params"].get("training") or {}).get("label"))
-        rows.append((f"| {model} | {recipe} | {rule} | {len(recs)} | ", cells))
+        rows.append((f"| {model} | {recipe}{short_read_mark(recs)} | {rule} | {len(recs)} | ", cells))
     columns = [c for c, _, _ in HEADLINE if any(cells[c] for _, cells in rows)]
     if not rows:
         return []
@@ -200,7 +229,7 @@ def scorecard_section(
         rows = scorecard_rows(results, track)
         if rows:
             out += [TRACK_TEXT[track], "", *rows, ""]
-            out += [OLD_CORE_NOTE, ""] if any(OLD_CORE_MARK in line for line in rows[2:]) else []
+            out += marks_explained(rows[2:])
     if not any(line.startswith("|") for line in out):
         return []
     rules = "; ".join(f"*{key}*: {text}" for key, text in RULES.items() if key != "untrained")
@@ -244,7 +273,7 @@ def versus_base_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
             for column, mean in column_means(recs).items()
             if base[column] is not None
         }
-        rows.append((model, recipe, len(recs), cells))
+        rows.append((model, recipe + short_read_mark(recs), len(recs), cells))
     columns = [column for column, _, _ in HEADLINE if any(column in cells for *_, cells in rows)]
     if not rows:
         return []
@@ -315,4 +344,5 @@ def versus_base_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]
         f"A column is cleared when the trained number is higher; an STS test column when it is no more than "
         f"{STS_GUARD_TOLERANCE} below.",
         "",
+        *marks_explained(rows[2:]),
     ]

@@ -8,7 +8,8 @@ from idiomkit.report.scorecard import BASE_WITH_READER, clears, versus_base_rows
 
 
 def card(model, recipe, seed, idiom, stsb, trained=True, track="plain"):
-    params = {"track": track, "training": {"label": recipe} if trained else None}
+    training = {"label": recipe, "reads_max_seq_length": 512}  # a run saved as runs are now
+    params = {"track": track, "training": training if trained else None}
     metrics = {"semeval2b": {"ALL": {"idiom": idiom}}, "sts-guard": {"stsb-en": stsb}}
     rec = {"task": "scorecard", "model": model, "recipe": recipe, "seed": seed, "params": params, "metrics": metrics}
     return Path(f"{model}__{recipe}__{seed}.json"), rec
@@ -114,3 +115,16 @@ def test_a_card_scored_on_the_earlier_core_test_is_marked_and_compared_with_noth
     assert "| † | † |" in rows["mpnet"] and "| 0.500 | 0.900 |" in rows["minilm"]
     assert recommended([old, new], portuguese=False) == ("minilm", "zero-shot")  # mpnet's higher 2B ties; no say
     assert OLD_CORE_NOTE in scorecard_section([old, new]) and OLD_CORE_NOTE not in scorecard_section([new])
+
+
+def test_a_trained_card_scored_at_its_training_length_is_marked_with_that_length():
+    from idiomkit.report.scorecard import SHORT_READ_NOTE, scorecard_rows, scorecard_section
+
+    old = card("me5", "flagship-v2", 0, 0.4, 0.8)
+    old[1]["params"]["training"] = {"label": "flagship-v2", "config": {"max_seq_length": 64}}  # saved before the fix
+    new = card("me5", "flagship-v2-mean", 0, 0.4, 0.8)
+    new[1]["params"]["training"] |= {"config": {"max_seq_length": 64}}
+    base = card("me5", "zero-shot", 0, 0.3, 0.8, trained=False)
+    recipes = [line.split("|")[2].strip() for line in scorecard_rows([old, new, base], "plain")[2:]]
+    assert sorted(recipes) == ["flagship-v2-mean", "flagship-v2‡64", "zero-shot"]
+    assert SHORT_READ_NOTE in scorecard_section([old, base]) and SHORT_READ_NOTE not in scorecard_section([new, base])
