@@ -26,6 +26,7 @@ import torch
 from transformers import get_linear_schedule_with_warmup
 
 from idiomkit.config import seed_everything
+from idiomkit.models import load_model
 from idiomkit.results import atomic_write_text, read_json_object, sha256_files
 from idiomkit.training.card import write_model_card
 from idiomkit.training.checkpoints import (
@@ -349,8 +350,6 @@ def resave_at_base_length(out: Path) -> int:
     """Re-save the model of a run directory saved at its training length (before #44) so that it reads up to its
     base model's maximum length, as runs save now; the run's other files (checkpoint, ``best/``) stay, and
     ``training.json`` and the model card gain ``reads_max_seq_length``. Returns that length."""
-    from idiomkit.models import load_model
-
     info = read_json_object(out / "training.json", "training.json")
     reads = load_model(info["config"]["model"]).max_seq_length
     model = load_model(str(out))
