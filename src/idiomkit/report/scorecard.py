@@ -71,6 +71,11 @@ def old_core_test(metrics: dict[str, Any]) -> bool:
     return isinstance(heldout, dict) and "accuracy_ci95" not in heldout
 
 
+def any_old_core_test(recs: Sequence[dict[str, Any]]) -> bool:
+    """Whether one of a configuration's cards (``recs``) was scored on the earlier core test."""
+    return any(old_core_test(r["metrics"]) for r in recs)
+
+
 MARK_NOTES = ((OLD_CORE_MARK, OLD_CORE_NOTE), (SHORT_READ_MARK, SHORT_READ_NOTE))
 
 
@@ -153,7 +158,7 @@ def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str) -> li
     groups = full_cards(results, track)
     rows = []
     for (model, recipe), recs in sorted(groups.items(), key=lambda item: (item[0][1] != "zero-shot", item[0])):
-        cells, stale = {}, any(old_core_test(r["metrics"]) for r in recs)
+        cells, stale = {}, any_old_core_test(recs)
         heads = [headline(r["metrics"]) for r in recs]
         for column, block, _ in HEADLINE:
             values = [v for head in heads if (v := head[column]) is not None]
@@ -191,7 +196,7 @@ def recommended(results: list[tuple[Path, dict[str, Any]]], portuguese: bool) ->
     means = {
         group: column_means(recs)
         for group, recs in full_cards(results, "plain").items()
-        if (speaks_portuguese(group[0]) or not portuguese) and not any(old_core_test(r["metrics"]) for r in recs)
+        if (speaks_portuguese(group[0]) or not portuguese) and not any_old_core_test(recs)
     }
     if not means:
         return None

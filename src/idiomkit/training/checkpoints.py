@@ -179,10 +179,10 @@ def plain_copy(model):
     return merged
 
 
-def save_plain(model, path: Path) -> None:
+def save_plain(model, path: Path, length: int | None = None) -> None:
     """Save ``model`` as a plain sentence-transformers directory: LoRA adapters merged, reading up to its base
-    model's maximum length (not the training one: :func:`set_training_length`)."""
-    with at_base_length(model):
+    model's maximum length (not the training one: :func:`set_training_length`), or ``length``."""
+    with at_base_length(model, length):
         plain_copy(model).save(str(path))
 
 

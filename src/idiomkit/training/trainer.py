@@ -30,7 +30,6 @@ from idiomkit.models import load_model
 from idiomkit.results import atomic_write_text, read_json_object, sha256_files
 from idiomkit.training.card import write_model_card
 from idiomkit.training.checkpoints import (
-    BASE_LENGTH,
     RunDirError,
     base_length,
     restore_checkpoint,
@@ -352,11 +351,9 @@ def resave_at_base_length(out: Path) -> int:
     ``training.json`` and the model card gain ``reads_max_seq_length``. Returns that length."""
     info = read_json_object(out / "training.json", "training.json")
     reads = load_model(info["config"]["model"]).max_seq_length
-    model = load_model(str(out))
-    setattr(model, BASE_LENGTH, reads)
     tmp = out.with_name(out.name + ".resave")
     shutil.rmtree(tmp, ignore_errors=True)
-    save_plain(model, tmp)
+    save_plain(load_model(str(out)), tmp, reads)
     shutil.copytree(tmp, out, dirs_exist_ok=True)
     shutil.rmtree(tmp)
     info["reads_max_seq_length"] = reads
