@@ -121,6 +121,13 @@ class TrainConfig:
         "flagship-v2 recipes: the validation idioms are left out of every training stream and of the reader's"
         " lexicon (val_mean gets a held-out-idiom part).",
     )
+    distill_align: str = opt(
+        "none",
+        "flagship-v2-student: rotate the teacher's targets into the untrained student's own space before"
+        " distilling (procrustes: the orthogonal map fitted on both models' embeddings of the same sentences) or"
+        " not (none).",
+        known=("alignment", "idiomkit.training.recipes.frozen:ALIGNMENTS"),
+    )
 
 
 @dataclass

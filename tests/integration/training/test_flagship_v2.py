@@ -23,6 +23,7 @@ TINY = {
     "max_seq_length": 32,
     "limit_groups": 40,
     "distill_steps": 2,
+    "distill_align": "procrustes",
     "lr": 3e-4,
     "dropout": 0.0,
     "threads": 1,
@@ -81,7 +82,7 @@ def student_run(tmp_path_factory, data_dir):
 def test_distill_phase_then_flagship_streams_with_the_keep_term(student_run):
     out, losses, _, _ = student_run
     info = json.loads((out / "training.json").read_text(encoding="utf-8"))
-    assert info["label"] == "flagship-v2-student-lora-distill2-teacher-minilm-dropout0" and info["steps"] == 4
+    assert info["label"] == "flagship-v2-student-lora-distill2-teacher-minilm-align-procrustes-dropout0" and info["steps"] == 4
     counts = info["counts"]
     assert counts["distill_rows"] == 2 * 4 and counts["keep_rows"] > 0 and counts["misreading_rows"] > 0
     assert counts["val_unseen_idioms"] > 0 and counts["val_triples"] > 0
@@ -92,9 +93,10 @@ def test_distill_phase_then_flagship_streams_with_the_keep_term(student_run):
 def test_frozen_targets_are_cached_and_read_back_on_resume(student_run):
     out, _, first, resumed = student_run
     cached = sorted(p.name.split("-")[0] for p in (out / FROZEN_DIR).glob("*.npy"))
-    assert cached == ["keep", "teacher"]
-    assert sum(m.startswith("frozen embeddings of") and "written" in m for m in first) == 2
-    assert sum(m.startswith("frozen embeddings of") and ": read " in m for m in resumed) == 2
+    assert cached == ["distill", "keep", "teacher"]  # distill: the untrained student's, for the Procrustes fit
+    assert sum(m.startswith("frozen embeddings of") and "written" in m for m in first) == 3
+    assert sum(m.startswith("frozen embeddings of") and ": read " in m for m in resumed) == 3
+    assert sum(m.startswith("targets rotated into the student's space") for m in first) == 1
 
 
 def test_lora_is_merged_and_the_reader_reloads(student_run):

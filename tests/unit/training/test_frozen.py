@@ -1,5 +1,6 @@
 """Frozen-model targets: computed once from the exact cached token ids, cached in the run folder and read back on
-resume, handed to the loss as a (B, d) label tensor; PCA reduction keeps the geometry of low-rank targets."""
+resume, handed to the loss as a (B, d) label tensor; PCA reduction keeps the geometry of low-rank targets;
+Procrustes alignment finds the rotation between two spaces and keeps every angle."""
 
 from __future__ import annotations
 
@@ -8,7 +9,14 @@ import pytest
 
 from idiomkit.training.examples import collate, make_examples
 from idiomkit.training.recipes import frozen
-from idiomkit.training.recipes.frozen import FROZEN_DIR, frozen_embeddings, reduce_dim, with_targets
+from idiomkit.training.recipes.frozen import (
+    FROZEN_DIR,
+    frozen_embeddings,
+    mean_row_cosine,
+    procrustes_align,
+    reduce_dim,
+    with_targets,
+)
 
 TEXTS = ["A man is playing a guitar.", "He finally spilled the beans.", "The cat sleeps.", "It is raining."]
 
@@ -55,3 +63,16 @@ def test_pca_reduction_keeps_distances_of_low_rank_targets():
     assert reduce_dim(wide, 8) is wide
     with pytest.raises(ValueError, match="cannot widen 8-dimensional targets to 9"):
         reduce_dim(wide, 9)
+
+
+def test_procrustes_recovers_the_rotation_between_two_spaces_and_keeps_angles():
+    rng = np.random.default_rng(1)
+    teacher = rng.normal(size=(60, 6))
+    rotation, _ = np.linalg.qr(rng.normal(size=(6, 6)))
+    student = teacher @ rotation + 0.01 * rng.normal(size=(60, 6))  # the same geometry on other axes
+    assert abs(mean_row_cosine(teacher, student)) < 0.5
+    aligned = procrustes_align(teacher, student)
+    assert mean_row_cosine(aligned, student) > 0.999
+    np.testing.assert_allclose(aligned @ aligned.T, teacher @ teacher.T, atol=1e-4)  # a rotation: angles kept
+    with pytest.raises(ValueError, match=r"differ in shape"):
+        procrustes_align(teacher, student[:, :5])

@@ -68,6 +68,9 @@ def test_flagship_v2_labels_name_the_keep_and_distill_options():
         "flagship-v2-student-distill100-teacher-minilm"
     )
     assert run_label("flagship-v2", {"distill_steps": 100}) == "flagship-v2"  # no distill phase: not named
+    assert run_label("flagship-v2-student", {"distill_align": "procrustes", "pooling": "mean"}) == (
+        "flagship-v2-student-pool-mean-align-procrustes"
+    )
     assert run_label("flagship-v2", {"pooling": "mean"}) == "flagship-v2-pool-mean"  # the model's own pooling
     assert run_label("flagship", {"pooling": "mean"}) == "flagship"  # v1 labels are as recorded
     assert run_label("flagship", {"keep_weight": 0.0}) == "flagship"  # no keep loss in v1

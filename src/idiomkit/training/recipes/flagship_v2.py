@@ -9,7 +9,9 @@ its base knew, and a selection that sees idioms the model has not.
 - ``flagship-v2-student``: a ``distill`` phase of ``distill_steps`` steps before the flagship streams: the model
   (the student) learns student(EN) ≈ teacher(EN) and student(PT) ≈ teacher(EN) on parallel sentences (Reimers &
   Gurevych 2020), teacher = ``teacher`` (default all-mpnet-base-v2) with the idiom reader in front, its
-  embeddings cached like the base's (PCA-reduced to the student's width when wider). The parallel text is STS-B
+  embeddings cached like the base's (PCA-reduced to the student's width when wider; with ``distill_align =
+  procrustes`` then rotated into the untrained student's own space, :func:`.frozen.procrustes_align`, so the
+  student learns the teacher's geometry, not its axes). The parallel text is STS-B
   train and its Portuguese translation (``sts/stsb_multi_mt/stsb-pt-train.csv``: DeepL, European Portuguese, row
   ``i`` aligned with the English row ``i``); no other EN/PT parallel text is in the data (ASSIN 2 is Portuguese
   only, the definitions sources English only). Sentences of held-out splits and of the STS validation carve are
@@ -60,7 +62,7 @@ from idiomkit.training.recipes.flagship import (
     wanted_streams,
     with_reader,
 )
-from idiomkit.training.recipes.frozen import frozen_embeddings, reduce_dim, with_targets
+from idiomkit.training.recipes.frozen import frozen_embeddings, procrustes_align, reduce_dim, with_targets
 from idiomkit.training.recipes.guard import HeldOutGuard
 from idiomkit.training.recipes.pairs import idiom_data
 
@@ -143,13 +145,16 @@ def teacher_targets(cfg, english: list[str], dim: int, lexicon) -> np.ndarray:
 
 
 def distill_phase(model, cfg, sources: Sources) -> Phase:
-    """``distill_steps`` steps of (EN, PT) rows against the teacher's EN embeddings (MSE, as ``MSELoss``)."""
+    """``distill_steps`` steps of (EN, PT) rows against the teacher's EN embeddings (MSE, as ``MSELoss``), first
+    rotated into the student's space when ``distill_align`` is ``procrustes``."""
     pairs = parallel_sentences(cfg, sources)
     per_step = max(1, cfg.batch_size // 2)  # a two-column row is two sentences
     pairs = pairs[: cfg.distill_steps * per_step]
     dim = model.get_embedding_dimension()
     targets = teacher_targets(cfg, [e for e, _ in pairs], dim, reader_lexicon(model))
     examples = make_examples(model, "distill", pairs, [0.0] * len(pairs), list(range(len(pairs))), cfg.max_seq_length)
+    if cfg.distill_align == "procrustes":  # the untrained student's own EN embeddings (first column), cached
+        targets = procrustes_align(targets, frozen_embeddings(model, examples, cfg.output_dir, f"student|{cfg.model}"))
     epochs = max(1, math.ceil(cfg.distill_steps * per_step / len(pairs)))
     return Phase("distill", [Stream(with_targets(examples, targets), KeepCloseLoss(model, "mse"))], epochs)
 

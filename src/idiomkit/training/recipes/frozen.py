@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 
 FROZEN_DIR = "frozen"
 ENCODE_BATCH = 64
+ALIGNMENTS = ("none", "procrustes")  # how distillation targets meet the student's space (``distill_align``)
 
 
 class TargetRows(Sequence):
@@ -100,6 +101,33 @@ def reduce_dim(targets: np.ndarray, dim: int) -> np.ndarray:
         "targets reduced from %d to %d dimensions (PCA, %.1f%% of the variance)", targets.shape[1], dim, 100 * kept
     )
     return (targets @ axes[:dim].T).astype(np.float32)
+
+
+def mean_row_cosine(a: np.ndarray, b: np.ndarray) -> float:
+    """The mean cosine between row ``i`` of ``a`` and row ``i`` of ``b``."""
+    norms = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)
+    return float(np.mean((a * b).sum(axis=1) / np.maximum(norms, 1e-12)))
+
+
+def procrustes_align(targets: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """``targets`` rotated into ``reference``'s coordinates: ``targets @ R`` with ``R`` the orthogonal matrix that
+    minimises ``||targets @ R - reference||`` (orthogonal Procrustes, :func:`scipy.linalg.orthogonal_procrustes`),
+    fitted on the same rows. A rotation keeps every distance and angle between targets, so distillation toward the
+    rotated targets transfers the teacher's geometry without asking the student to turn its whole space to the
+    teacher's axes (two encoders trained apart agree on no axis: their rows start near orthogonal)."""
+    from scipy.linalg import orthogonal_procrustes
+
+    if targets.shape != reference.shape:
+        raise ValueError(f"targets {targets.shape} and reference {reference.shape} differ in shape")
+    rotation, _ = orthogonal_procrustes(targets, reference)
+    aligned = (targets @ rotation).astype(np.float32)
+    log.info(
+        "targets rotated into the student's space (orthogonal Procrustes on %d rows): mean row cosine %.3f -> %.3f",
+        len(targets),
+        mean_row_cosine(targets, reference),
+        mean_row_cosine(aligned, reference),
+    )
+    return aligned
 
 
 def with_targets(examples: Examples, targets: np.ndarray) -> Examples:
