@@ -41,8 +41,8 @@ def run_label(recipe: str, config: Mapping[str, Any] | None = None) -> str:
     not the paper's 10 (2B result files name their epochs elsewhere); ``-dropout<p>`` when the run overrode the
     model's dropout; ``-stsw<w>`` for an STS-mixing recipe whose STS loss weight is not 1; flagship-v2 recipes:
     ``-keep<w>`` / ``-keep-<distance>`` when the keep-what-you-know loss is not the default (weight 1, ``mse``),
-    ``-pool-<pooling>`` when the pooling is not ``last2``,
-    ``-distill<N>`` / ``-teacher-<name>`` / ``-align-<how>`` when the student's distillation is not; ``-dedup`` when a 2B recipe's
+    ``-pool-<pooling>`` when the pooling is not ``last2``, ``-distill<N>`` / ``-teacher-<name>`` /
+    ``-align-<how>`` when the student's distillation is not; ``-dedup`` when a 2B recipe's
     training data went through the held-out dedup (the recorded rows before it carry no suffix; IdioLink and pairs
     recipes keep their idioms apart by construction, the dedup only moves their STS validation; the flagship always
     goes through it), ``-dedup-sentences`` when it dropped held-out sentences only (SemEval 2B's fine_tune rule: MWE
