@@ -123,9 +123,9 @@ class TrainConfig:
     )
     distill_align: str = opt(
         "none",
-        "flagship-v2-student: rotate the teacher's targets into the untrained student's own space before"
-        " distilling (procrustes: the orthogonal map fitted on both models' embeddings of the same sentences) or"
-        " not (none).",
+        "flagship-v2-student: map the teacher's targets into the untrained student's own space before"
+        " distilling (procrustes: centred, rotated and scaled, fitted on both models' embeddings of the same"
+        " sentences) or not (none).",
         known=("alignment", "idiomkit.training.recipes.frozen:ALIGNMENTS"),
     )
 

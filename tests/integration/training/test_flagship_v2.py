@@ -97,7 +97,7 @@ def test_frozen_targets_are_cached_and_read_back_on_resume(student_run):
     assert cached == ["distill", "keep", "teacher"]  # distill: the untrained student's, for the Procrustes fit
     assert sum(m.startswith("frozen embeddings of") and "written" in m for m in first) == 3
     assert sum(m.startswith("frozen embeddings of") and ": read " in m for m in resumed) == 3
-    assert sum(m.startswith("targets rotated into the student's space") for m in first) == 1
+    assert sum(m.startswith("targets mapped into the student's space") for m in first) == 1
 
 
 def test_lora_is_merged_and_the_reader_reloads(student_run):

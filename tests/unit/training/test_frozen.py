@@ -65,14 +65,18 @@ def test_pca_reduction_keeps_distances_of_low_rank_targets():
         reduce_dim(wide, 9)
 
 
-def test_procrustes_recovers_the_rotation_between_two_spaces_and_keeps_angles():
+def test_procrustes_recovers_a_similarity_transform_and_keeps_the_centred_geometry():
     rng = np.random.default_rng(1)
     teacher = rng.normal(size=(60, 6))
     rotation, _ = np.linalg.qr(rng.normal(size=(6, 6)))
-    student = teacher @ rotation + 0.01 * rng.normal(size=(60, 6))  # the same geometry on other axes
+    offset = 3.0 * rng.normal(size=6)  # the student's common direction
+    student = 0.4 * (teacher - teacher.mean(axis=0)) @ rotation + offset + 0.01 * rng.normal(size=(60, 6))
     assert abs(mean_row_cosine(teacher, student)) < 0.5
     aligned = procrustes_align(teacher, student)
+    np.testing.assert_allclose(aligned, student, atol=0.05)
     assert mean_row_cosine(aligned, student) > 0.999
-    np.testing.assert_allclose(aligned @ aligned.T, teacher @ teacher.T, atol=1e-4)  # a rotation: angles kept
+    centred = aligned - aligned.mean(axis=0)
+    gram = (teacher - teacher.mean(axis=0)) @ (teacher - teacher.mean(axis=0)).T
+    np.testing.assert_allclose(centred @ centred.T / 0.4**2, gram, rtol=0.05, atol=0.05)  # angles kept, one scale
     with pytest.raises(ValueError, match=r"differ in shape"):
         procrustes_align(teacher, student[:, :5])

@@ -8,14 +8,13 @@ its base knew, and a selection that sees idioms the model has not.
   (:mod:`.frozen`), so a resumed run reads them back.
 - ``flagship-v2-student``: a ``distill`` phase of ``distill_steps`` steps before the flagship streams: the model
   (the student) learns student(EN) ≈ teacher(EN) and student(PT) ≈ teacher(EN) on parallel sentences (Reimers &
-  Gurevych 2020), teacher = ``teacher`` (default all-mpnet-base-v2) with the idiom reader in front, its
-  embeddings cached like the base's (PCA-reduced to the student's width when wider; with ``distill_align =
-  procrustes`` then rotated into the untrained student's own space, :func:`.frozen.procrustes_align`, so the
-  student learns the teacher's geometry, not its axes). The parallel text is STS-B
-  train and its Portuguese translation (``sts/stsb_multi_mt/stsb-pt-train.csv``: DeepL, European Portuguese, row
-  ``i`` aligned with the English row ``i``); no other EN/PT parallel text is in the data (ASSIN 2 is Portuguese
-  only, the definitions sources English only). Sentences of held-out splits and of the STS validation carve are
-  left out.
+  Gurevych 2020), teacher = ``teacher`` (default all-mpnet-base-v2) with the idiom reader in front, its embeddings
+  cached like the base's (PCA-reduced to the student's width when wider; with ``distill_align = procrustes`` then
+  mapped into the untrained student's own space, centred, rotated and scaled, :func:`.frozen.procrustes_align`, so
+  the student learns the teacher's geometry, not its axes). The parallel text is STS-B train and its Portuguese
+  translation (``sts/stsb_multi_mt/stsb-pt-train.csv``: DeepL, European Portuguese, row ``i`` aligned with the
+  English row ``i``); no other EN/PT parallel text is in the data (ASSIN 2 is Portuguese only, the definitions
+  sources English only). Sentences of held-out splits and of the STS validation carve are left out.
 - ``val_unseen`` (default on): the validation idioms -- the misreading validation idioms (15% of the seen core-test
   idioms), the Xiao validation idioms and the 2B validation MWEs -- are left out of every training stream (by key
   and by the variant guard) and of the reader's lexicon, so ``val_mean`` selects on idioms neither training nor the
@@ -146,7 +145,7 @@ def teacher_targets(cfg, english: list[str], dim: int, lexicon) -> np.ndarray:
 
 def distill_phase(model, cfg, sources: Sources) -> Phase:
     """``distill_steps`` steps of (EN, PT) rows against the teacher's EN embeddings (MSE, as ``MSELoss``), first
-    rotated into the student's space when ``distill_align`` is ``procrustes``."""
+    mapped into the student's space when ``distill_align`` is ``procrustes``."""
     pairs = parallel_sentences(cfg, sources)
     per_step = max(1, cfg.batch_size // 2)  # a two-column row is two sentences
     pairs = pairs[: cfg.distill_steps * per_step]
