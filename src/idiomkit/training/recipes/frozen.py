@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from scipy.linalg import orthogonal_procrustes
 
 from idiomkit.data.errors import DataError
 from idiomkit.errors import OptionError
@@ -117,8 +118,6 @@ def procrustes_align(targets: np.ndarray, reference: np.ndarray) -> np.ndarray:
     without asking the student to turn its space to the teacher's axes (two encoders trained apart agree on no
     axis) or to give up its own anisotropy (e5 students have a common direction: random sentence pairs at cosine
     .75, against .03 for mpnet)."""
-    from scipy.linalg import orthogonal_procrustes
-
     if targets.shape != reference.shape:
         raise ValueError(f"targets {targets.shape} and reference {reference.shape} differ in shape")
     centred, centre = targets - targets.mean(axis=0), reference.mean(axis=0)
