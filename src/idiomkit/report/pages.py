@@ -81,14 +81,19 @@ def readme_table(results_dir: str | Path) -> str:
     return "\n".join(lines[2:]).strip("\n") if lines else "(no configuration has results on two benchmarks yet)"
 
 
+def readme_scorecard(results: list[tuple[Path, dict[str, Any]]]) -> str:
+    """The README's scorecard block: the :data:`README_TRACKS` tables, current rows only."""
+    return "\n".join(scorecard_section(results, False, README_TRACKS, current_only=True)).strip("\n")
+
+
 def update_readme(readme: str | Path, results_dir: str | Path) -> bool:
-    """Replace the tables between :data:`SCORECARD_MARKERS` (the scorecard's :data:`README_TRACKS`; both tracks are
-    on the results pages) and :data:`README_MARKERS` (the cross-benchmark matrix) in ``readme``; False when it has
-    neither (nothing written)."""
+    """Replace the tables between :data:`SCORECARD_MARKERS` (the scorecard's :data:`README_TRACKS`, current rows
+    only; both tracks and every row are on the results pages) and :data:`README_MARKERS` (the cross-benchmark
+    matrix) in ``readme``; False when it has neither (nothing written)."""
     text = Path(readme).read_text(encoding="utf-8")
     results = load_results(results_dir)
     tables = (
-        (SCORECARD_MARKERS, "\n".join(scorecard_section(results, heading=False, tracks=README_TRACKS)).strip("\n")),
+        (SCORECARD_MARKERS, readme_scorecard(results)),
         (README_MARKERS, readme_table(results_dir)),
     )
     found = False

@@ -152,13 +152,16 @@ def full_cards(results: list[tuple[Path, dict[str, Any]]], track: str) -> dict[t
     return groups
 
 
-def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str) -> list[str]:
+def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str, current_only: bool = False) -> list[str]:
     """The table (header first) of the full (not quick) scorecards of ``track``: one line per (model, recipe), mean
-    ± std over seeds, the :data:`HEADLINE` columns some row has; no lines when the track has no card."""
+    ± std over seeds, the :data:`HEADLINE` columns some row has; no lines when the track has no card. With
+    ``current_only`` a (model, recipe) with a card on the earlier core test has no line (the README's choice)."""
     groups = full_cards(results, track)
     rows = []
     for (model, recipe), recs in sorted(groups.items(), key=lambda item: (item[0][1] != "zero-shot", item[0])):
         cells, stale = {}, any_old_core_test(recs)
+        if stale and current_only:
+            continue
         heads = [headline(r["metrics"]) for r in recs]
         for column, block, _ in HEADLINE:
             values = [v for head in heads if (v := head[column]) is not None]
@@ -225,16 +228,22 @@ def recommendation_line(results: list[tuple[Path, dict[str, Any]]]) -> list[str]
 
 
 def scorecard_section(
-    results: list[tuple[Path, dict[str, Any]]], heading: bool = True, tracks: tuple[str, ...] = ("plain", "marked")
+    results: list[tuple[Path, dict[str, Any]]],
+    heading: bool = True,
+    tracks: tuple[str, ...] = ("plain", "marked"),
+    current_only: bool = False,
 ) -> list[str]:
-    """The scorecard tables of ``tracks``, plain track first (``idiomkit evaluate all`` result files)."""
+    """The scorecard tables of ``tracks``, plain track first (``idiomkit evaluate all`` result files); with
+    ``current_only`` without the rows scored on the earlier core test (counted in a line; the pages keep them)."""
     out = ["## Scorecard: every benchmark at once", ""] if heading else []
     out += recommendation_line(results)
     for track in tracks:
-        rows = scorecard_rows(results, track)
+        rows = scorecard_rows(results, track, current_only)
         if rows:
             out += [TRACK_TEXT[track], "", *rows, ""]
             out += marks_explained(rows[2:])
+            left_out = len(scorecard_rows(results, track)) - len(rows)
+            out += [f"{left_out} row(s) scored on the earlier core test: on the results pages.", ""] if left_out else []
     if not any(line.startswith("|") for line in out):
         return []
     rules = "; ".join(f"*{key}*: {text}" for key, text in RULES.items() if key != "untrained")
