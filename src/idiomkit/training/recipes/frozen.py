@@ -22,6 +22,7 @@ from scipy.linalg import orthogonal_procrustes
 
 from idiomkit.data.errors import DataError
 from idiomkit.errors import OptionError
+from idiomkit.metrics.similarity import cosine_rows
 from idiomkit.training.examples import Examples, collate
 
 log = logging.getLogger(__name__)
@@ -104,12 +105,6 @@ def reduce_dim(targets: np.ndarray, dim: int) -> np.ndarray:
     return (targets @ axes[:dim].T).astype(np.float32)
 
 
-def mean_row_cosine(a: np.ndarray, b: np.ndarray) -> float:
-    """The mean cosine between row ``i`` of ``a`` and row ``i`` of ``b``."""
-    norms = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)
-    return float(np.mean((a * b).sum(axis=1) / np.maximum(norms, 1e-12)))
-
-
 def procrustes_align(targets: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """``targets`` mapped into ``reference``'s coordinates by the similarity transform fitted on the same rows:
     centred, rotated (orthogonal Procrustes, :func:`scipy.linalg.orthogonal_procrustes`), scaled, and moved to
@@ -129,8 +124,8 @@ def procrustes_align(targets: np.ndarray, reference: np.ndarray) -> np.ndarray:
         " cosine %.3f -> %.3f",
         scale,
         len(targets),
-        mean_row_cosine(targets, reference),
-        mean_row_cosine(aligned, reference),
+        cosine_rows(targets, reference).mean(),
+        cosine_rows(aligned, reference).mean(),
     )
     return aligned
 
