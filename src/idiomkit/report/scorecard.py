@@ -242,7 +242,7 @@ def scorecard_section(
         if rows:
             out += [TRACK_TEXT[track], "", *rows, ""]
             out += marks_explained(rows[2:])
-            left_out = len(scorecard_rows(results, track)) - len(rows)
+            left_out = sum(map(any_old_core_test, full_cards(results, track).values())) if current_only else 0
             out += [f"{left_out} row(s) scored on the earlier core test: on the results pages.", ""] if left_out else []
     if not any(line.startswith("|") for line in out):
         return []
