@@ -268,6 +268,13 @@ def read_config(path: Path) -> dict[str, Any]:
     return config
 
 
+def model_reader(model: Any) -> IdiomReader | None:
+    """The idiom reader ``model`` carries (its first module, put there by ``--reader`` / :func:`attach_reader` or
+    saved with a trained model), else None."""
+    first = next(iter(model._modules.values()), None) if hasattr(model, "_modules") else None
+    return first if isinstance(first, IdiomReader) else None
+
+
 def model_inputs(
     model: Any, texts: Sequence[str], spans: Sequence[Span | None] | None = None
 ) -> tuple[list[str], list[Span | None] | None]:
@@ -275,8 +282,8 @@ def model_inputs(
     ``encode`` rewrites them -- with ``spans`` (character offsets per text, None for a text without one) moved into
     the rewritten texts. For the paths that tokenize without ``model.preprocess`` (span pooling, training's token
     cache): every text reaches the model through its reader."""
-    first = next(iter(model._modules.values()), None) if hasattr(model, "_modules") else None
-    if not isinstance(first, IdiomReader):
+    first = model_reader(model)
+    if first is None:
         return list(texts), None if spans is None else list(spans)
     if spans is None:
         return first.rewrite_inputs(list(texts)), None

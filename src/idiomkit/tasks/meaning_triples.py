@@ -176,12 +176,12 @@ def reader_lexicon(model, data_dir):
     """What lookup-equal is measured against, and its name for the params: the lexicon of the idiom reader in
     front of ``model``, else the evaluation lexicon of ``data_dir`` (the shipped one minus every held-out idiom, as
     a scored reader gets it), so a model without a reader is split by the same lexicon as one with it."""
-    from idiomkit.idioms.reader import IdiomReader
+    from idiomkit.idioms.reader import model_reader
     from idiomkit.idioms.sources import evaluation_lexicon
 
-    first = next(iter(model._modules.values()), None) if hasattr(model, "_modules") else None
-    if isinstance(first, IdiomReader):
-        return first.lexicon, "the reader's"
+    reader = model_reader(model)
+    if reader is not None:
+        return reader.lexicon, "the reader's"
     return evaluation_lexicon(data_dir), "evaluation"
 
 
