@@ -1,0 +1,41 @@
+"""The idiom reader's version, recorded on every scorecard the reader takes part in (``params.reader_version``).
+
+:data:`READER_VERSION` names what the reader does: bump it when a change to the shipped lexicon, the sense check or
+the matching and rewriting code changes what the reader finds or writes, so the scorecard marks the rows measured
+with an earlier reader. :data:`READER_DIGEST` pins the SHA-256 of the files that define it (:data:`READER_FILES`); a
+unit test recomputes it, so no change to them goes by without that decision.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+READER_VERSION = 1
+READER_DIGEST = "26c3a9692df2669ba7772fdf8d3ec5c5f1c5cdc61333a147a7f014fc6575cb4d"
+
+HERE = Path(__file__).resolve().parent
+
+# what defines the reader's behaviour, relative to this package: the shipped lexicon and sense check, the lexicon's
+# reading and lookup, the matcher (with its morphology and patterns), the rewrite, the sense check's scoring, the
+# sentence-transformers module and the evaluation lexicon (the shipped one minus the held-out idioms)
+READER_FILES = (
+    "resources/lexicon.tsv",
+    "resources/sense.json",
+    "lexicon.py",
+    "matcher.py",
+    "morphology.py",
+    "patterns.py",
+    "rewrite.py",
+    "sense.py",
+    "reader.py",
+    "sources.py",
+)
+
+
+def reader_digest(root: Path = HERE) -> str:
+    """The SHA-256 of :data:`READER_FILES` under ``root``, each file's name and bytes in turn (no model, no parse)."""
+    digest = hashlib.sha256()
+    for name in READER_FILES:
+        digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
+    return digest.hexdigest()
