@@ -100,6 +100,7 @@ def test_quick_scorecard_writes_envelope_predictions_table_figure(tmp_path, data
         card = tmp_path / "scorecard" / f"minilm__zero-shot__{track}-quick__seed0.json"
         rec = json.loads(card.read_text())
         assert rec["params"]["track"] == track and rec["key"]["track"] == track
+        assert rec["params"]["reader_version"] is None  # no idiom reader in front of plain minilm
         assert set(rec["metrics"]) == {"semeval2b", "meaning-triples", "sts-guard"}
         assert set(rec["metrics"]["semeval2b"]) == {"ALL", "EN", "PT"}
         assert 0 <= rec["metrics"]["meaning-triples"]["all"]["accuracy"] <= 1

@@ -93,3 +93,43 @@ def test_a_trained_directory_names_its_card_by_recipe_label_and_base_model(monke
         ("named", "mine", True),
         (resolve_name("minilm"), "zero-shot", False),
     ]
+
+
+class StandIn:
+    """A model with no prompts whose modules are ``modules`` (the blocks never run: ``run_card`` is replaced)."""
+
+    prompts: dict[str, str] = {}
+
+    def __init__(self, *modules):
+        self._modules = {f"m{i}": module for i, module in enumerate(modules)}
+
+
+def test_a_card_records_the_reader_version_when_the_reader_takes_part(monkeypatch, tmp_path):
+    """A model carrying the idiom reader (a trained flagship, or ``--reader``) writes ``params.reader_version`` and
+    the digest of the reader's files; a model without one writes ``reader_version: null``."""
+    import json
+
+    import idiomkit.scorecard.card as card
+    import idiomkit.scorecard.run as run
+    from idiomkit.idioms import Lexicon
+    from idiomkit.idioms.reader import IdiomReader
+    from idiomkit.idioms.version import READER_VERSION, reader_digest
+
+    reader = IdiomReader(Lexicon.from_pairs([("kick the bucket", "to die")]))
+    monkeypatch.setattr(card, "run_card", lambda *a, **k: ({}, {}, [], {}, {}))
+    models = {"with": StandIn(reader, object()), "without": StandIn(object())}
+    monkeypatch.setattr(run, "load_model", lambda name, **k: models[name])
+
+    def put_reader_first(st, mode, data_dir, recipe, extra):
+        return StandIn(reader, *st._modules.values()), f"{recipe}+reader-{mode}"
+
+    monkeypatch.setattr(run, "with_reader", put_reader_first)
+    written = {}
+    for name, options in (("with", {}), ("without", {}), ("without", {"reader": "gloss"})):
+        (scored,) = run.evaluate_all(name, results_dir=tmp_path, only=["xiao"], model_name=name, **options)
+        written[(name, scored.record.recipe)] = json.loads(scored.path.read_text(encoding="utf-8"))["params"]
+    assert written[("with", "zero-shot")]["reader_version"] == READER_VERSION
+    assert written[("with", "zero-shot")]["reader_digest"] == reader_digest()
+    assert written[("without", "zero-shot+reader-gloss")]["reader_version"] == READER_VERSION
+    assert written[("without", "zero-shot")]["reader_version"] is None
+    assert "reader_digest" not in written[("without", "zero-shot")]
