@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from idiomkit.idioms.version import READER_VERSION
 from idiomkit.models.registry import REGISTRY
 from idiomkit.report.tables import RULES, mean_std, training_rule
 from idiomkit.results import reader_recipe
@@ -65,6 +66,42 @@ def short_read_mark(recs: Sequence[dict[str, Any]]) -> str:
     return ""
 
 
+OLD_READER_MARK = "§"
+OLD_READER_NOTE = (
+    f"{OLD_READER_MARK}N: measured with version N of the idiom reader (against the base: the row or its base), "
+    f"older than the current one ({READER_VERSION}): its lexicon, matcher or sense check has changed since, so the "
+    "row does not compare with the rows measured with the current reader until the card is run again."
+)
+
+
+def used_reader(params: dict[str, Any]) -> bool:
+    """Whether a card written before ``params.reader_version`` was measured with the idiom reader: put in front
+    (``params.reader``: ``--reader``), found first in the model by the core test (its lookup lexicon is the
+    reader's), or a flagship run, which trains with the reader and saves it (every flagship recipe but
+    ``flagship-noreader``)."""
+    core = (params.get("blocks") or {}).get(CORE_BLOCK)
+    lookup = str(core.get("lookup_lexicon", "")) if isinstance(core, dict) else ""
+    label = str((params.get("training") or {}).get("label") or "")
+    flagship = label.startswith("flagship") and not label.startswith("flagship-noreader")
+    return bool(params.get("reader")) or lookup.startswith("the reader's") or flagship
+
+
+def reader_version(rec: dict[str, Any]) -> int | None:
+    """The version of the idiom reader a card was measured with, None when no reader took part; a card written
+    before ``params.reader_version`` is version 1 when it used the reader (:func:`used_reader`)."""
+    params = rec.get("params", {})
+    if "reader_version" in params:
+        return params["reader_version"]
+    return 1 if used_reader(params) else None
+
+
+def old_reader_mark(recs: Sequence[dict[str, Any]]) -> str:
+    """``§N`` when one of a configuration's cards was measured with an idiom reader older than
+    :data:`~idiomkit.idioms.version.READER_VERSION` (N the oldest), else nothing."""
+    old = [version for rec in recs if (version := reader_version(rec)) is not None and version < READER_VERSION]
+    return f"{OLD_READER_MARK}{min(old)}" if old else ""
+
+
 def old_core_test(metrics: dict[str, Any]) -> bool:
     """Whether a card's core test is the earlier 56-triple one: its held-out slice has no bootstrap interval."""
     heldout = (metrics.get(CORE_BLOCK) or {}).get("heldout")
@@ -76,7 +113,7 @@ def any_old_core_test(recs: Sequence[dict[str, Any]]) -> bool:
     return any(old_core_test(r["metrics"]) for r in recs)
 
 
-MARK_NOTES = ((OLD_CORE_MARK, OLD_CORE_NOTE), (SHORT_READ_MARK, SHORT_READ_NOTE))
+MARK_NOTES = ((OLD_CORE_MARK, OLD_CORE_NOTE), (SHORT_READ_MARK, SHORT_READ_NOTE), (OLD_READER_MARK, OLD_READER_NOTE))
 
 
 def marks_explained(lines: Sequence[str]) -> list[str]:
@@ -168,7 +205,8 @@ def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str, curre
             cells[column] = mean_std(values, "nDCG" in column) if values else ""
             cells[column] += OLD_CORE_MARK if stale and block == CORE_BLOCK else ""
         rule = training_rule((recs[0]["params"].get("training") or {}).get("label"))
-        rows.append((f"| {model} | {recipe}{short_read_mark(recs)} | {rule} | {len(recs)} | ", cells))
+        marks = short_read_mark(recs) + old_reader_mark(recs)
+        rows.append((f"| {model} | {recipe}{marks} | {rule} | {len(recs)} | ", cells))
     columns = [c for c, _, _ in HEADLINE if any(cells[c] for _, cells in rows)]
     if not rows:
         return []
@@ -274,7 +312,8 @@ def clears(column: str, trained: float, base: float) -> bool:
 def versus_base_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """Each trained model's plain-track card (mean over seeds) beside its untrained base with the reader
     (:data:`BASE_WITH_READER`, same base model): the trained number, its difference from the base, and on how many
-    columns it clears the base (:func:`clears`). No lines when no trained card has such a base."""
+    columns it clears the base (:func:`clears`; ``§N`` on the recipe when either was measured with an older idiom
+    reader). No lines when no trained card has such a base."""
     cards = full_cards(results, "plain")
     rows = []
     for (model, recipe), recs in sorted(cards.items()):
@@ -287,7 +326,7 @@ def versus_base_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
             for column, mean in column_means(recs).items()
             if base[column] is not None
         }
-        rows.append((model, recipe + short_read_mark(recs), len(recs), cells))
+        rows.append((model, recipe + short_read_mark(recs) + old_reader_mark([*recs, *bases]), len(recs), cells))
     columns = [column for column, _, _ in HEADLINE if any(column in cells for *_, cells in rows)]
     if not rows:
         return []

@@ -132,3 +132,40 @@ def test_a_trained_card_scored_at_its_training_length_is_marked_with_that_length
     recipes = [line.split("|")[2].strip() for line in scorecard_rows([old, new, base], "plain")[2:]]
     assert sorted(recipes) == ["flagship-v2-mean", "flagship-v2‡64", "zero-shot"]
     assert SHORT_READ_NOTE in scorecard_section([old, base]) and SHORT_READ_NOTE not in scorecard_section([new, base])
+
+
+def test_a_row_measured_with_an_older_idiom_reader_is_marked(monkeypatch):
+    """With the reader at version 2: a card at version 1 (or older, with the reader, and no field) is marked §1; a
+    card at version 2 and a card without the reader (recorded, or older and without one) are not."""
+    import idiomkit.report.scorecard as report
+    from idiomkit.report.scorecard import OLD_READER_NOTE, reader_version, scorecard_rows, scorecard_section
+
+    monkeypatch.setattr(report, "READER_VERSION", 2)
+
+    def reader_card(recipe, seed=0, **params):
+        path, rec = card("me5", recipe, seed, 0.3, 0.8, trained=False)
+        rec["params"] |= params
+        return path, rec
+
+    results = [
+        reader_card("old", reader_version=1),
+        reader_card("current", reader_version=2),
+        reader_card("mixed", 0, reader_version=2),
+        reader_card("mixed", 1, reader_version=1),
+        reader_card("none", reader_version=None),
+        reader_card("zero-shot+reader-replace", reader={"mode": "replace", "lexicon": 10}),  # before the field
+        reader_card("zero-shot"),  # before the field, no reader
+        card("me5", "flagship-v2", 0, 0.4, 0.8),  # a flagship before the field: trained with the reader
+    ]
+    recipes = sorted(line.split("|")[2].strip() for line in scorecard_rows(results, "plain")[2:])
+    want = ["current", "flagship-v2§1", "mixed§1", "none", "old§1", "zero-shot", "zero-shot+reader-replace§1"]
+    assert recipes == want
+    assert [reader_version(rec) for _, rec in results[-3:]] == [1, None, 1]
+    assert OLD_READER_NOTE in scorecard_section(results)
+    assert OLD_READER_NOTE not in scorecard_section([r for r in results if r[1]["recipe"] in ("current", "none")])
+    trained = card("me5", "flagship-v2-mean", 0, 0.4, 0.8)
+    trained[1]["params"]["reader_version"] = 2
+    base = reader_card(BASE_WITH_READER, reader_version=1)  # a current row against a base on the older reader
+    assert versus_base_rows([base, trained])[2].startswith("| me5 | flagship-v2-mean§1 | 1 |")
+    monkeypatch.setattr(report, "READER_VERSION", 1)  # today: nothing is older
+    assert not any("§" in line for line in scorecard_section(results))
