@@ -192,6 +192,20 @@ def read_text_lines(path: str | Path) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
+def read_json(path: str | Path, *, encoding: str = "utf-8-sig") -> object:
+    """The value of a JSON file (``utf-8-sig``: a BOM is accepted); a bad byte or broken JSON is a one-line DataError
+    naming the file."""
+    path = Path(path)
+    try:
+        return json.loads(path.read_text(encoding=encoding))
+    except UnicodeDecodeError as exc:
+        raise DataError(path, None, None, f"not valid UTF-8 (byte offset {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise DataError(
+            path, None, None, f"invalid or truncated JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
+        ) from None
+
+
 def read_jsonl_records(path: str | Path) -> Iterator[tuple[int, dict]]:
     """Yield ``(line_number, object)`` for each non-blank line of a UTF-8 JSON-lines file.
 
