@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from idiomkit.data.csvio import read_json
 from idiomkit.data.errors import DataError
 from idiomkit.errors import FileSystemError, OptionError, OutputClash
 
@@ -394,14 +395,7 @@ def read_json_object(path: str | Path, what: str = "result file") -> dict[str, A
     """A JSON object file (a BOM is accepted); broken JSON or anything but an object is a one-line DataError
     naming the file."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise DataError(path, None, None, f"not valid UTF-8 (byte offset {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(
-            path, None, None, f"invalid or truncated JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
-        ) from None
+    data = read_json(path)
     if not isinstance(data, dict):
         raise DataError(path, None, None, f"a {what} must be a JSON object, got {type(data).__name__}")
     return data

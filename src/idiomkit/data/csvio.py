@@ -192,6 +192,20 @@ def read_text_lines(path: str | Path) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
+def read_json(path: str | Path, *, encoding: str = "utf-8-sig") -> object:
+    """The value of a JSON file (``utf-8-sig``: a BOM is accepted); a bad byte or broken JSON is a one-line DataError
+    naming the file."""
+    path = Path(path)
+    try:
+        return json.loads(path.read_text(encoding=encoding))
+    except UnicodeDecodeError as exc:
+        raise DataError(path, None, None, f"not valid UTF-8 (byte offset {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise DataError(
+            path, None, None, f"invalid or truncated JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
+        ) from None
+
+
 def read_jsonl_records(path: str | Path) -> Iterator[tuple[int, dict]]:
     """Yield ``(line_number, object)`` for each non-blank line of a UTF-8 JSON-lines file.
 
@@ -269,3 +283,31 @@ def collect_records(
     if skipped:
         log.warning("%s: skipped %d bad row(s); first: %s", path, len(skipped), skipped[0])
     return out
+
+
+def write_resource_tsv(path: str | Path, columns: Sequence[str], rows: Iterable[Sequence[object]]) -> Path:
+    """Write a stored TSV resource (``make core-test-lists``): the ``columns`` header, then ``rows``; LF line ends."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(rows)
+    return path
+
+
+def read_resource_tsv(path: str | Path, columns: tuple[str, ...]) -> Iterator[tuple[int, list[str]]]:
+    """``(row, cells)`` of a stored TSV resource written by :func:`write_resource_tsv` (row 1 = the first after the
+    header); a missing file, a header other than ``columns`` or a row with another number of cells is a DataError."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(path, None, None, "file not found (make core-test-lists writes it)")
+    with path.open(encoding="utf-8", newline="") as fh:
+        reader = csv.reader(fh, delimiter="\t")
+        header = next(reader, None)
+        if header is None or tuple(header) != columns:
+            raise DataError(path, 0, None, f"header {header} is not {', '.join(columns)}")
+        for row, cells in enumerate(reader, start=1):
+            if len(cells) != len(columns):
+                raise DataError(path, row, None, f"{len(cells)} cells, expected {len(columns)}")
+            yield row, cells

@@ -26,7 +26,6 @@ Princeton University").
 
 from __future__ import annotations
 
-import csv
 import logging
 import re
 from collections.abc import Iterable
@@ -34,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from idiomkit.data.csvio import read_resource_tsv, write_resource_tsv
 from idiomkit.data.errors import DataError
 
 log = logging.getLogger(__name__)
@@ -289,13 +289,8 @@ def build_literal_words(words: Iterable[str], wordnet_dir: str | Path = WORDNET_
 
 
 def write_literal_words(renderings: Iterable[Rendering], path: str | Path = RESOURCE) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
-        writer.writerow(COLUMNS)
-        writer.writerows((r.word, r.pos, r.literal or "", r.lemma, r.how, r.count) for r in renderings)
-    return path
+    rows = ((r.word, r.pos, r.literal or "", r.lemma, r.how, r.count) for r in renderings)
+    return write_resource_tsv(path, COLUMNS, rows)
 
 
 Words = dict[str, dict[str, tuple[str | None, int]]]  # word -> pos -> (literal rendering or None, count)
@@ -305,27 +300,17 @@ Words = dict[str, dict[str, tuple[str | None, int]]]  # word -> pos -> (literal 
 def load_literal_words(path: str | Path = RESOURCE) -> Words:
     """``{word: {pos: (literal rendering or None, count)}}`` from the stored TSV."""
     path = Path(path)
-    if not path.is_file():
-        raise DataError(path, None, None, "file not found (make core-test-lists writes it)")
     out: Words = {}
-    with path.open(encoding="utf-8", newline="") as fh:
-        reader = csv.reader(fh, delimiter="\t")
-        header = next(reader, None)
-        if header is None or tuple(header) != COLUMNS:
-            raise DataError(path, 0, None, f"header {header} is not {', '.join(COLUMNS)}")
-        for row, cells in enumerate(reader, start=1):
-            if len(cells) != len(COLUMNS):
-                raise DataError(path, row, None, f"{len(cells)} cells, expected {len(COLUMNS)}")
-            word, pos, literal, _, _, count = cells
-            if not word:
-                raise DataError(path, row, "word", "is empty")
-            if pos and pos not in POS_FILES:
-                raise DataError(path, row, "pos", f"'{pos}' is not one of {', '.join(POS_FILES)} or empty")
-            if not count.isdigit():
-                raise DataError(path, row, "count", f"'{count}' is not a count")
-            options = out.setdefault(word, {})
-            if pos:
-                options[pos] = (literal or None, int(count))
+    for row, (word, pos, literal, _, _, count) in read_resource_tsv(path, COLUMNS):
+        if not word:
+            raise DataError(path, row, "word", "is empty")
+        if pos and pos not in POS_FILES:
+            raise DataError(path, row, "pos", f"'{pos}' is not one of {', '.join(POS_FILES)} or empty")
+        if not count.isdigit():
+            raise DataError(path, row, "count", f"'{count}' is not a count")
+        options = out.setdefault(word, {})
+        if pos:
+            options[pos] = (literal or None, int(count))
     return out
 
 

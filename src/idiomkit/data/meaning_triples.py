@@ -39,7 +39,6 @@ found verbatim; and rows over the per-idiom cap.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import logging
 import re
@@ -49,6 +48,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+from idiomkit.data.csvio import read_resource_tsv, write_resource_tsv
 from idiomkit.data.definitions import load_idiom_data
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra.astitch import astitch_file, load_astitch
@@ -308,34 +308,19 @@ def heldout_rows(candidates: Iterable[Triple], rule: dict[str, str]) -> list[tup
 
 
 def write_heldout_list(rows: Iterable[tuple[str, ...]], path: str | Path = HELDOUT_LIST) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
-        writer.writerow(LIST_COLUMNS)
-        writer.writerows(rows)
-    return path
+    return write_resource_tsv(path, LIST_COLUMNS, rows)
 
 
 def load_heldout_list(path: str | Path = HELDOUT_LIST) -> list[tuple[str, ...]]:
     """The stored held-out list's rows (without the header)."""
     path = Path(path)
-    if not path.is_file():
-        raise DataError(path, None, None, "file not found (make core-test-lists writes it)")
-    with path.open(encoding="utf-8", newline="") as fh:
-        reader = csv.reader(fh, delimiter="\t")
-        header = next(reader, None)
-        if header is None or tuple(header) != LIST_COLUMNS:
-            raise DataError(path, 0, None, f"header {header} is not {', '.join(LIST_COLUMNS)}")
-        rows = []
-        for row, cells in enumerate(reader, start=1):
-            if len(cells) != len(LIST_COLUMNS):
-                raise DataError(path, row, None, f"{len(cells)} cells, expected {len(LIST_COLUMNS)}")
-            if cells[4] not in ("benchmark", "hash"):
-                raise DataError(path, row, "reason", f"'{cells[4]}' is not benchmark or hash")
-            if normalise_idiom(cells[1]) != cells[2]:
-                raise DataError(path, row, "key", f"'{cells[2]}' is not the key of '{cells[1]}'")
-            rows.append(tuple(cells))
+    rows = []
+    for row, cells in read_resource_tsv(path, LIST_COLUMNS):
+        if cells[4] not in ("benchmark", "hash"):
+            raise DataError(path, row, "reason", f"'{cells[4]}' is not benchmark or hash")
+        if normalise_idiom(cells[1]) != cells[2]:
+            raise DataError(path, row, "key", f"'{cells[2]}' is not the key of '{cells[1]}'")
+        rows.append(tuple(cells))
     return rows
 
 

@@ -43,6 +43,7 @@ from typing import Any
 
 from sentence_transformers.base.modules import InputModule
 
+from idiomkit.data.csvio import read_json
 from idiomkit.data.errors import DataError
 from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
 from idiomkit.idioms.rewrite import MODES, Rewriter, SenseLike
@@ -250,14 +251,7 @@ CONFIG_EXPECTED = {
 def read_config(path: Path) -> dict[str, Any]:
     """A saved reader's ``idiom_reader.json``, every key known and every value checked (DataError naming the file
     and the field otherwise)."""
-    try:
-        config = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise DataError(path, None, None, "not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(
-            path, None, None, f"invalid or truncated JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
-        ) from None
+    config = read_json(path, encoding="utf-8")
     if not isinstance(config, dict):
         raise DataError(path, None, None, f"a JSON object expected (keys {', '.join(CONFIG_FIELDS)})")
     for key, value in config.items():

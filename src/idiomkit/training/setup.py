@@ -27,7 +27,7 @@ from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.checkpoints import set_training_length
 from idiomkit.training.config import TrainConfig, check_options
 from idiomkit.training.recipes import RECIPES, build_phases
-from idiomkit.training.recipes.base import PRIMARY, Setup, sts_validation_pairs
+from idiomkit.training.recipes.base import PRIMARY, Setup, stream_counts, sts_validation_pairs
 from idiomkit.training.recipes.pairs import idiom_data
 from idiomkit.training.relabel import Group, group_pairs, mwe_key, validation_pairs
 from idiomkit.training.speedups import enable_fast_dropout, enable_unpadding
@@ -129,10 +129,7 @@ def sentence_setup(cfg: TrainConfig) -> Setup:
         install_span_pooling(model)
     if cfg.lora_rank:
         add_lora(model, cfg.lora_rank, new_ids)
-    for p in phases:
-        for s in p.streams:
-            counts[f"{p.name}/{s.examples.name}_rows"] = len(s.examples)
-            counts[f"{p.name}/{s.examples.name}_truncated"] = s.examples.truncated
+    counts.update(stream_counts(phases))
     log.info("data: %s", counts)
     return Setup(model, phases, evaluators, files, counts, primary)
 

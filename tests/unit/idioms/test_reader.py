@@ -230,6 +230,15 @@ def test_a_bad_reader_config_is_one_error_naming_file_and_field(tmp_path, name, 
     assert (f"field '{field}'" in str(err.value)) == (field is not None) and "\n" not in str(err.value)
 
 
+def test_a_reader_config_with_a_bad_byte_names_file_and_offset(tmp_path):
+    from idiomkit.data.errors import DataError
+
+    folder = saved_reader(tmp_path, lambda text: text)
+    (folder / "0_IdiomReader" / "idiom_reader.json").write_bytes(b'{"mode": "caf\xe9"}')
+    with pytest.raises(DataError, match=r"idiom_reader.json: not valid UTF-8 \(byte offset 13\)$"):
+        IdiomReader.load(str(folder), subfolder="0_IdiomReader")
+
+
 def test_embed_with_a_bad_reader_config_is_one_line_exit_2(tmp_path):
     folder = saved_reader(tmp_path, with_key("colour", "red"))
     result = runner.invoke(app, ["embed", "-m", str(folder), "she kicked the bucket"])

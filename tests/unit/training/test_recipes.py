@@ -228,3 +228,25 @@ def test_leave_one_out_recipes_of_both_flagships_drop_their_streams():
     )
     assert {f"flagship-v2-{p}" for p in ("no2b", "noidiolink", "noextra", "nosts")} <= set(RECIPES)
     assert RECIPES["flagship-v2-nosts"].keep_label  # its run label names the keep options like flagship-v2's
+
+
+def test_stream_counts_name_each_phase_and_stream():
+    from idiomkit.training.recipes.base import Phase, Stream, stream_counts
+
+    class Rows(list):
+        def __init__(self, name: str, n: int, truncated: int):
+            super().__init__(range(n))
+            self.name, self.truncated = name, truncated
+
+    phases = [
+        Phase("2b+sts", [Stream(Rows("triplets", 5, 1), None), Stream(Rows("sts", 3, 0), None)], 1),
+        Phase("meaning", [Stream(Rows("idiom-meaning", 2, 2), None)], 1),
+    ]
+    assert stream_counts(phases) == {
+        "2b+sts/triplets_rows": 5,
+        "2b+sts/triplets_truncated": 1,
+        "2b+sts/sts_rows": 3,
+        "2b+sts/sts_truncated": 0,
+        "meaning/idiom-meaning_rows": 2,
+        "meaning/idiom-meaning_truncated": 2,
+    }

@@ -43,6 +43,16 @@ class Phase:
     epochs: int
 
 
+def stream_counts(phases: Sequence[Phase]) -> dict[str, int]:
+    """Rows and truncated rows of every stream: ``<phase>/<examples>_rows`` and ``..._truncated`` (Setup.counts)."""
+    counts: dict[str, int] = {}
+    for p in phases:
+        for s in p.streams:
+            counts[f"{p.name}/{s.examples.name}_rows"] = len(s.examples)
+            counts[f"{p.name}/{s.examples.name}_truncated"] = s.examples.truncated
+    return counts
+
+
 PhasesFn = Callable[[Any, Sequence[Any] | None, Any], list[Phase]]  # (model, train groups or None, cfg) -> phases
 
 

@@ -30,7 +30,16 @@ from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
 from idiomkit.training.checkpoints import set_training_length
 from idiomkit.training.examples import Examples, make_examples
-from idiomkit.training.recipes.base import Phase, PhasesFn, Recipe, Setup, Stream, adaptive_loss, sts_validation_pairs
+from idiomkit.training.recipes.base import (
+    Phase,
+    PhasesFn,
+    Recipe,
+    Setup,
+    Stream,
+    adaptive_loss,
+    stream_counts,
+    sts_validation_pairs,
+)
 from idiomkit.training.recipes.idiolink import idiolink_infonce_examples, idiolink_recipe, infonce_loss
 
 log = logging.getLogger(__name__)
@@ -182,10 +191,7 @@ def pairs_setup(cfg, load_groups=None) -> Setup:
         evaluators.append(StsEvaluator(sts_validation_pairs(cfg), name="val"))
         files += list(sts_files(data_dir, "train" if cfg.heldout_dedup else "dev").values())
     counts = {"train_idioms": len(data.split("train")), "val_idioms": len(val)}
-    for p in phases:
-        for s in p.streams:
-            counts[f"{p.name}/{s.examples.name}_rows"] = len(s.examples)
-            counts[f"{p.name}/{s.examples.name}_truncated"] = s.examples.truncated
+    counts.update(stream_counts(phases))
     return Setup(model, phases, evaluators, files, counts, "val_margin")
 
 
