@@ -12,7 +12,7 @@ import hashlib
 from pathlib import Path
 
 READER_VERSION = 1
-READER_DIGEST = "26c3a9692df2669ba7772fdf8d3ec5c5f1c5cdc61333a147a7f014fc6575cb4d"
+READER_DIGEST = "346a3bc7dd2a53261b84c92beb0940b2a2e8e91dcd524c161f2729e3c5517e04"
 
 HERE = Path(__file__).resolve().parent
 
