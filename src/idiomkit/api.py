@@ -111,8 +111,9 @@ def current_command() -> str | None:
 
 
 def training_summary(model) -> dict[str, Any] | None:
-    """Recipe, epochs, steps, training seconds, validation best and validation history (the training curve: one
-    entry per evaluation, numbers to 4 decimals) of a model directory made by ``train``."""
+    """Recipe, epochs, steps, training seconds, the idiom reader's version it trained with, validation best and
+    validation history (the training curve: one entry per evaluation, numbers to 4 decimals) of a model directory
+    made by ``train``."""
     path = Path(model) / "training.json" if isinstance(model, str | Path) else None
     if path is None or not path.is_file():
         return None
@@ -123,6 +124,8 @@ def training_summary(model) -> dict[str, Any] | None:
         "label": info.get("label") or run_label(info.get("recipe", "?"), cfg),
         "config": {k: cfg.get(k) for k in keys},
         "reads_max_seq_length": info.get("reads_max_seq_length"),  # None: saved at its training length (before #44)
+        # the idiom reader the model trained with (absent: trained before the field; null: no reader)
+        **{key: info[key] for key in ("reader_version", "reader_digest") if key in info},
         "steps": info.get("steps"),
         "epochs_done": info.get("epochs_done"),
         "train_s": info.get("train_s"),

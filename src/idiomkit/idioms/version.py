@@ -1,4 +1,5 @@
-"""The idiom reader's version, recorded on every scorecard the reader takes part in (``params.reader_version``).
+"""The idiom reader's version, recorded on every scorecard the reader takes part in (``params.reader_version``)
+and in the ``training.json`` of every run that trains with it (``params.training.reader_version`` on its cards).
 
 :data:`READER_VERSION` names what the reader does: bump it when a change to the shipped lexicon, the sense check or
 the matching and rewriting code changes what the reader finds or writes, so the scorecard marks the rows measured
@@ -10,6 +11,10 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 1
 READER_DIGEST = "346a3bc7dd2a53261b84c92beb0940b2a2e8e91dcd524c161f2729e3c5517e04"
@@ -39,3 +44,12 @@ def reader_digest(root: Path = HERE) -> str:
     for name in READER_FILES:
         digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+def reader_record(reader: IdiomReader | None) -> dict[str, Any]:
+    """What a card or a run's ``training.json`` records of ``reader`` (the idiom reader a model carries,
+    :func:`~idiomkit.idioms.reader.model_reader`): ``reader_version`` (:data:`READER_VERSION`) and ``reader_digest``
+    (the reader's files as they are now); ``reader_version`` None when there is no reader."""
+    if reader is None:
+        return {"reader_version": None}
+    return {"reader_version": READER_VERSION, "reader_digest": reader_digest()}

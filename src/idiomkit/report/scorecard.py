@@ -68,9 +68,10 @@ def short_read_mark(recs: Sequence[dict[str, Any]]) -> str:
 
 OLD_READER_MARK = "§"
 OLD_READER_NOTE = (
-    f"{OLD_READER_MARK}N: measured with version N of the idiom reader (against the base: the row or its base), "
-    f"older than the current one ({READER_VERSION}): its lexicon, matcher or sense check has changed since, so the "
-    "row does not compare with the rows measured with the current reader until the card is run again."
+    f"{OLD_READER_MARK}N: measured, or trained, with version N of the idiom reader (against the base: the row or "
+    f"its base), older than the current one ({READER_VERSION}): its lexicon, matcher or sense check has changed "
+    "since, so the row does not compare with the rows measured with the current reader until the card is run again "
+    "(a model trained with the older reader: trained again)."
 )
 
 
@@ -87,12 +88,15 @@ def used_reader(params: dict[str, Any]) -> bool:
 
 
 def reader_version(rec: dict[str, Any]) -> int | None:
-    """The version of the idiom reader a card was measured with, None when no reader took part; a card written
-    before ``params.reader_version`` is version 1 when it used the reader (:func:`used_reader`)."""
+    """The oldest version of the idiom reader a card was measured with, None when no reader took part: the version
+    at evaluation (``params.reader_version``) and, for a trained model, the version it trained with and keeps
+    (``params.training.reader_version``: its lexicon was built then), when recorded. A card written before
+    ``params.reader_version`` is version 1 when it used the reader (:func:`used_reader`)."""
     params = rec.get("params", {})
-    if "reader_version" in params:
-        return params["reader_version"]
-    return 1 if used_reader(params) else None
+    evaluated = params["reader_version"] if "reader_version" in params else 1 if used_reader(params) else None
+    trained = (params.get("training") or {}).get("reader_version")
+    versions = [version for version in (evaluated, trained) if version is not None]
+    return min(versions) if versions else None
 
 
 def old_reader_mark(recs: Sequence[dict[str, Any]]) -> str:

@@ -13,7 +13,7 @@ from idiomkit.api import auto_prompt_name, made_by
 from idiomkit.config import default_data_dir, default_results_dir, seed_everything
 from idiomkit.errors import OptionError, api_errors
 from idiomkit.idioms.reader import model_reader
-from idiomkit.idioms.version import READER_VERSION, reader_digest
+from idiomkit.idioms.version import reader_record
 from idiomkit.models import load_model, resolve_name
 from idiomkit.options import make_options
 from idiomkit.reading import MODES, add_reader
@@ -73,15 +73,6 @@ def with_reader(st, mode: str, data_dir: Path, recipe: str, extra: dict[str, Any
     return add_reader(st, mode=mode, lexicon=lexicon, sense="default"), reader_recipe(recipe, mode)
 
 
-def reader_params(st) -> dict[str, Any]:
-    """The card's ``reader_version`` (:data:`~idiomkit.idioms.version.READER_VERSION`) and ``reader_digest`` (the
-    reader's files as they are now) when ``st`` carries the idiom reader (``--reader``, or a trained model saved
-    with it: flagship, flagship-v2); ``reader_version`` None when no reader takes part."""
-    if model_reader(st) is None:
-        return {"reader_version": None}
-    return {"reader_version": READER_VERSION, "reader_digest": reader_digest()}
-
-
 @api_errors
 def evaluate_all(
     model: str = "minilm", options: ScorecardOptions | None = None, *, run: RunOptions | None = None, **values: Any
@@ -115,7 +106,7 @@ def evaluate_all(
     extra: dict[str, Any] = {"pooling": run.pooling} | ({"training": training} if training else {})
     if opts.reader:
         st, recipe = with_reader(st, opts.reader, data, recipe, extra)
-    extra |= reader_params(st)
+    extra |= reader_record(model_reader(st))  # its code now; a trained model's lexicon is from its training run
     ctx = EvalContext(data, auto_prompt_name(st, run.prompt_name), run.batch_size, False, run.seed, opts.quick)
     cards, shared = [], {}
     for track in tracks_of(opts.track):

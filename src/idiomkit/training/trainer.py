@@ -26,6 +26,8 @@ import torch
 from transformers import get_linear_schedule_with_warmup
 
 from idiomkit.config import seed_everything
+from idiomkit.idioms.reader import model_reader
+from idiomkit.idioms.version import reader_record
 from idiomkit.models import load_model
 from idiomkit.results import atomic_write_text, read_json_object, sha256_files
 from idiomkit.training.card import write_model_card
@@ -321,7 +323,8 @@ def _train(cfg: TrainConfig, out: Path, blob: dict[str, Any] | None, on_step, pr
 
 
 def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
-    """Put the final model (best on validation, else last) in ``out`` with a model card and ``training.json``."""
+    """Put the final model (best on validation, else last) in ``out`` with a model card and ``training.json``
+    (with the version of the idiom reader the model trained with and keeps: :func:`reader_record`, null without)."""
     best = out / "best"
     if best.is_dir():
         shutil.copytree(best, out, dirs_exist_ok=True)
@@ -332,6 +335,7 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
         "label": run_label(cfg.recipe, cfg),
         "config": asdict(cfg),
         "reads_max_seq_length": base_length(run.model),
+        **reader_record(model_reader(run.model)),
         "data_sha256": sha256_files(run.data_files),
         "data_files": [str(p) for p in run.data_files],
         "counts": run.counts,

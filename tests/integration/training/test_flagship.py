@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from sentence_transformers import SentenceTransformer
 
+from idiomkit.idioms.version import READER_VERSION
 from idiomkit.training import train
 from idiomkit.training.recipes.flagship import LEAVE_OUT, STREAMS, wanted_streams
 
@@ -84,6 +85,7 @@ def test_saved_flagship_reloads_with_its_reader(tiny_run):
     rewritten = reader.rewrite_inputs([text])[0]
     assert rewritten != text and "bucket" not in rewritten
     assert "README.md" in {p.name for p in out.iterdir()}
+    assert json.loads((out / "training.json").read_text())["reader_version"] == READER_VERSION  # the reader it keeps
     assert "licence" in (out / "README.md").read_text(encoding="utf-8")
 
 

@@ -68,6 +68,7 @@ def test_short_training_runs_checkpoints_and_saves(tmp_path):
     base = load_model("minilm").max_seq_length
     assert model.max_seq_length == base > 16
     assert json.loads((out / "training.json").read_text())["config"]["max_seq_length"] == 16
+    assert json.loads((out / "training.json").read_text())["reader_version"] is None  # trained without the reader
     assert "texts truncated to 16 tokens" in (out / "train.log").read_text()
     card = (out / "README.md").read_text()
     assert "## idiomkit training" in card and f"trained at 16 tokens (max_seq_length); reads up to {base}" in card

@@ -87,6 +87,9 @@ def test_a_trained_directory_carries_its_validation_curve_into_the_result(tmp_pa
     info = {"recipe": "flagship-v2", "config": {"max_seq_length": 64}, "reads_max_seq_length": 512}
     (tmp_path / "training.json").write_text(json.dumps(info))
     assert training_summary(tmp_path)["reads_max_seq_length"] == 512
+    assert "reader_version" not in training_summary(tmp_path)  # trained before the field: not known, not null
+    (tmp_path / "training.json").write_text(json.dumps(info | {"reader_version": 3, "reader_digest": "abc"}))
+    assert training_summary(tmp_path)["reader_version"] == 3 and training_summary(tmp_path)["reader_digest"] == "abc"
 
 
 def test_a_curve_shows_the_selection_metric_first_then_the_summaries():
@@ -169,3 +172,33 @@ def test_a_row_measured_with_an_older_idiom_reader_is_marked(monkeypatch):
     assert versus_base_rows([base, trained])[2].startswith("| me5 | flagship-v2-mean§1 | 1 |")
     monkeypatch.setattr(report, "READER_VERSION", 1)  # today: nothing is older
     assert not any("§" in line for line in scorecard_section(results))
+
+
+def test_a_model_trained_with_an_older_idiom_reader_is_marked_though_scored_with_the_current_one(monkeypatch):
+    """With the reader at version 3: a flagship scored at version 3 but trained at 2 is marked §2 (the oldest of
+    the two), here and against its base; one trained at 3, or trained before the field, is not; a model trained
+    without the reader and scored with ``--reader`` at 3 is not."""
+    import idiomkit.report.scorecard as report
+    from idiomkit.report.scorecard import reader_version, scorecard_rows
+
+    monkeypatch.setattr(report, "READER_VERSION", 3)
+
+    def trained(recipe, at_training, **extra):
+        path, rec = card("me5", recipe, 0, 0.4, 0.8)
+        rec["params"]["reader_version"] = 3
+        rec["params"]["training"] |= extra | ({"reader_version": at_training} if at_training != "absent" else {})
+        return path, rec
+
+    results = [
+        trained("flagship-v2", 2, reader_digest="old"),
+        trained("flagship-v2-student", 3),
+        trained("flagship-v2-nosts", "absent"),  # trained before the field: the card's version alone
+        trained("mnrl+reader-replace", None),  # trained without the reader, scored with one
+    ]
+    assert [reader_version(rec) for _, rec in results] == [2, 3, 3, 3]
+    recipes = sorted(line.split("|")[2].strip() for line in scorecard_rows(results, "plain")[2:])
+    assert recipes == ["flagship-v2-nosts", "flagship-v2-student", "flagship-v2§2", "mnrl+reader-replace"]
+    path, base = card("me5", BASE_WITH_READER, 0, 0.3, 0.8, trained=False)
+    base["params"]["reader_version"] = 3
+    rows = versus_base_rows([(path, base), results[0], results[1]])
+    assert [row.split("|")[2].strip() for row in rows[2:]] == ["flagship-v2§2", "flagship-v2-student"]

@@ -93,3 +93,39 @@ def test_mwe_replacement():
     assert replace_mwes("Two Home  runs today.", ["home run"]) == "Two IDhomerunIDs today."
     assert replace_mwes("a home run", ["home run"], known={"idbigfishid"}) == "a home run"
     assert replace_mwes("no idiom here", ["None"]) == "no idiom here"
+
+
+class CarriesModules:
+    """A model whose modules are ``modules`` (saving and its base length are replaced in the test)."""
+
+    def __init__(self, *modules):
+        self._modules = {str(i): module for i, module in enumerate(modules)}
+
+
+def test_a_run_records_the_idiom_reader_it_trained_with(monkeypatch, tmp_path):
+    """``training.json`` records the version (and digest) of the idiom reader the saved model carries (the
+    flagship recipes train with it and keep it), null for a model without one; a card's ``params.training`` (the
+    run's summary) carries them."""
+    import json
+
+    import idiomkit.training.trainer as trainer
+    from idiomkit.api import training_summary
+    from idiomkit.idioms import Lexicon
+    from idiomkit.idioms.reader import IdiomReader
+    from idiomkit.idioms.version import READER_VERSION, reader_digest
+    from idiomkit.training.config import TrainConfig, TrainState
+    from idiomkit.training.recipes.base import Setup
+
+    monkeypatch.setattr(trainer, "save_plain", lambda model, out: None)
+    monkeypatch.setattr(trainer, "base_length", lambda model: 512)
+    reader = IdiomReader(Lexicon.from_pairs([("kick the bucket", "to die")]))
+    for recipe, modules in (("flagship-v2", (reader, object())), ("adaptive-triplet", (object(),))):
+        out = tmp_path / recipe
+        out.mkdir()
+        run = Setup(CarriesModules(*modules), [], [], [], {})
+        trainer.finish(run, TrainState(), TrainConfig(recipe=recipe, output_dir=str(out)), out)
+    info = json.loads((tmp_path / "flagship-v2" / "training.json").read_text())
+    assert (info["reader_version"], info["reader_digest"]) == (READER_VERSION, reader_digest())
+    assert training_summary(tmp_path / "flagship-v2")["reader_version"] == READER_VERSION
+    plain = training_summary(tmp_path / "adaptive-triplet")
+    assert plain["reader_version"] is None and "reader_digest" not in plain
