@@ -37,7 +37,7 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
 from build_lexicon import table  # noqa: E402
-from lexicon_benchmark import Usage, example_usages, finds, loso_sets, without_source  # noqa: E402
+from lexicon_benchmark import Usage, _related, example_usages, finds, loso_sets, without_source  # noqa: E402
 
 from idiomkit.config import default_data_dir  # noqa: E402
 from idiomkit.data.extra.dictionaries import load_speaklikeabrazilian  # noqa: E402
@@ -45,6 +45,7 @@ from idiomkit.data.extra.ncs import load_ncs  # noqa: E402
 from idiomkit.data.keys import normalise_idiom  # noqa: E402
 from idiomkit.idioms import Lexicon, Matcher  # noqa: E402
 from idiomkit.idioms.lexicon_build import SOURCES  # noqa: E402
+from idiomkit.idioms.morphology import unaccented  # noqa: E402
 from idiomkit.idioms.sense import default_sense_check  # noqa: E402
 from idiomkit.idioms.sources import default_lexicon  # noqa: E402
 
@@ -63,8 +64,7 @@ CLASSES = {
 
 def fold(text: str) -> str:
     """Case- and accent-folded text."""
-    decomposed = unicodedata.normalize("NFD", text.casefold())
-    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+    return unaccented(unicodedata.normalize("NFC", text.casefold()))
 
 
 def key(idiom: str) -> str:
@@ -121,7 +121,7 @@ def classify(u: Usage, matcher: Matcher, families: Families, raw: Families, acce
     """The class of one usage (:data:`CLASSES`) and whether the idiom itself (oracle) is found."""
     oracle = Matcher(Lexicon.from_pairs([(u.idiom, u.idiom)], "PT"))
     found_itself = finds(u, oracle.find(u.sentence, "PT"))
-    matches = [m for m in matcher.find(u.sentence, "PT") if u.span is not None or _related(m, u)]
+    matches = [m for m in matcher.find(u.sentence, "PT") if u.span is not None or _related(m.idiom, u.idiom)]
     if finds(u, matches):
         return ("found" if finds(u, [m for m in matches if accept(u.sentence, m)]) else "c2"), found_itself
     family = families.matcher(u.idiom)
@@ -133,11 +133,6 @@ def classify(u: Usage, matcher: Matcher, families: Families, raw: Families, acce
     if len(u.idiom.replace("-", " ").split()) == 1:  # "a fim", "pão-duro": two words
         return "a1", found_itself
     return ("a2" if raw.of[u.idiom] else "a3"), found_itself
-
-
-def _related(m, u: Usage) -> bool:
-    ka, kb = f" {normalise_idiom(m.idiom)} ", f" {normalise_idiom(u.idiom)} "
-    return ka == kb or ka in kb or kb in ka
 
 
 def _show(u: Usage, width: int = 90) -> str:
