@@ -11,11 +11,16 @@ an optional "be" ("[be] on cloud nine"); up to ``max_gap`` inserted words around
 the beans", "kick the proverbial bucket", "keep a close eye on") or, in idioms of 3+ words, an object after the
 first word when a function word follows ("keep the wolves at bay"); Portuguese regular -ar/-er/-ir conjugation
 (with c/qu, g/gu, ç/c, c/ç, g/j spelling changes), common irregular verbs (ser estar ter ir fazer dar pôr ver
-vir dizer trazer saber querer poder haver cair sair ler), gender/number agreement, the contractions
-em/de/a/por + article (na/no/nas/nos...), hyphen or space in compounds ("pão-duro"/"pão duro").
+vir dizer trazer saber querer poder haver cair sair ler; spoken tô/tá/tava), gender/number agreement, the
+contractions em/de/a/por + article (na/no/nas/nos...) and spoken pra/pro for para, one inserted word after such
+a contraction ("na maior seca"), an idiom's first word in any form of the verb it may be a form of when another
+content word follows ("aguente firme" matches "aguenta firme", "vá com Deus" "vai com Deus"), words written
+without their accents (informal "nao", the 1913 spelling's "ôlho" for "olho"), a reflexive whose hyphen a
+dictionary lost ("tornarse" is "tornar-se"), hyphen or space in compounds ("pão-duro"/"pão duro").
 Not tolerated: a match across a sentence break (. ! ? ; : … or a blank line); inserted words that are
 prepositions, conjunctions or (beside a determiner slot) articles, or that cross a comma/bracket/quote/dash;
-insertions into slot-less word pairs ("dark brown horse" is not "dark horse"); "a" for "the" ("on a table" is
+Portuguese gerunds as inserted words ("está fechando os olhos" is not "estar a olho"); insertions into slot-less
+word pairs ("dark brown horse" is not "dark horse"); "a" for "the" ("on a table" is
 not "on the table"); changed word order or passives ("the beans were spilled"); synonyms; a missing idiom word;
 Portuguese clitics glued to the verb. An idiom that is one word after its slots are dropped keeps its article
 as required ("a steal" does not match "they steal").
@@ -35,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from idiomkit.idioms.lexicon import Entry, Lexicon, check_language
-from idiomkit.idioms.patterns import FILL, OPT, TOKEN, WORD, Pattern, Slot, compile_patterns, token_key
+from idiomkit.idioms.patterns import FILL, OPT, TOKEN, WORD, Pattern, Slot, compile_patterns, is_gerund, token_key
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +85,7 @@ def _walk(slots: tuple[Slot, ...], k: int, t: int, text: _Text, base: int, skipp
     ``skipped``: the words inserted since the last idiom word (none a ``block`` word, none after a clause break)."""
     if k == len(slots):
         return t
-    kind, accept, lo, hi, gap, poss, _, block = slots[k]
+    kind, accept, lo, hi, gap, poss, _, block, gerunds = slots[k]
     keys, sentence, clause = text
     if kind == FILL:
         return _fill(slots, k, t, text, base)
@@ -91,14 +96,14 @@ def _walk(slots: tuple[Slot, ...], k: int, t: int, text: _Text, base: int, skipp
             end = _walk(slots, k + 1, tt + 1, text, base, 0 if kind == WORD else skipped + tt - t)
             if end >= 0:
                 return end
-        if keys[tt] in block:
+        if keys[tt] in block or (gerunds and is_gerund(keys[tt])):
             break
     return _walk(slots, k + 1, t, text, base, gap) if kind == OPT else -1  # no determiner: no inserted words
 
 
 def _fill(slots: tuple[Slot, ...], k: int, t: int, text: _Text, base: int) -> int:
     """A filler: ``lo``..``hi`` words (the last a possessive if ``poss``), then the rest of the idiom."""
-    _, accept, lo, hi, _, poss, _, _ = slots[k]
+    _, accept, lo, hi, _, poss, *_ = slots[k]
     keys = text.keys
     for count in range(lo, hi + 1):
         last = t + count - 1

@@ -5,7 +5,8 @@ matcher's :func:`en_forms` (every form of an idiom word) and the rewriter's :fun
 (a meaning's verb put in the form of the idiom's verb: kicked -> died). Regular forms follow one set of rules
 (:func:`inflect`); :func:`en_forms` adds harmless over-generated spellings ("stoping" beside "stopping") so that a
 rule's edge case never hides a match. Portuguese: regular -ar/-er/-ir conjugation with spelling changes, a table
-of common irregular verbs, and gender/number agreement (:func:`pt_forms`).
+of common irregular verbs, gender/number agreement and every form also written without accents (:func:`pt_forms`);
+an idiom's head word read back to the verbs it may be a form of (:func:`pt_lemmas`, :func:`pt_head_forms`).
 
 Example::
 
@@ -14,6 +15,7 @@ Example::
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from functools import cache
 from typing import NamedTuple
@@ -56,8 +58,10 @@ PT_CONTRACTIONS = tuple(
         "do da dos das dum duma duns dumas",
         "ao à aos às",
         "pelo pela pelos pelas",
+        "para pra pro pras pros",  # "para" (+ article) and its spoken Brazilian contractions
     )
 )
+PT_ARTICLE_CONTRACTIONS = frozenset().union(*PT_CONTRACTIONS[:4])  # a preposition + article: a determiner too
 PT_FUNCTION = (
     word_set(
         "de em por para com sem sob sobre entre até e ou mas que se não nem como mais muito já lá cá ele ela eles "
@@ -301,7 +305,7 @@ _PT_IRREGULAR = {
     estar estou estás está estamos estais estão estava estavas estávamos estavam estive estiveste esteve
     estivemos estiveram estivera estarei estarás estará estaremos estarão estaria estarias estaríamos estariam
     esteja estejas estejamos estejam estivesse estivesses estivéssemos estivessem estiver estiveres estivermos
-    estiverem estando estado estares estarmos estarem|
+    estiverem estando estado estares estarmos estarem tô tá tás tamos tava tavas tavam|
     ter tenho tens tem temos tendes têm tinha tinhas tínhamos tinham tive tiveste teve tivemos tiveram tivera
     terei terás terá teremos terão teria terias teríamos teriam tenha tenhas tenhamos tenham tivesse tivesses
     tivéssemos tivessem tiver tiveres tivermos tiverem tendo tido teres termos terem|
@@ -411,21 +415,90 @@ def _pt_nominal(word: str) -> set[str]:
     return out
 
 
+def unaccented(word: str) -> str:
+    """``word`` without its accents (``bôca`` -> ``boca``, ``não`` -> ``nao``)."""
+    decomposed = unicodedata.normalize("NFD", word)
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
+def _unaccented_forms(forms: Iterable[str]) -> set[str]:
+    """The forms written without accents, as informal text and the 1913 spelling's stray circumflexes need
+    (``ôlho`` -> ``olho``); never a function word or a word of two letters (``dê`` is not ``de``, ``é`` not ``e``)."""
+    out = {unaccented(f) for f in forms}
+    return {f for f in out if len(f) > 2 and f not in PT_FUNCTION}
+
+
 @cache
 def pt_forms(word: str) -> frozenset[str]:
-    """Every surface form a Portuguese idiom word may take (function words stay as they are).
+    """Every surface form a Portuguese idiom word may take (function words stay as they are), also written
+    without its accents.
 
     Example::
 
-        "bateu" in pt_forms("bater")  # True
+        "bateu" in pt_forms("bater"), "olho" in pt_forms("ôlho")  # True, True
     """
     if word in _PT_SWAPS:
         return _PT_SWAPS[word]
     if word in PT_FUNCTION:
         return frozenset({word})
-    if word in _PT_IRREGULAR:
-        return _PT_IRREGULAR[word]
-    out = _pt_nominal(word)
-    if word[-2:] in _PT_ENDINGS and len(word) >= 4:
+    out = set(_PT_IRREGULAR.get(word, ())) or _pt_nominal(word)
+    if word not in _PT_IRREGULAR and word[-2:] in _PT_ENDINGS and len(word) >= 4:
         out |= _pt_conjugate(word)
+    return frozenset(out | _unaccented_forms(out))
+
+
+# a finite form or gerund at the head of an idiom ("aguente firme", "chorando as pitangas") and the infinitives it
+# may come from; the ambiguous present/subjunctive endings (a e o) only for -ar, the most common conjugation
+_PT_HEAD_ENDINGS = {
+    "ar": "o a e as es am em ei ou aram ava avam ando",
+    "er": "eu eram ia iam endo",
+    "ir": "iu iram ia iam indo",
+}
+# forms that are also common other words: no verb is read into them ("fora", "via", "era", "vista", "deste")
+_PT_NOT_HEADS = word_set(
+    "fora foras via vias era eras vista visto vistas vistos posto posta dado dada feito feita dito deste destes "
+    "desse desses"
+)
+
+
+@cache
+def _pt_head_lemmas() -> dict[str, tuple[str, ...]]:
+    """Each irregular form -> its verbs (``foi`` -> ser, ir)."""
+    out: dict[str, list[str]] = {}
+    for lemma, forms in _PT_IRREGULAR.items():
+        for form in forms - {lemma}:
+            out.setdefault(form, []).append(lemma)
+    return {form: tuple(lemmas) for form, lemmas in out.items()}
+
+
+def pt_lemmas(word: str) -> set[str]:
+    """The verbs whose finite form or gerund ``word`` may be (``aguente`` -> aguentar; ``vá`` -> ir); none for an
+    infinitive or a function word.
+
+    Example::
+
+        pt_lemmas("chorando"), pt_lemmas("foi")  # {"chorar"}, {"ser", "ir"}
+    """
+    if word in PT_FUNCTION or word in _PT_IRREGULAR or word in _PT_NOT_HEADS:
+        return set()
+    out = set(_pt_head_lemmas().get(word, ()))
+    for kind, endings in _PT_HEAD_ENDINGS.items():
+        ending = max((e for e in endings.split() if word.endswith(e)), key=len, default="")  # "ando", not "o"
+        if ending and len(word) - len(ending) >= 3:
+            out.add(word[: -len(ending)] + kind)
+    return out
+
+
+@cache
+def pt_head_forms(word: str) -> frozenset[str]:
+    """The forms of an idiom's first word: :func:`pt_forms`, and every form of a verb it may be a form of
+    (:func:`pt_lemmas`: "Aguente firme" matches "aguenta firme", "Vá com Deus" "vai com Deus").
+
+    Example::
+
+        "chorar" in pt_head_forms("chorando")  # True
+    """
+    out = set(pt_forms(word))
+    for lemma in pt_lemmas(word):
+        out |= pt_forms(lemma)
     return frozenset(out)

@@ -23,7 +23,16 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from idiomkit.idioms.lexicon import Entry
-from idiomkit.idioms.morphology import EN_FUNCTION, PT_CONTRACTIONS, PT_DETS, PT_FUNCTION, en_forms, pt_forms
+from idiomkit.idioms.morphology import (
+    EN_FUNCTION,
+    PT_ARTICLE_CONTRACTIONS,
+    PT_CONTRACTIONS,
+    PT_DETS,
+    PT_FUNCTION,
+    en_forms,
+    pt_forms,
+    pt_head_forms,
+)
 from idiomkit.idioms.morphology import word_set as _set
 
 _EN_POSSESSIVES = _set("my your his her its our their one's someone's somebody's thy whose")
@@ -56,6 +65,7 @@ _W = r"(?:\w[\u0300-\u036f]*)+"
 TOKEN = re.compile(rf"{_W}(?:['’]{_W})*")  # a word token: see :func:`idiomkit.idioms.matcher.tokenize`
 _PIECE = re.compile(rf"\[([^\]]*)\]|\(([^)]*)\)|({_W}(?:['’]{_W})*)")
 _HYPHENS = ("-", "‐", "‑")
+_GLUED_SE = re.compile(r"\b(\w{2,}[aeiô]r)se\b")  # "tornarse" (a dictionary's lost hyphen) is "tornar-se"
 WORD, OPT, FILL = 0, 1, 2
 
 
@@ -69,7 +79,7 @@ class Slot(NamedTuple):
     """One position of a compiled idiom: a WORD (one token in ``accept``), an OPT (zero or one token in
     ``accept``, or a possessive when ``poss``) or a FILL (``lo``..``hi`` tokens; the last a possessive if ``poss``).
     ``gap``: how many inserted words may come before a WORD (or an OPT and the WORD after it), none of them in
-    ``block``; ``word``: the idiom's word."""
+    ``block`` nor, with ``gerunds``, a gerund (:func:`is_gerund`); ``word``: the idiom's word."""
 
     kind: int
     accept: frozenset[str]
@@ -79,6 +89,13 @@ class Slot(NamedTuple):
     poss: bool = False
     word: str = ""
     block: frozenset[str] = _GAP_BLOCK
+    gerunds: bool = False
+
+
+def is_gerund(word: str) -> bool:
+    """A Portuguese gerund ("fechando"): never an inserted word, the verb of the phrase would change ("está
+    fechando os olhos" is not "estar a olho"); five letters or fewer are spared ("lindo", "indo")."""
+    return len(word) > 5 and word.endswith(("ando", "endo", "indo", "ondo"))
 
 
 def _en_slot(word: str) -> Slot:
@@ -128,7 +145,8 @@ def parse_idiom(text: str, language: str, max_gap: int = 2) -> list[Slot]:
 
         [s.word for s in parse_idiom("pull someone's leg", "EN")]  # ["pull", "", "leg"]
     """
-    slots = _parse(unicodedata.normalize("NFC", text).casefold().replace("’", "'"), language)
+    text = unicodedata.normalize("NFC", text).casefold().replace("’", "'")
+    slots = _parse(_GLUED_SE.sub(r"\1-se", text) if language == "PT" else text, language)
     if sum(s.kind == WORD and s.word != "be" for s in slots) >= 2:  # "be" is often contracted ("you're")
         slots = [s._replace(kind=OPT) if s.word == "be" else s for s in slots]
     words = [i for i, s in enumerate(slots) if s.kind == WORD]
@@ -137,18 +155,29 @@ def parse_idiom(text: str, language: str, max_gap: int = 2) -> list[Slot]:
         words.insert(0, words[0] - 1)
     if not words:
         return []
-    return _gaps(slots[words[0] : words[-1] + 1], max_gap, PT_FUNCTION if language == "PT" else EN_FUNCTION)
+    if language == "PT" and sum(slots[i].word not in PT_FUNCTION for i in words) >= 2:
+        head = slots[words[0]]  # the head verb in any form ("aguente firme"), when another content word follows
+        slots[words[0]] = head._replace(accept=pt_head_forms(head.word))
+    slots = slots[words[0] : words[-1] + 1]
+    if language == "PT":
+        return [s._replace(gerunds=True) for s in _gaps(slots, max_gap, PT_FUNCTION, PT_ARTICLE_CONTRACTIONS)]
+    return _gaps(slots, max_gap, EN_FUNCTION)
 
 
-def _gaps(slots: list[Slot], max_gap: int, function: frozenset[str]) -> list[Slot]:
+def _gaps(
+    slots: list[Slot], max_gap: int, function: frozenset[str], determiners: frozenset[str] = frozenset()
+) -> list[Slot]:
     """Where words may be inserted: around a determiner (not an article, preposition or conjunction: "keep a
-    close eye on"), and after the first word of an idiom of 3+ words when a function word follows (an object:
-    "keep the wolves at bay"; not a preposition or conjunction). An OPT shares the gap of the WORD after it."""
+    close eye on"), one word after a word of ``determiners`` (a Portuguese preposition + article: "na maior
+    seca"), and after the first word of an idiom of 3+ words when a function word follows (an object: "keep the wolves
+    at bay"; not a preposition or conjunction). An OPT shares the gap of the WORD after it."""
     three = sum(s.kind == WORD for s in slots) >= 3
     for i in range(len(slots) - 1, 0, -1):
         slot, before, after = slots[i], slots[i - 1], slots[i + 1] if i + 1 < len(slots) else None
         if slot.kind == WORD and slot.gap and before.kind == OPT:
             slots[i] = slot._replace(gap=max_gap)
+        elif slot.kind == WORD and slot.gap and before.word in determiners:
+            slots[i] = slot._replace(gap=min(1, max_gap))
         elif slot.kind == WORD and slot.gap and i == 1 and three and slot.word in function:
             slots[i] = slot._replace(gap=max_gap, block=_GAP_LINKS)
         elif slot.kind == WORD:
