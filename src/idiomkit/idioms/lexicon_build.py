@@ -24,9 +24,10 @@ those sources gave them a meaning.
 Screening (counted per source): a one-word idiom, an idiom of function and light words only ("I do", "a couple
 of"), an English phrasal verb (verb + particles only: "give up", "look after", "put up with"), an empty meaning,
 and a meaning over :data:`MAX_MEANING_WORDS` words whose first clause is still too long are dropped; a long
-meaning whose first clause fits is cut to it. An entry found in :data:`COMMON_MAX_SENTENCES` or more sentences
-of ordinary text (STS-B / ASSIN 2 *train*, SemEval 2A train contexts; :func:`common_phrases`) is dropped as too
-common to rewrite.
+meaning whose first clause fits is cut to it. An English light entry (a light word and an adjective or adverb that
+its first meaning restates: "be sure" -> "certainly"; :mod:`~idiomkit.idioms.light`, read from WordNet) is
+dropped, and so is an entry found in :data:`COMMON_MAX_SENTENCES` or more sentences of ordinary text (STS-B /
+ASSIN 2 *train*, SemEval 2A train contexts; :func:`common_phrases`), as too common to rewrite.
 
 Example::
 
@@ -47,10 +48,10 @@ from idiomkit.data.heldout import HeldOut, heldout_index
 from idiomkit.data.keys import normalise_idiom
 from idiomkit.errors import OptionError
 from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
+from idiomkit.idioms.light import EN_LIGHT, LightWords, drop_light, light_words
 from idiomkit.idioms.matcher import Matcher
 from idiomkit.idioms.morphology import en_forms, word_set
 from idiomkit.idioms.sources import (
-    _FUNCTION,
     PARTICLES,
     SEMEVAL_TAG,
     BuildReport,
@@ -338,16 +339,6 @@ def clean_idiom(idiom: str) -> str:
     return _TO.sub("", idiom) if len(idiom.split()) > 2 else idiom
 
 
-_LIGHT = (
-    word_set(
-        "i you he she we they me him us them it this that do does did done doing have has had having be is am are was "
-        "were been being get gets got getting give gives gave given make makes made take takes took taken go goes went "
-        "gone come came say said would will shall should can could may might must let lets think know see like well "
-        "yes no not all every time ever here there now then so too very much many more most few couple kind sort lot "
-        "way thing things one two first last"
-    )
-    | _FUNCTION
-)
 _PT_LIGHT = word_set(
     "o a os as um uma uns umas de do da dos das em no na nos nas por pelo pela para com sem sob sobre entre até e "
     "ou mas que se não nem como mais muito já lá cá ao à aos às ser estar ter haver ir fazer dar é foi era está "
@@ -364,7 +355,7 @@ def drop_reason(sense: Sense) -> str | None:
         return "one word"
     if sense.language == "EN" and is_phrasal_verb(sense.idiom):
         return "phrasal verb"
-    if all(w in (_LIGHT if sense.language == "EN" else _PT_LIGHT) for w in words):
+    if all(w in (EN_LIGHT if sense.language == "EN" else _PT_LIGHT) for w in words):
         return "light words only"
     return None
 
@@ -407,13 +398,18 @@ def common_phrases(
     return {key for key, n in hits.items() if n >= most}
 
 
-def all_common_phrases(rows: list[Sense], data_dir: str | Path, rounds: int = 4) -> set[tuple[str, str]]:
-    """:func:`common_phrases` of the lexicon of ``rows``, again without them until none is left (a longer match
-    hides a shorter one: "on fire" shows once "set on fire" is gone), at most ``rounds`` times."""
+def all_common_phrases(
+    rows: list[Sense], data_dir: str | Path, rounds: int = 4, light: LightWords | None = None
+) -> set[tuple[str, str]]:
+    """:func:`common_phrases` of the lexicon of ``rows`` (without its ``light`` entries, :func:`drop_light`), again
+    without them until none is left (a longer match hides a shorter one: "on fire" shows once "set on fire" is
+    gone), at most ``rounds`` times."""
     common: set[tuple[str, str]] = set()
     text = ordinary_text(data_dir)
     for _ in range(rounds):
         lex = assemble(screen(rows, BuildReport()))
+        if light is not None:
+            drop_light(lex, light, BuildReport())
         drop_common(lex, common, BuildReport())
         more = common_phrases(lex, data_dir, text=text)
         if not more:
@@ -530,11 +526,15 @@ def lexicon_from_rows(
     mwes: Iterable[tuple[str, str]] = (),
     report: BuildReport | None = None,
     common: set[tuple[str, str]] = frozenset(),
+    light: LightWords | None = None,
 ) -> Lexicon:
-    """Screen, assemble, drop the ``common`` phrases (:func:`common_phrases`) and tag (SemEval train ``mwes``)
-    source rows: the build without loading and without the held-out filter."""
+    """Screen, assemble, drop the ``light`` entries (:func:`~idiomkit.idioms.light.drop_light`) and the ``common``
+    phrases (:func:`common_phrases`) and tag (SemEval train ``mwes``) source rows: the build without loading and
+    without the held-out filter."""
     report = report if report is not None else BuildReport()
     lex = assemble(screen(rows, report), report)
+    if light is not None:
+        drop_light(lex, light, report)
     drop_common(lex, common, report)
     tag_semeval(lex, mwes, report)
     return lex
@@ -560,8 +560,8 @@ def build_lexicon(
     """
     report = report if report is not None else BuildReport()
     mwes = semeval_train_mwes(data_dir) if "semeval-train" in allowed_sources(terms) else set()
-    rows = source_rows(data_dir, terms)
-    lex = lexicon_from_rows(rows, mwes, report, all_common_phrases(rows, data_dir))
+    rows, light = source_rows(data_dir, terms), light_words()
+    lex = lexicon_from_rows(rows, mwes, report, all_common_phrases(rows, data_dir, light=light), light)
     if evaluation:
         remove_heldout_entries(lex, heldout_index(data_dir), report)
     for entry in lex:

@@ -23,7 +23,9 @@ Portuguese gerunds as inserted words ("está fechando os olhos" is not "estar a 
 word pairs ("dark brown horse" is not "dark horse"); "a" for "the" ("on a table" is
 not "on the table"); changed word order or passives ("the beans were spilled"); synonyms; a missing idiom word;
 Portuguese clitics glued to the verb. An idiom that is one word after its slots are dropped keeps its article
-as required ("a steal" does not match "they steal").
+as required ("a steal" does not match "they steal"). An idiom's possessive must be filled ("For part" is not "for
+my part"); a bracket, quote or dash between two idiom words breaks a match ("power — that" is not "powers that
+be"; a comma does not).
 
 Example::
 
@@ -44,8 +46,10 @@ from idiomkit.idioms.patterns import FILL, OPT, TOKEN, WORD, Pattern, Slot, comp
 
 log = logging.getLogger(__name__)
 
-_BREAK = re.compile(r"[.!?;:…]|\n\s*\n")  # sentence end, or a blank line
-_CLAUSE = re.compile(r"[.!?;:…,()\[\]{}\"“”«»—–]|\n\s*\n")  # ... or a comma, bracket, quote or dash
+# no match crosses a sentence end, a blank line, a bracket, a quote or a dash ("powers that be" is not "power —
+# that"); inserted words cross no comma either, but idiom words next to each other may
+_BREAK = re.compile(r"[.!?;:…()\[\]{}\"“”«»—–]|\s--?\s|\n\s*\n")
+_CLAUSE = re.compile(rf"{_BREAK.pattern}|,")
 
 
 def tokenize(sentence: str) -> list[tuple[str, int, int]]:
@@ -67,7 +71,8 @@ class _Text(NamedTuple):
 
 
 def _text(sentence: str, tokens: list[tuple[str, int, int]]) -> _Text:
-    """Sentence breaks: . ! ? ; : … or a blank line; clause breaks: those, commas, brackets, quotes, dashes."""
+    """Breaks (no match crosses one): . ! ? ; : … brackets, quotes, dashes or a blank line; clause breaks (no
+    inserted word crosses one): those and commas."""
     out = _Text([t[0] for t in tokens], [], [])
     hard = soft = prev = 0
     for _, start, end in tokens:
@@ -98,7 +103,15 @@ def _walk(slots: tuple[Slot, ...], k: int, t: int, text: _Text, base: int, skipp
                 return end
         if keys[tt] in block or (gerunds and is_gerund(keys[tt])):
             break
-    return _walk(slots, k + 1, t, text, base, gap) if kind == OPT else -1  # no determiner: no inserted words
+    if kind == OPT and not _must_fill(slots[k]):
+        return _walk(slots, k + 1, t, text, base, gap)  # no determiner: no inserted words
+    return -1
+
+
+def _must_fill(slot: Slot) -> bool:
+    """An optional slot that must be filled: an idiom's possessive (``poss``, its word no "the" and no bracket):
+    "For part" is not "for my part"."""
+    return slot.poss and slot.word not in ("", "the")
 
 
 def _fill(slots: tuple[Slot, ...], k: int, t: int, text: _Text, base: int) -> int:

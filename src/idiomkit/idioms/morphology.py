@@ -260,8 +260,9 @@ def _en_degrees(lemma: str) -> set[str]:
 
 
 @cache
-def en_forms(word: str) -> frozenset[str]:
-    """Every surface form an English idiom word may take (function words stay as they are).
+def en_forms(word: str, keep_ending: bool = False) -> frozenset[str]:
+    """Every surface form an English idiom word may take (function words stay as they are); with ``keep_ending``
+    an -ed/-ing word is its own lemma ("posted": posted, posteds; not post, posting).
 
     Example::
 
@@ -272,7 +273,7 @@ def en_forms(word: str) -> frozenset[str]:
     if word in EN_FUNCTION or "'" in word:
         return frozenset({word})
     out: set[str] = set()
-    for lemma in _en_lemmas(word):
+    for lemma in {word} if keep_ending and word.endswith(("ed", "ing")) else _en_lemmas(word):
         verb = EN_VERBS.get(lemma)
         out |= _en_regular(lemma, verb is None or verb.regular) | _en_degrees(lemma)
         if verb:

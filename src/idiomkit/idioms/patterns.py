@@ -1,13 +1,15 @@
 """Parse a lexicon entry into a match pattern: a sequence of token slots, indexed by its rarest word.
 
-Each idiom compiles to *slots*: a *word* (the idiom's word with every inflection, :mod:`~idiomkit.idioms.morphology`),
-an optional *determiner* (the idiom's "the" -> the/this/that/possessives; "a/an" -> a/an; "one's"/"your"/"my"...
--> any possessive or a noun's 's; "[pron]" -> any determiner or pronoun; PT o/a/os/as/seu/sua...) or a *filler*
-("someone"/"something"/"alguém"/"(somebody)": one or two words; "someone's": one to three words ending in a
-possessive: "my", "the old man's"). A parenthesised part is optional; "be" is optional in an idiom of two or
-more other words; words may be inserted only around a determiner, or after the first word of an idiom of 3+
-words when a function word follows (:func:`parse_idiom`). A :class:`Pattern` adds the slot of the idiom's rarest
-content word (its *anchor*, whose forms index it) and how far before the anchor a match may start.
+Each idiom compiles to *slots*: a *word* (the idiom's word with every inflection, :mod:`~idiomkit.idioms.morphology`;
+an -ed/-ing word after the first keeps its ending: "posted" is never "post"), an optional *determiner* (the
+idiom's "the" -> the/this/that/possessives; "a/an" -> a/an; "[pron]" -> any determiner or pronoun; PT
+o/a/os/as/seu/sua...), a *possessive* ("one's"/"your"/"my"... -> any possessive or a noun's 's, never nothing: a
+determiner slot the matcher must fill) or a *filler* ("someone"/"something"/"alguém"/"(somebody)": one or two
+words; "someone's": one to three words ending in a possessive: "my", "the old man's"). A parenthesised part is
+optional; "be" is optional in an idiom of two or more other words; words may be inserted only around a
+determiner, or after the first word of an idiom of 3+ words when a function word follows (:func:`parse_idiom`). A
+:class:`Pattern` adds the slot of the idiom's rarest content word (its *anchor*, whose forms index it) and how far
+before the anchor a match may start.
 
 Example::
 
@@ -98,7 +100,9 @@ def is_gerund(word: str) -> bool:
     return len(word) > 5 and word.endswith(("ando", "endo", "indo", "ondo"))
 
 
-def _en_slot(word: str) -> Slot:
+def _en_slot(word: str, later: bool = False) -> Slot:
+    """An English idiom word's slot; an -ed/-ing word ``later`` than the idiom's first keeps its ending ("keep
+    someone posted" is not "keep his post")."""
     if word in _EN_POSS_FILLERS:
         return Slot(FILL, _EN_POSSESSIVES, 1, 3, poss=True)
     if word in _EN_FILLERS:
@@ -109,7 +113,7 @@ def _en_slot(word: str) -> Slot:
         return Slot(OPT, _EN_THE if word == "the" else _EN_POSSESSIVES, poss=True, word=word)
     if word in _EN_REFLEXIVES:
         return Slot(WORD, _EN_REFLEXIVES, word=word)
-    return Slot(WORD, en_forms(word), word=word)
+    return Slot(WORD, en_forms(word, keep_ending=later), word=word)
 
 
 def _pt_slot(word: str) -> Slot:
@@ -199,7 +203,7 @@ def _parse(text: str, language: str) -> list[Slot]:
         elif group is not None:
             slots += [_optional(s) for s in _parse(group, language)]
         else:
-            slot = (_pt_slot if language == "PT" else _en_slot)(word)
+            slot = _pt_slot(word) if language == "PT" else _en_slot(word, later=bool(slots))
             joined = text[end : m.start()].strip() in _HYPHENS or (slots and slots[-1].kind == FILL)
             slots.append(slot._replace(gap=0 if joined else 1) if slot.kind == WORD else slot)
         end = m.end()

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
-READER_VERSION = 1
-READER_DIGEST = "346a3bc7dd2a53261b84c92beb0940b2a2e8e91dcd524c161f2729e3c5517e04"
+READER_VERSION = 2
+READER_DIGEST = "12da43cd535c87653e51b58be68546d0d72a6a1e2e2fa080a0a105532b2e61a8"
 
 HERE = Path(__file__).resolve().parent
 

@@ -128,6 +128,51 @@ def test_no_match(matcher, sentence):
     assert found(matcher, sentence) == []
 
 
+PRECISION = [
+    ("powers that be", "those in authority"),
+    ("for my part", "as far as I am concerned"),
+    ("keep someone posted", "to keep informed"),
+    ("make up one's mind", "to decide"),
+    ("keep the ball rolling", "to keep going"),
+    ("well and truly", "completely"),
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # a dash, bracket or quote between two idiom words breaks a match; a comma does not
+        ("It is the power — that is all.", []),
+        ("It is the power -- that is all.", []),
+        ("Ask the powers (that is, the board).", []),
+        ('Ask the powers "that" be.', []),
+        ("Ask the powers that be.", [("powers that", "powers that be")]),
+        ("It was well, and truly, over.", [("well, and truly", "well and truly")]),
+        # an idiom's possessive must be filled ...
+        ("For part of the day it rained.", []),
+        ("He made up mind games.", []),
+        ("For my part, I agree.", [("For my part", "for my part")]),
+        ("For John's part, he agreed.", [("For John's part", "for my part")]),
+        ("She made up her own mind.", [("made up her own mind", "make up one's mind")]),
+        # ... and an -ed/-ing word after the idiom's first word keeps its ending
+        ("He kept his post for years.", []),
+        ("They keep the ball rolls.", []),
+        ("Keep me posted!", [("Keep me posted", "keep someone posted")]),
+        ("She kept the ball rolling.", [("kept the ball rolling", "keep the ball rolling")]),
+    ],
+)
+def test_precision_rules_with_positive_controls(sentence, expected):
+    assert found(Matcher(Lexicon.from_pairs(PRECISION)), sentence) == expected
+
+
+def test_an_ed_ing_word_keeps_its_ending_only_after_the_first_word():
+    assert "post" not in en_forms("posted", keep_ending=True) and "posted" in en_forms("posted", keep_ending=True)
+    assert "post" in en_forms("posted") and {"mornings"} <= en_forms("morning", keep_ending=True)
+    assert {"sprang", "springs"} <= en_forms("spring", keep_ending=True)  # a table verb is its own lemma
+    (first, *_), (*_, last) = parse_idiom("posted someone posted", "EN"), parse_idiom("keep someone posted", "EN")
+    assert "post" in first.accept and "post" not in last.accept
+
+
 def test_offsets_and_meanings(matcher):
     sentence = "Sadly, he kicked the bucket."
     (match,) = matcher.find(sentence)

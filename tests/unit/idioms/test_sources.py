@@ -20,6 +20,7 @@ from idiomkit.idioms.lexicon_build import (
     screen,
     with_slots,
 )
+from idiomkit.idioms.light import LightWords
 from idiomkit.idioms.sources import DEFAULT_LEXICON, BuildReport, default_lexicon, heldout_variants
 
 
@@ -41,6 +42,9 @@ ROWS = [
 ]
 
 
+LIGHT = LightWords(frozenset({"bucket"}), {"sure": frozenset({"sure", "certa"})})
+
+
 @pytest.fixture
 def fake_sources(monkeypatch):
     """build_lexicon over ROWS as its only source, SemEval MWEs and a held-out index of 'spill the beans'."""
@@ -49,6 +53,7 @@ def fake_sources(monkeypatch):
         lexicon_build, "semeval_train_mwes", lambda data_dir: {("kick the bucket", "EN"), ("x y", "PT")}
     )
     monkeypatch.setattr(lexicon_build, "heldout_index", lambda data_dir: held("spill the beans"))
+    monkeypatch.setattr(lexicon_build, "light_words", lambda: LIGHT)  # a tiny WordNet: "sure" restated by "certain"
 
 
 def test_a_planted_heldout_idiom_is_in_the_full_lexicon_and_absent_from_the_evaluation_one(fake_sources):
@@ -79,6 +84,15 @@ def test_filters_are_counted_per_source(fake_sources):
     assert report.counts["astitch"]["dropped: no meaning"] == 1
     assert report.counts["semeval-train"] == {"read": 2, "dropped: no lexicon meaning": 1, "kept": 1}
     assert report.sizes[("PT", "lidioms")] == 1 and report.sizes[("EN", "semeval-train")] == 1
+
+
+def test_the_build_drops_light_entries_and_counts_them(fake_sources, monkeypatch):
+    light = [Sense("be sure", "EN", "certainly", "wordnet"), Sense("be sure", "EN", "admittedly", "gcide")]
+    monkeypatch.setattr(lexicon_build, "SOURCES", {"fake": lambda data_dir: [*ROWS, *light]})
+    report = BuildReport()
+    lex = build_lexicon("unused", report)
+    assert "be sure" not in lex and "kick the bucket" in lex
+    assert report.counts["gcide"]["dropped: light entry"] == report.counts["wordnet"]["dropped: light entry"] == 1
 
 
 def test_entries_keep_the_fullest_spelling_and_meanings_in_source_order(fake_sources):
@@ -213,7 +227,7 @@ def test_meanings_in_the_idioms_language_come_first_and_idioms_as_meanings_last(
 def test_the_shipped_lexicon_is_small_clean_full_and_licensed():
     assert DEFAULT_LEXICON.stat().st_size < 2_000_000
     lex = default_lexicon()
-    assert len(lex.entries("EN")) > 8500 and len(lex.entries("PT")) > 2000  # EN 8,866 since the #43 WordNet filter
+    assert len(lex.entries("EN")) > 8500 and len(lex.entries("PT")) > 2000  # EN 8,850 since the #43 light-entry filter
     assert "spill the beans" in lex and "under the weather" in lex and "bite the bullet" in lex
     assert not {s for e in lex for s in e.sources} & set(lexicon_build.EVALUATION_ONLY)
     assert all(drop_reason(Sense(e.idiom, e.language, "", "")) is None for e in lex)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from idiomkit.report import scorecard
 from idiomkit.report.scorecard import BASE_WITH_READER, clears, versus_base_rows
 
 
@@ -15,7 +16,8 @@ def card(model, recipe, seed, idiom, stsb, trained=True, track="plain"):
     return Path(f"{model}__{recipe}__{seed}.json"), rec
 
 
-def test_a_trained_card_is_compared_with_its_base_with_the_reader():
+def test_a_trained_card_is_compared_with_its_base_with_the_reader(monkeypatch):
+    monkeypatch.setattr(scorecard, "READER_VERSION", 1)  # cards without params.reader_version: version 1, current
     results = [
         card("me5", BASE_WITH_READER, 0, 0.30, 0.80, trained=False),
         card("me5", "flagship-v2", 0, 0.40, 0.785),
@@ -124,8 +126,10 @@ def test_a_card_scored_on_the_earlier_core_test_is_marked_and_compared_with_noth
     assert OLD_CORE_NOTE not in readme and "1 row(s) scored on the earlier core test: on the results pages." in readme
 
 
-def test_a_trained_card_scored_at_its_training_length_is_marked_with_that_length():
+def test_a_trained_card_scored_at_its_training_length_is_marked_with_that_length(monkeypatch):
     from idiomkit.report.scorecard import SHORT_READ_NOTE, scorecard_rows, scorecard_section
+
+    monkeypatch.setattr(scorecard, "READER_VERSION", 1)  # cards without params.reader_version: version 1, current
 
     old = card("me5", "flagship-v2", 0, 0.4, 0.8)
     old[1]["params"]["training"] = {"label": "flagship-v2", "config": {"max_seq_length": 64}}  # saved before the fix
