@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 2
-READER_DIGEST = "12da43cd535c87653e51b58be68546d0d72a6a1e2e2fa080a0a105532b2e61a8"
+READER_DIGEST = "6432dd77eb67ec22a92f810b221edf40e82f27f46b233f203130df75ba9999c5"
 
 HERE = Path(__file__).resolve().parent
 
