@@ -3,6 +3,7 @@ untrained encoder and the published cards), the markdown table and the figure be
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +32,12 @@ def update_model_card(model_dir: Path, cards: list[Scorecard]) -> Path:
 
 
 def published_cards(results_dir: str | Path | None = None) -> list[dict[str, Any]]:
-    """Every scorecard result record under ``results_dir`` and under the project's results (the published rows)."""
+    """Every scorecard result record under ``results_dir`` and under the project's results (the published rows),
+    each result key once: a card in both (a run from another checkout of the same results) counts from
+    ``results_dir``."""
     roots = dict.fromkeys(Path(p).resolve() for p in (results_dir or default_results_dir(), default_results_dir()))
-    return [rec for root in roots for path, rec in load_results(root) if path.parent.name == TASK]
+    cards = [rec for root in roots for path, rec in load_results(root) if path.parent.name == TASK]
+    return list({json.dumps(rec["key"], sort_keys=True): rec for rec in reversed(cards)}.values())[::-1]
 
 
 def comparison_rows(card: Scorecard, published: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:

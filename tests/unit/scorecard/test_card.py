@@ -3,6 +3,9 @@ the block selection and the core test's metrics computed by hand."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -133,3 +136,16 @@ def test_a_card_records_the_reader_version_when_the_reader_takes_part(monkeypatc
     assert written[("without", "zero-shot+reader-gloss")]["reader_version"] == READER_VERSION
     assert written[("without", "zero-shot")]["reader_version"] is None
     assert "reader_digest" not in written[("without", "zero-shot")]
+
+
+def test_published_cards_count_each_card_once_across_two_checkouts(monkeypatch, tmp_path):
+    from idiomkit.scorecard import table
+
+    card = sorted(Path("benchmarks/results/scorecard").glob("minilm__zero-shot__plain__seed0.json"))[0]
+    roots = [tmp_path / "run", tmp_path / "main"]
+    for root in roots:
+        (root / "scorecard").mkdir(parents=True)
+        shutil.copy(card, root / "scorecard" / card.name)
+    monkeypatch.setattr(table, "default_results_dir", lambda: roots[1])
+    published = table.published_cards(roots[0])
+    assert [(r["model"], r["recipe"]) for r in published] == [("minilm", "zero-shot")]
