@@ -233,15 +233,27 @@ def speaks_portuguese(model: str) -> bool:
     return spec is not None and "pt" in spec.languages
 
 
+RECOMMEND_MIN_SEEDS = 2  # a trained configuration is recommended on at least this many seeds, never on one
+
+
+def enough_seeds(recs: Sequence[dict[str, Any]]) -> bool:
+    """Whether a configuration has the seeds a recommendation needs: an untrained encoder has one deterministic
+    card; a trained one needs :data:`RECOMMEND_MIN_SEEDS` (a one-seed ablation or leave-one-out row is no
+    candidate: one seed's luck is within the seed spread)."""
+    trained = any((rec["params"].get("training") or {}) for rec in recs)
+    return not trained or len({rec["seed"] for rec in recs}) >= RECOMMEND_MIN_SEEDS
+
+
 def recommended(results: list[tuple[Path, dict[str, Any]]], portuguese: bool) -> tuple[str, str] | None:
     """The (model, recipe) the plain-track scorecard recommends: the best mean rank over the headline columns every
     candidate has (rank 1 = highest; ties share the better rank), mean over seeds. ``portuguese``: only models made
     for Portuguese, over every column; else every model over the columns but :data:`PT_COLUMNS`. A configuration
-    with a card scored on the earlier core test is no candidate (its core numbers compare with nothing)."""
+    with a card scored on the earlier core test is no candidate (its core numbers compare with nothing), nor a
+    trained one with fewer than :data:`RECOMMEND_MIN_SEEDS` seeds (:func:`enough_seeds`)."""
     means = {
         group: column_means(recs)
         for group, recs in full_cards(results, "plain").items()
-        if (speaks_portuguese(group[0]) or not portuguese) and not any_old_core_test(recs)
+        if (speaks_portuguese(group[0]) or not portuguese) and not any_old_core_test(recs) and enough_seeds(recs)
     }
     if not means:
         return None
@@ -262,9 +274,8 @@ def recommendation_line(results: list[tuple[Path, dict[str, Any]]]) -> list[str]
         [f"English + Portuguese: `{both[0]}` {both[1]}"] if both else []
     )
     return [
-        "**Recommended by the scorecard** (best mean rank over the plain-track columns every card has): "
-        + "; ".join(named)
-        + ".",
+        "**Recommended by the scorecard** (best mean rank over the plain-track columns every card has; a trained "
+        f"model on {RECOMMEND_MIN_SEEDS} seeds or more): " + "; ".join(named) + ".",
         "",
     ]
 

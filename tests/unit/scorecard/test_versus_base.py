@@ -206,3 +206,14 @@ def test_a_model_trained_with_an_older_idiom_reader_is_marked_though_scored_with
     base["params"]["reader_version"] = 3
     rows = versus_base_rows([(path, base), results[0], results[1]])
     assert [row.split("|")[2].strip() for row in rows[2:]] == ["flagship-v2§2", "flagship-v2-student"]
+
+
+def test_a_trained_configuration_is_recommended_only_on_two_seeds_or_more():
+    from idiomkit.report.scorecard import recommended
+
+    base = card("me5-small-enpt", "zero-shot", 0, 0.10, 0.80, trained=False)
+    one_seed = [card("me5-small-enpt", "ablation", 0, 0.50, 0.90)]
+    two_seeds = [card("me5-small-enpt", "flagship-v2", s, 0.30, 0.85) for s in (0, 1)]
+    # the one-seed ablation is best on every column, yet no candidate
+    assert recommended([base, *one_seed, *two_seeds], portuguese=False) == ("me5-small-enpt", "flagship-v2")
+    assert recommended([base, *one_seed], portuguese=False) == ("me5-small-enpt", "zero-shot")
