@@ -240,7 +240,7 @@ def enough_seeds(recs: Sequence[dict[str, Any]]) -> bool:
     """Whether a configuration has the seeds a recommendation needs: an untrained encoder has one deterministic
     card; a trained one needs :data:`RECOMMEND_MIN_SEEDS` (a one-seed ablation or leave-one-out row is no
     candidate: one seed's luck is within the seed spread)."""
-    trained = any((rec["params"].get("training") or {}) for rec in recs)
+    trained = any(rec["params"].get("training") for rec in recs)
     return not trained or len({rec["seed"] for rec in recs}) >= RECOMMEND_MIN_SEEDS
 
 

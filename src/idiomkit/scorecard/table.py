@@ -36,8 +36,12 @@ def published_cards(results_dir: str | Path | None = None) -> list[dict[str, Any
     each result key once: a card in both (a run from another checkout of the same results) counts from
     ``results_dir``."""
     roots = dict.fromkeys(Path(p).resolve() for p in (results_dir or default_results_dir(), default_results_dir()))
-    cards = [rec for root in roots for path, rec in load_results(root) if path.parent.name == TASK]
-    return list({json.dumps(rec["key"], sort_keys=True): rec for rec in reversed(cards)}.values())[::-1]
+    cards: dict[str, dict[str, Any]] = {}
+    for root in roots:
+        for path, rec in load_results(root):
+            if path.parent.name == TASK:
+                cards.setdefault(json.dumps(rec["key"], sort_keys=True), rec)
+    return list(cards.values())
 
 
 def comparison_rows(card: Scorecard, published: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
