@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.report.engineering import ENGINEERING, engineering_sections, xiao_maps_section
+from idiomkit.report.leave_one_out import leave_one_out_section
 from idiomkit.report.matrix import matrix_section
 from idiomkit.report.scorecard import (
     SCORECARD_MARKERS,
@@ -65,7 +66,8 @@ def render_pages(results_dir: str | Path, notes_dir: str | Path | None = None) -
     if engineering:
         index.append(f"- [Engineering checks: conversion, speed, resume, distributed, mteb]({ENGINEERING})")
         pages[ENGINEERING.removesuffix(".md")] = ["# Engineering checks", "", *engineering]
-    index += ["", *scorecard_section(results), *versus_base_section(results), *training_curves_section(results)]
+    index += ["", *scorecard_section(results), *versus_base_section(results), *leave_one_out_section(results)]
+    index += training_curves_section(results)
     index += matrix_section(results)
     out = {"index.md": index} | {f"{name}.md": lines for name, lines in pages.items()}
     return {name: "\n".join(lines).rstrip("\n") + "\n" for name, lines in out.items()}

@@ -144,7 +144,7 @@ def markdown_table(rows: Sequence[tuple[str, dict[str, Any]]]) -> str:
     columns = [c for c, _, _ in HEADLINE if any(values[c] is not None for _, values in flat)]
     lines = ["| model | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
     for label, values in flat:
-        cells = ["" if values[c] is None else _cell(c, values[c]) for c in columns]
+        cells = ["" if values[c] is None else number_cell(c, values[c]) for c in columns]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -156,17 +156,17 @@ def transposed(rows: Sequence[tuple[str, dict[str, Any]]]) -> list[list[str]]:
     out = [["", *(label for label, _ in flat)]]
     for column, _, _ in HEADLINE:
         if any(values[column] is not None for _, values in flat):
-            out.append([column, *("" if v[column] is None else _cell(column, v[column]) for _, v in flat)])
+            out.append([column, *("" if v[column] is None else number_cell(column, v[column]) for _, v in flat)])
     return out
 
 
-def _digits(column: str) -> int:
+def column_digits(column: str) -> int:
     """Decimals a column is printed with (nDCG is a percentage)."""
     return 2 if "nDCG" in column else 3
 
 
-def _cell(column: str, value: float) -> str:
-    return f"{value:.{_digits(column)}f}"
+def number_cell(column: str, value: float) -> str:
+    return f"{value:.{column_digits(column)}f}"
 
 
 SCORECARD_TASK = "scorecard"
@@ -318,7 +318,7 @@ def clears(column: str, trained: float, base: float) -> bool:
     """Whether ``trained`` clears ``base`` on ``column``: higher, or for an STS guard no more than
     :data:`STS_GUARD_TOLERANCE` below (in the column's own units: nDCG is a percentage); the difference is taken
     as the table prints it, so a "+0.000" is not a win."""
-    difference = round(trained - base, _digits(column))
+    difference = round(trained - base, column_digits(column))
     if column in STS_GUARD_COLUMNS:
         return difference >= -STS_GUARD_TOLERANCE
     return difference > 0
@@ -348,7 +348,10 @@ def versus_base_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     lines = ["| model | recipe | seeds | " + " | ".join(columns) + " | clears base + reader |"]
     lines.append("|" + "---|" * (len(columns) + 4))
     for model, recipe, seeds, cells in rows:
-        shown = [f"{_cell(c, cells[c][0])} ({cells[c][1]:+.{_digits(c)}f})" if c in cells else "" for c in columns]
+        shown = [
+            f"{number_cell(c, cells[c][0])} ({cells[c][1]:+.{column_digits(c)}f})" if c in cells else ""
+            for c in columns
+        ]
         cleared = sum(cleared for *_, cleared in cells.values())
         lines.append(f"| {model} | {recipe} | {seeds} | " + " | ".join(shown) + f" | {cleared} of {len(cells)} |")
     return lines
