@@ -53,3 +53,30 @@ def test_labelled_precision_counts_an_off_span_idiom_right_with_a_wilson_interva
 
     result = bench.labelled_precision(rows, [("pie", "in the end", "in the end")], labels)
     assert result["unlabelled"] == 1 and result["precision"] is None
+
+
+def test_false_rewrites_and_the_threshold_curve_count_matched_spans_by_hand():
+    bench = _benchmark()
+    matcher = Matcher(Lexicon.from_pairs([("big fish", "an important person")]))
+
+    class Check:  # P(figurative) from the sentence's first word
+        threshold = 0.5
+
+        def figurative_probability(self, sentence, match):
+            return {"The": 0.2, "A": 0.6, "He": 0.9}[sentence.split()[0]]
+
+    def usage(sentence):
+        start = sentence.index("big fish")
+        return bench.Usage(sentence, "big fish", "EN", (start, start + len("big fish")))
+
+    literal = [
+        usage("The boat landed a big fish."),
+        usage("A big fish swam by."),
+        bench.Usage("No idiom.", "big fish", "EN", (0, 2)),
+    ]
+    result = bench.false_rewrites(matcher, literal, Check())
+    assert result == {"literal": 3, "matched": 2, "rewritten": 1, "false_rewrite_rate": 0.5}
+
+    probabilities = bench.span_probabilities(matcher, [usage("He is a big fish here.")], Check())
+    curve = bench.threshold_curve([0.2, 0.6], probabilities, (0.5, 0.7))
+    assert [(r["false_rewrite_rate"], r["idiomatic_rewrite_rate"]) for r in curve] == [(0.5, 1.0), (0.0, 1.0)]
