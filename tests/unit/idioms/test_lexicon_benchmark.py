@@ -80,3 +80,18 @@ def test_false_rewrites_and_the_threshold_curve_count_matched_spans_by_hand():
     probabilities = bench.span_probabilities(matcher, [usage("He is a big fish here.")], Check())
     curve = bench.threshold_curve([0.2, 0.6], probabilities, (0.5, 0.7))
     assert [(r["false_rewrite_rate"], r["idiomatic_rewrite_rate"]) for r in curve] == [(0.5, 1.0), (0.0, 1.0)]
+
+
+def test_leaving_a_source_out_drops_what_only_it_gave_and_what_only_the_semeval_tag_keeps():
+    bench = _benchmark()
+    lex = Lexicon()
+    lex.add("spill the beans", "EN", "reveal a secret", "pie")
+    lex.add("spill the beans", "EN", "tell a secret", "epie")  # another source has it too: stays
+    lex.add("big fish", "EN", "an important person", "pie")  # only PIE: goes
+    lex.add("old flame", "EN", "a former lover", "pie")
+    lex.add("old flame", "EN", "a former lover", bench.SEMEVAL_TAG)  # PIE and the SemEval tag only: goes
+    lex.add("wet blanket", "EN", "a spoilsport", bench.SEMEVAL_TAG)  # the tag only, PIE never had it: goes too
+    kept = bench.without_source(lex, "pie")
+    assert [e.idiom for e in kept.entries()] == ["spill the beans"]
+    assert [row[3] for row in kept.rows()] == ["epie"]
+    assert len(bench.without_source(lex, "clue")) == 3  # a source with no rows: every entry but the tag-only one
