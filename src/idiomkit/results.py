@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from idiomkit.data.csvio import read_json
 from idiomkit.data.errors import DataError
-from idiomkit.errors import FileSystemError, OptionError, OutputClash
+from idiomkit.errors import FileSystemError, OutputClash, check_choice
 
 log = logging.getLogger(__name__)
 
@@ -225,8 +225,7 @@ class ResultKey:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variant", slug(self.variant) if self.variant else "")
-        if self.track not in TRACKS:
-            raise OptionError(f"unknown track '{self.track}' (expected one of {', '.join(TRACKS)})")
+        check_choice("track", self.track, TRACKS)
 
     @classmethod
     def of(cls, record: ResultRecord, variant: str | None = None) -> ResultKey:

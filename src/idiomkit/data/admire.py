@@ -18,7 +18,7 @@ from pathlib import Path
 
 from idiomkit.data.csvio import _decode, check_header, collect_records, csv_value_rows, record_of
 from idiomkit.data.errors import DataError
-from idiomkit.errors import InputError, OptionError
+from idiomkit.errors import InputError, check_choice
 
 SPLITS = {
     "train": "subtask_a_train.tsv",
@@ -187,7 +187,6 @@ def load_admire_file(path: str | Path, *, require_gold: bool = True, strict: boo
 
 def load_admire(data_dir: str | Path, split: str, *, strict: bool = True) -> AdmireSplit:
     """Load ``train``, ``dev``, ``test`` (gold required) or ``xe`` (no gold) from ``<data_dir>/admire/en``."""
-    if split not in SPLITS:
-        raise OptionError(f"unknown AdMIRe split '{split}' (expected one of {', '.join(SPLITS)})")
+    check_choice("AdMIRe split", split, SPLITS)
     path = Path(data_dir) / "admire" / "en" / SPLITS[split]
     return AdmireSplit(split, load_admire_file(path, require_gold=split != "xe", strict=strict), [path])

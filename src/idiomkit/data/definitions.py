@@ -29,7 +29,7 @@ from pathlib import Path
 from idiomkit.data.csvio import _decode, csv_value_rows, read_csv_rows, read_text_lines
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2a import Example2A
-from idiomkit.errors import InputError, OptionError
+from idiomkit.errors import InputError, check_choice
 
 log = logging.getLogger(__name__)
 
@@ -94,8 +94,7 @@ class IdiomData:
     files: list[Path]
 
     def split(self, name: str) -> list[Idiom]:
-        if name not in SPLITS:
-            raise OptionError(f"unknown split '{name}' (expected one of {', '.join(SPLITS)})")
+        check_choice("split", name, SPLITS)
         return [i for i in self.idioms.values() if i.split == name and i.definitions]
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from idiomkit.data.csvio import bad_byte, check_not_utf16_or_binary, read_bytes, read_jsonl_records
 from idiomkit.data.errors import DataError
-from idiomkit.errors import OptionError
+from idiomkit.errors import OptionError, check_choice
 
 SPLITS = ("train", "val", "test")
 DOC_USAGES = ("literal", "idiomatic", "simplification", "sense")
@@ -218,8 +218,7 @@ def load_queries(path: str | Path) -> list[Query]:
 
 
 def split_dir(data_dir: str | Path, split: str) -> Path:
-    if split not in SPLITS:
-        raise OptionError(f"unknown IdioLink split '{split}' (expected one of {', '.join(SPLITS)})")
+    check_choice("IdioLink split", split, SPLITS)
     return Path(data_dir) / "idiolink" / split
 
 

@@ -131,7 +131,8 @@ def _mwe(value: str) -> str | None:
     return None if value in ("", "None") else value
 
 
-def _language(path: Path, row: int, value: str) -> str:
+def row_language(path: Path, row: int, value: str) -> str:
+    """``value`` of a row's Language field, refused (file, row, field) unless one of :data:`LANGUAGES`."""
     if value not in LANGUAGES:
         raise DataError(path, row, "Language", f"unknown language '{value}' (expected one of {', '.join(LANGUAGES)})")
     return value
@@ -152,7 +153,7 @@ def load_train_pairs(data_dir: str | Path, *, path: str | Path | None = None, st
             id=rec["ID"],
             mwe1=require_text(path, row, rec, "MWE1"),
             mwe2=_mwe(rec["MWE2"]),
-            language=_language(path, row, rec["Language"]),
+            language=row_language(path, row, rec["Language"]),
             sentence_1=require_text(path, row, rec, "sentence_1"),
             sentence_2=require_text(path, row, rec, "sentence_2"),
             sim=sim,
@@ -170,7 +171,7 @@ def load_eval_pairs(path: str | Path, *, strict: bool = True) -> list[EvalPair]:
     def parse(row: int, rec: dict[str, str]) -> EvalPair:
         return EvalPair(
             id=rec["ID"],
-            language=_language(path, row, rec["Language"]),
+            language=row_language(path, row, rec["Language"]),
             mwe1=require_text(path, row, rec, "MWE1"),
             mwe2=_mwe(rec["MWE2"]),
             sentence1=require_text(path, row, rec, "sentence1"),
@@ -206,7 +207,7 @@ def load_2b_gold(path: str | Path, *, pair_ids: set[str] | None = None, strict: 
                 raise DataError(path, row, "ID", f"'{rec['ID']}' is not an ID of the pair file")
             if sim is None and other not in pair_ids:
                 raise DataError(path, row, "otherID", f"'{other}' points to no pair")
-        return GoldRow(rec["ID"], rec["DataID"], _language(path, row, rec["Language"]), sim, other)
+        return GoldRow(rec["ID"], rec["DataID"], row_language(path, row, rec["Language"]), sim, other)
 
     gold = collect_records(
         path, csv_records(path, ["ID", "DataID", "Language", "sim", "otherID"]), parse, strict=strict, id_field="ID"
@@ -259,7 +260,7 @@ def load_subtask_a(data_dir: str | Path, name: str, *, strict: bool = True) -> l
     def parse(row: int, rec: dict[str, str]) -> SubtaskAExample:
         return SubtaskAExample(
             id=rec[id_col],
-            language=_language(path, row, rec["Language"]),
+            language=row_language(path, row, rec["Language"]),
             mwe=require_text(path, row, rec, "MWE"),
             setting=setting_of(row, rec),
             previous=rec["Previous"],

@@ -14,17 +14,10 @@ from pathlib import Path
 
 from idiomkit.data.csvio import check_unique, read_csv_rows, require_text
 from idiomkit.data.errors import DataError
-from idiomkit.data.semeval2022 import semeval_root
+from idiomkit.data.semeval2022 import A_FILES, row_language, semeval_root
 from idiomkit.errors import OptionError
 
-LANGUAGES = ("EN", "PT", "GL")
 SETTINGS = ("zero_shot", "one_shot")
-FILES = {
-    "train_zero_shot": "SubTaskA/Data/train_zero_shot.csv",
-    "train_one_shot": "SubTaskA/Data/train_one_shot.csv",
-    "dev": "SubTaskA/Data/dev.csv",
-    "dev_gold": "SubTaskA/Data/dev_gold.csv",
-}
 TRAIN_COLUMNS = ["DataID", "Language", "MWE", "Setting", "Previous", "Target", "Next", "Label"]
 DEV_COLUMNS = ["ID", "Language", "MWE", "Previous", "Target", "Next"]
 GOLD_COLUMNS = ["ID", "DataID", "Language", "Label"]
@@ -61,12 +54,6 @@ def find_mwe(text: str, mwe: str) -> tuple[int, int]:
     return (match.start(), match.end()) if match else (0, len(text))
 
 
-def _language(path: Path, row: int, value: str) -> str:
-    if value not in LANGUAGES:
-        raise DataError(path, row, "Language", f"unknown language '{value}' (expected one of {', '.join(LANGUAGES)})")
-    return value
-
-
 def _label(path: Path, row: int, value: str) -> int:
     if value.strip() not in ("0", "1"):
         raise DataError(path, row, "Label", f"'{value}' is not 0 (idiomatic) or 1 (non-idiomatic)")
@@ -85,7 +72,7 @@ def load_train(path: str | Path, setting: str) -> list[Example2A]:
         out.append(
             Example2A(
                 id=rec["DataID"],
-                language=_language(path, row, rec["Language"]),
+                language=row_language(path, row, rec["Language"]),
                 mwe=require_text(path, row, rec, "MWE"),
                 previous=rec["Previous"],
                 target=require_text(path, row, rec, "Target"),
@@ -107,7 +94,7 @@ def load_2a_gold(path: str | Path) -> dict[str, tuple[int, str, int]]:
     for row, rec in read_csv_rows(path, GOLD_COLUMNS):
         check_unique(path, row, "ID", require_text(path, row, rec, "ID"), seen)
         require_text(path, row, rec, "DataID")
-        gold[rec["ID"]] = (_label(path, row, rec["Label"]), _language(path, row, rec["Language"]), row)
+        gold[rec["ID"]] = (_label(path, row, rec["Label"]), row_language(path, row, rec["Language"]), row)
     return gold
 
 
@@ -120,7 +107,7 @@ def load_dev(dev_path: str | Path, gold_path: str | Path | None = None) -> list[
     for row, rec in read_csv_rows(dev_path, DEV_COLUMNS):
         ex_id = require_text(dev_path, row, rec, "ID")
         check_unique(dev_path, row, "ID", ex_id, seen)
-        language = _language(dev_path, row, rec["Language"])
+        language = row_language(dev_path, row, rec["Language"])
         label = None
         if gold is not None:
             if ex_id not in gold:
@@ -149,7 +136,7 @@ def load_dev(dev_path: str | Path, gold_path: str | Path | None = None) -> list[
 
 def data_paths(data_dir: str | Path) -> dict[str, Path]:
     root = semeval_root(data_dir)
-    return {name: root / rel for name, rel in FILES.items()}
+    return {name: root / rel for name, rel in A_FILES.items()}
 
 
 def load_setting(data_dir: str | Path, setting: str) -> tuple[list[Example2A], list[Path]]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from idiomkit.data.csvio import _decode, bad_byte, csv_value_rows
 from idiomkit.data.errors import DataError
-from idiomkit.errors import OptionError
+from idiomkit.errors import OptionError, check_choice
 
 STS_SOURCES = ("stsb-en", "assin2")
 SPLITS = ("train", "dev", "test")
@@ -33,8 +33,7 @@ class StsPair:
 
 def sts_files(data_dir: Path, split: str) -> dict[str, Path]:
     """The file of each source for ``split`` (train, dev or test)."""
-    if split not in SPLITS:
-        raise OptionError(f"unknown STS split '{split}' (expected one of {', '.join(SPLITS)})")
+    check_choice("STS split", split, SPLITS)
     root = Path(data_dir) / "sts"
     assin = "train-only" if split == "train" else split
     return {

@@ -36,7 +36,7 @@ import numpy as np
 from idiomkit.data.admire import AdmireItem, load_admire
 from idiomkit.embedding.encode import encode_texts, unit_rows
 from idiomkit.embedding.spans import encode_spans
-from idiomkit.errors import OptionError
+from idiomkit.errors import check_choice
 from idiomkit.metrics.ranking import ORDER_METRICS, ranking_metrics
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 
@@ -65,8 +65,7 @@ def marked_sentence(item: AdmireItem, marker: str) -> tuple[str, tuple[int, int]
 
 def query_inputs(items: Sequence[AdmireItem], mode: str, marker: str = "[SEP]"):
     """(texts, spans or None) to embed the queries in ``mode``."""
-    if mode not in QUERY_MODES:
-        raise OptionError(f"unknown query mode '{mode}' (expected one of {', '.join(QUERY_MODES)})")
+    check_choice("query mode", mode, QUERY_MODES)
     if mode.startswith("marked"):
         pairs = [marked_sentence(it, marker) for it in items]
         texts, spans = [t for t, _ in pairs], [s for _, s in pairs]

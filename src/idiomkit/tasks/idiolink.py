@@ -39,7 +39,7 @@ from idiomkit.data.idiolink import Document, IdioLinkSplit, Query, load_idiolink
 from idiomkit.embedding.cache import cached_array, embeddings_cache_dir, model_fingerprint
 from idiomkit.embedding.encode import encode_texts, unit_rows
 from idiomkit.embedding.spans import encode_spans
-from idiomkit.errors import OptionError
+from idiomkit.errors import OptionError, check_choice
 from idiomkit.metrics.retrieval import r_precision_and_ndcg10, rank_top_k
 from idiomkit.metrics.trec import Run, trec_run
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
@@ -392,8 +392,7 @@ def lexical_run(model: str, data: IdioLinkSplit, options: IdioLinkOptions, conte
     """BM25 search (``model`` names a lexical model); records the BM25 settings in ``params``."""
     if options.rerank is not None:
         raise OptionError("usage re-ranking and twin expansion need a dense model, not bm25")
-    if model not in LEXICAL_MODELS:
-        raise OptionError(f"unknown lexical model '{model}' (expected one of {', '.join(LEXICAL_MODELS)})")
+    check_choice("lexical model", model, LEXICAL_MODELS)
     method = options.bm25_method
     if method != "lucene":
         params["variant"] = f"{options.query_mode}-{method}"
@@ -415,8 +414,7 @@ def lexical_run(model: str, data: IdioLinkSplit, options: IdioLinkOptions, conte
 def dense_run(model, data: IdioLinkSplit, options: IdioLinkOptions, context: EvalContext, params: dict) -> Run:
     """Cosine search with a dense model, then ``options.rerank`` if given; records its settings in ``params``."""
     query_mode, rerank = options.query_mode, options.rerank
-    if query_mode not in QUERY_MODES:
-        raise OptionError(f"unknown query mode '{query_mode}' (expected one of {', '.join(QUERY_MODES)})")
+    check_choice("query mode", query_mode, QUERY_MODES)
     if rerank is not None and options.split != "test":
         raise OptionError(f"re-rankers are chosen on train/val; evaluate them on test, not {options.split}")
     encoding = {"prompt_name": context.prompt_name, "batch_size": context.batch_size}

@@ -6,7 +6,8 @@ import pytest
 from helpers import B_DEV_HEADER, B_GOLD_HEADER, B_TRAIN_HEADER, write_semeval_tree
 
 from idiomkit.data.errors import DataError
-from idiomkit.data.semeval2022 import load_2b_gold, load_subtask_b, load_train_pairs
+from idiomkit.data.semeval2a import data_paths
+from idiomkit.data.semeval2022 import load_2b_gold, load_subtask_b, load_train_pairs, semeval_root
 
 GOOD_TRAIN_ROW = "t1,big fish,None,EN,He is a big fish.,He is important.,1,,\n"
 
@@ -119,3 +120,13 @@ def test_lenient_mode_counts_skipped_rows(tmp_path, caplog):
         rows = load_train_pairs(root, strict=False)
     assert [r.id for r in rows] == ["t1"]
     assert "skipped 2 bad row(s)" in caplog.text
+
+
+def test_the_2a_loader_reads_the_four_subtask_a_files_under_the_semeval_root(tmp_path):
+    root = semeval_root(tmp_path)
+    assert {name: path.relative_to(root).as_posix() for name, path in data_paths(tmp_path).items()} == {
+        "train_zero_shot": "SubTaskA/Data/train_zero_shot.csv",
+        "train_one_shot": "SubTaskA/Data/train_one_shot.csv",
+        "dev": "SubTaskA/Data/dev.csv",
+        "dev_gold": "SubTaskA/Data/dev_gold.csv",
+    }

@@ -15,7 +15,7 @@ from pathlib import Path
 from idiomkit.data.csvio import check_unique, read_csv_rows
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra.overlap import dataset_dir, text
-from idiomkit.errors import OptionError
+from idiomkit.errors import check_choice
 
 LANGUAGES = ("EN", "PT")
 SPLITS = ("train", "dev", "test")
@@ -35,8 +35,7 @@ class CompoundSenses:
 
 
 def astitch_file(data_dir: str | Path, language: str) -> Path:
-    if language not in LANGUAGES:
-        raise OptionError(f"unknown AStitch language '{language}' (expected one of {', '.join(LANGUAGES)})")
+    check_choice("AStitch language", language, LANGUAGES)
     folder = dataset_dir(data_dir, "astitch") / "Dataset" / "Extended_Noun_Compound_Senses_Dataset"
     return folder / f"{language}_Extended_Noun_Compound_Senses_Dataset.csv"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra.overlap import dataset_dir, text
-from idiomkit.errors import OptionError
+from idiomkit.errors import check_choice
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +36,7 @@ class FigQaItem:
 
 
 def figqa_file(data_dir: str | Path, split: str) -> Path:
-    if split not in FILES:
-        raise OptionError(f"unknown Fig-QA split '{split}' (expected one of {', '.join(FILES)})")
+    check_choice("Fig-QA split", split, FILES)
     return dataset_dir(data_dir, "figqa") / "data" / "filtered" / FILES[split]
 
 

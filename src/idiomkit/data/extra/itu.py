@@ -16,7 +16,7 @@ from pathlib import Path
 from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra.overlap import dataset_dir, text
-from idiomkit.errors import OptionError
+from idiomkit.errors import check_choice
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +38,7 @@ class IdiomUsage:
 
 
 def itu_file(data_dir: str | Path, usage: str) -> Path:
-    if usage not in FILES:
-        raise OptionError(f"unknown usage '{usage}' (expected one of {', '.join(FILES)})")
+    check_choice("usage", usage, FILES)
     return dataset_dir(data_dir, "itu") / "Datasets" / "EN" / FILES[usage]
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from idiomkit.data.csvio import _decode
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra.overlap import dataset_dir
-from idiomkit.errors import OptionError
+from idiomkit.errors import check_choice
 
 log = logging.getLogger(__name__)
 
@@ -183,8 +183,7 @@ def _definitions(path: Path, graph: Graph, entry: str) -> list[str]:
 
 def load_lidioms_language(data_dir: str | Path, language: str) -> list[LidiomsEntry]:
     """The idioms of one file, one record per (idiom, definition)."""
-    if language not in LANGUAGES:
-        raise OptionError(f"unknown LIdioms language '{language}' (expected one of {', '.join(LANGUAGES)})")
+    check_choice("LIdioms language", language, LANGUAGES)
     path = dataset_dir(data_dir, "lidioms") / LANGUAGES[language]
     graph = read_turtle(path)
     out, seen, undefined = [], set(), 0

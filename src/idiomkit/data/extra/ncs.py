@@ -25,7 +25,7 @@ from pathlib import Path
 from idiomkit.data.csvio import check_unique, read_csv_rows
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra.overlap import dataset_dir, text
-from idiomkit.errors import OptionError
+from idiomkit.errors import check_choice
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +60,7 @@ class NcsCompound:
 
 def ncs_files(data_dir: str | Path, language: str) -> dict[str, Path]:
     """The four files of ``language``, keyed P1, P2, P3, sentids."""
-    if language not in LANGUAGES:
-        raise OptionError(f"unknown NCS language '{language}' (expected one of {', '.join(LANGUAGES)})")
+    check_choice("NCS language", language, LANGUAGES)
     root, lang = dataset_dir(data_dir, "ncs"), language.lower()
     files = {p: root / "dataset" / lang / "neutral" / f"{p}_sents.csv" for p in ("P1", "P2", "P3")}
     return files | {"sentids": root / "input" / f"sentids_{lang}.csv"}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.extra.overlap import dataset_dir, text
-from idiomkit.errors import OptionError
+from idiomkit.errors import check_choice
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +37,7 @@ class PieParaphrase:
 
 
 def pie_file(data_dir: str | Path, split: str) -> Path:
-    if split not in SPLITS:
-        raise OptionError(f"unknown PIE split '{split}' (expected one of {', '.join(SPLITS)})")
+    check_choice("PIE split", split, SPLITS)
     return dataset_dir(data_dir, "pie") / "ISP" / f"{split}.csv"
 
 

@@ -32,7 +32,7 @@ import torch
 from idiomkit.data.admire import AdmireItem
 from idiomkit.data.definitions import load_epie_usages
 from idiomkit.data.semeval2a import Example2A, load_setting
-from idiomkit.errors import InputError, OptionError
+from idiomkit.errors import InputError, check_choice
 from idiomkit.methods.admire.features import Similarities, _z, type_signal
 from idiomkit.methods.base import Method
 from idiomkit.methods.semeval2a.classifier import ClassifierConfig, build_inputs, predict_proba, train_classifier
@@ -121,8 +121,7 @@ class StructuredRanker(Method):
     description: ClassVar[str] = "scores all 120 caption orders (pairs + distractor structure)"
 
     def __init__(self, signal: str = "proxy", l2: float = 0.01, type_c: float = 1.0):
-        if signal not in STRUCTURED_SIGNALS:
-            raise OptionError(f"unknown type signal '{signal}' (expected one of {', '.join(STRUCTURED_SIGNALS)})")
+        check_choice("type signal", signal, STRUCTURED_SIGNALS)
         self.signal, self.l2, self.type_c = signal, l2, type_c
 
     def fit(

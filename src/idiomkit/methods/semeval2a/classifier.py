@@ -27,7 +27,7 @@ from torch import Tensor, nn
 from idiomkit.config import seed_everything
 from idiomkit.data.semeval2a import Example2A, find_mwe
 from idiomkit.embedding.spans import masked_mean, span_token_mask
-from idiomkit.errors import OptionError
+from idiomkit.errors import OptionError, check_choice
 from idiomkit.idioms.reader import model_inputs
 from idiomkit.methods.base import Method
 from idiomkit.metrics.classification import macro_f1
@@ -67,8 +67,7 @@ class ClassifierConfig:
     def __post_init__(self):
         if self.input not in INPUTS:
             raise OptionError(f"unknown input '{self.input}' (expected {' or '.join(INPUTS)})")
-        if self.pool not in POOLS:
-            raise OptionError(f"unknown pool '{self.pool}' (expected one of {', '.join(POOLS)})")
+        check_choice("pool", self.pool, POOLS)
         if self.extra_train not in (None, "epie"):
             raise OptionError(f"unknown extra training data '{self.extra_train}' (expected epie)")
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, fields, is_dataclass
 from typing import Any
 
-from idiomkit.errors import OptionError
+from idiomkit.errors import check_choice
 from idiomkit.training.config import TrainConfig
 from idiomkit.training.recipes import flagship, flagship_v2, idiolink, pairs, semeval2b
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, semeval_labels
@@ -28,8 +28,7 @@ RECIPES: dict[str, Recipe] = {
 
 def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> list[Phase]:
     """The phases of ``recipe`` (one-line ``OptionError`` naming the known recipes for an unknown one)."""
-    if recipe not in RECIPES:
-        raise OptionError(f"unknown recipe '{recipe}' (expected one of {', '.join(RECIPES)})")
+    check_choice("recipe", recipe, RECIPES)
     return RECIPES[recipe].phases(model, groups, cfg)
 
 
