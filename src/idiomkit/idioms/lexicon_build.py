@@ -406,15 +406,15 @@ def all_common_phrases(
     gone), at most ``rounds`` times."""
     common: set[tuple[str, str]] = set()
     text = ordinary_text(data_dir)
+    lex = assemble(screen(rows, BuildReport()))
+    if light is not None:
+        drop_light(lex, light, BuildReport())
     for _ in range(rounds):
-        lex = assemble(screen(rows, BuildReport()))
-        if light is not None:
-            drop_light(lex, light, BuildReport())
-        drop_common(lex, common, BuildReport())
         more = common_phrases(lex, data_dir, text=text)
         if not more:
             break
         common |= more
+        drop_common(lex, more, BuildReport())
     log.info("lexicon: %d common phrases", len(common))
     return common
 
