@@ -42,10 +42,9 @@ from lexicon_benchmark import Usage, _related, example_usages, finds, loso_sets,
 from idiomkit.config import default_data_dir  # noqa: E402
 from idiomkit.data.extra.dictionaries import load_speaklikeabrazilian  # noqa: E402
 from idiomkit.data.extra.ncs import load_ncs  # noqa: E402
-from idiomkit.data.keys import normalise_idiom  # noqa: E402
+from idiomkit.data.keys import normalise_idiom, strip_accents  # noqa: E402
 from idiomkit.idioms import Lexicon, Matcher  # noqa: E402
 from idiomkit.idioms.lexicon_build import SOURCES  # noqa: E402
-from idiomkit.idioms.morphology import unaccented  # noqa: E402
 from idiomkit.idioms.sense import default_sense_check  # noqa: E402
 from idiomkit.idioms.sources import default_lexicon  # noqa: E402
 
@@ -64,7 +63,7 @@ CLASSES = {
 
 def fold(text: str) -> str:
     """Case- and accent-folded text."""
-    return unaccented(unicodedata.normalize("NFC", text.casefold()))
+    return strip_accents(unicodedata.normalize("NFC", text.casefold()))
 
 
 def key(idiom: str) -> str:

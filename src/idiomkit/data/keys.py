@@ -13,6 +13,13 @@ _SLOTS = re.compile(r"\[[^\]]*\]|\([^)]*\)")
 _PUNCT = re.compile(r"[^\w\s]|_")
 
 
+def strip_accents(text: str) -> str:
+    """``text`` without its accents (``bôca`` -> ``boca``, ``não`` -> ``nao``): decomposed, combining marks dropped,
+    composed again."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
 def normalise_sentence(text: str) -> str:
     """NFKC, case folded, punctuation and symbols as spaces, whitespace collapsed: how sentences are compared."""
     text = _PUNCT.sub(" ", unicodedata.normalize("NFKC", text).casefold())

@@ -15,10 +15,11 @@ Example::
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from functools import cache
 from typing import NamedTuple
+
+from idiomkit.data.keys import strip_accents
 
 
 def word_set(words: str) -> frozenset[str]:
@@ -416,16 +417,10 @@ def _pt_nominal(word: str) -> set[str]:
     return out
 
 
-def unaccented(word: str) -> str:
-    """``word`` without its accents (``bôca`` -> ``boca``, ``não`` -> ``nao``)."""
-    decomposed = unicodedata.normalize("NFD", word)
-    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
-
-
 def _unaccented_forms(forms: Iterable[str]) -> set[str]:
     """The forms written without accents, as informal text and the 1913 spelling's stray circumflexes need
     (``ôlho`` -> ``olho``); never a function word or a word of two letters (``dê`` is not ``de``, ``é`` not ``e``)."""
-    out = {unaccented(f) for f in forms}
+    out = {strip_accents(f) for f in forms}
     return {f for f in out if len(f) > 2 and f not in PT_FUNCTION}
 
 

@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from idiomkit.errors import OptionError
 from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Match, Matcher
-from idiomkit.idioms.morphology import inflect, verb_form
+from idiomkit.idioms.morphology import inflect, verb_form, word_set
 
 MODES = ("mark", "gloss", "replace")
 
@@ -160,6 +162,45 @@ def _edge(text: str, start: int) -> int:
     return max(0, k - 4)
 
 
+# --- the text's language -----------------------------------------------------------------------------------------
+
+# frequent function words of one language that are no word of the other ("a", "as", "no", "do", "me" are both)
+_CUES = {
+    "EN": word_set(
+        "the of and to is are was were be been this that these those with for from have has had it its which who "
+        "would will he she they we you his their our an at by or but what there"
+    ),
+    "PT": word_set(
+        "de da dos das em na nos nas ao aos à às pelo pela pelos pelas um uma uns umas os que não é e ele ela eles "
+        "elas com para por mas mais como foi está são ser seu sua muito também já isso esse essa este esta"
+    ),
+}
+LANGUAGE_MARGIN = 2  # cue words one language needs beyond the other's before the text counts as written in it
+_CUE_WORD = re.compile(r"\w+")
+
+
+def text_language(text: str) -> str | None:
+    """EN or PT when the text's function words say so (:data:`LANGUAGE_MARGIN` more cue words of one language than
+    of the other), else None: a short or mixed text, read with both languages' idioms."""
+    words = _CUE_WORD.findall(text.casefold())
+    en, pt = (sum(w in _CUES[language] for w in words) for language in ("EN", "PT"))
+    if abs(en - pt) < LANGUAGE_MARGIN:
+        return None
+    return "EN" if en > pt else "PT"
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n\s*\n")
+
+
+def in_their_language(text: str, matches: Sequence[Match]) -> list[Match]:
+    """The ``matches`` whose idiom is in the language of their sentence (:func:`text_language` of each sentence of
+    ``text``; a sentence that does not tell keeps both languages' idioms): a Portuguese sentence is not read with
+    English idioms ("Ele pisou na bola de novo": "de novo" is not the English "anew")."""
+    starts = [0, *(m.end() for m in _SENTENCE_END.finditer(text))]
+    languages = [text_language(text[a:b]) for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+    return [m for m in matches if languages[bisect_right(starts, m.start) - 1] in (None, m.language)]
+
+
 # --- the rewriter -----------------------------------------------------------------------------------------------
 
 
@@ -170,7 +211,8 @@ class Rewriter:
         lexicon: the idioms and their meanings.
         mode: ``mark``, ``gloss`` or ``replace``.
         sense: a sense check (``figurative_probability`` and ``threshold``); None: every match is figurative.
-        language: only idioms of this language (EN or PT); None: both.
+        language: only idioms of this language (EN or PT); None: each sentence's language as its function words
+            tell (:func:`in_their_language`), both when they do not.
         max_gap: the matcher's most inserted words.
 
     Example::
@@ -192,7 +234,9 @@ class Rewriter:
 
     def read(self, text: str) -> Reading:
         """What was found in ``text`` and the rewritten text."""
-        found = tuple(self._judge(text, m) for m in self.matcher.find(text, self.language))
+        matches = self.matcher.find(text, self.language)
+        matches = matches if self.language else in_their_language(text, matches)
+        found = tuple(self._judge(text, m) for m in matches)
         # right to left; the rewritten text is head[:at] + the pieces reversed, so that each replacement costs the
         # size of its neighbourhood, not of the text: an article edit only reaches the word before the span. Each
         # edit is kept in the original text's offsets (Reading.map_span moves spans through them).

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
-READER_VERSION = 2
-READER_DIGEST = "6432dd77eb67ec22a92f810b221edf40e82f27f46b233f203130df75ba9999c5"
+READER_VERSION = 3
+READER_DIGEST = "c80f06dca4424030333b15a1bf1d0dc4037b23b74e970dd8c495f036fbb20b0d"
 
 HERE = Path(__file__).resolve().parent
 

@@ -321,3 +321,26 @@ def test_read_needs_no_model_libraries():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "", out.stderr
+
+
+def test_a_sentence_is_read_with_the_idioms_of_the_language_its_function_words_tell():
+    from idiomkit.idioms.rewrite import text_language
+
+    assert text_language("Ele pisou na bola de novo.") == "PT"  # ele, na, de: three Portuguese cue words
+    assert text_language("He kicked the bucket.") == "EN"  # he, the
+    assert text_language("Kick the bucket") is None  # one cue word: too little to tell, both languages
+    assert text_language("He started over de novo.") is None  # he against de: mixed
+    lex = Lexicon()
+    lex.add("de novo", "EN", "anew", "wordnet")
+    lex.add("pisar na bola", "PT", "errar", "lidioms")
+    rewriter = Rewriter(lex, mode="gloss")
+    assert rewriter.rewrite("Ele pisou na bola de novo.") == "Ele pisou na bola (errar) de novo."
+    assert (
+        rewriter.rewrite("The team had to start the work de novo.") == "The team had to start the work de novo (anew)."
+    )
+    assert rewriter.rewrite("He started over de novo.") == "He started over de novo (anew)."  # both: as before
+    assert Rewriter(lex, mode="gloss", language="EN").rewrite("Ele pisou na bola de novo.").endswith("de novo (anew).")
+    mixed = "The team had to start the work de novo. Ele pisou na bola de novo."  # each sentence its own language
+    assert (
+        rewriter.rewrite(mixed) == "The team had to start the work de novo (anew). Ele pisou na bola (errar) de novo."
+    )

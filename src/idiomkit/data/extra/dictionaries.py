@@ -32,6 +32,7 @@ from typing import NamedTuple
 
 from idiomkit.data.csvio import _decode, csv_value_rows, read_jsonl_records, record_of
 from idiomkit.data.errors import DataError
+from idiomkit.data.keys import strip_accents
 
 log = logging.getLogger(__name__)
 
@@ -127,8 +128,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
 
 def _stem(word: str) -> str:
-    word = unicodedata.normalize("NFKD", word.casefold())
-    word = "".join(c for c in word if not unicodedata.combining(c))
+    word = strip_accents(unicodedata.normalize("NFKC", word.casefold()))
     return word[:5] if len(word) > 5 else word.rstrip("s")
 
 
