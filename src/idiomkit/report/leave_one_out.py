@@ -20,10 +20,10 @@ from idiomkit.report.scorecard import (
     column_means,
     full_cards,
     headline,
-    marks_explained,
     number_cell,
     old_reader_mark,
     short_read_mark,
+    titled_table,
 )
 from idiomkit.report.tables import mean_std
 from idiomkit.training.recipes.flagship import LEAVE_OUT
@@ -92,18 +92,11 @@ def leave_one_out_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
 
 def leave_one_out_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """The leave-one-out table under a heading, with what each cell means."""
-    rows = leave_one_out_rows(results)
-    if not rows:
-        return []
-    return [
-        "### Leave-one-out rows (plain track)",
-        "",
-        *rows,
-        "",
+    return titled_table(
+        "Leave-one-out rows (plain track)",
+        leave_one_out_rows(results),
         "Each leave-one-out row is the recipe above it trained without one part (`left out`), otherwise the same: "
         "its number (mean over its seeds) and, in brackets, the difference from the recipe's mean over seeds. "
         f"{NOISE_MARK}: the difference is larger than {NOISE_SDS} standard deviations of the recipe's seeds (an "
         "effect beyond the seed-to-seed spread); a column whose recipe has one seed is never marked.",
-        "",
-        *marks_explained(rows[2:]),
-    ]
+    )

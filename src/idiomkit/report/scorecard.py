@@ -400,20 +400,19 @@ def training_curves_section(results: list[tuple[Path, dict[str, Any]]]) -> list[
     return ["### Training curves (validation carved from the training sources)", "", *out] if out else []
 
 
+def titled_table(heading: str, rows: list[str], note: str) -> list[str]:
+    """A table's lines under a ``###`` heading, then what its cells mean and the marks its rows carry; nothing
+    without rows."""
+    return [f"### {heading}", "", *rows, "", note, "", *marks_explained(rows[2:])] if rows else []
+
+
 def versus_base_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """The trained-versus-base table under a heading, with what each cell means."""
-    rows = versus_base_rows(results)
-    if not rows:
-        return []
-    return [
-        "### Trained models against their untrained base with the reader (plain track)",
-        "",
-        *rows,
-        "",
+    return titled_table(
+        "Trained models against their untrained base with the reader (plain track)",
+        versus_base_rows(results),
         f"Each cell: the trained model's number (mean over seeds) and, in brackets, its difference from the same "
         f"base model untrained with the idiom reader in front (`idiomkit evaluate all -m BASE --reader replace`). "
         f"A column is cleared when the trained number is higher; an STS test column when it is no more than "
         f"{STS_GUARD_TOLERANCE} below.",
-        "",
-        *marks_explained(rows[2:]),
-    ]
+    )
