@@ -209,11 +209,13 @@ def labelled_precision(rows: list[dict], off_span: list[tuple[str, str, str]], l
     """Precision+sense when an off-span rewrite that is another idiom, used as one, counts as right: a fixed random
     sample (:data:`SAMPLE_SEED`, :data:`SAMPLE_SIZE`) of the off-span rewrites ``(set, entry, matched text)`` was
     labelled by hand (``labels_file``: idiom / not an idiom here); the labelled share, with its Wilson 95 %
-    interval, stands for all off-span rewrites. A sampled rewrite with no label (the lexicon or the sense check
-    changed since) is counted, not guessed."""
+    interval, stands for all off-span rewrites. The sample keeps the labelled rewrites that are still off-span
+    rewrites (a random sample of those that stayed when the reader changed), then fills up with the others in the
+    fixed random order; a sampled rewrite with no label is counted, not guessed."""
     labels = {(r["set"], r["entry"], r["matched"]): r["label"] for _, r in read_csv_rows(labels_file, LABEL_COLUMNS)}
-    sample = list(off_span)
-    random.Random(SAMPLE_SEED).shuffle(sample)
+    shuffled = list(off_span)
+    random.Random(SAMPLE_SEED).shuffle(shuffled)
+    sample = [x for x in shuffled if x in labels] + [x for x in shuffled if x not in labels]
     found = [labels.get(x) for x in sample[:SAMPLE_SIZE]]
     labelled = [label for label in found if label is not None]
     idioms = sum(label == "idiom" for label in labelled)

@@ -174,12 +174,15 @@ def _gaps(
     """Where words may be inserted: around a determiner (not an article, preposition or conjunction: "keep a
     close eye on"), one word after a word of ``determiners`` (a Portuguese preposition + article: "na maior
     seca"), and after the first word of an idiom of 3+ words when a function word follows (an object: "keep the wolves
-    at bay"; not a preposition or conjunction). An OPT shares the gap of the WORD after it."""
+    at bay"; not a preposition or conjunction); never before an idiom's only content word ("on a bread roll" is no
+    "on a roll", "on the soccer ball" no "on the ball"). An OPT shares the gap of the WORD after it."""
     three = sum(s.kind == WORD for s in slots) >= 3
+    content = [i for i, s in enumerate(slots) if s.kind == WORD and s.word not in function]
+    sole = content[0] if len(content) == 1 else None  # "on a roll": a word inserted before it makes a literal phrase
     for i in range(len(slots) - 1, 0, -1):
         slot, before, after = slots[i], slots[i - 1], slots[i + 1] if i + 1 < len(slots) else None
         if slot.kind == WORD and slot.gap and before.kind == OPT:
-            slots[i] = slot._replace(gap=max_gap)
+            slots[i] = slot._replace(gap=0 if i == sole else max_gap)
         elif slot.kind == WORD and slot.gap and before.word in determiners:
             slots[i] = slot._replace(gap=min(1, max_gap))
         elif slot.kind == WORD and slot.gap and i == 1 and three and slot.word in function:

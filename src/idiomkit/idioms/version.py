@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
-READER_VERSION = 3
-READER_DIGEST = "c80f06dca4424030333b15a1bf1d0dc4037b23b74e970dd8c495f036fbb20b0d"
+READER_VERSION = 4
+READER_DIGEST = "b6c911582d4387846f5fb5d6fcc4b30ee74c229b1839ef2e497ad6898b797455"
 
 HERE = Path(__file__).resolve().parent
 

@@ -95,3 +95,13 @@ def test_leaving_a_source_out_drops_what_only_it_gave_and_what_only_the_semeval_
     assert [e.idiom for e in kept.entries()] == ["spill the beans"]
     assert [row[3] for row in kept.rows()] == ["epie"]
     assert len(bench.without_source(lex, "clue")) == 3  # a source with no rows: every entry but the tag-only one
+
+
+def test_the_labelled_sample_keeps_its_labelled_rewrites_when_others_come_and_go(tmp_path):
+    bench = _benchmark()
+    labels = tmp_path / "labels.csv"
+    labels.write_text("set,entry,matched,label\npie,for sure,for sure,idiom\n", encoding="utf-8")
+    others = [("pie", f"entry {i}", f"entry {i}") for i in range(200)]  # unlabelled, more than the sample holds
+    for off_span in (others + [("pie", "for sure", "for sure")], [("pie", "for sure", "for sure")] + others[:150]):
+        result = bench.labelled_precision([{"rewrites": 1000}], off_span, labels)
+        assert result["labelled"] == 1 and result["unlabelled"] == bench.SAMPLE_SIZE - 1

@@ -260,3 +260,18 @@ def test_idioms_sit_at_the_data_layer():
             for name in names:
                 if name.startswith("idiomkit"):
                     assert name.startswith(allowed), (path, name)
+
+
+def test_no_word_is_inserted_before_an_idioms_only_content_word():
+    lex = Lexicon.from_pairs(
+        [("on a roll", "x"), ("be on the ball", "y"), ("kick the bucket", "z"), ("keep an eye on", "w")]
+    )
+    matcher = Matcher(lex)
+
+    def found(sentence):
+        return [m.idiom for m in matcher.find(sentence)]
+
+    assert found("He is on a bread roll.") == [] and found("He is on a roll.") == ["on a roll"]
+    assert found("A man is on a soccer ball.") == [] and found("She is on the ball.") == ["be on the ball"]
+    assert found("He kicked the proverbial bucket.") == ["kick the bucket"]  # the verb is a second content word
+    assert found("Keep a close eye on it.") == ["keep an eye on"]
