@@ -390,7 +390,7 @@ def common_phrases(
     """``(language, key)`` of the entries the matcher finds in ``most`` or more sentences of ordinary text of
     their language (:func:`ordinary_text`; the guards are the STS test splits, not read here): phrases that
     common ("at least", "black and white", "prime minister") are rewritten far more often wrongly than rightly."""
-    matcher, hits = Matcher(lex), Counter()
+    matcher, hits = Matcher(lex, loose=True), Counter()  # loose: a phrase common in any form goes
     for sentence, language, own in text if text is not None else ordinary_text(data_dir):
         keys = {(m.language, normalise_idiom(m.idiom)) for m in matcher.find(sentence, language)}
         for key in keys:

@@ -157,11 +157,11 @@ class Matcher:
         matcher.find("He pulled my leg.")[0].text  # "pulled my leg"
     """
 
-    def __init__(self, lexicon: Lexicon | Iterable[Entry], max_gap: int = 2) -> None:
+    def __init__(self, lexicon: Lexicon | Iterable[Entry], max_gap: int = 2, loose: bool = False) -> None:
         entries = lexicon.entries() if isinstance(lexicon, Lexicon) else list(lexicon)
         self.max_gap = max_gap
         self._patterns: list[Pattern]
-        self._patterns, self.skipped = compile_patterns(entries, max_gap)
+        self._patterns, self.skipped = compile_patterns(entries, max_gap, loose)
         self._index: dict[str | None, dict[str, list[int]]] = {None: {}, "EN": {}, "PT": {}}
         for number, pattern in enumerate(self._patterns):
             for form in pattern.slots[pattern.anchor].accept:

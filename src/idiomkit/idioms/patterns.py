@@ -141,9 +141,10 @@ def _optional(slot: Slot) -> Slot:
     return slot._replace(kind=OPT) if slot.kind == WORD else slot._replace(lo=0) if slot.kind == FILL else slot
 
 
-def parse_idiom(text: str, language: str, max_gap: int = 2) -> list[Slot]:
+def parse_idiom(text: str, language: str, max_gap: int = 2, loose: bool = False) -> list[Slot]:
     """The slots of an idiom, trimmed to its first and last word; words may be inserted (up to ``max_gap``) only
-    around a determiner or other optional slot ("keep an eye on" -> "keep a close eye on").
+    around a determiner or other optional slot ("keep an eye on" -> "keep a close eye on"); ``loose``: also before
+    an idiom's only content word (the lexicon build's common-phrase screen, which errs on the side of finding).
 
     Example::
 
@@ -164,12 +165,17 @@ def parse_idiom(text: str, language: str, max_gap: int = 2) -> list[Slot]:
         slots[words[0]] = head._replace(accept=pt_head_forms(head.word))
     slots = slots[words[0] : words[-1] + 1]
     if language == "PT":
-        return [s._replace(gerunds=True) for s in _gaps(slots, max_gap, PT_FUNCTION, PT_ARTICLE_CONTRACTIONS)]
-    return _gaps(slots, max_gap, EN_FUNCTION)
+        slots = _gaps(slots, max_gap, PT_FUNCTION, PT_ARTICLE_CONTRACTIONS, loose)
+        return [s._replace(gerunds=True) for s in slots]
+    return _gaps(slots, max_gap, EN_FUNCTION, loose=loose)
 
 
 def _gaps(
-    slots: list[Slot], max_gap: int, function: frozenset[str], determiners: frozenset[str] = frozenset()
+    slots: list[Slot],
+    max_gap: int,
+    function: frozenset[str],
+    determiners: frozenset[str] = frozenset(),
+    loose: bool = False,
 ) -> list[Slot]:
     """Where words may be inserted: around a determiner (not an article, preposition or conjunction: "keep a
     close eye on"), one word after a word of ``determiners`` (a Portuguese preposition + article: "na maior
@@ -178,7 +184,7 @@ def _gaps(
     "on a roll", "on the soccer ball" no "on the ball"). An OPT shares the gap of the WORD after it."""
     three = sum(s.kind == WORD for s in slots) >= 3
     content = [i for i, s in enumerate(slots) if s.kind == WORD and s.word not in function]
-    sole = content[0] if len(content) == 1 else None  # "on a roll": a word inserted before it makes a literal phrase
+    sole = content[0] if len(content) == 1 and not loose else None  # "on a roll": an inserted word makes it literal
     for i in range(len(slots) - 1, 0, -1):
         slot, before, after = slots[i], slots[i - 1], slots[i + 1] if i + 1 < len(slots) else None
         if slot.kind == WORD and slot.gap and before.kind == OPT:
@@ -247,12 +253,14 @@ def _left(slots: list[Slot], anchor: int) -> int:
     return sum(width[s.kind](s) for s in slots[:anchor]) + slots[anchor].gap
 
 
-def compile_patterns(entries: Iterable[Entry], max_gap: int = 2) -> tuple[list[Pattern], dict[str, list[str]]]:
-    """The patterns of ``entries`` (see :func:`parse_idiom`), and the idioms skipped by reason
+def compile_patterns(
+    entries: Iterable[Entry], max_gap: int = 2, loose: bool = False
+) -> tuple[list[Pattern], dict[str, list[str]]]:
+    """The patterns of ``entries`` (see :func:`parse_idiom`, ``loose``), and the idioms skipped by reason
     (:func:`skip_reason`). The anchor is the rarest word across all the entries."""
     compiled, skipped = [], {}
     for entry in entries:
-        slots = parse_idiom(entry.idiom, entry.language, max_gap)
+        slots = parse_idiom(entry.idiom, entry.language, max_gap, loose)
         if reason := skip_reason(slots, entry.language):
             skipped.setdefault(reason, []).append(entry.idiom)
         else:

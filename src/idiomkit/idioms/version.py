@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 4
-READER_DIGEST = "b6c911582d4387846f5fb5d6fcc4b30ee74c229b1839ef2e497ad6898b797455"
+READER_DIGEST = "94a57cf8e2312d4cb6f5b7a56ed193cf0a38de98a79f6da2a09c2bd9b0ba62db"
 
 HERE = Path(__file__).resolve().parent
 
