@@ -196,6 +196,8 @@ def in_their_language(text: str, matches: Sequence[Match]) -> list[Match]:
     """The ``matches`` whose idiom is in the language of their sentence (:func:`text_language` of each sentence of
     ``text``; a sentence that does not tell keeps both languages' idioms): a Portuguese sentence is not read with
     English idioms ("Ele pisou na bola de novo": "de novo" is not the English "anew")."""
+    if not matches:  # most texts: no sentence needs its language
+        return []
     starts = [0, *(m.end() for m in _SENTENCE_END.finditer(text))]
     languages = [text_language(text[a:b]) for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
     return [m for m in matches if languages[bisect_right(starts, m.start) - 1] in (None, m.language)]

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 4
-READER_DIGEST = "94a57cf8e2312d4cb6f5b7a56ed193cf0a38de98a79f6da2a09c2bd9b0ba62db"
+READER_DIGEST = "fdc64833ad75df0de418da75e04849538b7a25f25d90f78412d42a459de2d45c"
 
 HERE = Path(__file__).resolve().parent
 

@@ -39,7 +39,8 @@ def left_out(label: str) -> tuple[str, str] | None:
     if not found:
         return None
     part = found.group(1)
-    what = "the keep term" if part == "keep0" else " + ".join(LEAVE_OUT[part]) + " stream" + "s" * (part == "noextra")
+    streams = LEAVE_OUT.get(part, ())
+    what = "the keep term" if part == "keep0" else " + ".join(streams) + " stream" + "s" * (len(streams) > 1)
     return label[: found.start()] + label[found.end() :], what
 
 
