@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import errno
+import json
 import logging
 import os
 import random
@@ -183,7 +184,24 @@ def save_plain(model, path: Path, length: int | None = None) -> None:
     """Save ``model`` as a plain sentence-transformers directory: LoRA adapters merged, reading up to its base
     model's maximum length (not the training one: :func:`set_training_length`), or ``length``."""
     with at_base_length(model, length):
-        plain_copy(model).save(str(path))
+        plain = plain_copy(model)
+        plain.save(str(path))
+    record_no_pooler(plain, path)
+
+
+def record_no_pooler(model, path: Path) -> None:
+    """Write ``add_pooling_layer: false`` into the saved encoder's module config when the encoder has no pooler
+    (me5-small-enpt's conversion has none). sentence-transformers 6 does not save the ``model_kwargs`` that say so,
+    and without them transformers reloads the folder with a freshly initialised pooler and a "MISSING" report."""
+    encoder = encoder_module(model)
+    if getattr(encoder.model, "pooler", "absent") is not None:
+        return
+    idx = next(i for i, module in enumerate(model) if module is encoder)
+    entry = next(e for e in json.loads((path / "modules.json").read_text(encoding="utf-8")) if e["idx"] == idx)
+    config_file = path / entry["path"] / "sentence_bert_config.json"
+    config = json.loads(config_file.read_text(encoding="utf-8"))
+    config.setdefault("model_kwargs", {})["add_pooling_layer"] = False
+    config_file.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
 
 
 def save_model_dir(model, path: Path) -> None:

@@ -100,7 +100,8 @@ class TrainConfig:
     keep_weight: float = opt(
         1.0,
         "flagship-v2 recipes: weight of the keep-what-you-know loss (embeddings near the frozen base model's on STS"
-        " and idiomatic sentences; 0: off).",
+        " and idiomatic sentences; 0: off). With --keep-distance mse the term is per dimension (about 5e-4 on"
+        " normalised 384-d embeddings): weight it accordingly.",
         range=Range(0),
     )
     keep_distance: str = opt(

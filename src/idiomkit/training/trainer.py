@@ -153,13 +153,15 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
         optimizer.load_state_dict(blob["optimizer"])
         scheduler.load_state_dict(blob["scheduler"])
     model.train()
+    window = StreamLosses([stream.examples.name for stream in phase.streams])
     while state.epoch < phase.epochs and not state.stopped:
         n_batches = plan.steps(state.epoch)
         while state.batch < n_batches:
             if cfg.max_steps and state.step >= cfg.max_steps:
                 return
             tick = time.perf_counter()
-            loss = train_step(run, phase, plan.step(state.epoch, state.batch), optimizer, cfg.max_grad_norm)
+            loss, parts = train_step(run, phase, plan.step(state.epoch, state.batch), optimizer, cfg.max_grad_norm)
+            window.add(parts)
             scheduler.step()
             state.train_s += time.perf_counter() - tick
             state.step, state.batch = state.step + 1, state.batch + 1
@@ -170,12 +172,14 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
                 progress(state, float(loss.detach()))
             if state.step % 10 == 0:
                 log.info(
-                    "step %d phase %s epoch %d loss %.4f lr %.2e",
+                    "step %d phase %s epoch %d loss %.4f lr %.2e; per stream, weighted, mean of the last %d steps: %s",
                     state.step,
                     phase.name,
                     state.epoch,
                     float(loss.detach()),
                     scheduler.get_last_lr()[0],
+                    window.steps,
+                    window.pop(),
                 )
             main = run.dist.is_main
             if end_of_epoch and cfg.keep_epochs and main:
@@ -193,19 +197,42 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
                 break
 
 
-def train_step(run: Setup, phase: Phase, batches: list[list[int]], optimizer, max_grad_norm: float) -> torch.Tensor:
+class StreamLosses:
+    """Each stream's weighted loss, summed over the steps since the last :meth:`pop`: the log shows what each
+    stream adds to the step's loss (a stream whose loss is orders of magnitude below the others' moves nothing)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names, self.sums, self.steps = names, [0.0] * len(names), 0
+
+    def add(self, parts: list[float]) -> None:
+        self.sums = [total + part for total, part in zip(self.sums, parts, strict=True)]
+        self.steps += 1
+
+    def pop(self) -> str:
+        """``name mean`` per stream since the last call (``-`` before any step), then a fresh window."""
+        means = [total / self.steps for total in self.sums] if self.steps else []
+        text = ", ".join(f"{name} {mean:.3g}" for name, mean in zip(self.names, means, strict=False)) or "-"
+        self.sums, self.steps = [0.0] * len(self.names), 0
+        return text
+
+
+def train_step(
+    run: Setup, phase: Phase, batches: list[list[int]], optimizer, max_grad_norm: float
+) -> tuple[torch.Tensor, list[float]]:
     """One optimizer step: the weighted sum of each stream's loss on its batch, backward, gradients averaged over
-    processes (distributed runs), clipping, update. Returns the summed loss."""
-    loss = 0.0
+    processes (distributed runs), clipping, update. Returns the summed loss and each stream's weighted part."""
+    loss, parts = 0.0, []
     for stream, batch in zip(phase.streams, batches, strict=True):
-        loss = loss + stream.weight * stream_loss(run.model, stream, batch, run.dist)
+        part = stream.weight * stream_loss(run.model, stream, batch, run.dist)
+        parts.append(float(part.detach()))
+        loss = loss + part
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
     if run.dist.enabled:
         average_gradients(run.model.parameters())
     torch.nn.utils.clip_grad_norm_(run.model.parameters(), max_grad_norm)
     optimizer.step()
-    return loss
+    return loss, parts
 
 
 def stream_loss(model, stream, batch: list[int], dist_info: DistInfo):

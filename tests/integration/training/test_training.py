@@ -118,3 +118,23 @@ def test_resume_after_interruption_matches_uninterrupted_run(tmp_path):
     for key, value in a["model"].items():
         assert torch.equal(value, b["model"][key]), key
     assert torch.equal(a["rng"]["torch"], b["rng"]["torch"])
+
+
+def test_an_encoder_saved_without_a_pooler_reloads_without_one(tmp_path, caplog):
+    """me5-small-enpt's conversion has no BERT pooler; a saved run must say so, or transformers reloads it with a
+    freshly initialised pooler and a "MISSING" load report."""
+    from sentence_transformers import SentenceTransformer
+
+    from idiomkit.models import load_model
+    from idiomkit.models.lora import encoder_module
+    from idiomkit.training.checkpoints import save_model_dir
+
+    model = load_model("minilm")
+    encoder_module(model).model.pooler = None
+    save_model_dir(model, tmp_path / "best")
+    for reloaded in (load_model(str(tmp_path / "best")), SentenceTransformer(str(tmp_path / "best"))):
+        assert encoder_module(reloaded).model.pooler is None
+    with_pooler = load_model("minilm")
+    save_model_dir(with_pooler, tmp_path / "pooled")
+    assert "model_kwargs" not in (tmp_path / "pooled" / "sentence_bert_config.json").read_text()
+    assert encoder_module(load_model(str(tmp_path / "pooled"))).model.pooler is not None

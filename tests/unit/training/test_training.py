@@ -129,3 +129,15 @@ def test_a_run_records_the_idiom_reader_it_trained_with(monkeypatch, tmp_path):
     assert training_summary(tmp_path / "flagship-v2")["reader_version"] == READER_VERSION
     plain = training_summary(tmp_path / "adaptive-triplet")
     assert plain["reader_version"] is None and "reader_digest" not in plain
+
+
+def test_stream_losses_log_each_streams_mean_since_the_last_line():
+    from idiomkit.training.trainer import StreamLosses
+
+    window = StreamLosses(["2b", "keep"])
+    assert window.pop() == "-"
+    window.add([2.0, 0.001])
+    window.add([4.0, 0.003])
+    assert window.steps == 2 and window.pop() == "2b 3, keep 0.002"
+    window.add([1.0, 0.5])
+    assert window.pop() == "2b 1, keep 0.5" and window.steps == 0
