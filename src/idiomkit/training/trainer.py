@@ -153,7 +153,7 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
         optimizer.load_state_dict(blob["optimizer"])
         scheduler.load_state_dict(blob["scheduler"])
     model.train()
-    window = StreamLosses([stream.examples.name for stream in phase.streams])
+    window, warned = StreamLosses([stream.examples.name for stream in phase.streams]), False
     while state.epoch < phase.epochs and not state.stopped:
         n_batches = plan.steps(state.epoch)
         while state.batch < n_batches:
@@ -171,6 +171,7 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             if progress:
                 progress(state, float(loss.detach()))
             if state.step % 10 == 0:
+                steps, means = window.steps, window.pop()
                 log.info(
                     "step %d phase %s epoch %d loss %.4f lr %.2e; per stream, weighted, mean of the last %d steps: %s",
                     state.step,
@@ -178,9 +179,16 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
                     state.epoch,
                     float(loss.detach()),
                     scheduler.get_last_lr()[0],
-                    window.steps,
-                    window.pop(),
+                    steps,
+                    StreamLosses.describe(means),
                 )
+                if state.step >= FAINT_AFTER and not warned and (faint := StreamLosses.faint(means)):
+                    warned = True
+                    log.warning(
+                        "%s: under %g of the step's loss, too small to move the model; raise its weight",
+                        ", ".join(faint),
+                        FAINT_SHARE,
+                    )
             main = run.dist.is_main
             if end_of_epoch and cfg.keep_epochs and main:
                 save_model_dir(model, out / f"epoch-{state.epochs_done}")
@@ -197,9 +205,13 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
                 break
 
 
+FAINT_SHARE = 1e-3  # a stream whose weighted loss is below this share of the step's loss moves nothing
+FAINT_AFTER = 50  # steps before the check: a keep term starts at 0, the model not having moved yet
+
+
 class StreamLosses:
     """Each stream's weighted loss, summed over the steps since the last :meth:`pop`: the log shows what each
-    stream adds to the step's loss (a stream whose loss is orders of magnitude below the others' moves nothing)."""
+    stream adds to the step's loss, and :meth:`faint` names a stream whose part is too small to move anything."""
 
     def __init__(self, names: list[str]) -> None:
         self.names, self.sums, self.steps = names, [0.0] * len(names), 0
@@ -208,12 +220,21 @@ class StreamLosses:
         self.sums = [total + part for total, part in zip(self.sums, parts, strict=True)]
         self.steps += 1
 
-    def pop(self) -> str:
-        """``name mean`` per stream since the last call (``-`` before any step), then a fresh window."""
-        means = [total / self.steps for total in self.sums] if self.steps else []
-        text = ", ".join(f"{name} {mean:.3g}" for name, mean in zip(self.names, means, strict=False)) or "-"
+    def pop(self) -> dict[str, float]:
+        """Each stream's mean since the last call (empty before any step), then a fresh window."""
+        means = dict(zip(self.names, (total / self.steps for total in self.sums), strict=True)) if self.steps else {}
         self.sums, self.steps = [0.0] * len(self.names), 0
-        return text
+        return means
+
+    @staticmethod
+    def describe(means: dict[str, float]) -> str:
+        return ", ".join(f"{name} {mean:.3g}" for name, mean in means.items()) or "-"
+
+    @staticmethod
+    def faint(means: dict[str, float]) -> list[str]:
+        """The streams whose mean is below :data:`FAINT_SHARE` of the step's loss (none with one stream)."""
+        total = sum(means.values())
+        return [name for name, mean in means.items() if len(means) > 1 and total > 0 and mean < FAINT_SHARE * total]
 
 
 def train_step(

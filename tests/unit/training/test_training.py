@@ -135,9 +135,13 @@ def test_stream_losses_log_each_streams_mean_since_the_last_line():
     from idiomkit.training.trainer import StreamLosses
 
     window = StreamLosses(["2b", "keep"])
-    assert window.pop() == "-"
-    window.add([2.0, 0.001])
-    window.add([4.0, 0.003])
-    assert window.steps == 2 and window.pop() == "2b 3, keep 0.002"
-    window.add([1.0, 0.5])
-    assert window.pop() == "2b 1, keep 0.5" and window.steps == 0
+    assert window.pop() == {} and StreamLosses.describe({}) == "-"
+    window.add([2.0, 0.01])
+    window.add([4.0, 0.03])
+    assert window.steps == 2
+    means = window.pop()
+    assert StreamLosses.describe(means) == "2b 3, keep 0.02" and window.steps == 0
+    assert StreamLosses.faint(means) == []  # 0.02 of 3.02: above the 0.1 % share
+    window.add([8.0, 0.0004])
+    assert StreamLosses.faint(window.pop()) == ["keep"]  # 0.0004 of 8: the keep term at MSE weight 1
+    assert StreamLosses.faint({"2b": 0.0}) == [] and StreamLosses.faint({"2b": 0.0, "keep": 0.0}) == []
