@@ -129,6 +129,11 @@ class TrainConfig:
         " sentences) or not (none).",
         known=("alignment", "idiomkit.training.recipes.frozen:ALIGNMENTS"),
     )
+    paraphrase_anchors: bool = opt(
+        False,
+        "flagship-v2 recipes: each 2B train sentence and its correct paraphrase join the STS stream at score 1, so"
+        " that an idiomatic sentence and its paraphrase rank with STS's closest pairs, not below them.",
+    )
 
 
 @dataclass

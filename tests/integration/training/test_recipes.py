@@ -253,3 +253,16 @@ def test_idiom_meaning_stream_never_sees_an_idiolink_val_or_test_pie(tokenizer_m
     assert (infonce.examples.name, meaning.examples.name) == ("idiolink-triplets", "idiom-meaning")
     assert meaning.examples.spread_groups and meaning.examples.n_columns == 2
     assert type(meaning.loss).__name__ == "MultipleNegativesRankingLoss" and meaning.loss.scale == 20.0
+
+
+def test_paraphrase_anchors_join_the_sts_stream_at_score_1(tokenizer_model, monkeypatch):
+    from idiomkit.data.sts import StsPair
+    from idiomkit.training.recipes import semeval2b
+
+    pair = StsPair("A man plays a guitar.", "A man is playing a guitar.", 0.8, "stsb-en", "EN")
+    monkeypatch.setattr(semeval2b, "sts_split", lambda cfg: ([pair], []))
+    anchors = semeval2b.paraphrase_anchors(group_pairs(HAND), Cfg())
+    plain = semeval2b.sts_examples(tokenizer_model, Cfg())
+    anchored = semeval2b.sts_examples(tokenizer_model, Cfg(), anchors)
+    assert plain.labels == [0.8] and anchored.labels == [0.8, 1.0, 1.0] and anchored.groups == [0, 1, 2]
+    assert anchored.columns[0][:1] == plain.columns[0] and len(anchored.columns[1]) == 3

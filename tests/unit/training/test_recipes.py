@@ -74,6 +74,8 @@ def test_flagship_v2_labels_name_the_keep_and_distill_options():
     assert run_label("flagship-v2", {"pooling": "mean"}) == "flagship-v2-pool-mean"  # the model's own pooling
     assert run_label("flagship", {"pooling": "mean"}) == "flagship"  # v1 labels are as recorded
     assert run_label("flagship", {"keep_weight": 0.0}) == "flagship"  # no keep loss in v1
+    assert run_label("flagship-v2", {"pooling": "mean", "paraphrase_anchors": True}) == "flagship-v2-pool-mean-anchors"
+    assert run_label("flagship", {"paraphrase_anchors": True}) == "flagship"  # v1 ignores the option
     cfg = TrainConfig(recipe="flagship-v2", keep_weight=0.5, lora_rank=8)
     assert run_label(cfg.recipe, cfg) == "flagship-v2-lora-keep0.5"  # a TrainConfig as well as its dict
 
@@ -250,3 +252,16 @@ def test_stream_counts_name_each_phase_and_stream():
         "meaning/idiom-meaning_rows": 2,
         "meaning/idiom-meaning_truncated": 2,
     }
+
+
+def test_paraphrase_anchors_pair_each_sentence_with_its_correct_paraphrases_only():
+    from helpers.training import HAND
+
+    from idiomkit.training.recipes.semeval2b import paraphrase_anchors
+    from idiomkit.training.relabel import group_pairs
+
+    cfg = TrainConfig(recipe="flagship-v2", mwe_tokens=False)
+    assert paraphrase_anchors(group_pairs(HAND), cfg) == [
+        ("Ruth's home run record.", "Ruth's baseball run record."),
+        ("The small fry win.", "The insignificant win."),
+    ]  # the incorrect paraphrases ("house run", "little fry", "little kid") are no anchors

@@ -63,7 +63,7 @@ from idiomkit.training.examples import Examples, make_examples
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, sts_split
 from idiomkit.training.recipes.guard import HeldOutGuard
 from idiomkit.training.recipes.pairs import SP_TRAIN_PER_IDIOM, idiom_data
-from idiomkit.training.recipes.semeval2b import labelled_pair_examples, sts_examples
+from idiomkit.training.recipes.semeval2b import labelled_pair_examples, paraphrase_anchors, sts_examples
 from idiomkit.training.relabel import validation_pairs
 
 log = logging.getLogger(__name__)
@@ -220,8 +220,11 @@ def reader_lexicon(model):
     return first.lexicon if isinstance(first, IdiomReader) else None
 
 
-def build_streams(model, cfg, groups: list, sources: Sources, wanted: Sequence[str]) -> tuple[list[Stream], list]:
-    """The streams of ``wanted`` (in :data:`STREAMS` order) and the misreading validation triples."""
+def build_streams(
+    model, cfg, groups: list, sources: Sources, wanted: Sequence[str], anchors: bool = False
+) -> tuple[list[Stream], list]:
+    """The streams of ``wanted`` (in :data:`STREAMS` order) and the misreading validation triples; ``anchors``: the
+    2B groups' (sentence, correct paraphrase) pairs join the STS stream at score 1."""
     mnrl = st_losses.MultipleNegativesRankingLoss(model)
     index, guard = sources.index, sources.guard
     train_triples, val_triples = misreading_triples(cfg, index, reader_lexicon(model), guard)
@@ -235,7 +238,11 @@ def build_streams(model, cfg, groups: list, sources: Sources, wanted: Sequence[s
             _rows(model, cfg, "meaning", *_limit(*meaning_rows(cfg, index, guard, sources.xiao_splits), cfg)), mnrl
         ),
         "misreading": lambda: Stream(_rows(model, cfg, "misreading", *_limit(*misreading, cfg)), mnrl),
-        "sts": lambda: Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.sts_weight),
+        "sts": lambda: Stream(
+            sts_examples(model, cfg, paraphrase_anchors(groups, cfg) if anchors else ()),
+            st_losses.CoSENTLoss(model),
+            weight=cfg.sts_weight,
+        ),
     }
     return [builders[name]() for name in STREAMS if name in wanted], val_triples
 

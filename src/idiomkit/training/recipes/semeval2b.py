@@ -92,11 +92,20 @@ def labelled_pair_examples(model, groups: Sequence[Group], cfg) -> Examples:
     return make_examples(model, "labelled-pairs", rows, labels, grp, cfg.max_seq_length)
 
 
-def sts_examples(model, cfg) -> Examples:
-    """STS-B (EN) + ASSIN 2 (PT) train pairs (:func:`sts_split`), scores in [0, 1]; each pair its own group."""
+def sts_examples(model, cfg, anchors: Sequence[tuple[str, str]] = ()) -> Examples:
+    """STS-B (EN) + ASSIN 2 (PT) train pairs (:func:`sts_split`), scores in [0, 1], then ``anchors`` at score 1;
+    each pair its own group."""
     pairs = sts_split(cfg)[0]
-    rows = [(p.sentence_1, p.sentence_2) for p in pairs]
-    return make_examples(model, "sts", rows, [p.score for p in pairs], list(range(len(rows))), cfg.max_seq_length)
+    rows = [(p.sentence_1, p.sentence_2) for p in pairs] + list(anchors)
+    labels = [p.score for p in pairs] + [1.0] * len(anchors)
+    return make_examples(model, "sts", rows, labels, list(range(len(rows))), cfg.max_seq_length)
+
+
+def paraphrase_anchors(groups: Sequence[Group], cfg) -> list[tuple[str, str]]:
+    """(MWE sentence, correct paraphrase) of every group: the pairs ``--paraphrase-anchors`` adds to the STS
+    stream at score 1."""
+    pairs = [(g.sentence, c, g.mwes) for g in groups for c in g.correct if c != g.sentence]
+    return [(_text(cfg, sentence, mwes), _text(cfg, c, mwes)) for sentence, c, mwes in pairs]
 
 
 def _triplet_loss(model, cfg) -> torch.nn.Module:
