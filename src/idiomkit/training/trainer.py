@@ -216,13 +216,15 @@ class StreamLosses:
     def __init__(self, names: list[str]) -> None:
         self.names, self.sums, self.steps = names, [0.0] * len(names), 0
 
-    def add(self, parts: list[float]) -> None:
+    def add(self, parts: list[torch.Tensor] | list[float]) -> None:
+        """Add one step's parts; tensors stay on their device until :meth:`pop` (no host sync a step)."""
         self.sums = [total + part for total, part in zip(self.sums, parts, strict=True)]
         self.steps += 1
 
     def pop(self) -> dict[str, float]:
         """Each stream's mean since the last call (empty before any step), then a fresh window."""
-        means = dict(zip(self.names, (total / self.steps for total in self.sums), strict=True)) if self.steps else {}
+        steps, sums = self.steps, self.sums
+        means = {name: float(total) / steps for name, total in zip(self.names, sums, strict=True)} if steps else {}
         self.sums, self.steps = [0.0] * len(self.names), 0
         return means
 
@@ -239,13 +241,13 @@ class StreamLosses:
 
 def train_step(
     run: Setup, phase: Phase, batches: list[list[int]], optimizer, max_grad_norm: float
-) -> tuple[torch.Tensor, list[float]]:
+) -> tuple[torch.Tensor, list[torch.Tensor]]:
     """One optimizer step: the weighted sum of each stream's loss on its batch, backward, gradients averaged over
     processes (distributed runs), clipping, update. Returns the summed loss and each stream's weighted part."""
     loss, parts = 0.0, []
     for stream, batch in zip(phase.streams, batches, strict=True):
         part = stream.weight * stream_loss(run.model, stream, batch, run.dist)
-        parts.append(float(part.detach()))
+        parts.append(part.detach())
         loss = loss + part
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
