@@ -22,6 +22,7 @@ import torch
 
 from idiomkit.errors import InputError, is_safetensors_error
 from idiomkit.models.lora import encoder_module
+from idiomkit.results import atomic_write_text
 from idiomkit.training.config import TrainConfig, TrainState
 
 log = logging.getLogger("idiomkit.training")
@@ -201,7 +202,7 @@ def record_no_pooler(model, path: Path) -> None:
     config_file = path / entry["path"] / "sentence_bert_config.json"
     config = json.loads(config_file.read_text(encoding="utf-8"))
     config.setdefault("model_kwargs", {})["add_pooling_layer"] = False
-    config_file.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    atomic_write_text(config_file, json.dumps(config, indent=2) + "\n")
 
 
 def save_model_dir(model, path: Path) -> None:
