@@ -84,8 +84,9 @@ def readme_table(results_dir: str | Path) -> str:
 
 
 def readme_scorecard(results: list[tuple[Path, dict[str, Any]]]) -> str:
-    """The README's scorecard block: the :data:`README_TRACKS` tables, current rows only."""
-    return "\n".join(scorecard_section(results, False, README_TRACKS, current_only=True)).strip("\n")
+    """The README's scorecard block: the :data:`README_TRACKS` tables, the rows a reader can act on
+    (:func:`~idiomkit.report.scorecard.off_the_readme`)."""
+    return "\n".join(scorecard_section(results, False, README_TRACKS, readme=True)).strip("\n")
 
 
 def update_readme(readme: str | Path, results_dir: str | Path) -> bool:

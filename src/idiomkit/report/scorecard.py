@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -193,16 +193,28 @@ def full_cards(results: list[tuple[Path, dict[str, Any]]], track: str) -> dict[t
     return groups
 
 
-def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str, current_only: bool = False) -> list[str]:
+def off_the_readme(recs: Sequence[dict[str, Any]]) -> str | None:
+    """Why a configuration's row (``recs``: its cards) stays off the README, which shows what a reader can act on
+    (the results pages keep every row): a card scored on the earlier core test, or a trained configuration on fewer
+    than :data:`RECOMMEND_MIN_SEEDS` seeds (:func:`enough_seeds`: a one-seed ablation); None when the README
+    shows it."""
+    if any_old_core_test(recs):
+        return "scored on the earlier core test"
+    if not enough_seeds(recs):
+        return f"trained on fewer than {RECOMMEND_MIN_SEEDS} seeds"
+    return None
+
+
+def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str, readme: bool = False) -> list[str]:
     """The table (header first) of the full (not quick) scorecards of ``track``: one line per (model, recipe), mean
     ± std over seeds, the :data:`HEADLINE` columns some row has; no lines when the track has no card. With
-    ``current_only`` a (model, recipe) with a card on the earlier core test has no line (the README's choice)."""
+    ``readme`` only the rows :func:`off_the_readme` keeps (the README's choice)."""
     groups = full_cards(results, track)
     rows = []
     for (model, recipe), recs in sorted(groups.items(), key=lambda item: (item[0][1] != "zero-shot", item[0])):
-        cells, stale = {}, any_old_core_test(recs)
-        if stale and current_only:
+        if readme and off_the_readme(recs):
             continue
+        cells, stale = {}, any_old_core_test(recs)
         heads = [headline(r["metrics"]) for r in recs]
         for column, block, _ in HEADLINE:
             values = [v for head in heads if (v := head[column]) is not None]
@@ -216,6 +228,16 @@ def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str, curre
         return []
     head = ["| model | recipe | rule | seeds | " + " | ".join(columns) + " |", "|" + "---|" * (len(columns) + 4)]
     return head + [start + " | ".join(cells[c] for c in columns) + " |" for start, cells in rows]
+
+
+def rows_off_the_readme(results: list[tuple[Path, dict[str, Any]]], track: str) -> list[str]:
+    """One line counting the configurations of ``track`` that :func:`off_the_readme` leaves to the results pages,
+    by reason (then a blank line); no lines when none is left out."""
+    reasons = Counter(filter(None, map(off_the_readme, full_cards(results, track).values())))
+    if not reasons:
+        return []
+    counted = "; ".join(f"{n} {reason}" for reason, n in sorted(reasons.items()))
+    return [f"{sum(reasons.values())} more row(s) on the results pages ({counted}).", ""]
 
 
 def column_means(recs: list[dict[str, Any]]) -> dict[str, float]:
@@ -284,22 +306,22 @@ def scorecard_section(
     results: list[tuple[Path, dict[str, Any]]],
     heading: bool = True,
     tracks: tuple[str, ...] = ("plain", "marked"),
-    current_only: bool = False,
+    readme: bool = False,
 ) -> list[str]:
     """The scorecard tables of ``tracks``, plain track first (``idiomkit evaluate all`` result files); with
-    ``current_only`` without the rows scored on the earlier core test (counted in a line; the pages keep them)."""
+    ``readme`` only the rows :func:`off_the_readme` keeps (the others counted in a line; the pages keep them)."""
     out = ["## Scorecard: every benchmark at once", ""] if heading else []
     out += recommendation_line(results)
     for track in tracks:
-        rows = scorecard_rows(results, track, current_only)
+        rows = scorecard_rows(results, track, readme)
         if rows:
             out += [TRACK_TEXT[track], "", *rows, ""]
             out += marks_explained(rows[2:])
-            left_out = sum(map(any_old_core_test, full_cards(results, track).values())) if current_only else 0
-            out += [f"{left_out} row(s) scored on the earlier core test: on the results pages.", ""] if left_out else []
+            out += rows_off_the_readme(results, track) if readme else []
     if not any(line.startswith("|") for line in out):
         return []
-    rules = "; ".join(f"*{key}*: {text}" for key, text in RULES.items() if key != "untrained")
+    # each rule's text opens with its own name (a table cell elsewhere): the key in italics stands for it here
+    rules = "; ".join(f"*{key}*: {text.partition(': ')[2]}" for key, text in RULES.items() if key != "untrained")
     return out + [
         "Each row: `idiomkit evaluate all -m MODEL --track both` (a trained model: its directory); "
         "mean ± std over seeds; core acc = the core test (figurative paraphrase nearer than the literal "

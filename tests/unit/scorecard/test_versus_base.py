@@ -120,10 +120,35 @@ def test_a_card_scored_on_the_earlier_core_test_is_marked_and_compared_with_noth
     assert "| † | † |" in rows["mpnet"] and "| 0.500 | 0.900 |" in rows["minilm"]
     assert recommended([old, new], portuguese=False) == ("minilm", "zero-shot")  # mpnet's higher 2B ties; no say
     assert OLD_CORE_NOTE in scorecard_section([old, new]) and OLD_CORE_NOTE not in scorecard_section([new])
-    readme = scorecard_section([old, new], current_only=True)  # the README's table: current rows only
+    readme = scorecard_section([old, new], readme=True)  # the README's table: current rows only
     assert not any(line.startswith("| mpnet") for line in readme)
     assert any(line.startswith("| minilm") for line in readme)
-    assert OLD_CORE_NOTE not in readme and "1 row(s) scored on the earlier core test: on the results pages." in readme
+    assert OLD_CORE_NOTE not in readme
+    assert "1 more row(s) on the results pages (1 scored on the earlier core test)." in readme
+
+
+def test_the_readme_leaves_one_seed_trainings_to_the_results_pages(monkeypatch):
+    from idiomkit.report.scorecard import scorecard_section
+
+    monkeypatch.setattr(scorecard, "READER_VERSION", 1)  # cards without params.reader_version: version 1, current
+    results = [
+        card("me5", "zero-shot", 0, 0.1, 0.8, trained=False),  # an untrained card: one deterministic seed is enough
+        card("me5", "flagship-v2", 0, 0.4, 0.8),
+        card("me5", "flagship-v2", 1, 0.3, 0.8),
+        card("me5", "flagship-v2-no2b", 0, 0.2, 0.8),  # a one-seed ablation
+        card("me5", "flagship-v2-nosts", 0, 0.2, 0.8),
+    ]
+    shown = [line.split("|")[2].strip() for line in scorecard_section(results, readme=True) if line.startswith("| me5")]
+    assert shown == ["zero-shot", "flagship-v2"]
+    assert "2 more row(s) on the results pages (2 trained on fewer than 2 seeds)." in scorecard_section(
+        results, readme=True
+    )
+    pages = [line.split("|")[2].strip() for line in scorecard_section(results) if line.startswith("| me5")]
+    assert (
+        "flagship-v2-no2b" in pages
+        and "flagship-v2-nosts" in pages
+        and "more row(s)" not in "".join(scorecard_section(results))
+    )
 
 
 def test_a_trained_card_scored_at_its_training_length_is_marked_with_that_length(monkeypatch):
