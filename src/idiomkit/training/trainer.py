@@ -234,9 +234,11 @@ class StreamLosses:
 
     @staticmethod
     def faint(means: dict[str, float]) -> list[str]:
-        """The streams whose mean is below :data:`FAINT_SHARE` of the step's loss (none with one stream)."""
+        """The streams whose mean is below :data:`FAINT_SHARE` of the step's loss (none with one stream). A stream at
+        exactly 0 is not faint: it is switched off (weight 0) or its loss is met (a margin loss), and a larger weight
+        would change nothing."""
         total = sum(means.values())
-        return [name for name, mean in means.items() if len(means) > 1 and total > 0 and mean < FAINT_SHARE * total]
+        return [name for name, mean in means.items() if len(means) > 1 and 0 < mean < FAINT_SHARE * total]
 
 
 def train_step(

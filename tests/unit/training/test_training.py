@@ -145,6 +145,7 @@ def test_stream_losses_log_each_streams_mean_since_the_last_line():
     window.add([8.0, 0.0004])
     assert StreamLosses.faint(window.pop()) == ["keep"]  # 0.0004 of 8: the keep term at MSE weight 1
     assert StreamLosses.faint({"2b": 0.0}) == [] and StreamLosses.faint({"2b": 0.0, "keep": 0.0}) == []
+    assert StreamLosses.faint({"2b": 8.0, "sts": 0.0}) == []  # weight 0 (--sts-weight 0): off, not too weak
     window.add([torch.tensor(1.5), torch.tensor(0.25)])  # a step's parts stay tensors until the log line
     window.add([torch.tensor(2.5), torch.tensor(0.75)])
     assert window.pop() == {"2b": 2.0, "keep": 0.5}
