@@ -90,9 +90,10 @@ def readme_scorecard(results: list[tuple[Path, dict[str, Any]]]) -> str:
 
 
 def update_readme(readme: str | Path, results_dir: str | Path) -> bool:
-    """Replace the tables between :data:`SCORECARD_MARKERS` (the scorecard's :data:`README_TRACKS`, current rows
-    only; both tracks and every row are on the results pages) and :data:`README_MARKERS` (the cross-benchmark
-    matrix) in ``readme``; False when it has neither (nothing written)."""
+    """Replace the tables between :data:`SCORECARD_MARKERS` (the scorecard's :data:`README_TRACKS`, the rows
+    :func:`readme_scorecard` keeps; both tracks and every row are on the results pages) and
+    :data:`README_MARKERS` (the cross-benchmark matrix) in ``readme``; False when it has neither (nothing
+    written)."""
     text = Path(readme).read_text(encoding="utf-8")
     results = load_results(results_dir)
     tables = (
