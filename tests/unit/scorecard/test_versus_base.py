@@ -120,7 +120,7 @@ def test_a_card_scored_on_the_earlier_core_test_is_marked_and_compared_with_noth
     assert "| † | † |" in rows["mpnet"] and "| 0.500 | 0.900 |" in rows["minilm"]
     assert recommended([old, new], portuguese=False) == ("minilm", "zero-shot")  # mpnet's higher 2B ties; no say
     assert OLD_CORE_NOTE in scorecard_section([old, new]) and OLD_CORE_NOTE not in scorecard_section([new])
-    readme = scorecard_section([old, new], readme=True)  # the README's table: current rows only
+    readme = scorecard_section([old, new], readme=True)  # the README's table: no row on the earlier core test
     assert not any(line.startswith("| mpnet") for line in readme)
     assert any(line.startswith("| minilm") for line in readme)
     assert OLD_CORE_NOTE not in readme
