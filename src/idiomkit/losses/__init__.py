@@ -2,6 +2,15 @@
 
 from idiomkit.losses.adaptive_triplet import AdaptiveTripletLoss
 from idiomkit.losses.keep_close import KeepCloseLoss, keep_close_loss
+from idiomkit.losses.pin_positives import PinPositivesLoss, pin_loss
 from idiomkit.losses.ranked_triplet import RankedTripletLoss, ranked_triplet_loss
 
-__all__ = ["AdaptiveTripletLoss", "KeepCloseLoss", "RankedTripletLoss", "keep_close_loss", "ranked_triplet_loss"]
+__all__ = [
+    "AdaptiveTripletLoss",
+    "KeepCloseLoss",
+    "PinPositivesLoss",
+    "RankedTripletLoss",
+    "keep_close_loss",
+    "pin_loss",
+    "ranked_triplet_loss",
+]

@@ -134,6 +134,13 @@ class TrainConfig:
         "flagship-v2 recipes: each 2B train sentence and its correct paraphrase join the STS stream at score 1, so"
         " that an idiomatic sentence and its paraphrase rank with STS's closest pairs, not below them.",
     )
+    pin_weight: float = opt(
+        0.0,
+        "flagship-v2 recipes: weight of a pin on the 2B stream (PinPositivesLoss): each MWE sentence and its correct"
+        " paraphrase are pulled towards cosine 1 (mean 1 - cos) beside CoSENT's ranking, so the correct pairs keep"
+        " the value the reader gives them instead of being ranked down with the rest (0: off).",
+        range=Range(0),
+    )
 
 
 @dataclass

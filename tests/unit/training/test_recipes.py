@@ -76,6 +76,8 @@ def test_flagship_v2_labels_name_the_keep_and_distill_options():
     assert run_label("flagship", {"keep_weight": 0.0}) == "flagship"  # no keep loss in v1
     assert run_label("flagship-v2", {"pooling": "mean", "paraphrase_anchors": True}) == "flagship-v2-pool-mean-anchors"
     assert run_label("flagship", {"paraphrase_anchors": True}) == "flagship"  # v1 ignores the option
+    assert run_label("flagship-v2", {"pooling": "mean", "pin_weight": 10.0}) == "flagship-v2-pool-mean-pin10"
+    assert run_label("flagship", {"pin_weight": 10.0}) == "flagship"
     cfg = TrainConfig(recipe="flagship-v2", keep_weight=0.5, lora_rank=8)
     assert run_label(cfg.recipe, cfg) == "flagship-v2-lora-keep0.5"  # a TrainConfig as well as its dict
 
@@ -265,3 +267,13 @@ def test_paraphrase_anchors_pair_each_sentence_with_its_correct_paraphrases_only
         ("Ruth's home run record.", "Ruth's baseball run record."),
         ("The small fry win.", "The insignificant win."),
     ]  # the incorrect paraphrases ("house run", "little fry", "little kid") are no anchors
+
+
+def test_the_2b_stream_pins_its_correct_pairs_only_when_asked():
+    from idiomkit.losses import PinPositivesLoss
+    from idiomkit.training.recipes.flagship import _pair_loss
+
+    model = torch.nn.Linear(2, 2)
+    assert type(_pair_loss(model, 0.0)).__name__ == "CoSENTLoss"
+    pinned = _pair_loss(model, 10.0)
+    assert isinstance(pinned, PinPositivesLoss) and pinned.weight == 10.0 and type(pinned.loss).__name__ == "CoSENTLoss"

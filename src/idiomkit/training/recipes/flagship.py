@@ -52,6 +52,7 @@ from idiomkit.data.meaning_triples import Triple
 from idiomkit.idioms.reader import IdiomReader, attach_reader
 from idiomkit.idioms.sense import default_sense_check
 from idiomkit.idioms.sources import evaluation_lexicon
+from idiomkit.losses import PinPositivesLoss
 from idiomkit.models import load_model
 from idiomkit.models.lora import add_lora
 from idiomkit.tasks.meaning_triples import lookup_equal, score_triples
@@ -221,16 +222,17 @@ def reader_lexicon(model):
 
 
 def build_streams(
-    model, cfg, groups: list, sources: Sources, wanted: Sequence[str], anchors: bool = False
+    model, cfg, groups: list, sources: Sources, wanted: Sequence[str], anchors: bool = False, pin: float = 0.0
 ) -> tuple[list[Stream], list]:
     """The streams of ``wanted`` (in :data:`STREAMS` order) and the misreading validation triples; ``anchors``: the
-    2B groups' (sentence, correct paraphrase) pairs join the STS stream at score 1."""
+    2B groups' (sentence, correct paraphrase) pairs join the STS stream at score 1; ``pin``: the weight of the 2B
+    stream's pull of correct pairs towards cosine 1 (:class:`PinPositivesLoss`)."""
     mnrl = st_losses.MultipleNegativesRankingLoss(model)
     index, guard = sources.index, sources.guard
     train_triples, val_triples = misreading_triples(cfg, index, reader_lexicon(model), guard)
     misreading = ([(t.sentence, t.paraphrase, t.misreading) for t in train_triples], [t.idiom for t in train_triples])
     builders: dict[str, Callable[[], Stream]] = {
-        "2b": lambda: Stream(labelled_pair_examples(model, groups, cfg), st_losses.CoSENTLoss(model)),
+        "2b": lambda: Stream(labelled_pair_examples(model, groups, cfg), _pair_loss(model, pin)),
         "idiolink": lambda: Stream(
             _rows(model, cfg, "idiolink", *_limit(*idiolink_rows(cfg, index, guard), cfg)), mnrl
         ),
@@ -245,6 +247,12 @@ def build_streams(
         ),
     }
     return [builders[name]() for name in STREAMS if name in wanted], val_triples
+
+
+def _pair_loss(model, pin: float) -> torch.nn.Module:
+    """The 2B stream's loss: CoSENT, with the correct pairs pinned towards cosine 1 when ``pin`` > 0."""
+    cosent = st_losses.CoSENTLoss(model)
+    return PinPositivesLoss(model, cosent, pin) if pin else cosent
 
 
 STS_METRIC = "valsts_sts"  # the STS validation's metric (StsEvaluator named ``valsts``)

@@ -181,7 +181,9 @@ def v2_setup(cfg, load_groups) -> Setup:
         sources.xiao_splits = ("train", "val")
     train = filter_heldout("flagship 2b", train, group_texts, lambda g: g.mwes, index=sources.index).kept
     train = sources.guard.filter("flagship 2b", train, group_texts)
-    streams, _ = build_streams(model, cfg, train, sources, wanted_streams(cfg.recipe), cfg.paraphrase_anchors)
+    streams, _ = build_streams(
+        model, cfg, train, sources, wanted_streams(cfg.recipe), cfg.paraphrase_anchors, cfg.pin_weight
+    )
     _, val_triples = misreading_triples(cfg, base.index, reader_lexicon(model), base.guard)
     if cfg.keep_weight > 0:
         train_triples, _ = misreading_triples(cfg, sources.index, reader_lexicon(model), sources.guard)
