@@ -38,9 +38,10 @@ demo: install
 	$(BIN)/idiomkit nearest -m minilm -m $(DEMO_MODEL) --reader replace
 
 # `make test` runs everything (tests/unit and tests/integration: real data, model weights, wheel build, torchrun);
-# `make test-unit` only the fast tests with tiny fixtures. The tests rebuild the shipped lexicon, so WordNet too.
+# two pytest-xdist workers, each test file on one (its module fixtures built once); `make test-unit` only the fast
+# tests with tiny fixtures. The tests rebuild the shipped lexicon, so WordNet too.
 test: install $(WORDNET)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 test-unit: install
 	$(BIN)/python -m pytest -q tests/unit

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from rich.console import Console
 from typer.testing import CliRunner
 
-from idiomkit.cli import app
+from idiomkit.cli import app, common
 
 
 def test_settings_command_names_each_source(tmp_path, monkeypatch):
     monkeypatch.setenv("IDIOMKIT_DATA_DIR", str(tmp_path))
-    result = CliRunner().invoke(app, ["settings", "--results-dir", str(tmp_path / "nope")], env={"COLUMNS": "200"})
+    monkeypatch.setattr(common, "console", Console(width=400))  # a long tmp path (an xdist worker's) kept whole
+    result = CliRunner().invoke(app, ["settings", "--results-dir", str(tmp_path / "nope")])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     data_row = next(line for line in lines if "data directory" in line)

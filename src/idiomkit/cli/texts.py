@@ -56,7 +56,8 @@ def embed(
     )
     if output:
         save_embeddings(output, emb)  # exactly this path (np.save would add .npy), atomically
-    console.print(f"{emb.shape[0]} embeddings of dimension {emb.shape[1]}" + (f" -> {output}" if output else ""))
+    written = f"{emb.shape[0]} embeddings of dimension {emb.shape[1]}" + (f" -> {output}" if output else "")
+    console.print(written, soft_wrap=True)  # a path printed whole, never folded into two lines
 
 
 @app.command("read")

@@ -26,9 +26,11 @@ def session_model(monkeypatch, minilm):
 @pytest.mark.parametrize("name", ["emb.npy", "emb", "emb.vectors"])
 def test_embed_writes_exactly_the_path_it_prints(tmp_path, session_model, name):
     out = tmp_path / "sub" / name
-    result = runner.invoke(app, ["embed", "he died", "he kicked the bucket", "-o", str(out)])
+    result = runner.invoke(app, ["embed", "he died", "he kicked the bucket", "-o", str(out)], env={"COLUMNS": "400"})
     assert result.exit_code == 0, result.output
-    assert f"-> {out}" in " ".join(result.output.split())
+    assert f"-> {out}" in " ".join(
+        result.output.split()
+    )  # COLUMNS: a long tmp path (a pytest-xdist worker's) unwrapped
     assert sorted(p.name for p in out.parent.iterdir()) == [name]  # no extra .npy, no temp file left
     assert np.load(out).shape == (2, 384)
 
