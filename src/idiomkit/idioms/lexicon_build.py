@@ -47,6 +47,7 @@ from typing import NamedTuple
 from idiomkit.data.heldout import HeldOut, heldout_index
 from idiomkit.data.keys import normalise_idiom
 from idiomkit.errors import OptionError
+from idiomkit.idioms.fragments import drop_fragments
 from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
 from idiomkit.idioms.light import EN_LIGHT, LightWords, drop_light, light_words
 from idiomkit.idioms.matcher import Matcher
@@ -406,7 +407,7 @@ def all_common_phrases(
     gone), at most ``rounds`` times."""
     common: set[tuple[str, str]] = set()
     text = ordinary_text(data_dir)
-    lex = assemble(screen(rows, BuildReport()))
+    lex = assemble(screened(rows, BuildReport(), light))
     if light is not None:
         drop_light(lex, light, BuildReport())
     for _ in range(rounds):
@@ -450,6 +451,12 @@ def screen(rows: Iterable[Sense], report: BuildReport, index: HeldOut | None = N
             report.count(row.source, note)
         out.append(row._replace(idiom=idiom, meaning=meaning))
     return out
+
+
+def screened(rows: Iterable[Sense], report: BuildReport, light: LightWords | None = None) -> list[Sense]:
+    """:func:`screen` the rows (no held-out filter), then drop the fragment meanings
+    (:func:`~idiomkit.idioms.fragments.drop_fragments`; ``light``: WordNet, for its article + adjective rule)."""
+    return drop_fragments(screen(rows, report), report, light)
 
 
 def _spelling(rows: list[Sense]) -> str:
@@ -528,11 +535,12 @@ def lexicon_from_rows(
     common: set[tuple[str, str]] = frozenset(),
     light: LightWords | None = None,
 ) -> Lexicon:
-    """Screen, assemble, drop the ``light`` entries (:func:`~idiomkit.idioms.light.drop_light`) and the ``common``
-    phrases (:func:`common_phrases`) and tag (SemEval train ``mwes``) source rows: the build without loading and
-    without the held-out filter."""
+    """Screen, drop the fragment meanings (:func:`~idiomkit.idioms.fragments.drop_fragments`), assemble, drop the
+    ``light`` entries (:func:`~idiomkit.idioms.light.drop_light`) and the ``common`` phrases
+    (:func:`common_phrases`) and tag (SemEval train ``mwes``) source rows: the build without loading and without
+    the held-out filter."""
     report = report if report is not None else BuildReport()
-    lex = assemble(screen(rows, report), report)
+    lex = assemble(screened(rows, report, light), report)
     if light is not None:
         drop_light(lex, light, report)
     drop_common(lex, common, report)

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
-READER_VERSION = 4
-READER_DIGEST = "fdc64833ad75df0de418da75e04849538b7a25f25d90f78412d42a459de2d45c"
+READER_VERSION = 5
+READER_DIGEST = "15056a1271d3d71edd60fdaa6b218e187d7640bc440471c33d07b5c088eab7e1"
 
 HERE = Path(__file__).resolve().parent
 
