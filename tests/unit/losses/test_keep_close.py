@@ -4,19 +4,9 @@ from __future__ import annotations
 
 import pytest
 import torch
+from helpers.linear_model import Linear
 
 from idiomkit.losses import KeepCloseLoss, keep_close_loss
-
-
-class Linear(torch.nn.Module):
-    """A stand-in SentenceTransformer: features ``x`` -> ``sentence_embedding`` ``x @ W``."""
-
-    def __init__(self, dim: int = 4):
-        super().__init__()
-        self.weight = torch.nn.Parameter(torch.eye(dim))
-
-    def forward(self, features):
-        return {"sentence_embedding": features["x"] @ self.weight}
 
 
 def test_distances_are_zero_at_the_targets_and_grow_away_from_them():

@@ -7,20 +7,10 @@ import math
 
 import pytest
 import torch
+from helpers.linear_model import Linear
 from sentence_transformers.sentence_transformer.losses import CoSENTLoss
 
 from idiomkit.losses import PinPositivesLoss, pin_loss
-
-
-class Linear(torch.nn.Module):
-    """A stand-in SentenceTransformer: features ``x`` -> ``sentence_embedding`` ``x @ W``."""
-
-    def __init__(self, dim: int = 2):
-        super().__init__()
-        self.weight = torch.nn.Parameter(torch.eye(dim))
-
-    def forward(self, features):
-        return {"sentence_embedding": features["x"] @ self.weight}
 
 
 def test_pin_is_the_mean_one_minus_cos_of_the_top_pairs_only():
@@ -35,7 +25,7 @@ def test_pin_is_the_mean_one_minus_cos_of_the_top_pairs_only():
 
 def test_the_loss_is_ranking_plus_weighted_pin_and_training_lifts_the_correct_pair():
     torch.manual_seed(0)
-    model = Linear()
+    model = Linear(2)
     first = {"x": torch.tensor([[1.0, 0.0], [1.0, 0.0]])}
     second = {"x": torch.tensor([[0.2, 1.0], [0.0, -1.0]])}
     labels = torch.tensor([1.0, 0.0])
@@ -61,6 +51,6 @@ def test_the_loss_is_ranking_plus_weighted_pin_and_training_lifts_the_correct_pa
 
 def test_bad_input_is_refused_in_one_line():
     with pytest.raises(ValueError, match="pin weight -1 is negative"):
-        PinPositivesLoss(Linear(), CoSENTLoss(Linear()), weight=-1)
+        PinPositivesLoss(Linear(2), CoSENTLoss(Linear(2)), weight=-1)
     with pytest.raises(ValueError, match=r"pairs \(2, 2\) and \(3, 2\) with 2 labels"):
         pin_loss(torch.zeros(2, 2), torch.zeros(3, 2), torch.ones(2))
