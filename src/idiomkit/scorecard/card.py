@@ -18,6 +18,7 @@ from idiomkit.errors import OptionError, UnknownName
 from idiomkit.report import HEADLINE, dig, headline, markdown_table, transposed
 from idiomkit.results import ResultKey, ResultRecord, sha256_files, write_result
 from idiomkit.scorecard.blocks import BLOCKS, TRACKS, BlockOutput, Track, run_block
+from idiomkit.scorecard.partial import BlockStore
 from idiomkit.tasks import EvalContext
 
 log = logging.getLogger(__name__)
@@ -65,17 +66,24 @@ def run_card(
     *,
     trained: bool = False,
     shared: dict[str, BlockOutput] | None = None,
+    store: BlockStore | None = None,
 ) -> tuple[dict, dict, list[Path], dict, dict]:
     """Run ``blocks`` in ``track``: (metrics, predictions, data files, block params, seconds per block). ``shared``
-    keeps the outputs of blocks that read the same in both tracks, so a second track reuses them."""
+    keeps the outputs of blocks that read the same in both tracks, so a second track reuses them; ``store`` keeps
+    each finished block on disk and gives back those an interrupted run of the same card finished."""
     metrics, predictions, params, seconds = {}, {}, {}, {}
     files: list[Path] = []
     shared = {} if shared is None else shared
+    store = store or BlockStore(None)
     for name in blocks:
         start = time.perf_counter()
         log.info("scorecard: %s (%s track%s)", name, track, ", quick" if ctx.quick else "")
         if BLOCKS[name].by_track or name not in shared:
-            shared[name] = run_block(model, name, ctx, track, trained)
+            kept_as = track if BLOCKS[name].by_track else "all"
+            if (out := store.get(name, kept_as)) is None:
+                out = run_block(model, name, ctx, track, trained)
+                store.put(name, kept_as, out)
+            shared[name] = out
         out = shared[name]
         seconds[name] = round(time.perf_counter() - start, 3)
         metrics[name], params[name] = out.metrics, out.params
@@ -98,11 +106,18 @@ class CardSpec:
     extra_params: dict[str, Any] = field(default_factory=dict)
 
 
-def write_card(model, ctx: EvalContext, spec: CardSpec, shared: dict[str, BlockOutput] | None = None) -> Scorecard:
-    """Run the blocks and write the card (predictions first); ``spec.results_dir`` None: compute only."""
+def write_card(
+    model,
+    ctx: EvalContext,
+    spec: CardSpec,
+    shared: dict[str, BlockOutput] | None = None,
+    store: BlockStore | None = None,
+) -> Scorecard:
+    """Run the blocks and write the card (predictions first); ``spec.results_dir`` None: compute only; ``store``:
+    the finished blocks kept on disk (:mod:`~idiomkit.scorecard.partial`)."""
     start = time.perf_counter()
     metrics, predictions, files, block_params, seconds = run_card(
-        model, ctx, spec.track, spec.blocks, trained=spec.trained, shared=shared
+        model, ctx, spec.track, spec.blocks, trained=spec.trained, shared=shared, store=store
     )
     params = {
         "track": spec.track,

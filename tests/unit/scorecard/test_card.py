@@ -87,7 +87,7 @@ def test_a_trained_directory_names_its_card_by_recipe_label_and_base_model(monke
     (tmp_path / "training.json").write_text(json.dumps(training), encoding="utf-8")
     specs = []
     monkeypatch.setattr(run, "load_model", lambda *a, **k: types.SimpleNamespace(prompts={}))
-    monkeypatch.setattr(run, "write_card", lambda st, ctx, spec, shared: specs.append(spec))
+    monkeypatch.setattr(run, "write_card", lambda st, ctx, spec, *rest: specs.append(spec))
     run.evaluate_all(str(tmp_path), write=False, only=["xiao"])
     run.evaluate_all(str(tmp_path), write=False, only=["xiao"], recipe="mine", model_name="named")
     run.evaluate_all("minilm", write=False, only=["xiao"])
