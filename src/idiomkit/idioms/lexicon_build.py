@@ -25,10 +25,11 @@ Screening (counted per source): a one-word idiom, an idiom of function and light
 of"), an English phrasal verb (verb + particles only: "give up", "look after", "put up with"), an empty meaning,
 and a meaning over :data:`MAX_MEANING_WORDS` words whose first clause is still too long are dropped; a long
 meaning whose first clause fits is cut to it; a meaning that is a fragment ("or", "on behalf of the", "an
-arbitrary": :mod:`~idiomkit.idioms.fragments`) is dropped, the idiom keeping its others. An English light entry (a light word and an adjective or adverb that
-its first meaning restates: "be sure" -> "certainly"; :mod:`~idiomkit.idioms.light`, read from WordNet) is
-dropped, and so is an entry found in :data:`COMMON_MAX_SENTENCES` or more sentences of ordinary text (STS-B /
-ASSIN 2 *train*, SemEval 2A train contexts; :func:`common_phrases`), as too common to rewrite.
+arbitrary": :mod:`~idiomkit.idioms.fragments`) is dropped, the idiom keeping its others. An English light entry
+(a light word and an adjective or adverb that its first meaning restates: "be sure" -> "certainly";
+:mod:`~idiomkit.idioms.light`, read from WordNet) is dropped, and so is an entry found in
+:data:`COMMON_MAX_SENTENCES` or more sentences of ordinary text (STS-B / ASSIN 2 *train*, SemEval 2A train
+contexts; :func:`common_phrases`), as too common to rewrite.
 
 Example::
 
