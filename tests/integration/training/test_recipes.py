@@ -65,7 +65,14 @@ def test_sts_loaders_normalise_scores(data_dir):
     assert min(p.score for p in train) == 0.0 and max(p.score for p in train) == 1.0
 
 
-SMALL = {"model": "minilm", "epochs": 1, "batch_size": 8, "limit_groups": 12, "checkpoint_every": 2}
+SMALL = {
+    "model": "minilm",
+    "epochs": 1,
+    "batch_size": 8,
+    "limit_groups": 12,
+    "checkpoint_every": 2,
+    "max_seq_length": 32,
+}
 
 
 def test_two_stream_recipe_resumes_exactly(tmp_path):
@@ -121,7 +128,6 @@ def test_lora_trains_adapters_only_and_saves_a_plain_model(tmp_path):
     train(
         "cosine",
         **SMALL,
-        max_seq_length=32,
         max_steps=4,
         lr=5e-3,
         lora_rank=4,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -120,8 +121,18 @@ def _synset(path: Path, number: int, pos: str, line: str) -> Synset:
 
 def read_synsets(wordnet_dir: str | Path = WORDNET_DIR) -> dict[tuple[str, str], Synset]:
     """Every synset of WordNet's ``data.{noun,verb,adj,adv}`` files by ``(pos letter, offset)`` (satellite
-    adjectives under ``a``)."""
-    root, out = Path(wordnet_dir), {}
+    adjectives under ``a``); read once per state of the files (the lexicon build reads them twice). Callers must
+    not change the dict."""
+    root = Path(wordnet_dir).resolve()
+    files = [root / f"data.{pos}" for pos in WN_POS]
+    stamps = tuple((p.stat().st_mtime_ns, p.stat().st_size) if p.is_file() else None for p in files)
+    return _read_synsets(root, stamps)
+
+
+@cache
+def _read_synsets(root: Path, stamps: tuple) -> dict[tuple[str, str], Synset]:
+    """:func:`read_synsets` for one state (``stamps``: the data files' mtimes and sizes) of the files."""
+    out = {}
     for pos in WN_POS:
         path = root / f"data.{pos}"
         for number, line in enumerate(_decode(path).split("\n"), start=1):
@@ -136,6 +147,7 @@ class _Net:
 
     def __init__(self, synsets: dict[tuple[str, str], Synset]):
         self.synsets = synsets
+        self._medical_memo: dict[tuple[tuple[str, str], int], bool] = {}
         self.of_word: dict[tuple[str, str], set[tuple[str, str]]] = {}
         for key, synset in synsets.items():
             for lemma in synset.lemmas:
@@ -165,9 +177,23 @@ class _Net:
         return bool(head & (self.hypernyms(key) | {key})) or any(self.synsets[h].lexfile == lexfile for h in head)
 
     def medical(self, key: tuple[str, str]) -> bool:
-        """A noun under a disease, disorder, symptom or injury (:data:`WN_MEDICAL`)."""
-        above = self.hypernyms(key, depth=12) if key[0] == "n" else set()
-        return any(lemma.casefold() in WN_MEDICAL for k in above for lemma in self.synsets[k].lemmas)
+        """A noun under a disease, disorder, symptom or injury (:data:`WN_MEDICAL`), up to 12 hypernyms up."""
+        return key[0] == "n" and self._under_medical(key, 12)
+
+    def _under_medical(self, key: tuple[str, str], depth: int) -> bool:
+        """Whether a hypernym of ``key`` at most ``depth`` levels up is named in :data:`WN_MEDICAL` (memoised:
+        the hypernym paths of WordNet's nouns share most of their synsets)."""
+        if depth == 0:
+            return False
+        memo = self._medical_memo
+        if (key, depth) not in memo:
+            parents = [(p, o) for sym, o, p in self.synsets[key].pointers if sym in ("@", "@i")]
+            memo[key, depth] = any(
+                any(lemma.casefold() in WN_MEDICAL for lemma in self.synsets[k].lemmas)
+                or self._under_medical(k, depth - 1)
+                for k in parents
+            )
+        return memo[key, depth]
 
     def classifying(self, key: tuple[str, str], lemma: str) -> bool:
         """A noun whose first word's adjective senses are all relational ("dental", "ovarian")."""
