@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from idiomkit.data.semeval2022 import EvalPair, GoldRow, TrainPair
+from idiomkit.data.sts import StsPair
 
 
 @dataclass(frozen=True)
@@ -84,11 +85,13 @@ def mwe_key(group: Group) -> str:
     return " | ".join(m.lower() for m in group.mwes)
 
 
-def validation_pairs(groups: Sequence[Group]) -> tuple[list[EvalPair], list[GoldRow]]:
+def validation_pairs(groups: Sequence[Group], sts: Sequence[StsPair] = ()) -> tuple[list[EvalPair], list[GoldRow]]:
     """Pseudo-gold subtask B pairs for validation groups (scored with the organisers' otherID rule).
 
     (MWE sentence, correct paraphrase) -> gold 1.0; (MWE sentence, incorrect paraphrase) -> gold = the model's
     similarity of (correct paraphrase sentence, incorrect paraphrase), an extra pair named by ``other_id``.
+    ``sts`` (the STS validation pairs) join as STS rows with their score as gold, as 2B dev's STS rows are
+    STS-B/ASSIN 2 pairs: the table's ``all`` then ranks idiom and STS pairs together, like 2B dev's ``all``.
     """
     pairs: list[EvalPair] = []
     gold: list[GoldRow] = []
@@ -106,4 +109,7 @@ def validation_pairs(groups: Sequence[Group]) -> tuple[list[EvalPair], list[Gold
             add(f"val.{g_id}.a{k}", alt or (g.correct[0] if g.correct else g.sentence), inc)
             data_id = f"val.{g.language}.{g_id}.i{k}"
             gold.append(GoldRow(f"val.{g_id}.i{k}", data_id, g.language, None, f"val.{g_id}.a{k}"))
+    for k, p in enumerate(sts):
+        pairs.append(EvalPair(f"valsts.{k}", p.language, "", None, p.sentence_1, p.sentence_2))
+        gold.append(GoldRow(f"valsts.{k}", f"val.{p.language}.sts.{k}", p.language, p.score, None))
     return pairs, gold

@@ -89,7 +89,10 @@ def test_distill_phase_then_flagship_streams_with_the_keep_term(student_run):
     assert counts["distill_rows"] == 2 * 4 and counts["keep_rows"] > 0 and counts["misreading_rows"] > 0
     assert counts["val_unseen_idioms"] > 0 and counts["val_triples"] > 0
     assert [phase for phase, _ in losses] == [0, 0, 1]  # 2 distill steps (8 rows, 4 a step), then the flagship
-    assert {"valmis_accuracy", "valsts_sts", "val_mean"} <= set(info["validation"][-1])
+    last = info["validation"][-1]
+    assert {"valmis_accuracy", "valsts_sts", "val_mean"} <= set(last)
+    # the STS validation pairs join the 2B validation's table as its STS rows (2B dev's joint "all")
+    assert last["val2b_sts"] == pytest.approx(last["valsts_sts"], abs=1e-6) and last["val2b_all"] != last["val2b_idiom"]
 
 
 def test_frozen_targets_are_cached_and_read_back_on_resume(student_run):

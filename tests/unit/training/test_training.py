@@ -149,3 +149,33 @@ def test_stream_losses_log_each_streams_mean_since_the_last_line():
     window.add([torch.tensor(1.5), torch.tensor(0.25)])  # a step's parts stay tensors until the log line
     window.add([torch.tensor(2.5), torch.tensor(0.75)])
     assert window.pop() == {"2b": 2.0, "keep": 0.5}
+
+
+def test_sts_validation_pairs_join_as_sts_rows_and_all_ranks_both_together():
+    """The joint ``all`` of 2B dev: STS pairs ranked with the idiom pairs. A model whose correct idiom pairs sit
+    under the STS pairs keeps its idiom ρ and loses on ``all`` (hand-computed)."""
+    from idiomkit.data.sts import StsPair
+
+    groups = group_pairs(HAND)
+    sts = [StsPair("a", "b", 0.2, "stsb-en", "EN"), StsPair("c", "d", 0.6, "stsb-en", "EN")]
+    pairs, gold = validation_pairs(groups, sts)
+    plain_pairs, plain_gold = validation_pairs(groups)
+    assert pairs[: len(plain_pairs)] == plain_pairs and gold[: len(plain_gold)] == plain_gold
+    added = gold[len(plain_gold) :]
+    assert [(g.sim, g.is_sts, g.language) for g in added] == [(0.2, True, "EN"), (0.6, True, "EN")]
+    assert [(p.sentence1, p.sentence2, p.mwes) for p in pairs[len(plain_pairs) :]] == [("a", "b", ()), ("c", "d", ())]
+    # idiom rows: two correct (gold 1) and three incorrect whose gold is the alternative pair's prediction
+    preds = {p.id: 0.5 for p in pairs}
+    correct = [g.id for g in plain_gold if g.sim == 1.0]
+    incorrect = [g for g in plain_gold if g.sim is None]
+    for k, g in enumerate(incorrect):
+        preds[g.id], preds[g.other_id] = 0.1 * k, 0.1 * k + 0.05
+    high = {**preds, **dict.fromkeys(correct, 0.9), "valsts.0": 0.18, "valsts.1": 0.7}
+    low = {**high, **dict.fromkeys(correct, 0.4)}  # the correct pairs fall between the two STS pairs
+    assert score_predictions(high, gold)["ALL"]["idiom"] == score_predictions(low, gold)["ALL"]["idiom"]
+    assert score_predictions(high, gold)["ALL"]["sts"] == pytest.approx(1.0)
+    # gold .05 .15 .2(STS) .25 .6(STS) 1 1 against predictions 0 .1 .18 .2 .7 .9 .9: the same order. With the
+    # correct pairs at .4, under the STS pair at .7: ranks 1 2 3 4 5 6.5 6.5 against 1 2 3 4 7 5.5 5.5,
+    # Pearson of the ranks 24.5 / 27.5
+    assert score_predictions(high, gold)["ALL"]["all"] == pytest.approx(1.0)
+    assert score_predictions(low, gold)["ALL"]["all"] == pytest.approx(24.5 / 27.5)

@@ -259,7 +259,10 @@ STS_METRIC = "valsts_sts"  # the STS validation's metric (StsEvaluator named ``v
 
 
 class FlagshipEvaluator(BaseEvaluator):
-    """The flagship's validation: each part's metrics and ``val_mean``, their mean (the selection metric)."""
+    """The flagship's validation: each part's metrics and ``val_mean``, the mean of :attr:`PARTS` (the selection
+    metric). ``val2b_all`` ranks the 2B validation pairs and the STS validation pairs together, as 2B dev's
+    ``all`` does: it sees whether the idiom pairs' similarities sit on the STS pairs' scale (reported, not
+    selected on)."""
 
     PARTS = ("val2b_idiom", STS_METRIC, "valmis_accuracy", "valdef_margin")
 
@@ -300,14 +303,16 @@ def base_model(cfg, lexicon=None):
 
 
 def flagship_evaluator(cfg, val: list, val_triples: list[Triple]) -> FlagshipEvaluator:
-    """:class:`FlagshipEvaluator` on the 2B validation groups ``val``, the STS validation carved from STS train,
-    the misreading validation triples and the Xiao validation idioms."""
-    pairs, gold = validation_pairs(val)
+    """:class:`FlagshipEvaluator` on the 2B validation groups ``val`` (with the STS validation pairs as its STS
+    rows), the STS validation carved from STS train, the misreading validation triples and the Xiao validation
+    idioms."""
+    sts_val = sts_split(cfg)[1]
+    pairs, gold = validation_pairs(val, sts_val)
     defs = idiom_data(str(run_data_dir(cfg.data_dir))).split("val")
     defs = defs[: max(4, cfg.limit_groups // 5) if cfg.limit_groups else None]
     evaluators = [
         SemEval2BEvaluator(pairs, gold, name="val2b"),
-        StsEvaluator(sts_split(cfg)[1], name="valsts"),
+        StsEvaluator(sts_val, name="valsts"),
         XiaoPairsEvaluator(defs, name="valdef"),
     ]
     return FlagshipEvaluator(evaluators, val_triples)
