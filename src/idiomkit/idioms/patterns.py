@@ -22,6 +22,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import NamedTuple
 
 from idiomkit.idioms.lexicon import Entry
@@ -145,11 +146,23 @@ def parse_idiom(text: str, language: str, max_gap: int = 2, loose: bool = False)
     """The slots of an idiom, trimmed to its first and last word; words may be inserted (up to ``max_gap``) only
     around a determiner or other optional slot ("keep an eye on" -> "keep a close eye on"); ``loose``: also before
     an idiom's only content word (the lexicon build's common-phrase screen, which errs on the side of finding).
+    Memoised (the slots are immutable, the list new): every matcher parses its whole lexicon, and the evaluation
+    lexicon's held-out screen builds several over the same entries.
 
     Example::
 
         [s.word for s in parse_idiom("pull someone's leg", "EN")]  # ["pull", "", "leg"]
     """
+    return list(_parsed_idiom(text, language, max_gap, loose))
+
+
+@lru_cache(maxsize=1 << 17)
+def _parsed_idiom(text: str, language: str, max_gap: int, loose: bool) -> tuple[Slot, ...]:
+    return tuple(_parse_idiom(text, language, max_gap, loose))
+
+
+def _parse_idiom(text: str, language: str, max_gap: int, loose: bool) -> list[Slot]:
+    """:func:`parse_idiom`, computed."""
     text = unicodedata.normalize("NFC", text).casefold().replace("’", "'")
     slots = _parse(_GLUED_SE.sub(r"\1-se", text) if language == "PT" else text, language)
     if sum(s.kind == WORD and s.word != "be" for s in slots) >= 2:  # "be" is often contracted ("you're")

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 5
-READER_DIGEST = "15056a1271d3d71edd60fdaa6b218e187d7640bc440471c33d07b5c088eab7e1"
+READER_DIGEST = "c646f2ec464fb7321c906f22c6352c8715924597e3870bca8677586c0605fe2d"
 
 HERE = Path(__file__).resolve().parent
 
