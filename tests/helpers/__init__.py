@@ -76,3 +76,16 @@ def full_and_resumed(train, tmp_path, stop_at: int, *args, **kwargs):
     with pytest.raises(Interrupt):
         train(*args, **kwargs, output_dir=tmp_path / "cut", on_step=crash)
     return full, train(*args, **kwargs, output_dir=tmp_path / "cut", resume=True)
+
+
+def benchmark_script(name: str):
+    """``benchmarks/<name>.py`` imported as a module (its folder on ``sys.path`` for its own imports)."""
+    import importlib.util
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module

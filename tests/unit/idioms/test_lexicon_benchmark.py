@@ -3,22 +3,14 @@ matches the sense check accepts (the ones the reader rewrites), on hand-made sen
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
-from helpers import ROOT
+from helpers import benchmark_script
 
 from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Matcher
 
 
 def _benchmark():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location("lexicon_benchmark", ROOT / "benchmarks" / "lexicon_benchmark.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("lexicon_benchmark")
 
 
 def test_precision_counts_span_matches_over_all_and_over_the_accepted_ones():
