@@ -382,13 +382,22 @@ def versus_base_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
 CURVE_COLUMNS = 8  # validation metrics shown per training curve at the most
 
 
-def curve_columns(entry: dict[str, Any], selected_on: str | None) -> list[str]:
+def curve_columns(curve: list[dict[str, Any]], selected_on: str | None) -> list[str]:
     """The validation metrics a curve shows: the one selection used first, then the ``*_mean`` / ``*_accuracy`` /
-    ``*_idiom`` / ``*_sts`` / ``*_margin`` summaries, then the rest, :data:`CURVE_COLUMNS` at the most."""
-    names = [k for k in entry if k not in ("step", "epoch", "phase")]
-    summary = ("_mean", "_accuracy", "_idiom", "_sts", "_margin")
+    ``*_idiom`` / ``*_all`` / ``*_sts`` / ``*_margin`` summaries, then the rest, :data:`CURVE_COLUMNS` at the most;
+    a metric that shows the same as one before it at every step is left out (a 2B validation without STS rows:
+    its ``all`` is its ``idiom``)."""
+    names = [k for k in curve[0] if k not in ("step", "epoch", "phase")]
+    summary = ("_mean", "_accuracy", "_idiom", "_all", "_sts", "_margin")
     ranked = sorted(names, key=lambda k: (k != selected_on, not k.endswith(summary), names.index(k)))
-    return ranked[:CURVE_COLUMNS]
+    shown: dict[tuple, str] = {}
+    for name in ranked:
+        shown.setdefault(tuple(_cell(entry.get(name)) for entry in curve), name)
+    return [name for name in ranked if name in shown.values()][:CURVE_COLUMNS]
+
+
+def _cell(value: Any) -> str:
+    return f"{value:.3f}" if isinstance(value, float) else ""
 
 
 def curve_selection(best: dict[str, Any]) -> str:
@@ -412,11 +421,11 @@ def training_curves_section(results: list[tuple[Path, dict[str, Any]]]) -> list[
             if not curve:
                 continue
             best = rec["params"]["training"].get("best") or {}
-            columns = curve_columns(curve[0], best.get("metric"))
+            columns = curve_columns(curve, best.get("metric"))
             out += [f"{model} {recipe}, seed {rec['seed']} ({curve_selection(best)})"]
             out += ["", "| step | phase | " + " | ".join(columns) + " |", "|" + "---|" * (len(columns) + 2)]
             for entry in curve:
-                cells = [f"{entry[c]:.3f}" if isinstance(entry.get(c), float) else "" for c in columns]
+                cells = [_cell(entry.get(c)) for c in columns]
                 out.append(f"| {entry['step']} | {entry.get('phase', '')} | " + " | ".join(cells) + " |")
             out.append("")
     return ["### Training curves (validation carved from the training sources)", "", *out] if out else []

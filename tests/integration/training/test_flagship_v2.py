@@ -92,7 +92,7 @@ def test_distill_phase_then_flagship_streams_with_the_keep_term(student_run):
     last = info["validation"][-1]
     assert {"valmis_accuracy", "valsts_sts", "val_mean"} <= set(last)
     # the STS validation pairs join the 2B validation's table as its STS rows (2B dev's joint "all")
-    assert last["val2b_sts"] == pytest.approx(last["valsts_sts"], abs=1e-6) and last["val2b_all"] != last["val2b_idiom"]
+    assert last["val2b_all"] != last["val2b_idiom"] and "val2b_sts" not in last  # (its STS part is valsts_sts)
 
 
 def test_frozen_targets_are_cached_and_read_back_on_resume(student_run):

@@ -98,8 +98,20 @@ def test_a_curve_shows_the_selection_metric_first_then_the_summaries():
     from idiomkit.report.scorecard import curve_columns
 
     entry = {"step": 1, "phase": "x", "val2b_all": 0.1, "valdef_id": 0.2, "val2b_idiom": 0.3, "val_mean": 0.4}
-    assert curve_columns(entry, "val_mean") == ["val_mean", "val2b_idiom", "val2b_all", "valdef_id"]
-    assert curve_columns(entry, None)[:2] == ["val2b_idiom", "val_mean"]
+    assert curve_columns([entry], "val_mean") == ["val_mean", "val2b_all", "val2b_idiom", "valdef_id"]
+    assert curve_columns([entry], None)[:2] == ["val2b_all", "val2b_idiom"]
+
+
+def test_a_curve_leaves_out_a_metric_that_repeats_one_before_it_at_every_step():
+    """A 2B validation without STS rows gives ``all`` = ``idiom``: shown once. Equal at one step only: both."""
+    from idiomkit.report.scorecard import curve_columns
+
+    same = [{"step": s, "val_idiom": v, "val_all": v, "val_mean": 0.5} for s, v in [(1, 0.2), (2, 0.3)]]
+    assert curve_columns(same, "val_mean") == ["val_mean", "val_idiom"]
+    differs = [same[0], {**same[1], "val_all": 0.4}]
+    assert curve_columns(differs, "val_mean") == ["val_mean", "val_idiom", "val_all"]
+    near = [{**e, "val_all": e["val_all"] + 1e-5} for e in same]  # equal at the shown precision
+    assert curve_columns(near, "val_mean") == ["val_mean", "val_idiom"]
 
 
 def core_card(model, recipe, heldout, new_test=True):

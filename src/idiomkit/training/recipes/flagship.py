@@ -275,6 +275,7 @@ class FlagshipEvaluator(BaseEvaluator):
         out: dict[str, float] = {}
         for evaluator in self.evaluators:
             out.update(evaluator(model))
+        out.pop("val2b_sts", None)  # the STS validation pairs again: reported as valsts_sts
         if self.triples:
             metrics, _ = score_triples(model, self.triples)
             out["valmis_accuracy"] = metrics["all"]["accuracy"]
