@@ -39,9 +39,9 @@ demo: install
 
 # `make test` runs everything (tests/unit and tests/integration: real data, model weights, wheel build, torchrun);
 # two pytest-xdist workers, each test file on one (its module fixtures built once); `make test-unit` only the fast
-# tests with tiny fixtures. The tests rebuild the shipped lexicon, so WordNet too.
+# tests with tiny fixtures. The tests rebuild the shipped lexicon, so WordNet too. The 20 slowest tests close the log.
 test: install $(WORDNET)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=20
 
 test-unit: install
 	$(BIN)/python -m pytest -q tests/unit
