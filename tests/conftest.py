@@ -7,7 +7,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 if os.environ.get("PYTEST_XDIST_WORKER"):
     # `make test` runs one worker per core: each worker's torch (and the subprocesses it starts) on one thread, not
-    # two threads per worker fighting for two cores (measured: 25 % less wall time on two heavy files).
+    # two threads per worker on two cores (the whole suite: 753 s of pytest, 761 s the session before without it).
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from helpers import TINY_DEV, TINY_GOLD, write_semeval_tree  # noqa: E402
