@@ -61,10 +61,7 @@ def main() -> None:
     print("| card | " + " | ".join(columns) + " |")
     print("|---" * (len(columns) + 1) + "|")
     for label, values in rows.items():
-        cells = [
-            f"{v:.0%}" if "share" in c or "above" in c else f"{v:+.3f}" if "gap" in c else f"{v:.3f}"
-            for c, v in values.items()
-        ]
+        cells = [f"{v:.0%}" if "above" in c else f"{v:+.3f}" if "gap" in c else f"{v:.3f}" for c, v in values.items()]
         print(f"| {label} | " + " | ".join(cells) + " |")
 
 

@@ -390,10 +390,13 @@ def curve_columns(curve: list[dict[str, Any]], selected_on: str | None) -> list[
     names = [k for k in curve[0] if k not in ("step", "epoch", "phase")]
     summary = ("_mean", "_accuracy", "_idiom", "_all", "_sts", "_margin")
     ranked = sorted(names, key=lambda k: (k != selected_on, not k.endswith(summary), names.index(k)))
-    shown: dict[tuple, str] = {}
+    seen, shown = set(), []
     for name in ranked:
-        shown.setdefault(tuple(_cell(entry.get(name)) for entry in curve), name)
-    return [name for name in ranked if name in shown.values()][:CURVE_COLUMNS]
+        cells = tuple(_cell(entry.get(name)) for entry in curve)
+        if cells not in seen:
+            seen.add(cells)
+            shown.append(name)
+    return shown[:CURVE_COLUMNS]
 
 
 def _cell(value: Any) -> str:
