@@ -182,8 +182,25 @@ class Matcher:
             matcher.find("Ela bateu as botas ontem.", language="PT")  # [Match(4, 18, "bateu as botas", ...)]
         """
         tokens = tokenize(sentence)
-        keys = [t[0] for t in tokens]
-        starts = self._starts(keys, check_language(language) if language else None)
+        return self._select(sentence, tokens, self._hits(sentence, tokens, language))
+
+    def find_all(self, sentence: str, language: str | None = None) -> list[Match]:
+        """Every reading of ``sentence`` that some idiom matches, overlapping ones included (:meth:`find` keeps the
+        longest of overlapping matches and drops the rest), in sentence order.
+
+        Example::
+
+            matcher = Matcher(Lexicon.from_pairs([("out of hand", "uncontrolled"), ("get out of hand", "worsen")]))
+            [m.text for m in matcher.find("Things got out of hand.")]  # ["got out of hand"]
+            [m.text for m in matcher.find_all("Things got out of hand.")]  # ["got out of hand", "out of hand"]
+        """
+        tokens = tokenize(sentence)
+        hits = sorted(self._hits(sentence, tokens, language), key=lambda h: (h[1], -(h[2] - h[1]), h[0]))
+        return [self._match(sentence, tokens, *hit) for hit in hits]
+
+    def _hits(self, sentence: str, tokens: list[tuple[str, int, int]], language: str | None) -> list:
+        """Every (pattern, first token, end token) that matches, overlaps included."""
+        starts = self._starts([t[0] for t in tokens], check_language(language) if language else None)
         if not starts:
             return []
         text = _text(sentence, tokens)
@@ -192,7 +209,7 @@ class Matcher:
             end = _walk(self._patterns[number].slots, 0, start, text, text.sentence[start])
             if end > start:
                 hits.append((number, start, end))
-        return self._select(sentence, tokens, hits)
+        return hits
 
     def _starts(self, keys: list[str], language: str | None) -> set[tuple[int, int]]:
         """(pattern, first token) pairs worth trying: the pattern's anchor is in the sentence and its first word
@@ -212,18 +229,19 @@ class Matcher:
         for number, start, end in hits:
             if taken.isdisjoint(range(start, end)):
                 taken.update(range(start, end))
-                entry = self._patterns[number].entry
-                first, last = tokens[start][1], tokens[end - 1][2]
-                out.append(
-                    Match(
-                        first,
-                        last,
-                        sentence[first:last],
-                        entry.idiom,
-                        entry.language,
-                        entry.meanings,
-                        entry.sources,
-                        entry.meaning_languages,
-                    )
-                )
+                out.append(self._match(sentence, tokens, number, start, end))
         return sorted(out, key=lambda m: m.start)
+
+    def _match(self, sentence: str, tokens: list[tuple[str, int, int]], number: int, start: int, end: int) -> Match:
+        entry = self._patterns[number].entry
+        first, last = tokens[start][1], tokens[end - 1][2]
+        return Match(
+            first,
+            last,
+            sentence[first:last],
+            entry.idiom,
+            entry.language,
+            entry.meanings,
+            entry.sources,
+            entry.meaning_languages,
+        )

@@ -99,15 +99,9 @@ def heldout_variants(lex: Lexicon, index: HeldOut) -> set[str]:
 
         heldout_variants(Lexicon.from_pairs([("spilling the beans", "telling")]), index)  # {"spilling beans"}
     """
-    keys, found, rest = sorted(index.idioms), set(), lex
-    while True:  # a match hides the shorter ones it overlaps: find again without it until nothing is left
-        matcher = Matcher(rest)
-        more = {normalise_idiom(m.idiom) for key in keys for m in matcher.find(key)}
-        if not more:
-            break
-        found |= more
-        rest = [e for e in rest if normalise_idiom(e.idiom) not in found]
-    inner = [(k, k) for k in keys if len(k.split()) >= 2 and any(w not in _FUNCTION for w in k.split())]
+    matcher = Matcher(lex)  # every match counts, the shorter ones a longer match overlaps too
+    found = {normalise_idiom(m.idiom) for key in sorted(index.idioms) for m in matcher.find_all(key)}
+    inner = [(k, k) for k in sorted(index.idioms) if len(k.split()) >= 2 and any(w not in _FUNCTION for w in k.split())]
     held = Matcher(Lexicon.from_pairs(inner)) if inner else None
     for entry in lex if held is not None else ():
         if held.find(normalise_idiom(entry.idiom)):

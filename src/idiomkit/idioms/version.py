@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 5
-READER_DIGEST = "c646f2ec464fb7321c906f22c6352c8715924597e3870bca8677586c0605fe2d"
+READER_DIGEST = "28b0c578681a6b7369f680ef37d661fa33e2e5a57dc21083404384ec5e6cde1c"
 
 HERE = Path(__file__).resolve().parent
 

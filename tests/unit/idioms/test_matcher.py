@@ -195,6 +195,17 @@ def test_longest_idiom_wins_an_overlap_and_matches_come_in_order(matcher):
     assert found(matcher, "it is out of the bag") == [("out of the bag", "out of the bag")]
 
 
+def test_find_all_keeps_the_overlapped_matches_find_drops(matcher):
+    sentence = "He broke the ice, then she let the cat out of the bag."
+    every = [(m.text, m.idiom) for m in matcher.find_all(sentence)]
+    assert every == [
+        ("broke the ice", "break the ice"),
+        ("let the cat out of the bag", "let the cat out of the bag"),
+        ("out of the bag", "out of the bag"),
+    ]
+    assert matcher.find_all("nothing here") == [] and matcher.find_all("kicked the bucket", "PT") == []
+
+
 def test_repeated_idiom_is_found_twice(matcher):
     assert len(matcher.find("spill the beans, spill the beans")) == 2
 
