@@ -42,6 +42,17 @@ TRAIN_RUN_OPTIONS = {  # the options of ``idiomkit train`` that are not TrainCon
         ],
         None,
     ),
+    "evaluate_quick": (
+        Annotated[
+            bool,
+            typer.Option(
+                "--evaluate-quick",
+                help="With --evaluate: score each task's fixed small slice (a smoke test in minutes; the result "
+                "file's name says quick).",
+            ),
+        ],
+        False,
+    ),
 }
 
 
@@ -61,7 +72,14 @@ def train_signature(config: type | None = None) -> inspect.Signature:
 
 
 @user_errors
-def train(*, force_new: bool = False, resume: bool = True, evaluate_on: list[str] | None = None, **config) -> None:
+def train(
+    *,
+    force_new: bool = False,
+    resume: bool = True,
+    evaluate_on: list[str] | None = None,
+    evaluate_quick: bool = False,
+    **config,
+) -> None:
     """Train a model (e.g. He & Scarton's adaptive triplet loss) with checkpoints; the same command resumes after a
     kill, another config into the same --output is refused (--force-new starts over)."""
     check_evaluate_tasks(evaluate_on or [])
@@ -95,7 +113,7 @@ def train(*, force_new: bool = False, resume: bool = True, evaluate_on: list[str
         f"model: {result.output_dir} (steps {state.step}, best {info['best']['metric']} {state.best} at step "
         f"{state.best_step}, {state.train_s:.0f} s of training steps)"
     )
-    evaluate_trained(output, info, evaluate_on or [], data_dir)
+    evaluate_trained(output, info, evaluate_on or [], data_dir, quick=evaluate_quick)
 
 
 train.__signature__ = train_signature()  # typer reads the parameters from here
@@ -134,10 +152,12 @@ def trained_evaluation_jobs(tasks: list[str], config: dict) -> list[tuple[str, d
     return jobs
 
 
-def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir, jobs=None, command=None) -> None:
+def evaluate_trained(
+    output: Path, info: dict, tasks: list[str], data_dir, jobs=None, command=None, quick: bool = False
+) -> None:
     """Evaluate a trained model directory (its ``training.json`` is ``info``) on :func:`trained_evaluation_jobs`
     (or the given ``jobs``) with the model's own pooling; result files carry the recipe label and base model (and
-    ``command``, when the caller is not the ``idiomkit`` CLI)."""
+    ``command``, when the caller is not the ``idiomkit`` CLI); ``quick``: each task's fixed small slice."""
     from idiomkit.api import evaluate as run_evaluation
 
     config = info["config"]
@@ -152,6 +172,7 @@ def evaluate_trained(output: Path, info: dict, tasks: list[str], data_dir, jobs=
             data_dir=data_dir,
             show_progress_bar=False,
             command=command,
+            quick=quick,
             **options,
         )
         print_table(evaluation.table, f"{task_name}: {evaluation.record.model} {evaluation.record.recipe}")

@@ -106,11 +106,11 @@ def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
         "--output",
         str(run),
     ]
-    args += ["--evaluate", "semeval2b"]
+    args += ["--evaluate", "semeval2b", "--evaluate-quick"]  # the plumbing, on 2B dev's fixed tenth
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    # budget ≠ 2 epochs: tagged; -dedup: the training data went through the held-out dedup
-    path = tmp_path / "results" / "semeval2b-dev" / "minilm__cosine-dedup__1ep__seed0.json"
+    # budget ≠ 2 epochs: tagged; -dedup: the training data went through the held-out dedup; quick: the slice
+    path = tmp_path / "results" / "semeval2b-dev" / "minilm__cosine-dedup__1ep-quick__seed0.json"
     rec = json.loads(path.read_text())
     assert rec["recipe"] == "cosine-dedup" and rec["params"]["training"]["steps"] == 2
     assert rec["params"]["training"]["config"]["mwe_tokens"] is True and rec["params"]["mwe_tokens"] is True
