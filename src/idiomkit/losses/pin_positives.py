@@ -64,7 +64,10 @@ class PinPositivesLoss(nn.Module):
         self.model, self.loss, self.weight, self.top = model, loss, weight, top
 
     def forward(self, sentence_features: Iterable[dict[str, Tensor]], labels: Tensor) -> Tensor:
-        embeddings = embed_columns(self.model, sentence_features)
+        return self.compute_loss_from_embeddings(embed_columns(self.model, sentence_features), labels)
+
+    def compute_loss_from_embeddings(self, embeddings: list[Tensor], labels: Tensor) -> Tensor:
+        """The loss of two embedded columns (so it can sit inside another loss, as the ranking loss does here)."""
         ranking = self.loss.compute_loss_from_embeddings(embeddings, labels)
         return ranking + self.weight * pin_loss(embeddings[0], embeddings[1], labels, self.top)
 

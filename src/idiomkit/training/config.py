@@ -141,6 +141,12 @@ class TrainConfig:
         " the value the reader gives them instead of being ranked down with the rest (0: off).",
         range=Range(0),
     )
+    other_id_targets: bool = opt(
+        False,
+        "flagship-v2 recipes: the 2B stream scores each incorrect pair as SemEval-2022 2B grades it (the otherID"
+        " rule, OtherIdTargetsLoss): its target is the model's own similarity of the sentence's correct paraphrase"
+        " and the incorrect one, not 0.",
+    )
 
 
 @dataclass

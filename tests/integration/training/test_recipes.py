@@ -56,6 +56,18 @@ def test_triplets_positives_and_labelled_pairs_from_hand_groups(tokenizer_model)
     pairs = labelled_pair_examples(tokenizer_model, groups, Cfg)
     assert pairs.labels == [1.0, 0.0, 1.0, 0.0, 0.0]
     assert decoded(tokenizer_model, pairs)[1] == ("ruth's home run record.", "ruth's house run record.")
+    # otherID: each row also carries the correct paraphrase its similarity is graded against (a correct row: itself)
+    three = labelled_pair_examples(tokenizer_model, groups, Cfg, other_id=True)
+    assert three.labels == pairs.labels and [row[:2] for row in decoded(tokenizer_model, three)] == decoded(
+        tokenizer_model, pairs
+    )
+    assert [row[2] for row in decoded(tokenizer_model, three)] == [
+        "ruth's baseball run record.",
+        "ruth's baseball run record.",
+        "the insignificant win.",
+        "the insignificant win.",
+        "the insignificant win.",
+    ]
 
 
 def test_sts_loaders_normalise_scores(data_dir):

@@ -78,6 +78,7 @@ def test_flagship_v2_labels_name_the_keep_and_distill_options():
     assert run_label("flagship", {"paraphrase_anchors": True}) == "flagship"  # v1 ignores the option
     assert run_label("flagship-v2", {"pooling": "mean", "pin_weight": 10.0}) == "flagship-v2-pool-mean-pin10"
     assert run_label("flagship", {"pin_weight": 10.0}) == "flagship"
+    assert run_label("flagship-v2", {"pin_weight": 10.0, "other_id_targets": True}) == "flagship-v2-pin10-otherid"
     cfg = TrainConfig(recipe="flagship-v2", keep_weight=0.5, lora_rank=8)
     assert run_label(cfg.recipe, cfg) == "flagship-v2-lora-keep0.5"  # a TrainConfig as well as its dict
 
@@ -270,10 +271,15 @@ def test_paraphrase_anchors_pair_each_sentence_with_its_correct_paraphrases_only
 
 
 def test_the_2b_stream_pins_its_correct_pairs_only_when_asked():
-    from idiomkit.losses import PinPositivesLoss
-    from idiomkit.training.recipes.flagship import _pair_loss
+    from idiomkit.losses import OtherIdTargetsLoss, PinPositivesLoss
+    from idiomkit.training.recipes.flagship import PairStream, _pair_loss
 
     model = torch.nn.Linear(2, 2)
-    assert type(_pair_loss(model, 0.0)).__name__ == "CoSENTLoss"
-    pinned = _pair_loss(model, 10.0)
+    assert type(_pair_loss(model, PairStream())).__name__ == "CoSENTLoss"
+    pinned = _pair_loss(model, PairStream(pin=10.0))
     assert isinstance(pinned, PinPositivesLoss) and pinned.weight == 10.0 and type(pinned.loss).__name__ == "CoSENTLoss"
+    both = _pair_loss(model, PairStream(pin=10.0, other_id=True))
+    assert isinstance(both, OtherIdTargetsLoss) and isinstance(both.loss, PinPositivesLoss)
+    assert type(_pair_loss(model, PairStream(other_id=True)).loss).__name__ == "CoSENTLoss"
+    cfg = TrainConfig(recipe="flagship-v2", pin_weight=3.0, other_id_targets=True)
+    assert PairStream.of(cfg) == PairStream(anchors=False, pin=3.0, other_id=True)

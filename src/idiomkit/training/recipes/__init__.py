@@ -40,7 +40,8 @@ def run_label(recipe: str, config: Mapping[str, Any] | None = None) -> str:
     not the paper's 10 (2B result files name their epochs elsewhere); ``-dropout<p>`` when the run overrode the
     model's dropout; ``-stsw<w>`` for an STS-mixing recipe whose STS loss weight is not 1; flagship-v2 recipes:
     ``-keep<w>`` / ``-keep-<distance>`` when the keep-what-you-know loss is not the default (weight 1, ``mse``),
-    ``-anchors`` with ``paraphrase_anchors``, ``-pin<w>`` with a ``pin_weight``,
+    ``-anchors`` with ``paraphrase_anchors``, ``-pin<w>`` with a ``pin_weight``, ``-otherid`` with
+    ``other_id_targets``,
     ``-pool-<pooling>`` when the pooling is not ``last2``, ``-distill<N>`` / ``-teacher-<name>`` /
     ``-align-<how>`` when the student's distillation is not; ``-dedup`` when a 2B recipe's
     training data went through the held-out dedup (the recorded rows before it carry no suffix; IdioLink and pairs
@@ -76,6 +77,7 @@ def _v2_label(recipe: str, cfg: Mapping[str, Any]) -> str:
     label += f"-pool-{cfg['pooling']}" if cfg["pooling"] != "last2" else ""
     label += "-anchors" if cfg["paraphrase_anchors"] else ""
     label += f"-pin{cfg['pin_weight']:g}" if cfg["pin_weight"] else ""
+    label += "-otherid" if cfg["other_id_targets"] else ""
     if recipe.endswith("-student"):
         label += f"-distill{cfg['distill_steps']}" if cfg["distill_steps"] != 300 else ""
         label += f"-teacher-{cfg['teacher']}" if cfg["teacher"] != "mpnet" else ""

@@ -52,7 +52,7 @@ from idiomkit.data.meaning_triples import Triple
 from idiomkit.idioms.reader import IdiomReader, attach_reader
 from idiomkit.idioms.sense import default_sense_check
 from idiomkit.idioms.sources import evaluation_lexicon
-from idiomkit.losses import PinPositivesLoss
+from idiomkit.losses import OtherIdTargetsLoss, PinPositivesLoss
 from idiomkit.models import load_model
 from idiomkit.models.lora import add_lora
 from idiomkit.tasks.meaning_triples import lookup_equal, score_triples
@@ -221,18 +221,39 @@ def reader_lexicon(model):
     return first.lexicon if isinstance(first, IdiomReader) else None
 
 
+@dataclass(frozen=True)
+class PairStream:
+    """How the 2B stream trains its (MWE sentence, paraphrase) pairs (flagship-v2's options; the flagship's are
+    the defaults).
+
+    Args:
+        anchors: each group's (sentence, correct paraphrase) pairs also join the STS stream at score 1.
+        pin: weight of the pull of correct pairs towards cosine 1 (:class:`PinPositivesLoss`; 0: off).
+        other_id: incorrect pairs' targets follow 2B's otherID rule (:class:`OtherIdTargetsLoss`), not 0.
+    """
+
+    anchors: bool = False
+    pin: float = 0.0
+    other_id: bool = False
+
+    @classmethod
+    def of(cls, cfg) -> PairStream:
+        """The options a flagship-v2 config asks for."""
+        return cls(cfg.paraphrase_anchors, cfg.pin_weight, cfg.other_id_targets)
+
+
 def build_streams(
-    model, cfg, groups: list, sources: Sources, wanted: Sequence[str], anchors: bool = False, pin: float = 0.0
+    model, cfg, groups: list, sources: Sources, wanted: Sequence[str], pairs: PairStream | None = None
 ) -> tuple[list[Stream], list]:
-    """The streams of ``wanted`` (in :data:`STREAMS` order) and the misreading validation triples; ``anchors``: the
-    2B groups' (sentence, correct paraphrase) pairs join the STS stream at score 1; ``pin``: the weight of the 2B
-    stream's pull of correct pairs towards cosine 1 (:class:`PinPositivesLoss`)."""
+    """The streams of ``wanted`` (in :data:`STREAMS` order) and the misreading validation triples; ``pairs``: how
+    the 2B pairs are trained (:class:`PairStream`; the flagship's: the defaults)."""
+    pairs = pairs or PairStream()
     mnrl = st_losses.MultipleNegativesRankingLoss(model)
     index, guard = sources.index, sources.guard
     train_triples, val_triples = misreading_triples(cfg, index, reader_lexicon(model), guard)
     misreading = ([(t.sentence, t.paraphrase, t.misreading) for t in train_triples], [t.idiom for t in train_triples])
     builders: dict[str, Callable[[], Stream]] = {
-        "2b": lambda: Stream(labelled_pair_examples(model, groups, cfg), _pair_loss(model, pin)),
+        "2b": lambda: Stream(labelled_pair_examples(model, groups, cfg, pairs.other_id), _pair_loss(model, pairs)),
         "idiolink": lambda: Stream(
             _rows(model, cfg, "idiolink", *_limit(*idiolink_rows(cfg, index, guard), cfg)), mnrl
         ),
@@ -241,7 +262,7 @@ def build_streams(
         ),
         "misreading": lambda: Stream(_rows(model, cfg, "misreading", *_limit(*misreading, cfg)), mnrl),
         "sts": lambda: Stream(
-            sts_examples(model, cfg, paraphrase_anchors(groups, cfg) if anchors else ()),
+            sts_examples(model, cfg, paraphrase_anchors(groups, cfg) if pairs.anchors else ()),
             st_losses.CoSENTLoss(model),
             weight=cfg.sts_weight,
         ),
@@ -249,10 +270,12 @@ def build_streams(
     return [builders[name]() for name in STREAMS if name in wanted], val_triples
 
 
-def _pair_loss(model, pin: float) -> torch.nn.Module:
-    """The 2B stream's loss: CoSENT, with the correct pairs pinned towards cosine 1 when ``pin`` > 0."""
-    cosent = st_losses.CoSENTLoss(model)
-    return PinPositivesLoss(model, cosent, pin) if pin else cosent
+def _pair_loss(model, pairs: PairStream) -> torch.nn.Module:
+    """The 2B stream's loss: CoSENT, with the correct pairs pinned towards cosine 1 when ``pairs.pin`` > 0, on
+    the otherID rule's targets when ``pairs.other_id``."""
+    loss = st_losses.CoSENTLoss(model)
+    loss = PinPositivesLoss(model, loss, pairs.pin) if pairs.pin else loss
+    return OtherIdTargetsLoss(model, loss) if pairs.other_id else loss
 
 
 STS_METRIC = "valsts_sts"  # the STS validation's metric (StsEvaluator named ``valsts``)

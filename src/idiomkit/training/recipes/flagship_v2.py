@@ -48,6 +48,7 @@ from idiomkit.training.examples import make_examples
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, sts_split
 from idiomkit.training.recipes.flagship import (
     LEAVE_OUT,
+    PairStream,
     Sources,
     _val_idiom,
     base_model,
@@ -181,9 +182,7 @@ def v2_setup(cfg, load_groups) -> Setup:
         sources.xiao_splits = ("train", "val")
     train = filter_heldout("flagship 2b", train, group_texts, lambda g: g.mwes, index=sources.index).kept
     train = sources.guard.filter("flagship 2b", train, group_texts)
-    streams, _ = build_streams(
-        model, cfg, train, sources, wanted_streams(cfg.recipe), cfg.paraphrase_anchors, cfg.pin_weight
-    )
+    streams, _ = build_streams(model, cfg, train, sources, wanted_streams(cfg.recipe), PairStream.of(cfg))
     _, val_triples = misreading_triples(cfg, base.index, reader_lexicon(model), base.guard)
     if cfg.keep_weight > 0:
         train_triples, _ = misreading_triples(cfg, sources.index, reader_lexicon(model), sources.guard)

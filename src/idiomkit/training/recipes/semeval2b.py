@@ -79,14 +79,19 @@ def positive_examples(model, groups: Sequence[Group], cfg) -> Examples:
     return make_examples(model, "positives", rows, [1.0] * len(rows), grp, cfg.max_seq_length, spread_groups=True)
 
 
-def labelled_pair_examples(model, groups: Sequence[Group], cfg) -> Examples:
-    """(MWE sentence, paraphrase, 1.0 if correct else 0.0) pairs."""
+def labelled_pair_examples(model, groups: Sequence[Group], cfg, other_id: bool = False) -> Examples:
+    """(MWE sentence, paraphrase, 1.0 if correct else 0.0) pairs; ``other_id``: each row also carries the
+    sentence's correct paraphrase (a correct row: itself; an incorrect row: its ``alternative_1``, as 2B's otherID
+    rule pairs them) for :class:`~idiomkit.losses.OtherIdTargetsLoss`."""
     rows, labels, grp = [], [], []
     for g_id, g in enumerate(groups):
-        pairs = [(c, 1.0) for c in g.correct] + [(i, 0.0) for i, _ in g.incorrect if i not in g.correct]
-        for text, label in pairs:
+        fallback = g.correct[0] if g.correct else g.sentence
+        pairs = [(c, 1.0, c) for c in g.correct]
+        pairs += [(i, 0.0, alt or fallback) for i, alt in g.incorrect if i not in g.correct]
+        for text, label, reference in pairs:
             if text != g.sentence:
-                rows.append((_text(cfg, g.sentence, g.mwes), _text(cfg, text, g.mwes)))
+                row = (_text(cfg, g.sentence, g.mwes), _text(cfg, text, g.mwes))
+                rows.append((*row, _text(cfg, reference, g.mwes)) if other_id else row)
                 labels.append(label)
                 grp.append(g_id)
     return make_examples(model, "labelled-pairs", rows, labels, grp, cfg.max_seq_length)
