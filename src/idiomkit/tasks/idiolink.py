@@ -17,7 +17,8 @@ Second stages are methods, not part of the task: ``rerank=`` (built by the calle
 re-ranker fitted on train and val (variant ``<mode>-usage``) and/or twin expansion (``-twins``).
 Lexical baseline: ``bm25`` (bm25s, k1=0.9, b=0.4 as selected on val in the paper; query = sentence or span text).
 
-Metrics (binary relevance, ranx): R-Precision and nDCG@10, macro over queries, overall and by query usage, in %.
+Metrics (binary relevance, equal to ranx's): R-Precision and nDCG@10, macro over queries, overall and by query
+usage, in %.
 """
 
 from __future__ import annotations
@@ -444,7 +445,7 @@ class IdioLinkTest(Task):
         description="IdioLink retrieval (75 PIEs, 7,500 docs, 1,500 queries); R-Precision and nDCG@10 in %",
         main_score="ndcg@10",
         languages=("en",),
-        reference="IdioLink (Intellexus-DSI); relevance by PIE and usage; ranx metrics",
+        reference="IdioLink (Intellexus-DSI); relevance by PIE and usage; metrics equal to ranx's",
         data_files=("idiolink/test/indexes.json", "idiolink/test/queries.json"),
         title="IdioLink retrieval, test split (percent)",
         mteb_name="IdioLinkTest",

@@ -119,6 +119,29 @@ def test_metrics_match_hand_values_and_ranx():
     assert read_trec_run(trec_run(run)) == run
 
 
+def test_metrics_equal_ranx_on_random_runs():
+    """idiomkit computes the two metrics itself (ranx compiles with numba in every fresh process, 20 s to a
+    minute); on random runs, with unjudged documents, more than 10 relevant documents and empty runs, the numbers
+    are ranx's."""
+    import random
+
+    from ranx import Qrels, Run, evaluate
+
+    rng = random.Random(7)
+    qrels, run = {}, {}
+    for i in range(60):
+        docs = [f"d{j}" for j in range(40)]
+        qrels[f"q{i}"] = dict.fromkeys(rng.sample(docs, rng.randint(1, 14)), 1)
+        ranked = rng.sample(docs + ["unjudged1", "unjudged2"], rng.randint(0, 30))
+        run[f"q{i}"] = [(doc, float(len(ranked) - k)) for k, doc in enumerate(ranked)]
+    ours = r_precision_and_ndcg10(qrels, run)
+    judged = {q: dict(docs) or {"__none__": 1.0} for q, docs in run.items()}
+    ref = evaluate(Qrels(qrels), Run(judged), ["r-precision", "ndcg@10"], make_comparable=True)
+    assert any(not docs for docs in run.values()) and max(len(d) for d in qrels.values()) > 10
+    assert ours["r_precision"] == pytest.approx(100 * ref["r-precision"], abs=1e-4)
+    assert ours["ndcg@10"] == pytest.approx(100 * ref["ndcg@10"], abs=1e-4)
+
+
 def test_top_k_composition_counts_what_fills_each_querys_top_k(tmp_path):
     write_split(tmp_path)
     split = load_idiolink(tmp_path, "test")
