@@ -94,9 +94,7 @@ def test_triplets(tmp_path):
     assert t.negatives == ("A", "B") and t.query_span == "spill the beans"
 
 
-def test_metrics_match_hand_values_and_ranx():
-    from ranx import Qrels, Run, evaluate
-
+def test_metrics_match_hand_values():
     qrels = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}, "q3": {"d": 1, "e": 1, "f": 1}}
     run = {
         "q1": [("a", 0.9), ("x", 0.8), ("b", 0.7), ("y", 0.6)],  # R=2: 1/2; DCG 1 + 1/log2(4)
@@ -111,9 +109,6 @@ def test_metrics_match_hand_values_and_ranx():
     assert m["ndcg@10"] == pytest.approx(100 * (ndcg1 + ndcg2 + 1) / 3, abs=1e-4)
     assert m["literal"] == pytest.approx({"r_precision": 50.0, "ndcg@10": 100 * ndcg1}, abs=1e-4)
     assert m["idiomatic"] == pytest.approx({"r_precision": 50.0, "ndcg@10": 100 * (ndcg2 + 1) / 2}, abs=1e-4)
-    ref = evaluate(Qrels(qrels), Run({q: dict(d) for q, d in run.items()}), ["r-precision", "ndcg@10"])
-    assert m["r_precision"] == pytest.approx(100 * ref["r-precision"], abs=1e-4)
-    assert m["ndcg@10"] == pytest.approx(100 * ref["ndcg@10"], abs=1e-4)
     assert set(m) == {"r_precision", "ndcg@10", "literal", "idiomatic"}
     # the TREC file round-trips the ranking
     assert read_trec_run(trec_run(run)) == run
@@ -121,8 +116,8 @@ def test_metrics_match_hand_values_and_ranx():
 
 def test_metrics_equal_ranx_on_random_runs():
     """idiomkit computes the two metrics itself (ranx compiles with numba in every fresh process, 20 s to a
-    minute); on random runs, with unjudged documents, more than 10 relevant documents and empty runs, the numbers
-    are ranx's."""
+    minute: this is the one test that pays it); on random runs, with unjudged documents, more than 10 relevant
+    documents and empty runs, the numbers are ranx's."""
     import random
 
     from ranx import Qrels, Run, evaluate
