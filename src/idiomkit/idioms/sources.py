@@ -99,9 +99,9 @@ def heldout_variants(lex: Lexicon, index: HeldOut) -> set[str]:
 
         heldout_variants(Lexicon.from_pairs([("spilling the beans", "telling")]), index)  # {"spilling beans"}
     """
-    matcher = Matcher(lex)  # every match counts, the shorter ones a longer match overlaps too
-    found = {normalise_idiom(m.idiom) for key in sorted(index.idioms) for m in matcher.find_all(key)}
-    inner = [(k, k) for k in sorted(index.idioms) if len(k.split()) >= 2 and any(w not in _FUNCTION for w in k.split())]
+    keys, matcher = sorted(index.idioms), Matcher(lex)  # every match counts, the shorter ones it overlaps too
+    found = {normalise_idiom(m.idiom) for key in keys for m in matcher.find_all(key)}
+    inner = [(k, k) for k in keys if len(k.split()) >= 2 and any(w not in _FUNCTION for w in k.split())]
     held = Matcher(Lexicon.from_pairs(inner)) if inner else None
     for entry in lex if held is not None else ():
         if held.find(normalise_idiom(entry.idiom)):

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 5
-READER_DIGEST = "28b0c578681a6b7369f680ef37d661fa33e2e5a57dc21083404384ec5e6cde1c"
+READER_DIGEST = "6e38d534737a3f10153cb74f1eff145ee2baa4c323e1e3be884d41579ca095cd"
 
 HERE = Path(__file__).resolve().parent
 

@@ -38,6 +38,11 @@ class Group:
     correct: tuple[str, ...]
     incorrect: tuple[tuple[str, str], ...]  # (incorrect sentence, its correct-paraphrase sentence alternative_1)
 
+    def other_id_reference(self, alternative: str) -> str:
+        """The sentence an incorrect paraphrase is graded against by 2B's otherID rule: its ``alternative_1``, else
+        the group's first correct paraphrase, else the MWE sentence."""
+        return alternative or (self.correct[0] if self.correct else self.sentence)
+
 
 def group_pairs(pairs: Sequence[TrainPair]) -> list[Group]:
     """Group train pairs by ``sentence_1`` (first-seen order); correct paraphrases deduplicated."""
@@ -106,7 +111,7 @@ def validation_pairs(groups: Sequence[Group], sts: Sequence[StsPair] = ()) -> tu
             gold.append(GoldRow(f"val.{g_id}.c{k}", f"val.{g.language}.{g_id}.c{k}", g.language, 1.0, None))
         for k, (inc, alt) in enumerate(g.incorrect):
             add(f"val.{g_id}.i{k}", g.sentence, inc)
-            add(f"val.{g_id}.a{k}", alt or (g.correct[0] if g.correct else g.sentence), inc)
+            add(f"val.{g_id}.a{k}", g.other_id_reference(alt), inc)
             data_id = f"val.{g.language}.{g_id}.i{k}"
             gold.append(GoldRow(f"val.{g_id}.i{k}", data_id, g.language, None, f"val.{g_id}.a{k}"))
     for k, p in enumerate(sts):

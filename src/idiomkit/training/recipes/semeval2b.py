@@ -85,9 +85,8 @@ def labelled_pair_examples(model, groups: Sequence[Group], cfg, other_id: bool =
     rule pairs them) for :class:`~idiomkit.losses.OtherIdTargetsLoss`."""
     rows, labels, grp = [], [], []
     for g_id, g in enumerate(groups):
-        fallback = g.correct[0] if g.correct else g.sentence
         pairs = [(c, 1.0, c) for c in g.correct]
-        pairs += [(i, 0.0, alt or fallback) for i, alt in g.incorrect if i not in g.correct]
+        pairs += [(i, 0.0, g.other_id_reference(alt)) for i, alt in g.incorrect if i not in g.correct]
         for text, label, reference in pairs:
             if text != g.sentence:
                 row = (_text(cfg, g.sentence, g.mwes), _text(cfg, text, g.mwes))
