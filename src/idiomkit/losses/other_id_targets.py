@@ -64,11 +64,28 @@ class OtherIdTargetsLoss(nn.Module):
         self.model, self.loss, self.top = model, loss, top
 
     def forward(self, sentence_features: Iterable[dict[str, Tensor]], labels: Tensor) -> Tensor:
-        embeddings = embed_columns(self.model, sentence_features)
-        if len(embeddings) != 3:
-            raise ValueError(f"{len(embeddings)} text columns: expected 3 (sentence, paraphrase, correct paraphrase)")
-        targets = other_id_targets(labels, embeddings[1], embeddings[2], self.top)
-        return self.loss.compute_loss_from_embeddings(embeddings[:2], targets)
+        features = list(sentence_features)
+        if len(features) != 3:
+            raise ValueError(f"{len(features)} text columns: expected 3 (sentence, paraphrase, correct paraphrase)")
+        embeddings = embed_columns(self.model, features[:2])
+        targets = other_id_targets(
+            labels, embeddings[1], self._references(features[2], embeddings[1], labels), self.top
+        )
+        return self.loss.compute_loss_from_embeddings(embeddings, targets)
+
+    def _references(self, features: dict[str, Tensor], paraphrase: Tensor, labels: Tensor) -> Tensor:
+        """The correct paraphrase's embedding for each incorrect row, encoded without gradients (its cosine is a
+        detached target); a correct row's target is its label, so it keeps its own paraphrase's and is not encoded."""
+        reference = paraphrase.detach().clone()
+        incorrect = labels.view(-1) < self.top
+        if incorrect.any():
+            rows = {
+                key: value[incorrect] if torch.is_tensor(value) and value.shape[:1] == incorrect.shape else value
+                for key, value in features.items()
+            }
+            with torch.no_grad():
+                reference[incorrect] = self.model(rows)["sentence_embedding"].to(reference.dtype)
+        return reference
 
     def get_config_dict(self) -> dict:
         return {"loss": type(self.loss).__name__, "top": self.top}

@@ -77,3 +77,19 @@ def test_bad_input_is_refused_in_one_line():
     model = Linear(2)
     with pytest.raises(ValueError, match="2 text columns: expected 3"):
         OtherIdTargetsLoss(model, CoSENTLoss(model))([{"x": torch.ones(1, 2)}] * 2, torch.ones(1))
+
+
+def test_only_the_incorrect_rows_correct_paraphrases_are_encoded_and_without_gradients():
+    model = Linear(2)
+    seen: list[tuple[int, bool]] = []
+    model.register_forward_hook(lambda _module, args, _out: seen.append((len(args[0]["x"]), torch.is_grad_enabled())))
+    loss = OtherIdTargetsLoss(model, CoSENTLoss(model))
+    sentence = {"x": torch.tensor([[1.0, 0.0], [1.0, 0.0], [1.0, 0.0]])}
+    paraphrase = {"x": torch.tensor([[0.5, 1.0], [0.0, 1.0], [1.0, 0.2]])}
+    correct = {"x": torch.tensor([[float("nan")] * 2, [0.5, 1.0], [0.5, 1.0]])}  # row 0 is correct: never read
+    labels = torch.tensor([1.0, 0.0, 0.0])
+    value = loss([sentence, paraphrase, correct], labels)
+    assert seen == [(3, True), (3, True), (2, False)]
+    e = [model(f)["sentence_embedding"] for f in (sentence, paraphrase, {"x": correct["x"].nan_to_num(0.0)})]
+    expected = CoSENTLoss(model).compute_loss_from_embeddings(e[:2], other_id_targets(labels, e[1], e[2]))
+    assert value.item() == pytest.approx(expected.item(), rel=1e-6)
