@@ -49,6 +49,7 @@ from idiomkit.data.heldout import HeldOut, core_test, filter_heldout, heldout_in
 from idiomkit.data.idiolink import load_triplets, triplets_path
 from idiomkit.data.keys import normalise_idiom, normalise_sentence
 from idiomkit.data.meaning_triples import Triple
+from idiomkit.embedding.encode import shared_encodings
 from idiomkit.idioms.reader import IdiomReader, attach_reader
 from idiomkit.idioms.sense import default_sense_check
 from idiomkit.idioms.sources import evaluation_lexicon
@@ -296,12 +297,13 @@ class FlagshipEvaluator(BaseEvaluator):
 
     def __call__(self, model, output_path: str | None = None, epoch: int = -1, steps: int = -1) -> dict[str, float]:
         out: dict[str, float] = {}
-        for evaluator in self.evaluators:
-            out.update(evaluator(model))
+        with shared_encodings():  # the 2B part's STS rows are the STS part's pairs: encoded once
+            for evaluator in self.evaluators:
+                out.update(evaluator(model))
+            if self.triples:
+                metrics, _ = score_triples(model, self.triples)
+                out["valmis_accuracy"] = metrics["all"]["accuracy"]
         out.pop("val2b_sts", None)  # the STS validation pairs again: reported as valsts_sts
-        if self.triples:
-            metrics, _ = score_triples(model, self.triples)
-            out["valmis_accuracy"] = metrics["all"]["accuracy"]
         out["val_mean"] = float(np.mean([out[k] for k in self.PARTS if k in out]))
         return out
 
