@@ -3,7 +3,8 @@
 A leave-one-out run is found by its label: the recipe's label with one part named in it, ``-no<part>`` (a group of
 training streams left out, :data:`~idiomkit.training.recipes.flagship.LEAVE_OUT`) or ``-keep0`` (the
 keep-what-you-know term at weight 0); ``flagship-v2-no2b-pool-mean`` is ``flagship-v2-pool-mean`` without the SemEval
-2B stream. Both sides are plain-track cards of the same base model.
+2B stream. A ``-keep0`` run is also the row without the keep term of every recipe that differs from it only in its
+keep term (``flagship-v2-keep10-keep-cosine-pool-mean``). Both sides are plain-track cards of the same base model.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from idiomkit.report.tables import mean_std
 from idiomkit.training.recipes.flagship import LEAVE_OUT
 
 _PART = re.compile(rf"-({'|'.join(LEAVE_OUT)}|keep0)(?=-|$)")
+_KEEP = re.compile(r"-keep(?:[0-9.]+(?:-keep-[a-z]+)?|-[a-z]+)(?=-|$)")  # the keep term's part of a label
+KEEP_TERM = "the keep term"
 NOISE_SDS = 2  # a difference larger than this many standard deviations of the reference's seeds is marked
 NOISE_MARK = "*"
 
@@ -40,8 +43,21 @@ def left_out(label: str) -> tuple[str, str] | None:
         return None
     part = found.group(1)
     streams = LEAVE_OUT.get(part, ())
-    what = "the keep term" if part == "keep0" else " + ".join(streams) + " stream" + "s" * (len(streams) > 1)
+    what = KEEP_TERM if part == "keep0" else " + ".join(streams) + " stream" + "s" * (len(streams) > 1)
     return label[: found.start()] + label[found.end() :], what
+
+
+def references(label: str, labels: Sequence[str]) -> list[tuple[str, str]]:
+    """(reference recipe's label, what was left out) for each recipe among ``labels`` (one model's) that
+    ``label`` is a leave-one-out run of: :func:`left_out`'s, and for a ``-keep0`` run every label that differs from
+    it only in its keep term (``-keep10-keep-cosine``)."""
+    found = left_out(label)
+    if found is None:
+        return []
+    if found[1] != KEEP_TERM:
+        return [found] if found[0] in labels else []
+    bare = _KEEP.sub("", label)
+    return [(other, KEEP_TERM) for other in labels if other != label and _KEEP.sub("", other) == bare]
 
 
 def _seed_sds(recs: Sequence[dict[str, Any]]) -> dict[str, float]:
@@ -65,9 +81,10 @@ def leave_one_out_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     cards = full_cards(results, "plain")
     ablations: dict[tuple[str, str], list[tuple[str, str, list[dict[str, Any]]]]] = {}
     for (model, recipe), recs in sorted(cards.items()):
-        found = left_out(recipe) if recs[0]["params"].get("training") else None
-        if found and (model, found[0]) in cards:
-            ablations.setdefault((model, found[0]), []).append((recipe, found[1], recs))
+        if not recs[0]["params"].get("training"):
+            continue
+        for reference, what in references(recipe, [label for m, label in cards if m == model]):
+            ablations.setdefault((model, reference), []).append((recipe, what, recs))
     if not ablations:
         return []
     involved = [recs for (model, reference), rows in ablations.items() for recs in [cards[(model, reference)]]]

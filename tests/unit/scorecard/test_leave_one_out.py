@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from idiomkit.report import scorecard
-from idiomkit.report.leave_one_out import leave_one_out_rows, leave_one_out_section, left_out
+from idiomkit.report.leave_one_out import leave_one_out_rows, leave_one_out_section, left_out, references
 
 
 def card(recipe, seed, idiom, stsb, model="me5", track="plain"):
@@ -51,3 +51,34 @@ def test_a_one_seed_recipe_marks_nothing_and_no_pair_means_no_section():
     rows = leave_one_out_rows([card("flagship-v2", 0, 0.30, 0.80), card("flagship-v2-no2b", 0, 0.10, 0.80)])
     assert cells(rows[3])[4] == "0.100 (-0.200)"  # no seed spread to compare with
     assert leave_one_out_section([card("flagship-v2-no2b", 0, 0.1, 0.8)]) == []
+
+
+def test_a_keep0_run_is_the_keep_rows_of_every_recipe_that_differs_only_in_its_keep_term(monkeypatch):
+    monkeypatch.setattr(scorecard, "READER_VERSION", 1)
+    labels = [
+        "flagship-v2-pool-mean",
+        "flagship-v2-keep10-keep-cosine-pool-mean",
+        "flagship-v2-keep-cosine-pool-mean",
+        "flagship-v2-keep10-keep-cosine-pin10-pool-mean",  # differs in more than the keep term
+        "flagship-v2-keep0-pool-mean",
+    ]
+    assert references("flagship-v2-keep0-pool-mean", labels) == [
+        ("flagship-v2-pool-mean", "the keep term"),
+        ("flagship-v2-keep10-keep-cosine-pool-mean", "the keep term"),
+        ("flagship-v2-keep-cosine-pool-mean", "the keep term"),
+    ]
+    assert references("flagship-v2-no2b-keep10-keep-cosine-pool-mean", labels) == [
+        ("flagship-v2-keep10-keep-cosine-pool-mean", "2b stream")
+    ]
+    assert references("flagship-v2-no2b-pool-mean", ["flagship-v2-keep0-pool-mean"]) == []
+    rows = leave_one_out_rows(
+        [
+            card("flagship-v2-keep10-keep-cosine", 0, 0.30, 0.85, model="mpnet"),
+            card("flagship-v2-keep0", 0, 0.20, 0.80, model="mpnet"),
+            card("flagship-v2-keep0", 0, 0.50, 0.50),  # another model: not paired
+        ]
+    )
+    assert [cells(r)[:3] for r in rows[2:]] == [
+        ["mpnet", "flagship-v2-keep10-keep-cosine", "nothing"],
+        ["mpnet", "flagship-v2-keep0", "the keep term"],
+    ]
