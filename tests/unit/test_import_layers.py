@@ -220,7 +220,6 @@ OPTIONAL_EXTRAS = frozenset(
         "matplotlib",
         "openTSNE",
         "umap",
-        "ranx",
         "bm25s",
         "onnxruntime",
         "onnx",
