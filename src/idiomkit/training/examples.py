@@ -26,6 +26,8 @@ class Examples:
 
     ``spread_groups``: no two rows of a group in one batch (losses with in-batch negatives); otherwise a group's
     rows stay together in one batch (losses that mine within the batch, e.g. the adaptive triplet loss).
+    ``target_columns``: how many trailing columns a loss encodes only as fixed targets, without gradients (e.g.
+    :class:`~idiomkit.losses.OtherIdTargetsLoss`'s reference paraphrase); they do not count toward a batch's texts.
     """
 
     name: str
@@ -36,6 +38,7 @@ class Examples:
     spread_groups: bool = False
     truncated: int = 0
     span_masks: list[list[int]] | None = None  # column 0: 1 on the tokens of a marked span (late-chunking pooling)
+    target_columns: int = 0
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -50,12 +53,13 @@ class Examples:
         return [sum(len(col[i]) for col in self.columns) for i in range(len(self))]
 
     def batches(self, sentences_per_batch: int, *, seed: int, epoch: int, in_order: bool = False) -> list[list[int]]:
-        """One epoch's batches; a batch holds ``sentences_per_batch // n_columns`` rows (same texts per step).
+        """One epoch's batches; a batch holds ``sentences_per_batch // (n_columns - target_columns)`` rows (the
+        same trained texts per step, whatever the stream).
 
         ``in_order``: consecutive rows in data order, like an unshuffled ``DataLoader`` (the paper's setup and the
         speed baseline); otherwise group-aware length-bucketed batches.
         """
-        rows = max(1, sentences_per_batch // self.n_columns)
+        rows = max(1, sentences_per_batch // (self.n_columns - self.target_columns))
         if in_order:
             return [list(range(i, min(i + rows, len(self)))) for i in range(0, len(self), rows)]
         return grouped_length_batches(
@@ -89,6 +93,7 @@ def make_examples(
     spread_groups: bool = False,
     spans: Sequence[tuple[int, int] | None] | None = None,
     prompts: Sequence[str] | None = None,
+    target_columns: int = 0,
 ) -> Examples:
     """Tokenise ``rows`` (tuples of texts, one per column) once; log how many texts were truncated.
 
@@ -98,6 +103,7 @@ def make_examples(
     those rows over the span's tokens only (span-aware training, as late chunking does at inference).
     ``prompts``: the prompt kind per column (``query``/``passage``, ``""`` for none); default ``query`` for every
     column — what evaluation prepends for models with prompts (e5), so training sees the same inputs.
+    ``target_columns``: see :class:`Examples`.
     """
     if not rows:
         raise InputError(f"{name}: no training rows")
@@ -116,7 +122,9 @@ def make_examples(
     if truncated:
         log.info("%s: %d of %d texts truncated to %d tokens", name, truncated, n * len(rows), max_seq_length)
     masks = span_token_masks(model, [r[0] for r in rows], spans, columns[0]) if spans is not None else None
-    return Examples(name, columns, list(labels), list(groups), label_dtype, spread_groups, truncated, masks)
+    return Examples(
+        name, columns, list(labels), list(groups), label_dtype, spread_groups, truncated, masks, target_columns
+    )
 
 
 def read_rows(model, rows: Sequence[Sequence[str]], spans: Sequence[tuple[int, int] | None] | None):

@@ -58,6 +58,7 @@ def test_triplets_positives_and_labelled_pairs_from_hand_groups(tokenizer_model)
     assert decoded(tokenizer_model, pairs)[1] == ("ruth's home run record.", "ruth's house run record.")
     # otherID: each row also carries the correct paraphrase its similarity is graded against (a correct row: itself)
     three = labelled_pair_examples(tokenizer_model, groups, Cfg, other_id=True)
+    assert (three.target_columns, pairs.target_columns) == (1, 0)
     assert three.labels == pairs.labels and [row[:2] for row in decoded(tokenizer_model, three)] == decoded(
         tokenizer_model, pairs
     )

@@ -220,6 +220,19 @@ def test_batch_plan_handles_epochs_with_different_batch_counts():
     assert sorted(seen_second[:50]) == list(range(50))  # first cycle of the second stream: every row once
 
 
+def test_a_target_column_does_not_shrink_the_batch():
+    """A batch holds the same number of trained texts: 32 // 2 pair rows, with or without the otherID reference
+    column that the loss encodes only as a target (session 52: the three-column stream trained 10 rows a step)."""
+    from idiomkit.training.examples import Examples
+
+    def three_columns(**kw):
+        return Examples("p", [[[1, 2, 3]] * 64] * 3, [0.0] * 64, list(range(64)), spread_groups=True, **kw)
+
+    trained = {len(b) for b in three_columns(target_columns=1).batches(32, seed=0, epoch=0, in_order=True)}
+    assert trained == {16}
+    assert {len(b) for b in three_columns().batches(32, seed=0, epoch=0, in_order=True)} == {10, 4}
+
+
 def test_leave_one_out_recipes_of_both_flagships_drop_their_streams():
     from idiomkit.training.recipes import RECIPES
     from idiomkit.training.recipes.flagship import STREAMS, wanted_streams

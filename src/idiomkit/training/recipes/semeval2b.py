@@ -82,7 +82,8 @@ def positive_examples(model, groups: Sequence[Group], cfg) -> Examples:
 def labelled_pair_examples(model, groups: Sequence[Group], cfg, other_id: bool = False) -> Examples:
     """(MWE sentence, paraphrase, 1.0 if correct else 0.0) pairs; ``other_id``: each row also carries the
     sentence's correct paraphrase (a correct row: itself; an incorrect row: its ``alternative_1``, as 2B's otherID
-    rule pairs them) for :class:`~idiomkit.losses.OtherIdTargetsLoss`."""
+    rule pairs them) for :class:`~idiomkit.losses.OtherIdTargetsLoss`, a target column that does not shrink the
+    batch (as many pairs per step as without it)."""
     rows, labels, grp = [], [], []
     for g_id, g in enumerate(groups):
         pairs = [(c, 1.0, c) for c in g.correct]
@@ -93,7 +94,9 @@ def labelled_pair_examples(model, groups: Sequence[Group], cfg, other_id: bool =
                 rows.append((*row, _text(cfg, reference, g.mwes)) if other_id else row)
                 labels.append(label)
                 grp.append(g_id)
-    return make_examples(model, "labelled-pairs", rows, labels, grp, cfg.max_seq_length)
+    return make_examples(
+        model, "labelled-pairs", rows, labels, grp, cfg.max_seq_length, target_columns=1 if other_id else 0
+    )
 
 
 def sts_examples(model, cfg, anchors: Sequence[tuple[str, str]] = ()) -> Examples:
