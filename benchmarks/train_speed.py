@@ -30,8 +30,11 @@ Configurations (ablations of idiomkit's loop, each a step away from the next):
   ours-nodropout  ours with ``dropout=0`` (``idiomkit train --dropout 0``): no dropout masks to sample (a change
                   of the training objective, so its full-epoch quality is measured too)
 
-Measured and not adopted: torch.compile (dynamic shapes) gave no speed-up after a ~55 s compile; bf16 autocast
-is far slower on this CPU. Optimizer step alone: 61 ms default AdamW, 53 ms foreach, 16 ms fused (of ~1.1-1.4 s).
+  ours-bf16       ours with ``precision="bf16"`` (``idiomkit train --precision bf16``): the encoder's forward under
+                  bfloat16 autocast (training/precision.py); fast on a CPU with AVX-512 BF16 or AMX, far slower
+                  without (an earlier machine of this project); a change of the computation, so a recipe of its own
+
+Measured and not adopted: torch.compile (dynamic shapes) gave no speed-up after a ~55 s compile. Optimizer step alone: 61 ms default AdamW, 53 ms foreach, 16 ms fused (of ~1.1-1.4 s).
   ours-1thread    ours with torch.set_num_threads(1) instead of 2, for reference
 """
 
@@ -167,6 +170,7 @@ OURS = {  # our loop's configurations (options of ``idiomkit.training.train``), 
     "ours": {},
     "ours-1thread": {"threads": 1},
     "ours-nodropout": {"dropout": 0.0},
+    "ours-bf16": {"precision": "bf16"},
     "ours-same-batches": {"batching": "in-order"},
 }
 FULL_ONLY = ("ours-same-batches",)  # trained for full epochs only, not timed over --steps

@@ -382,6 +382,7 @@ def test_every_typed_field_is_an_option_of_the_real_command(kind, schema):
         "keep_distance": "cosine",
         "teacher": "minilm",
         "distill_align": "procrustes",
+        "precision": "bf16",
     }
     hints = typing.get_type_hints(schema)
     for f in dataclasses.fields(schema):

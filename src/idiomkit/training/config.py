@@ -147,6 +147,12 @@ class TrainConfig:
         " rule, OtherIdTargetsLoss): its target is the model's own similarity of the sentence's correct paraphrase"
         " and the incorrect one, not 0.",
     )
+    precision: str = opt(
+        "fp32",
+        "Training precision: fp32, or bf16 (the encoder's forward under bfloat16 autocast, losses and weights in"
+        " float32; about twice as fast on a CPU with AVX-512 BF16; a different recipe, labelled -bf16).",
+        known=("precision", "idiomkit.training.precision:PRECISIONS"),
+    )
 
 
 @dataclass

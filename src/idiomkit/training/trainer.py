@@ -50,6 +50,7 @@ from idiomkit.training.distributed import (
     shard_batch,
 )
 from idiomkit.training.examples import collate
+from idiomkit.training.precision import mixed_precision, warn_if_slow
 from idiomkit.training.recipes import run_label
 from idiomkit.training.recipes.base import PRIMARY, Phase, Setup
 from idiomkit.training.run_dir import open_run, run_lock
@@ -160,7 +161,9 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             if cfg.max_steps and state.step >= cfg.max_steps:
                 return
             tick = time.perf_counter()
-            loss, parts = train_step(run, phase, plan.step(state.epoch, state.batch), optimizer, cfg.max_grad_norm)
+            loss, parts = train_step(
+                run, phase, plan.step(state.epoch, state.batch), optimizer, cfg.max_grad_norm, cfg.precision
+            )
             window.add(parts)
             scheduler.step()
             state.train_s += time.perf_counter() - tick
@@ -242,15 +245,17 @@ class StreamLosses:
 
 
 def train_step(
-    run: Setup, phase: Phase, batches: list[list[int]], optimizer, max_grad_norm: float
+    run: Setup, phase: Phase, batches: list[list[int]], optimizer, max_grad_norm: float, precision: str = "fp32"
 ) -> tuple[torch.Tensor, list[torch.Tensor]]:
-    """One optimizer step: the weighted sum of each stream's loss on its batch, backward, gradients averaged over
+    """One optimizer step: the weighted sum of each stream's loss on its batch (the model's forward in
+    ``precision``, :func:`~idiomkit.training.precision.mixed_precision`), backward, gradients averaged over
     processes (distributed runs), clipping, update. Returns the summed loss and each stream's weighted part."""
     loss, parts = 0.0, []
-    for stream, batch in zip(phase.streams, batches, strict=True):
-        part = stream.weight * stream_loss(run.model, stream, batch, run.dist)
-        parts.append(part.detach())
-        loss = loss + part
+    with mixed_precision(run.model, precision):
+        for stream, batch in zip(phase.streams, batches, strict=True):
+            part = stream.weight * stream_loss(run.model, stream, batch, run.dist)
+            parts.append(part.detach())
+            loss = loss + part
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
     if run.dist.enabled:
@@ -339,6 +344,7 @@ def _train(cfg: TrainConfig, out: Path, blob: dict[str, Any] | None, on_step, pr
     dist_info = init_from_env()
     run = setup(cfg)
     run.dist = dist_info
+    warn_if_slow(cfg.precision, run.model.device.type)
     if blob is not None:
         restore_checkpoint(blob, run.model)
     state = TrainState(**blob["state"]) if blob else TrainState()

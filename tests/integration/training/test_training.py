@@ -88,6 +88,30 @@ def test_short_training_runs_checkpoints_and_saves(tmp_path):
     assert f"reads up to {base}" in (out / "README.md").read_text() and not out.with_name("run.resave").exists()
 
 
+def test_a_bf16_run_follows_the_fp32_run_and_is_labelled_as_its_own_recipe(tmp_path):
+    """The same seed and batches in mixed precision: every step's loss within 2 % of the float32 run's (the
+    forward's rounding, not another run), not equal to it, and the run named ``-bf16``."""
+    from idiomkit.training import train
+
+    losses = {"fp32": [], "bf16": []}
+    for precision, seen in losses.items():
+        out = tmp_path / precision
+        train(
+            **SMALL,
+            max_steps=3,
+            max_seq_length=16,
+            precision=precision,
+            output_dir=out,
+            progress=lambda s, v, seen=seen: seen.append(v),
+        )
+        assert json.loads((out / "training.json").read_text())["label"].split("-").count("bf16") == (
+            precision == "bf16"
+        )
+    assert losses["bf16"] != losses["fp32"]
+    for half, full in zip(losses["bf16"], losses["fp32"], strict=True):
+        assert abs(half - full) <= 0.02 * abs(full)
+
+
 def test_a_saved_copy_reads_at_the_base_length_and_the_training_model_keeps_its_own(tmp_path):
     from idiomkit.models import load_model
     from idiomkit.training.checkpoints import save_model_dir, set_training_length

@@ -81,6 +81,8 @@ def test_flagship_v2_labels_name_the_keep_and_distill_options():
     assert run_label("flagship-v2", {"pin_weight": 10.0, "other_id_targets": True}) == "flagship-v2-pin10-otherid"
     cfg = TrainConfig(recipe="flagship-v2", keep_weight=0.5, lora_rank=8)
     assert run_label(cfg.recipe, cfg) == "flagship-v2-lora-keep0.5"  # a TrainConfig as well as its dict
+    assert run_label("flagship-v2", {"pooling": "mean", "precision": "bf16"}) == "flagship-v2-pool-mean-bf16"
+    assert run_label("adaptive-triplet", {"precision": "bf16"}) == "adaptive-triplet-mwe-bf16"  # any recipe
 
 
 def test_stsb_and_assin2_row_errors(tmp_path):

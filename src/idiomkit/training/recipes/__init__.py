@@ -38,7 +38,8 @@ def run_label(recipe: str, config: Mapping[str, Any] | None = None) -> str:
     option has its default): ``adaptive-triplet`` vs ``adaptive-triplet-mwe`` (``labels``); ``-lora`` suffix;
     IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries, ``-ep<N>`` when the epoch budget is
     not the paper's 10 (2B result files name their epochs elsewhere); ``-dropout<p>`` when the run overrode the
-    model's dropout; ``-stsw<w>`` for an STS-mixing recipe whose STS loss weight is not 1; flagship-v2 recipes:
+    model's dropout; ``-bf16`` for a run trained in mixed precision (:mod:`idiomkit.training.precision`);
+    ``-stsw<w>`` for an STS-mixing recipe whose STS loss weight is not 1; flagship-v2 recipes:
     ``-keep<w>`` / ``-keep-<distance>`` when the keep-what-you-know loss is not the default (weight 1, ``mse``),
     ``-anchors`` with ``paraphrase_anchors``, ``-pin<w>`` with a ``pin_weight``, ``-otherid`` with
     ``other_id_targets``,
@@ -59,6 +60,7 @@ def run_label(recipe: str, config: Mapping[str, Any] | None = None) -> str:
         label += f"-stsw{cfg['sts_weight']:g}"
     label += _v2_label(recipe, cfg) if entry.keep_label else ""
     label += f"-dropout{cfg['dropout']:g}" if cfg["dropout"] is not None else ""
+    label += f"-{cfg['precision']}" if cfg["precision"] != "fp32" else ""
     if cfg["heldout_dedup"] and entry.dedup_label:
         label += "-dedup" if cfg["dedup_idioms"] else "-dedup-sentences"
     return label
