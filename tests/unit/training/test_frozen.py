@@ -43,6 +43,22 @@ def test_targets_are_the_frozen_models_embeddings_and_are_cached(minilm, example
         frozen_embeddings(minilm, examples, tmp_path, "teacher|mpnet")
 
 
+def test_a_sibling_run_of_the_same_inputs_shares_the_cache_only_when_asked(minilm, examples, tmp_path, monkeypatch):
+    """A leave-one-out run beside its recipe's run (same registry model, same token ids) copies the recipe's cache
+    instead of embedding again; without ``share`` (a model given as a folder), or with other inputs, it computes."""
+    first = frozen_embeddings(minilm, examples, tmp_path / "recipe-seed0", "base|minilm")
+    calls = []
+    monkeypatch.setattr(frozen, "embed_examples", lambda model, ex: calls.append(ex.name) or first[: len(ex)] + 1)
+    shared = frozen_embeddings(minilm, examples, tmp_path / "recipe-nokeep-seed0", "base|minilm", share=True)
+    np.testing.assert_array_equal(shared, first)
+    assert not calls and len(list((tmp_path / "recipe-nokeep-seed0" / FROZEN_DIR).glob("keep-*.npy"))) == 1
+    own = frozen_embeddings(minilm, examples, tmp_path / "from-a-folder", "base|minilm")
+    assert calls == ["keep"] and not np.array_equal(own, first)
+    fewer = make_examples(minilm, "keep", [(t,) for t in TEXTS[:3]], [0.0] * 3, [0, 1, 2], 32)
+    frozen_embeddings(minilm, fewer, tmp_path / "other-inputs", "base|minilm", share=True)
+    assert calls == ["keep", "keep"]
+
+
 def test_collate_hands_the_loss_one_target_row_per_example(minilm, examples):
     targets = np.arange(len(TEXTS) * 3, dtype=np.float32).reshape(len(TEXTS), 3)
     keep = with_targets(examples, targets)

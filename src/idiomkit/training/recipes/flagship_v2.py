@@ -43,7 +43,7 @@ from idiomkit.data.keys import normalise_sentence
 from idiomkit.data.sts import load_stsb
 from idiomkit.idioms.sources import evaluation_lexicon
 from idiomkit.losses import KeepCloseLoss
-from idiomkit.models import load_model
+from idiomkit.models import get_spec, load_model
 from idiomkit.training.examples import make_examples
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, sts_split
 from idiomkit.training.recipes.flagship import (
@@ -110,7 +110,9 @@ def keep_stream(model, cfg, sentences: list[str]) -> Stream:
     """The keep-what-you-know stream: ``sentences`` against the frozen base's embeddings of them (cached)."""
     rows = [(s,) for s in sentences]
     examples = make_examples(model, "keep", rows, [0.0] * len(rows), list(range(len(rows))), cfg.max_seq_length)
-    targets = frozen_embeddings(model, examples, cfg.output_dir, f"base|{cfg.model}|{cfg.pooling}")
+    targets = frozen_embeddings(
+        model, examples, cfg.output_dir, f"base|{cfg.model}|{cfg.pooling}", share=get_spec(cfg.model) is not None
+    )
     return Stream(with_targets(examples, targets), KeepCloseLoss(model, cfg.keep_distance), weight=cfg.keep_weight)
 
 
@@ -139,7 +141,9 @@ def teacher_targets(cfg, english: list[str], dim: int, lexicon) -> np.ndarray:
     teacher = with_reader(teacher, run_data_dir(cfg.data_dir), lexicon)
     rows = [(t,) for t in english]
     examples = make_examples(teacher, "teacher", rows, [0.0] * len(rows), list(range(len(rows))), cfg.max_seq_length)
-    targets = frozen_embeddings(teacher, examples, cfg.output_dir, f"teacher|{cfg.teacher}")
+    targets = frozen_embeddings(
+        teacher, examples, cfg.output_dir, f"teacher|{cfg.teacher}", share=get_spec(cfg.teacher) is not None
+    )
     del teacher
     return reduce_dim(targets, dim)
 

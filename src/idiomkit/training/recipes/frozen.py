@@ -2,7 +2,10 @@
 keep-what-you-know term (the base model before training) and of distillation (a teacher).
 
 The cache file is named by a digest of the model's name and the exact token ids it embeds
-(``<run>/frozen/<name>-<digest>.npy``), so a resumed run reads it back and a change of inputs computes anew.
+(``<run>/frozen/<name>-<digest>.npy``), so a resumed run reads it back and a change of inputs computes anew. With
+``share`` (a registry model: its weights are pinned, so its name fixes them), a run without the file copies it from
+a sibling run folder that has it (the same digest: the same model and token ids), e.g. a leave-one-out run from
+its recipe's run of the same seed; computing it costs an mpnet run about 11 minutes on one thread.
 The targets ride in :attr:`Examples.labels` as :class:`TargetRows` (one row per example, handed to the loss by
 :func:`~idiomkit.training.examples.collate` as a ``(B, d)`` tensor).
 """
@@ -70,24 +73,42 @@ def embed_examples(model, examples: Examples) -> np.ndarray:
     return np.concatenate(out)
 
 
-def frozen_embeddings(model, examples: Examples, run_dir: str | Path, tag: str) -> np.ndarray:
-    """``model``'s embeddings of ``examples`` (first column), read from the run folder's cache when there."""
+def frozen_embeddings(model, examples: Examples, run_dir: str | Path, tag: str, *, share: bool = False) -> np.ndarray:
+    """``model``'s embeddings of ``examples`` (first column), read from the run folder's cache when there; with
+    ``share``, else copied from a sibling run folder's cache of the same digest (module docstring)."""
     path = Path(run_dir) / FROZEN_DIR / f"{examples.name}-{inputs_digest(tag, examples)}.npy"
-    if path.is_file():
-        try:
-            cached = np.load(path, allow_pickle=False)
-        except (ValueError, EOFError) as exc:  # a truncated or foreign .npy
-            raise DataError(path, None, None, f"unreadable cached embeddings ({exc}); delete it to recompute") from exc
-        if len(cached) == len(examples):
-            log.info("frozen embeddings of %s: read %s", examples.name, path)
+    cached = _read_cache(path, len(examples))
+    if cached is not None:
+        log.info("frozen embeddings of %s: read %s", examples.name, path)
+        return cached
+    for sibling in sorted(path.parents[2].glob(f"*/{FROZEN_DIR}/{path.name}")) if share else []:
+        if sibling != path and (cached := _read_cache(sibling, len(examples))) is not None:
+            _save(path, cached)
+            log.info("frozen embeddings of %s: copied from %s (the same model and token ids)", examples.name, sibling)
             return cached
     array = embed_examples(model, examples)
+    _save(path, array)
+    log.info("frozen embeddings of %s: %d x %d written to %s", examples.name, *array.shape, path)
+    return array
+
+
+def _read_cache(path: Path, rows: int) -> np.ndarray | None:
+    """The cached array at ``path`` when it exists and has ``rows`` rows; a file that is not a readable ``.npy`` is
+    a one-line data error."""
+    if not path.is_file():
+        return None
+    try:
+        cached = np.load(path, allow_pickle=False)
+    except (ValueError, EOFError) as exc:  # a truncated or foreign .npy
+        raise DataError(path, None, None, f"unreadable cached embeddings ({exc}); delete it to recompute") from exc
+    return cached if len(cached) == rows else None
+
+
+def _save(path: Path, array: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp.npy")
     np.save(tmp, array, allow_pickle=False)
     os.replace(tmp, path)
-    log.info("frozen embeddings of %s: %d x %d written to %s", examples.name, *array.shape, path)
-    return array
 
 
 def reduce_dim(targets: np.ndarray, dim: int) -> np.ndarray:
