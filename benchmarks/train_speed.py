@@ -34,7 +34,8 @@ Configurations (ablations of idiomkit's loop, each a step away from the next):
                   bfloat16 autocast (training/precision.py); fast on a CPU with AVX-512 BF16 or AMX, far slower
                   without (an earlier machine of this project); a change of the computation, so a recipe of its own
 
-Measured and not adopted: torch.compile (dynamic shapes) gave no speed-up after a ~55 s compile. Optimizer step alone: 61 ms default AdamW, 53 ms foreach, 16 ms fused (of ~1.1-1.4 s).
+Measured and not adopted: torch.compile (dynamic shapes) gave no speed-up after a ~55 s compile. Optimizer step
+alone: 61 ms default AdamW, 53 ms foreach, 16 ms fused (of ~1.1-1.4 s).
   ours-1thread    ours with torch.set_num_threads(1) instead of 2, for reference
 """
 
@@ -209,7 +210,7 @@ def profile_steps(steps: int = 5, **options) -> dict:
     model.train()
 
     def step(batch_index: int) -> None:
-        train_step(run, run.phases[0], plan.step(0, batch_index), optimizer, cfg.max_grad_norm)
+        train_step(run, run.phases[0], plan.step(0, batch_index), optimizer, cfg)
 
     n = plan.steps(0)
     spread = [1 + i * (n - 1) // steps for i in range(steps)]  # batches spread over the epoch (lengths vary)

@@ -41,3 +41,27 @@ def test_trained_model_is_evaluated_with_its_own_pooling(monkeypatch, tmp_path):
         ("xiao-pairs", "mean", "pairs-triplet-id", 3),
         ("semeval2b", "mean", "pairs-triplet-id", 3),
     ]
+
+
+def test_scorecard_after_training_is_the_plain_card_of_the_output(monkeypatch, tmp_path):
+    """``--evaluate scorecard``: the trained folder's plain-track card (what ``idiomkit evaluate all -m OUTPUT``
+    writes), after the single-task evaluations; it is not one of them."""
+    import idiomkit.cli.evaluation
+    import idiomkit.scorecard
+
+    calls = []
+    monkeypatch.setattr(idiomkit.api, "evaluate", lambda task, model, **kw: calls.append(task) or _FakeResult)
+    monkeypatch.setattr(idiomkit.scorecard, "evaluate_all", lambda model, **kw: calls.append((model, kw)) or ["card"])
+    monkeypatch.setattr(idiomkit.cli.evaluation, "show_cards", lambda cards, results: calls.append(cards))
+    training.check_evaluate_tasks(["scorecard"])
+    assert training.trained_evaluation_jobs(["scorecard"], {"mwe_tokens": False}) == []
+    info = {"label": "flagship-v2-pool-mean-bf16", "config": {"model": "mpnet", "seed": 1, "mwe_tokens": False}}
+    training.evaluate_trained(tmp_path, info, ["scorecard", "xiao-pairs"], None, quick=True)
+    assert calls == [
+        "xiao-pairs",
+        (str(tmp_path), {"track": "plain", "quick": True, "data_dir": None}),
+        ["card"],
+    ]
+
+
+_FakeResult = SimpleNamespace(table=[["metric"], ["1"]], record=SimpleNamespace(model="mpnet", recipe="r"), path="p")

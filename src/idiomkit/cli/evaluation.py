@@ -90,15 +90,21 @@ def scorecard_verb(argv: list[str], *, model: str, help_options: bool, run: RunO
     beside the untrained encoder and the published rows, the markdown table and the PNG beside the result JSON."""
     from idiomkit.options import parse_options
     from idiomkit.scorecard import ScorecardOptions, evaluate_all
-    from idiomkit.scorecard.card import transposed
-    from idiomkit.scorecard.run import comparison_rows, published_cards, write_figure, write_table
 
     if help_options:
         print_options("evaluate all", ScorecardOptions)
         return
     options = parse_options(ScorecardOptions, argv, "evaluate all")
-    cards = evaluate_all(model, options, run=run)
-    published = published_cards(run.results_dir)
+    show_cards(evaluate_all(model, options, run=run), run.results_dir)
+
+
+def show_cards(cards, results_dir) -> None:
+    """Each card's table beside the untrained encoder and the published rows; its markdown table and PNG written
+    beside its result JSON, and the paths printed."""
+    from idiomkit.scorecard.card import transposed
+    from idiomkit.scorecard.run import comparison_rows, published_cards, write_figure, write_table
+
+    published = published_cards(results_dir)
     for card in cards:
         rows = comparison_rows(card, published)
         rec = card.record

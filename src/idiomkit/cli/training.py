@@ -37,7 +37,8 @@ TRAIN_RUN_OPTIONS = {  # the options of ``idiomkit train`` that are not TrainCon
             typer.Option(
                 "--evaluate",
                 help="After training, evaluate on this task (repeatable): semeval2b (dev), "
-                "idiolink (test, sentence and span queries), xiao-pairs (held-out idioms).",
+                "idiolink (test, sentence and span queries), xiao-pairs (held-out idioms), scorecard (every "
+                "benchmark, plain track: what `idiomkit evaluate all -m OUTPUT` writes).",
             ),
         ],
         None,
@@ -120,7 +121,8 @@ train.__signature__ = train_signature()  # typer reads the parameters from here
 app.command()(train)
 
 
-EVALUATE_TASKS = ("semeval2b", "idiolink", "xiao-pairs")
+SCORECARD = "scorecard"
+EVALUATE_TASKS = ("semeval2b", "idiolink", "xiao-pairs", SCORECARD)
 
 
 def check_evaluate_tasks(tasks: list[str]) -> None:
@@ -136,6 +138,8 @@ def trained_evaluation_jobs(tasks: list[str], config: dict) -> list[tuple[str, d
     both) and/or the Xiao et al. pairs of held-out idioms."""
     jobs: list[tuple[str, dict]] = []
     for task_name in tasks:
+        if task_name == SCORECARD:
+            continue  # not one task: evaluate_trained runs the whole card
         if task_name == "semeval2b":
             # a model idiomkit trained: its submission is filed under fine_tune, as the scorecard files it
             jobs.append((task_name, {"mwe_tokens": bool(config.get("mwe_tokens")), "setting": "fine_tune"}))
@@ -157,7 +161,9 @@ def evaluate_trained(
 ) -> None:
     """Evaluate a trained model directory (its ``training.json`` is ``info``) on :func:`trained_evaluation_jobs`
     (or the given ``jobs``) with the model's own pooling; result files carry the recipe label and base model (and
-    ``command``, when the caller is not the ``idiomkit`` CLI); ``quick``: each task's fixed small slice."""
+    ``command``, when the caller is not the ``idiomkit`` CLI); ``quick``: each task's fixed small slice. With
+    ``scorecard`` among ``tasks``, then the model's plain-track scorecard (named by the recipe label, as
+    ``idiomkit evaluate all -m OUTPUT`` names it; a card killed part-way resumes at its first unfinished block)."""
     from idiomkit.api import evaluate as run_evaluation
 
     config = info["config"]
@@ -177,6 +183,11 @@ def evaluate_trained(
         )
         print_table(evaluation.table, f"{task_name}: {evaluation.record.model} {evaluation.record.recipe}")
         console.print(f"result: {evaluation.path}")
+    if SCORECARD in tasks:
+        from idiomkit.cli.evaluation import show_cards
+        from idiomkit.scorecard import evaluate_all
+
+        show_cards(evaluate_all(str(output), track="plain", quick=quick, data_dir=data_dir), None)
 
 
 def ratio_list(text: str) -> str:

@@ -161,9 +161,7 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             if cfg.max_steps and state.step >= cfg.max_steps:
                 return
             tick = time.perf_counter()
-            loss, parts = train_step(
-                run, phase, plan.step(state.epoch, state.batch), optimizer, cfg.max_grad_norm, cfg.precision
-            )
+            loss, parts = train_step(run, phase, plan.step(state.epoch, state.batch), optimizer, cfg)
             window.add(parts)
             scheduler.step()
             state.train_s += time.perf_counter() - tick
@@ -245,13 +243,14 @@ class StreamLosses:
 
 
 def train_step(
-    run: Setup, phase: Phase, batches: list[list[int]], optimizer, max_grad_norm: float, precision: str = "fp32"
+    run: Setup, phase: Phase, batches: list[list[int]], optimizer, cfg: TrainConfig
 ) -> tuple[torch.Tensor, list[torch.Tensor]]:
     """One optimizer step: the weighted sum of each stream's loss on its batch (the model's forward in
-    ``precision``, :func:`~idiomkit.training.precision.mixed_precision`), backward, gradients averaged over
-    processes (distributed runs), clipping, update. Returns the summed loss and each stream's weighted part."""
+    ``cfg.precision``, :func:`~idiomkit.training.precision.mixed_precision`), backward, gradients averaged over
+    processes (distributed runs), clipping to ``cfg.max_grad_norm``, update. Returns the summed loss and each
+    stream's weighted part."""
     loss, parts = 0.0, []
-    with mixed_precision(run.model, precision):
+    with mixed_precision(run.model, cfg.precision):
         for stream, batch in zip(phase.streams, batches, strict=True):
             part = stream.weight * stream_loss(run.model, stream, batch, run.dist)
             parts.append(part.detach())
@@ -260,7 +259,7 @@ def train_step(
     loss.backward()
     if run.dist.enabled:
         average_gradients(run.model.parameters())
-    torch.nn.utils.clip_grad_norm_(run.model.parameters(), max_grad_norm)
+    torch.nn.utils.clip_grad_norm_(run.model.parameters(), cfg.max_grad_norm)
     optimizer.step()
     return loss, parts
 
