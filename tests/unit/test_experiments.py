@@ -335,6 +335,17 @@ def test_xiao_experiments_train_as_the_recorded_script_did(monkeypatch):
     assert all("xiao-pairs" in e.spec["evaluate"] for e in runs)
 
 
+def test_every_trained_scorecard_experiment_cards_its_model(monkeypatch):
+    """An experiment that feeds the scorecard and trains a model ends its job with the model's plain-track card
+    (``--evaluate scorecard``), so ``reproduce --full --only NAME`` makes the row it describes, not only a model."""
+    monkeypatch.chdir(ROOT)
+    runs = [e for e in load_experiments("benchmarks/experiments") if e.benchmark == "scorecard" and e.kind == "train"]
+    assert len(runs) >= 30
+    for exp in runs:
+        argv = job_argv(exp, 0, False, Path("runs/reproduce"), Path("RES"))
+        assert "--evaluate" in argv and argv[argv.index("--evaluate") + 1] == "scorecard", exp.name
+
+
 def test_no_experiment_file_holds_a_shell_command_or_placeholder():
     for path in sorted((ROOT / "benchmarks/experiments").glob("*.toml")):
         text = path.read_text(encoding="utf-8")
