@@ -245,18 +245,20 @@ class StreamLosses:
 def train_step(
     run: Setup, phase: Phase, batches: list[list[int]], optimizer, cfg: TrainConfig
 ) -> tuple[torch.Tensor, list[torch.Tensor]]:
-    """One optimizer step: the weighted sum of each stream's loss on its batch (the model's forward in
-    ``cfg.precision``, :func:`~idiomkit.training.precision.mixed_precision`), backward, gradients averaged over
-    processes (distributed runs), clipping to ``cfg.max_grad_norm``, update. Returns the summed loss and each
-    stream's weighted part."""
-    loss, parts = 0.0, []
+    """One optimizer step on the weighted sum of each stream's loss on its batch (the model's forward in
+    ``cfg.precision``, :func:`~idiomkit.training.precision.mixed_precision`): each stream's part is back-propagated
+    as soon as it is computed, so only one stream's activations are held at a time (the gradients add up to the
+    sum's), then gradients averaged over processes (distributed runs), clipped to ``cfg.max_grad_norm``, update.
+    Returns the summed loss and each stream's weighted part (detached)."""
+    parts = []
+    optimizer.zero_grad(set_to_none=True)
     with mixed_precision(run.model, cfg.precision):
         for stream, batch in zip(phase.streams, batches, strict=True):
             part = stream.weight * stream_loss(run.model, stream, batch, run.dist)
+            if part.requires_grad:
+                part.backward()
             parts.append(part.detach())
-            loss = loss + part
-    optimizer.zero_grad(set_to_none=True)
-    loss.backward()
+    loss = torch.stack(parts).sum()
     if run.dist.enabled:
         average_gradients(run.model.parameters())
     torch.nn.utils.clip_grad_norm_(run.model.parameters(), cfg.max_grad_norm)

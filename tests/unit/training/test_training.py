@@ -179,3 +179,37 @@ def test_sts_validation_pairs_join_as_sts_rows_and_all_ranks_both_together():
     # Pearson of the ranks 24.5 / 27.5
     assert score_predictions(high, gold)["ALL"]["all"] == pytest.approx(1.0)
     assert score_predictions(low, gold)["ALL"]["all"] == pytest.approx(24.5 / 27.5)
+
+
+def test_a_step_back_propagates_each_stream_before_the_next_and_gets_the_sums_gradient(monkeypatch):
+    """Each stream's part is back-propagated before the next stream is computed (one stream's activations held at
+    a time), and the gradient the optimizer sees equals the gradient of the weighted sum of the streams' losses."""
+    import idiomkit.training.trainer as trainer
+    from idiomkit.training.config import TrainConfig
+    from idiomkit.training.recipes.base import Phase, Setup, Stream
+
+    torch.manual_seed(0)
+    model = torch.nn.Linear(3, 1)
+    inputs = {"a": torch.randn(4, 3), "b": torch.randn(5, 3)}
+    grad_when_computed = []
+
+    def loss_of(model, stream, batch, dist):
+        grad_when_computed.append(None if model.weight.grad is None else model.weight.grad.clone())
+        return model(inputs[stream.examples]).pow(2).mean()
+
+    monkeypatch.setattr(trainer, "stream_loss", loss_of)
+    phase = Phase("p", [Stream("a", None, 1.0), Stream("b", None, 3.0)], 1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.0)  # lr 0: the weights stay, the gradients can be compared
+    loss, parts = trainer.train_step(
+        Setup(model, [phase], [], [], {}), phase, [[0], [0]], optimizer, TrainConfig(max_grad_norm=1e6)
+    )
+    step_grad = model.weight.grad.clone()
+
+    model.zero_grad()
+    first = model(inputs["a"]).pow(2).mean()
+    total = first + 3.0 * model(inputs["b"]).pow(2).mean()
+    (first_grad,) = torch.autograd.grad(first, model.weight, retain_graph=True)
+    total.backward()
+    assert grad_when_computed[0] is None and torch.allclose(grad_when_computed[1], first_grad)
+    assert torch.allclose(step_grad, model.weight.grad, atol=1e-6)
+    assert float(loss) == pytest.approx(float(total)) and float(parts[1]) == pytest.approx(float(total - first))
