@@ -126,17 +126,10 @@ def load_failure(exc: BaseException) -> str:
 
 
 def restore_checkpoint(blob: dict[str, Any], model) -> None:
-    """Put a :func:`load_checkpoint` blob's weights into ``model`` and its RNG states into the generators."""
-    model.load_state_dict(blob["model"])
+    """Put a :func:`load_checkpoint` blob's weights into ``model`` and its RNG states into the generators. The
+    weights are copied, so the blob's copy is dropped (a resumed mpnet run held 440 MB of it until the end)."""
+    model.load_state_dict(blob.pop("model"))
     set_rng_states(blob["rng"])
-
-
-def read_checkpoint(out: Path, model) -> dict[str, Any] | None:
-    """The checkpoint blob in ``out`` (if any), with the model weights and RNG states restored."""
-    blob = load_checkpoint(out)
-    if blob is not None:
-        restore_checkpoint(blob, model)
-    return blob
 
 
 BASE_LENGTH = "idiomkit_base_max_seq_length"  # the attribute that keeps the base model's own maximum length

@@ -313,3 +313,24 @@ def test_interpolate_refuses_a_broken_training_json_in_one_line(tmp_path):
     (tmp_path / "run" / "training.json").write_text("[1, 2]", encoding="utf-8")
     result = runner.invoke(app, ["interpolate", str(tmp_path / "run"), "-o", str(tmp_path / "mix")])
     assert "training.json: has no 'config' object" in one_line_error(result)
+
+
+def test_a_restored_checkpoint_gives_its_weights_to_the_model_and_drops_its_own_copy(tmp_path):
+    """Resuming copies the checkpoint's weights into the model and the RNG states into the generators; the blob
+    then no longer holds the weights (a resumed run would otherwise carry a second copy of the model to its end),
+    while the optimizer and scheduler states stay for the phase to load."""
+    from idiomkit.training.checkpoints import restore_checkpoint, save_checkpoint
+    from idiomkit.training.config import TrainState
+
+    torch.manual_seed(1)
+    trained = torch.nn.Linear(4, 2)
+    optimizer = torch.optim.AdamW(trained.parameters())
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0)
+    save_checkpoint(tmp_path, trained, optimizer, scheduler, TrainState(step=7), TrainConfig())
+    expected_draw = torch.rand(3)
+    fresh = torch.nn.Linear(4, 2)
+    blob = load_checkpoint(tmp_path)
+    restore_checkpoint(blob, fresh)
+    assert torch.equal(fresh.weight, trained.weight) and torch.equal(fresh.bias, trained.bias)
+    assert torch.equal(torch.rand(3), expected_draw)
+    assert "model" not in blob and {"optimizer", "scheduler", "state"} <= blob.keys() and blob["state"]["step"] == 7
