@@ -13,8 +13,8 @@ The targets ride in :attr:`Examples.labels` as :class:`TargetRows` (one row per 
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
-import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -26,6 +26,7 @@ from scipy.linalg import orthogonal_procrustes
 from idiomkit.data.errors import DataError
 from idiomkit.errors import OptionError
 from idiomkit.metrics.similarity import cosine_rows
+from idiomkit.results import atomic_write_bytes
 from idiomkit.training.examples import Examples, collate
 
 log = logging.getLogger(__name__)
@@ -105,10 +106,10 @@ def _read_cache(path: Path, rows: int) -> np.ndarray | None:
 
 
 def _save(path: Path, array: np.ndarray) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp.npy")
-    np.save(tmp, array, allow_pickle=False)
-    os.replace(tmp, path)
+    """``array`` as a ``.npy`` file, written atomically (a killed run never leaves a truncated cache)."""
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    atomic_write_bytes(path, buffer.getvalue())
 
 
 def reduce_dim(targets: np.ndarray, dim: int) -> np.ndarray:
