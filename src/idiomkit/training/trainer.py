@@ -50,6 +50,7 @@ from idiomkit.training.distributed import (
     shard_batch,
 )
 from idiomkit.training.examples import collate
+from idiomkit.training.memory import describe_resident, trim_heap
 from idiomkit.training.precision import mixed_precision, warn_if_slow
 from idiomkit.training.recipes import run_label
 from idiomkit.training.recipes.base import PRIMARY, Phase, Setup
@@ -173,8 +174,10 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
                 progress(state, float(loss.detach()))
             if state.step % 10 == 0:
                 steps, means = window.steps, window.pop()
+                trim_heap()  # the resident memory logged is what the run holds, not the heap's free pages
                 log.info(
-                    "step %d phase %s epoch %d loss %.4f lr %.2e; per stream, weighted, mean of the last %d steps: %s",
+                    "step %d phase %s epoch %d loss %.4f lr %.2e; per stream, weighted, mean of the last %d steps: "
+                    "%s; %s",
                     state.step,
                     phase.name,
                     state.epoch,
@@ -182,6 +185,7 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
                     scheduler.get_last_lr()[0],
                     steps,
                     StreamLosses.describe(means),
+                    describe_resident(),
                 )
                 if state.step >= FAINT_AFTER and not warned and (faint := StreamLosses.faint(means)):
                     warned = True
@@ -196,6 +200,7 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             if (cfg.eval_every and state.step % cfg.eval_every == 0) or (end_of_epoch and not cfg.eval_every):
                 model.eval()
                 validate(model, run.evaluators, state, cfg, out, run.primary, save=main)
+                trim_heap()
                 model.train()
             checkpoint_due = state.step % cfg.checkpoint_every == 0 or end_of_epoch or state.stopped
             if main and (checkpoint_due or state.step == cfg.max_steps):
