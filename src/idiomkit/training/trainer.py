@@ -173,27 +173,9 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             if progress:
                 progress(state, float(loss.detach()))
             if state.step % 10 == 0:
-                steps, means = window.steps, window.pop()
-                trim_heap()  # the resident memory logged is what the run holds, not the heap's free pages
-                log.info(
-                    "step %d phase %s epoch %d loss %.4f lr %.2e; per stream, weighted, mean of the last %d steps: "
-                    "%s; %s",
-                    state.step,
-                    phase.name,
-                    state.epoch,
-                    float(loss.detach()),
-                    scheduler.get_last_lr()[0],
-                    steps,
-                    StreamLosses.describe(means),
-                    describe_resident(),
+                warned = log_progress(
+                    state, phase.name, float(loss.detach()), scheduler.get_last_lr()[0], window, warned
                 )
-                if state.step >= FAINT_AFTER and not warned and (faint := StreamLosses.faint(means)):
-                    warned = True
-                    log.warning(
-                        "%s: under %g of the step's loss, too small to move the model; raise its weight",
-                        ", ".join(faint),
-                        FAINT_SHARE,
-                    )
             main = run.dist.is_main
             if end_of_epoch and cfg.keep_epochs and main:
                 save_model_dir(model, out / f"epoch-{state.epochs_done}")
@@ -245,6 +227,33 @@ class StreamLosses:
         would change nothing."""
         total = sum(means.values())
         return [name for name, mean in means.items() if len(means) > 1 and 0 < mean < FAINT_SHARE * total]
+
+
+def log_progress(state: TrainState, phase: str, loss: float, lr: float, window: StreamLosses, warned: bool) -> bool:
+    """A tenth step's log line (loss, learning rate, each stream's weighted mean since the last line, the run's
+    resident memory after a heap trim) and, once, a warning naming the streams too faint to move the model. Returns
+    whether that warning has been given."""
+    steps, means = window.steps, window.pop()
+    trim_heap()  # the resident memory logged is what the run holds, not the heap's free pages
+    log.info(
+        "step %d phase %s epoch %d loss %.4f lr %.2e; per stream, weighted, mean of the last %d steps: %s; %s",
+        state.step,
+        phase,
+        state.epoch,
+        loss,
+        lr,
+        steps,
+        StreamLosses.describe(means),
+        describe_resident(),
+    )
+    if state.step >= FAINT_AFTER and not warned and (faint := StreamLosses.faint(means)):
+        log.warning(
+            "%s: under %g of the step's loss, too small to move the model; raise its weight",
+            ", ".join(faint),
+            FAINT_SHARE,
+        )
+        return True
+    return warned
 
 
 def train_step(
