@@ -213,3 +213,25 @@ def test_a_step_back_propagates_each_stream_before_the_next_and_gets_the_sums_gr
     assert grad_when_computed[0] is None and torch.allclose(grad_when_computed[1], first_grad)
     assert torch.allclose(step_grad, model.weight.grad, atol=1e-6)
     assert float(loss) == pytest.approx(float(total)) and float(parts[1]) == pytest.approx(float(total - first))
+
+
+def test_the_progress_line_warns_once_of_a_stream_too_faint_to_move_the_model(caplog):
+    """From step 50 a stream under a thousandth of the step's loss is named once; the line shows the loss, each
+    stream's mean and the resident memory."""
+    import logging
+
+    from idiomkit.training.config import TrainState
+    from idiomkit.training.trainer import StreamLosses, log_progress
+
+    window = StreamLosses(["pairs", "keep"])
+    window.add([4.0, 0.002])
+    with caplog.at_level(logging.INFO, logger="idiomkit.training"):
+        assert log_progress(TrainState(step=40), "p", 4.002, 3e-5, window, False) is False  # too early to judge
+        window.add([4.0, 0.002])
+        assert log_progress(TrainState(step=50), "p", 4.002, 3e-5, window, False) is True
+        window.add([4.0, 0.002])
+        assert log_progress(TrainState(step=60), "p", 4.002, 3e-5, window, True) is True
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == ["keep: under 0.001 of the step's loss, too small to move the model; raise its weight"]
+    line = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO][0]
+    assert line.startswith("step 40 phase p epoch 0 loss 4.0020 lr 3.00e-05;") and "pairs 4, keep 0.002" in line
