@@ -3,7 +3,7 @@ until session 54) against :func:`idiomkit.training.trainer.train_step`, which ba
 before computing the next, so only one stream's activations are held at a time.
 
     python benchmarks/step_memory.py                                  # minilm, 6 streams: table + step_memory.json
-    python benchmarks/step_memory.py --model mpnet --precision bf16   # the flagship's mpnet runs (about 4 GB)
+    python benchmarks/step_memory.py --model mpnet --precision bf16   # the flagship's mpnet runs (not measured yet)
 
 Each way runs in a fresh process on the same batches (``--streams`` streams of ``--rows`` (anchor, positive) rows
 of ``--tokens``-token texts, MultipleNegativesRankingLoss, AdamW, one thread), so each peak (``ru_maxrss``) is its
@@ -27,11 +27,6 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 WAYS = ("summed", "per-stream")
 OUT = Path(__file__).with_name("step_memory.json")
-
-
-def resident_mb() -> float:
-    with open("/proc/self/statm") as fh:
-        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def peak_mb() -> float:
@@ -72,6 +67,7 @@ def measure(args) -> dict:
     from idiomkit.models import load_model
     from idiomkit.training.config import TrainConfig
     from idiomkit.training.examples import make_examples
+    from idiomkit.training.memory import resident_bytes
     from idiomkit.training.recipes.base import Phase, Setup, Stream
     from idiomkit.training.trainer import make_optimizer, train_step
 
@@ -90,7 +86,7 @@ def measure(args) -> dict:
     optimizer, _ = make_optimizer(model, cfg, args.steps)
     step = summed_step if args.way == "summed" else train_step
     batches = [list(range(args.rows))] * args.streams
-    before, start = resident_mb(), time.perf_counter()
+    before, start = resident_bytes() / 2**20, time.perf_counter()
     for _ in range(args.steps):
         step(run, phase, batches, optimizer, cfg)
     return {

@@ -1,9 +1,10 @@
 """The process's resident memory, and giving the C heap's free pages back to the system.
 
-glibc keeps the blocks a program frees in its heap for reuse. A training step allocates tensors of a new shape
-each time (length-bucketed batches), and a validation encodes thousands of texts, so the heap grows past what is
-live and stays there: an mpnet run showed 10 GB resident, of which ``malloc_trim`` gave back 2.5 to 5 GB
-(session 54). The trainer trims after each validation and every tenth step, and logs the resident memory.
+glibc keeps the blocks a program frees in its heap for reuse, so a process's resident memory says what it has
+held at its peak, not what it holds. The trainer trims the heap after each validation (thousands of texts
+encoded) and at every tenth step, and logs the resident memory then, so a run's log shows what the run holds
+between steps. (In session 54 the mpnet runs' 10 GB were mostly a step's working set: trimmed to 5–7 GB, they took
+it back within seconds; the per-stream backward of ``train_step`` is what shrank it.)
 """
 
 from __future__ import annotations

@@ -71,6 +71,7 @@ def validate(
     metrics: dict[str, float] = {}
     for evaluator in evaluators:
         metrics.update(evaluator(model))
+    trim_heap()  # the encodes of thousands of texts leave free pages the training steps do not need
     score = metrics.get(primary, float("nan"))
     state.history.append({"step": state.step, "epoch": state.epochs_done, "phase": state.phase, **metrics})
     log.info("step %d: validation %s", state.step, json.dumps(metrics))
@@ -182,7 +183,6 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             if (cfg.eval_every and state.step % cfg.eval_every == 0) or (end_of_epoch and not cfg.eval_every):
                 model.eval()
                 validate(model, run.evaluators, state, cfg, out, run.primary, save=main)
-                trim_heap()
                 model.train()
             checkpoint_due = state.step % cfg.checkpoint_every == 0 or end_of_epoch or state.stopped
             if main and (checkpoint_due or state.step == cfg.max_steps):
