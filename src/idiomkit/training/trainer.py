@@ -180,7 +180,7 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
             main = run.dist.is_main
             if end_of_epoch and cfg.keep_epochs and main:
                 save_model_dir(model, out / f"epoch-{state.epochs_done}")
-            if (cfg.eval_every and state.step % cfg.eval_every == 0) or (end_of_epoch and not cfg.eval_every):
+            if validation_due(cfg, state, end_of_epoch, run_ends(run, p_index, state, cfg, end_of_epoch)):
                 model.eval()
                 validate(model, run.evaluators, state, cfg, out, run.primary, save=main)
                 model.train()
@@ -191,6 +191,21 @@ def run_phase(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, out
                 on_step(state)
             if state.stopped or end_of_epoch:
                 break
+
+
+def run_ends(run: Setup, p_index: int, state: TrainState, cfg: TrainConfig, end_of_epoch: bool) -> bool:
+    """Whether the step just taken is the run's last: ``max_steps`` reached, or the last phase's last epoch done."""
+    last_epoch = end_of_epoch and p_index == len(run.phases) - 1 and state.epoch >= run.phases[p_index].epochs
+    return bool(cfg.max_steps and state.step >= cfg.max_steps) or last_epoch
+
+
+def validation_due(cfg: TrainConfig, state: TrainState, end_of_epoch: bool, ends: bool) -> bool:
+    """Validate every ``eval_every`` steps (else at each epoch end) and, with ``eval_every``, where the run ends: the
+    last steps are a selection candidate too. This happens before the step's checkpoint, so the checkpoint holds the
+    final validation and a run resumed after its end does not validate again."""
+    if not cfg.eval_every:
+        return end_of_epoch
+    return state.step % cfg.eval_every == 0 or (ends and not state.stopped)
 
 
 FAINT_SHARE = 1e-3  # a stream whose weighted loss is below this share of the step's loss moves nothing
@@ -386,7 +401,7 @@ def _train(cfg: TrainConfig, out: Path, blob: dict[str, Any] | None, on_step, pr
         if state.epoch >= run.phases[state.phase].epochs:
             state.phase, state.epoch, state.batch = state.phase + 1, 0, 0
     if cfg.eval_every and not state.stopped and (not state.history or state.history[-1]["step"] != state.step):
-        run.model.eval()  # the last steps are a candidate too: validate where the run ends
+        run.model.eval()  # a checkpoint written before its run validated where it ended (older idiomkit)
         validate(run.model, run.evaluators, state, cfg, out, run.primary, save=run.dist.is_main)
     if run.dist.is_main:
         finish(run, state, cfg, out)
