@@ -169,6 +169,7 @@ def mteb_run(
 @user_errors
 def report(
     results_dir: ResultsDir = None,
+    data_dir: DataDir = None,
     output: Annotated[Path, typer.Option(help="Folder for the results pages.")] = DOCS_RESULTS,
     readme: Annotated[
         Path | None,
@@ -178,8 +179,9 @@ def report(
         ),
     ] = None,
 ) -> None:
-    """Regenerate the results pages (docs/results/*.md) from the result JSON files."""
-    from idiomkit.config import default_results_dir
+    """Regenerate the results pages (docs/results/*.md) from the result JSON files (the benchmarks' gold, from the
+    data directory, gives the paired intervals of the 2B, 2A and IdioLink columns)."""
+    from idiomkit.config import default_results_dir, run_data_dir
     from idiomkit.errors import FileSystemError
     from idiomkit.report import update_readme, write_report
     from idiomkit.results import check_writable_dir
@@ -190,7 +192,7 @@ def report(
     if output.exists() and not output.is_dir():
         raise FileSystemError(f"{output}: is a file; give the folder for the results pages")
     check_writable_dir(output, "output directory")
-    path = write_report(source, output)
+    path = write_report(source, output, data_dir=run_data_dir(data_dir))
     console.print(f"wrote {path}")
     readme = readme or (Path("README.md") if output == DOCS_RESULTS else None)
     if readme and readme.is_file() and update_readme(readme, source):

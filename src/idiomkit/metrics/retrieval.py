@@ -15,7 +15,7 @@ from idiomkit.metrics.trec import Run
 RUN_METRICS = ("r_precision", "ndcg@10")
 
 
-def _query_metrics(relevant: set[str], ranking: Sequence[str]) -> dict[str, float]:
+def query_metrics(relevant: set[str], ranking: Sequence[str]) -> dict[str, float]:
     """R-Precision and nDCG@10 (binary gains, DCG = sum of 1 / log2(rank + 1)) of one ranked list, as fractions."""
     hits = [doc in relevant for doc in ranking]
     r = len(relevant)
@@ -37,7 +37,7 @@ def r_precision_and_ndcg10(
     missing = [q for q in qrels if not relevant[q]]
     if missing:
         raise InputError(f"query '{missing[0]}' has no relevant documents")
-    per_query = {q: _query_metrics(relevant[q], [doc for doc, _ in run.get(q, ())]) for q in qrels}
+    per_query = {q: query_metrics(relevant[q], [doc for doc, _ in run.get(q, ())]) for q in qrels}
 
     def block(ids: Sequence[str]) -> dict[str, float]:
         return {m: round(100.0 * float(np.mean([per_query[q][m] for q in ids])), 4) for m in RUN_METRICS}

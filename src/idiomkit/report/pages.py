@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,8 @@ GENERATED = (
     "from their experiment files (`idiomkit reproduce --only <experiment>`, `benchmarks/experiments/`)."
 )
 
+log = logging.getLogger(__name__)
+
 
 def task_page(task: str, entries: list[tuple[Path, dict[str, Any]]], bench: Path, notes: Path) -> list[str]:
     """One benchmark's page: its table (seeds aggregated), the task's extra sections and its notes."""
@@ -45,10 +48,13 @@ def task_page(task: str, entries: list[tuple[Path, dict[str, Any]]], bench: Path
     return parts
 
 
-def render_pages(results_dir: str | Path, notes_dir: str | Path | None = None) -> dict[str, str]:
+def render_pages(
+    results_dir: str | Path, notes_dir: str | Path | None = None, data_dir: str | Path | None = None
+) -> dict[str, str]:
     """The results pages, ``{file name: markdown}``: ``index.md`` (intro, cross-benchmark matrix, links), one page
     per benchmark (``<task>.md``) and ``engineering.md`` (conversion, speed and resume checks). Notes come from
-    ``notes_dir`` (default ``docs/notes`` beside the repository's ``benchmarks/``)."""
+    ``notes_dir`` (default ``docs/notes`` beside the repository's ``benchmarks/``); the gold of the paired
+    intervals that need it from ``data_dir`` (none when it is not a folder: those columns get no interval)."""
     results = load_results(results_dir)
     by_task: dict[str, list[tuple[Path, dict[str, Any]]]] = defaultdict(list)
     for path, rec in results:
@@ -66,7 +72,12 @@ def render_pages(results_dir: str | Path, notes_dir: str | Path | None = None) -
     if engineering:
         index.append(f"- [Engineering checks: conversion, speed, resume, distributed, mteb]({ENGINEERING})")
         pages[ENGINEERING.removesuffix(".md")] = ["# Engineering checks", "", *engineering]
-    index += ["", *scorecard_section(results), *versus_base_section(results), *leave_one_out_section(results)]
+    index += [
+        "",
+        *scorecard_section(results),
+        *versus_base_section(results, gold_dir(data_dir)),
+        *leave_one_out_section(results),
+    ]
     index += training_curves_section(results)
     index += matrix_section(results)
     out = {"index.md": index} | {f"{name}.md": lines for name, lines in pages.items()}
@@ -110,13 +121,27 @@ def update_readme(readme: str | Path, results_dir: str | Path) -> bool:
     return found
 
 
+def gold_dir(data_dir: str | Path | None) -> Path | None:
+    """``data_dir`` when it is a folder; else None, logged (the paired intervals that need gold are left out)."""
+    if data_dir is None:
+        return None
+    if not Path(data_dir).is_dir():
+        log.info("%s: no data directory, so the 2B, 2A and IdioLink columns get no paired interval", data_dir)
+        return None
+    return Path(data_dir)
+
+
 def render(results_dir: str | Path, notes_dir: str | Path | None = None) -> str:
     """All results pages as one markdown text, the index first."""
     return "\n".join(render_pages(results_dir, notes_dir).values())
 
 
-def write_report(results_dir: str | Path = "benchmarks/results", output: str | Path = "docs/results") -> Path:
+def write_report(
+    results_dir: str | Path = "benchmarks/results",
+    output: str | Path = "docs/results",
+    data_dir: str | Path | None = None,
+) -> Path:
     """Write :func:`render_pages` into the folder ``output`` (each page atomically); return the index's path."""
-    for name, text in render_pages(results_dir).items():
+    for name, text in render_pages(results_dir, data_dir=data_dir).items():
         atomic_write_text(Path(output) / name, text)
     return Path(output) / "index.md"

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.idioms.version import READER_VERSION
+from idiomkit.metrics.bootstrap import RESAMPLES
 from idiomkit.models.registry import REGISTRY
+from idiomkit.report.paired import Card, interval_mark, paired_interval
 from idiomkit.report.tables import RULES, mean_std, training_rule
 from idiomkit.results import reader_recipe
 
@@ -183,14 +185,21 @@ TRACK_TEXT = {
 }
 
 
-def full_cards(results: list[tuple[Path, dict[str, Any]]], track: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    """The full (not quick) scorecards of ``track``, grouped by (model, recipe)."""
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for _, rec in results:
+def full_cards_with_paths(
+    results: list[tuple[Path, dict[str, Any]]], track: str
+) -> dict[tuple[str, str], list[tuple[Path, dict[str, Any]]]]:
+    """The full (not quick) scorecards of ``track`` with their paths, grouped by (model, recipe)."""
+    groups: dict[tuple[str, str], list[tuple[Path, dict[str, Any]]]] = defaultdict(list)
+    for path, rec in results:
         params = rec.get("params", {})
         if rec.get("task") == SCORECARD_TASK and params.get("track") == track and not params.get("quick"):
-            groups[(rec["model"], rec["recipe"])].append(rec)
+            groups[(rec["model"], rec["recipe"])].append((path, rec))
     return groups
+
+
+def full_cards(results: list[tuple[Path, dict[str, Any]]], track: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """The full (not quick) scorecards of ``track``, grouped by (model, recipe)."""
+    return {group: [rec for _, rec in pairs] for group, pairs in full_cards_with_paths(results, track).items()}
 
 
 def off_the_readme(recs: Sequence[dict[str, Any]]) -> str | None:
@@ -346,37 +355,63 @@ def clears(column: str, trained: float, base: float) -> bool:
     return difference > 0
 
 
-def versus_base_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
+def versus_base_rows(results: list[tuple[Path, dict[str, Any]]], data_dir: Path | None = None) -> list[str]:
     """Each trained model's plain-track card (mean over seeds) beside its untrained base with the reader
-    (:data:`BASE_WITH_READER`, same base model): the trained number, its difference from the base, and on how many
-    columns it clears the base (:func:`clears`; ``§N`` on the recipe when either was measured with an older idiom
-    reader). No lines when no trained card has such a base."""
-    cards = full_cards(results, "plain")
+    (:data:`BASE_WITH_READER`, same base model): the trained number, its difference from the base with ``▲``/``▼``
+    where the paired bootstrap interval (:mod:`idiomkit.report.paired`) lies wholly above/below the bar, and on how
+    many columns it clears the base (:func:`clears`; ``§N`` on the recipe when either was measured with an older
+    idiom reader). No lines when no trained card has such a base."""
+    cards = full_cards_with_paths(results, "plain")
     rows = []
-    for (model, recipe), recs in sorted(cards.items()):
+    for (model, recipe), pairs in sorted(cards.items()):
+        recs = [rec for _, rec in pairs]
         bases = cards.get((model, BASE_WITH_READER))
         if not bases or not recs[0]["params"].get("training"):
             continue
-        base = headline(bases[0]["metrics"])
+        base = headline(bases[0][1]["metrics"])
+        trained = [Card(path.with_suffix(""), headline(rec["metrics"])) for path, rec in pairs]
+        base_card = Card(bases[0][0].with_suffix(""), base)
         cells = {
-            column: (mean, mean - base[column], clears(column, mean, base[column]))
+            column: (
+                mean,
+                mean - base[column],
+                clears(column, mean, base[column]),
+                mark(column, trained, base_card, data_dir),
+            )
             for column, mean in column_means(recs).items()
             if base[column] is not None
         }
-        rows.append((model, recipe + short_read_mark(recs) + old_reader_mark([*recs, *bases]), len(recs), cells))
+        rows.append(
+            (model, recipe + short_read_mark(recs) + old_reader_mark([*recs, *(b for _, b in bases)]), len(recs), cells)
+        )
     columns = [column for column, _, _ in HEADLINE if any(column in cells for *_, cells in rows)]
     if not rows:
         return []
-    lines = ["| model | recipe | seeds | " + " | ".join(columns) + " | clears base + reader |"]
-    lines.append("|" + "---|" * (len(columns) + 4))
+    lines = ["| model | recipe | seeds | " + " | ".join(columns) + " | clears base + reader | beyond chance |"]
+    lines.append("|" + "---|" * (len(columns) + 5))
     for model, recipe, seeds, cells in rows:
-        shown = [
-            f"{number_cell(c, cells[c][0])} ({cells[c][1]:+.{column_digits(c)}f})" if c in cells else ""
-            for c in columns
-        ]
-        cleared = sum(cleared for *_, cleared in cells.values())
-        lines.append(f"| {model} | {recipe} | {seeds} | " + " | ".join(shown) + f" | {cleared} of {len(cells)} |")
+        shown = [versus_cell(c, *cells[c]) if c in cells else "" for c in columns]
+        cleared = sum(cell[2] for cell in cells.values())
+        marks = [cell[3] for cell in cells.values()]
+        chance = f"{marks.count('▲')} ▲, {marks.count('▼')} ▼ of {len(cells) - marks.count(None)}"
+        lines.append(
+            f"| {model} | {recipe} | {seeds} | " + " | ".join(shown) + f" | {cleared} of {len(cells)} | {chance} |"
+        )
     return lines
+
+
+def versus_cell(column: str, mean: float, difference: float, cleared: bool, mark: str | None) -> str:
+    """A versus-base cell: the trained number, then its difference from the base and its paired mark."""
+    return f"{number_cell(column, mean)} ({difference:+.{column_digits(column)}f}{mark or ''})"
+
+
+def mark(column: str, trained: list[Card], base: Card, data_dir: Path | None) -> str | None:
+    """``▲``/``▼``/nothing for ``column`` (:func:`~idiomkit.report.paired.interval_mark`; the STS guards against
+    the bar of :data:`STS_GUARD_TOLERANCE` below the base); None when there is no interval."""
+    interval = paired_interval(column, trained, base, data_dir)
+    if interval is None:
+        return None
+    return interval_mark(interval, STS_GUARD_TOLERANCE if column in STS_GUARD_COLUMNS else 0.0)
 
 
 CURVE_COLUMNS = 8  # validation metrics shown per training curve at the most
@@ -440,13 +475,17 @@ def titled_table(heading: str, rows: list[str], note: str) -> list[str]:
     return [f"### {heading}", "", *rows, "", note, "", *marks_explained(rows[2:])] if rows else []
 
 
-def versus_base_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
+def versus_base_section(results: list[tuple[Path, dict[str, Any]]], data_dir: Path | None = None) -> list[str]:
     """The trained-versus-base table under a heading, with what each cell means."""
     return titled_table(
         "Trained models against their untrained base with the reader (plain track)",
-        versus_base_rows(results),
+        versus_base_rows(results, data_dir),
         f"Each cell: the trained model's number (mean over seeds) and, in brackets, its difference from the same "
         f"base model untrained with the idiom reader in front (`idiomkit evaluate all -m BASE --reader replace`). "
         f"A column is cleared when the trained number is higher; an STS test column when it is no more than "
-        f"{STS_GUARD_TOLERANCE} below.",
+        f"{STS_GUARD_TOLERANCE} below. ▲ / ▼: the 95 % paired bootstrap interval of the difference lies wholly "
+        f"above / below that bar (both cards' predictions resampled together over the same items, "
+        f"{RESAMPLES} resamples of whole idioms, compounds or query expressions where the benchmark has them: "
+        f"`idiomkit.report.paired`); no mark: the interval straddles it, so the difference may be chance. "
+        f"*Beyond chance* counts the marks over the columns that have an interval.",
     )

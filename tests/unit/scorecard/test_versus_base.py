@@ -30,7 +30,8 @@ def test_a_trained_card_is_compared_with_its_base_with_the_reader(monkeypatch):
     cells = [c.strip() for c in rows[2].strip("|").split("|")]
     assert cells[:3] == ["me5", "flagship-v2", "2"]
     assert "0.300 (+0.000)" in cells and "0.790 (-0.010)" in cells
-    assert cells[-1] == "1 of 2"  # the STS guard is kept (within .01), the idiom column is not beaten
+    assert cells[-2] == "1 of 2"  # the STS guard is kept (within .01), the idiom column is not beaten
+    assert cells[-1] == "0 ▲, 0 ▼ of 0"  # no prediction files beside these cards: no paired interval
 
 
 def test_clears_is_strict_for_idiom_columns_and_tolerant_for_sts_guards():

@@ -1,0 +1,110 @@
+"""Paired bootstrap intervals of a trained card against its base + reader, from the cards' prediction files."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from idiomkit.report import scorecard
+from idiomkit.report.paired import Card, admire_items, interval_mark, items_of, paired_interval
+from idiomkit.report.scorecard import BASE_WITH_READER, versus_base_rows
+
+HEADER = "\t".join(
+    ("idiom", "language", "source", "heldout", "lookup_equal", "sentence", "paraphrase", "misreading")
+    + ("cos_paraphrase", "cos_misreading")
+)
+COLUMN = "core acc (held-out)"
+
+
+def write_card(folder: Path, recipe: str, correct: list[bool], reported: float | None = None) -> Path:
+    """A plain-track card whose held-out core triples are right where ``correct`` says (two per idiom)."""
+    stem = folder / f"me5__{recipe}__plain__seed0"
+    lines = [HEADER]
+    for i, ok in enumerate(correct):
+        near, far = (0.9, 0.1) if ok else (0.1, 0.9)
+        lines.append(f"idiom{i // 2}\tEN\tpie\t1\t0\ts{i}\tp{i}\tm{i}\t{near:.6f}\t{far:.6f}")
+    Path(f"{stem}.meaning-triples.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    accuracy = float(np.mean(correct)) if reported is None else reported
+    training = None if recipe == BASE_WITH_READER else {"label": recipe, "reads_max_seq_length": 512}
+    rec = {
+        "task": "scorecard",
+        "model": "me5",
+        "recipe": recipe,
+        "seed": 0,
+        "params": {"track": "plain", "training": training},
+        "metrics": {"meaning-triples": {"heldout": {"accuracy": accuracy, "accuracy_ci95": [0.0, 1.0]}}},
+    }
+    path = Path(f"{stem}.json")
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    return path
+
+
+def card_of(path: Path) -> Card:
+    rec = json.loads(path.read_text(encoding="utf-8"))
+    return Card(path.with_suffix(""), scorecard.headline(rec["metrics"]))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    items_of.cache_clear()
+
+
+def test_a_clear_gain_is_marked_and_an_equal_card_is_not(tmp_path, monkeypatch):
+    monkeypatch.setattr(scorecard, "READER_VERSION", 1)
+    base = write_card(tmp_path, BASE_WITH_READER, [True, False] * 20)  # .5
+    trained = write_card(tmp_path, "flagship-v2", [True] * 40)  # 1.0
+    low, high = paired_interval(COLUMN, [card_of(trained)], card_of(base))
+    assert 0.3 < low <= 0.5 <= high < 0.7  # the difference is .5; resampling idioms keeps it near
+    assert interval_mark((low, high)) == "▲"
+    same = paired_interval(COLUMN, [card_of(base)], card_of(base))
+    assert same == (0.0, 0.0) and interval_mark(same) == ""
+    rows = versus_base_rows([(base, json.loads(base.read_text())), (trained, json.loads(trained.read_text()))])
+    cells = [c.strip() for c in rows[2].strip("|").split("|")]
+    assert "1.000 (+0.500▲)" in cells and cells[-1] == "1 ▲, 0 ▼ of 1"
+
+
+def test_a_small_difference_on_few_items_straddles_zero(tmp_path):
+    base = write_card(tmp_path, BASE_WITH_READER, [True, False] * 5)
+    trained = write_card(tmp_path, "flagship-v2", [True, False] * 4 + [True, True])
+    low, high = paired_interval(COLUMN, [card_of(trained)], card_of(base))
+    assert low <= 0 < 0.1 <= high and interval_mark((low, high)) == ""
+
+
+def test_files_that_do_not_reproduce_the_card_give_no_interval(tmp_path, caplog):
+    base = write_card(tmp_path, BASE_WITH_READER, [True, False] * 20)
+    trained = write_card(tmp_path, "flagship-v2", [True] * 40, reported=0.9)
+    with caplog.at_level(logging.WARNING):
+        assert paired_interval(COLUMN, [card_of(trained)], card_of(base)) is None
+    assert "files give 1.000000, its card 0.9" in caplog.text
+
+
+def test_cards_scored_on_other_items_give_no_interval_and_missing_files_none(tmp_path):
+    base = write_card(tmp_path, BASE_WITH_READER, [True, False] * 20)
+    trained = write_card(tmp_path, "flagship-v2", [True] * 38)
+    assert paired_interval(COLUMN, [card_of(trained)], card_of(base)) is None
+    assert paired_interval("Xiao MRR", [card_of(trained)], card_of(base)) is None  # no xiao.ranks.csv
+
+
+def test_an_sts_guard_is_marked_down_only_below_its_tolerance():
+    assert interval_mark((-0.008, -0.002), tolerance=0.01) == "▲"  # within .01 of the base however it is drawn
+    assert interval_mark((-0.03, -0.012), tolerance=0.01) == "▼"
+    assert interval_mark((-0.02, 0.01), tolerance=0.01) == ""
+
+
+def test_admire_items_score_each_predicted_order_against_the_gold_one(tmp_path):
+    gold = ["a.png", "b.png", "c.png", "d.png", "e.png"]
+    rows = [
+        ("night owl", "idiomatic", gold, gold),
+        ("night owl", "literal", gold, ["b.png", "a.png", "c.png", "e.png", "d.png"]),
+    ]
+    lines = ["compound\tsentence_type\tgold_order\tpredicted_order\tscores"]
+    lines += [f"{c}\t{t}\t{g}\t{p}\t0 0 0 0 0" for c, t, g, p in rows]
+    (tmp_path / "card.admire-pool.predictions.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    spearman = admire_items("spearman")(tmp_path / "card", None)
+    top1 = admire_items("top1")(tmp_path / "card", None)
+    assert spearman.values["score"].tolist() == [1.0, 0.8]  # two swaps: 1 - 6 * 4 / (5 * 24)
+    assert top1.values["score"].tolist() == [1.0, 0.0] and spearman.clusters == ["night owl", "night owl"]
