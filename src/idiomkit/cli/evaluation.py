@@ -199,6 +199,22 @@ def report(
         console.print(f"updated the results table of {readme}")
 
 
+@app.command()
+@user_errors
+def compare(
+    first: Annotated[Path, typer.Argument(help="A scorecard card (result JSON of `idiomkit evaluate all`).")],
+    second: Annotated[Path, typer.Argument(help="The card it is set against (its raw predictions beside it).")],
+    data_dir: DataDir = None,
+) -> None:
+    """Two scorecard cards column by column: the difference (first - second) and its 95 % paired bootstrap
+    interval over the same items; ▲ / ▼ when the whole interval lies above / below 0."""
+    from idiomkit.config import run_data_dir
+    from idiomkit.report.compare import compare_rows
+
+    rows = compare_rows(first, second, run_data_dir(data_dir))
+    print_table(rows, title=f"A = {first.stem}\nB = {second.stem}\n(paired bootstrap, 1,000 resamples)")
+
+
 @app.command("run", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 @user_errors
 def run_method(

@@ -108,3 +108,21 @@ def test_admire_items_score_each_predicted_order_against_the_gold_one(tmp_path):
     top1 = admire_items("top1")(tmp_path / "card", None)
     assert spearman.values["score"].tolist() == [1.0, 0.8]  # two swaps: 1 - 6 * 4 / (5 * 24)
     assert top1.values["score"].tolist() == [1.0, 0.0] and spearman.clusters == ["night owl", "night owl"]
+
+
+def test_compare_prints_each_column_with_its_interval_and_refuses_a_file_that_is_not_a_card(tmp_path):
+    from typer.testing import CliRunner
+
+    from idiomkit.cli import app
+
+    base = write_card(tmp_path, BASE_WITH_READER, [True, False] * 20)
+    trained = write_card(tmp_path, "flagship-v2", [True] * 40)
+    result = CliRunner().invoke(app, ["compare", str(trained), str(base), "--data-dir", str(tmp_path / "none")])
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if "core acc (held-out)" in line)
+    assert "1.000" in row and "0.500" in row and "+0.500" in row and "▲" in row
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"task": "semeval2b-dev", "metrics": {}}), encoding="utf-8")
+    result = CliRunner().invoke(app, ["compare", str(other), str(base)])
+    assert result.exit_code == 2 and "not a scorecard card (task 'semeval2b-dev')" in result.output
+    assert "Traceback" not in result.output

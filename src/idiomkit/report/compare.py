@@ -1,0 +1,42 @@
+"""``idiomkit compare``: two scorecard cards side by side, each column's difference with its paired bootstrap
+interval (:mod:`idiomkit.report.paired`).
+
+Example::
+
+    rows = compare_rows(Path("mine__plain__seed0.json"), Path("mpnet__zero-shot-reader-replace__plain__seed0.json"))
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from idiomkit.errors import InputError
+from idiomkit.report.paired import Card, interval_mark, paired_interval
+from idiomkit.report.scorecard import HEADLINE, SCORECARD_TASK, column_digits, headline
+from idiomkit.results import read_json_object
+
+
+def read_card(path: Path) -> Card:
+    """A scorecard result file as a :class:`Card`; anything else is a one-line error naming the file."""
+    rec = read_json_object(path, "scorecard card")
+    if rec.get("task") != SCORECARD_TASK or not isinstance(rec.get("metrics"), dict):
+        raise InputError(f"{path}: not a scorecard card (task {rec.get('task')!r}); give an `evaluate all` result")
+    return Card(path.with_suffix(""), headline(rec["metrics"]))
+
+
+def compare_rows(first: Path, second: Path, data_dir: Path | None = None) -> list[list[str]]:
+    """``idiomkit compare``: each headline column both cards have, their numbers, the difference (first - second),
+    its 95 % paired bootstrap interval ("none" when the files do not allow one: the log says why) and ▲ / ▼ when
+    the whole interval lies above / below 0."""
+    a, b = read_card(first), read_card(second)
+    rows = [["column", "A", "B", "A - B", "95 % interval", ""]]
+    for column, _, _ in HEADLINE:
+        if a.headline.get(column) is None or b.headline.get(column) is None:
+            continue
+        digits = column_digits(column)
+        interval = paired_interval(column, [a], b, data_dir)
+        span = "none" if interval is None else f"[{interval[0]:+.{digits}f}, {interval[1]:+.{digits}f}]"
+        difference = a.headline[column] - b.headline[column]  # type: ignore[operator]
+        numbers = [f"{card.headline[column]:.{digits}f}" for card in (a, b)]
+        rows.append([column, *numbers, f"{difference:+.{digits}f}", span, interval_mark(interval)])
+    return rows
