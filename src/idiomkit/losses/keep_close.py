@@ -24,6 +24,20 @@ def keep_close_loss(embeddings: Tensor, targets: Tensor, distance: str = "mse") 
     raise OptionError(f"unknown distance {distance!r} (expected one of {', '.join(DISTANCES)})")
 
 
+def relational_loss(embeddings: Tensor, targets: Tensor) -> Tensor:
+    """Mean squared difference between the cosine matrices of ``embeddings`` and of ``targets`` (both ``(B, d)``),
+    off the diagonal: zero whenever the embeddings are any rotation of the targets, positive when the batch draws
+    together or apart (the distance-wise term of relational knowledge distillation, on cosines)."""
+    if embeddings.shape != targets.shape:
+        raise ValueError(f"embeddings {tuple(embeddings.shape)} and targets {tuple(targets.shape)} differ in shape")
+    if len(embeddings) < 2:
+        return embeddings.sum() * 0.0
+    normal = torch.nn.functional.normalize
+    mine, theirs = normal(embeddings, dim=-1), normal(targets, dim=-1)
+    off = ~torch.eye(len(embeddings), dtype=torch.bool, device=embeddings.device)
+    return ((mine @ mine.T - theirs @ theirs.T)[off] ** 2).mean()
+
+
 class KeepCloseLoss(nn.Module):
     """Keeps a model's sentence embeddings close to fixed target embeddings: those the *frozen* base model gave the
     same inputs before training (computed once, :mod:`idiomkit.training.recipes.frozen`). Added beside a
@@ -33,6 +47,10 @@ class KeepCloseLoss(nn.Module):
     starting point). Every text column is compared with the same target row, as in
     ``sentence_transformers.losses.MSELoss``.
 
+    A sentence kept close to its own target can still draw nearer to every other: with ``relational`` > 0 the loss
+    adds that weight times :func:`relational_loss`, which holds the batch's cosines between *different* sentences
+    where the base had them (Park et al. 2019's distance-wise term, on cosines).
+
     Args:
         model: a SentenceTransformer (the one being trained).
         distance: ``mse`` (mean squared error per dimension, as ``MSELoss``) or ``cosine`` (``1 - cos``: direction
@@ -40,11 +58,13 @@ class KeepCloseLoss(nn.Module):
             ``mse`` is ``2 (1 - cos) / d``, about 5e-4 for a 384-d model that drifted to cos .91, while a
             scale-20 similarity loss (MNRL, CoSENT) is of order 1; weighted 1 beside such losses, an ``mse`` keep
             term moves nothing.
+        relational: weight of :func:`relational_loss` beside the distance (0: off).
 
     References:
         Li & Hoiem (2017), "Learning without Forgetting", TPAMI 40(12).
         Reimers & Gurevych (2020), "Making Monolingual Sentence Embeddings Multilingual using Knowledge
         Distillation", EMNLP, https://arxiv.org/abs/2004.09813.
+        Park, Kim, Lu & Cho (2019), "Relational Knowledge Distillation", CVPR, https://arxiv.org/abs/1904.05068.
 
     Inputs: one or more text columns; the label of a row is its ``(d,)`` target embedding.
 
@@ -60,20 +80,26 @@ class KeepCloseLoss(nn.Module):
         value = loss([model.preprocess(texts)], targets)
     """
 
-    def __init__(self, model, distance: str = "mse") -> None:
+    def __init__(self, model, distance: str = "mse", relational: float = 0.0) -> None:
         super().__init__()
         if distance not in DISTANCES:
             raise OptionError(f"unknown distance {distance!r} (expected one of {', '.join(DISTANCES)})")
-        self.model, self.distance = model, distance
+        if relational < 0:
+            raise OptionError(f"relational weight {relational} is negative")
+        self.model, self.distance, self.relational = model, distance, relational
 
     def forward(self, sentence_features: Iterable[dict[str, Tensor]], labels: Tensor) -> Tensor:
         reps = [self.model(features)["sentence_embedding"] for features in sentence_features]
         embeddings = torch.cat(reps, dim=0)
         targets = labels.to(embeddings.dtype).repeat(len(reps), 1)
-        return keep_close_loss(embeddings, targets, self.distance)
+        loss = keep_close_loss(embeddings, targets, self.distance)
+        if self.relational:
+            pulls = [relational_loss(rep.float(), labels.float()) for rep in reps]  # cosines in float32
+            loss = loss + self.relational * torch.stack(pulls).mean()
+        return loss
 
     def get_config_dict(self) -> dict:
-        return {"distance": self.distance}
+        return {"distance": self.distance, "relational": self.relational}
 
     @property
     def citation(self) -> str:

@@ -30,7 +30,7 @@ from idiomkit.report.tables import mean_std
 from idiomkit.training.recipes.flagship import LEAVE_OUT
 
 _PART = re.compile(rf"-({'|'.join(LEAVE_OUT)}|keep0)(?=-|$)")
-_KEEP = re.compile(r"-keep(?:[0-9.]+(?:-keep-[a-z]+)?|-[a-z]+)(?=-|$)")  # the keep term's part of a label
+_KEEP = re.compile(r"-keep(?:[0-9.]+(?:-keep-[a-z]+)?|-[a-z]+)(?:-rel[0-9.]+)?(?=-|$)")  # the keep term's label part
 KEEP_TERM = "the keep term"
 NOISE_SDS = 2  # a difference larger than this many standard deviations of the reference's seeds is marked
 NOISE_MARK = "*"

@@ -109,6 +109,13 @@ class TrainConfig:
         "flagship-v2 recipes: distance of the keep-what-you-know loss.",
         known=("distance", "idiomkit.losses.keep_close:DISTANCES"),
     )
+    keep_relational: float = opt(
+        0.0,
+        "flagship-v2 recipes: weight, inside the keep loss, of a relational term: the keep batch's cosines between"
+        " different sentences stay at the frozen base's (mean squared difference; 0: off). A sentence kept near its"
+        " own base embedding can still draw nearer to all others.",
+        range=Range(0),
+    )
     teacher: str = opt(
         "mpnet",
         "flagship-v2-student: the teacher (idiom reader in front) distilled into the model on EN/PT parallel"

@@ -31,6 +31,7 @@ TINY = {
     "eval_every": 4,
     "pin_weight": 10.0,  # the 2B stream's CoSENT with its correct pairs pinned (PinPositivesLoss)
     "other_id_targets": True,  # ... on the otherID rule's targets (OtherIdTargetsLoss): three text columns
+    "keep_relational": 2.0,  # the keep stream also holds its batch's cosine matrix at the base's
 }
 
 
@@ -84,7 +85,9 @@ def student_run(tmp_path_factory, data_dir):
 def test_distill_phase_then_flagship_streams_with_the_keep_term(student_run):
     out, losses, _, _ = student_run
     info = json.loads((out / "training.json").read_text(encoding="utf-8"))
-    assert info["label"] == "flagship-v2-student-lora-pin10-otherid-distill2-teacher-minilm-align-procrustes-dropout0"
+    assert info["label"] == (
+        "flagship-v2-student-lora-rel2-pin10-otherid-distill2-teacher-minilm-align-procrustes-dropout0"
+    )
     assert info["steps"] == 4
     counts = info["counts"]
     assert counts["distill_rows"] == 2 * 4 and counts["keep_rows"] > 0 and counts["misreading_rows"] > 0

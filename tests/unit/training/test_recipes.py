@@ -64,6 +64,8 @@ def test_flagship_v2_labels_name_the_keep_and_distill_options():
     assert (
         run_label("flagship-v2", {"keep_weight": 2.5, "keep_distance": "cosine"}) == "flagship-v2-keep2.5-keep-cosine"
     )
+    relational = {"keep_weight": 10.0, "keep_distance": "cosine", "keep_relational": 5.0, "pooling": "mean"}
+    assert run_label("flagship-v2", relational) == "flagship-v2-keep10-keep-cosine-rel5-pool-mean"
     assert run_label("flagship-v2-student", {"distill_steps": 100, "teacher": "minilm"}) == (
         "flagship-v2-student-distill100-teacher-minilm"
     )

@@ -40,7 +40,8 @@ def run_label(recipe: str, config: Mapping[str, Any] | None = None) -> str:
     not the paper's 10 (2B result files name their epochs elsewhere); ``-dropout<p>`` when the run overrode the
     model's dropout; ``-bf16`` for a run trained in mixed precision (:mod:`idiomkit.training.precision`);
     ``-stsw<w>`` for an STS-mixing recipe whose STS loss weight is not 1; flagship-v2 recipes:
-    ``-keep<w>`` / ``-keep-<distance>`` when the keep-what-you-know loss is not the default (weight 1, ``mse``),
+    ``-keep<w>`` / ``-keep-<distance>`` / ``-rel<w>`` when the keep-what-you-know loss is not the default (weight
+    1, ``mse``, no relational term),
     ``-anchors`` with ``paraphrase_anchors``, ``-pin<w>`` with a ``pin_weight``, ``-otherid`` with
     ``other_id_targets``,
     ``-pool-<pooling>`` when the pooling is not ``last2``, ``-distill<N>`` / ``-teacher-<name>`` /
@@ -76,6 +77,7 @@ def _v2_label(recipe: str, cfg: Mapping[str, Any]) -> str:
     """The flagship-v2 part of a run label: what differs from the recipe's defaults."""
     label = f"-keep{cfg['keep_weight']:g}" if cfg["keep_weight"] != 1.0 else ""
     label += f"-keep-{cfg['keep_distance']}" if cfg["keep_distance"] != "mse" else ""
+    label += f"-rel{cfg['keep_relational']:g}" if cfg["keep_relational"] else ""
     label += f"-pool-{cfg['pooling']}" if cfg["pooling"] != "last2" else ""
     label += "-anchors" if cfg["paraphrase_anchors"] else ""
     label += f"-pin{cfg['pin_weight']:g}" if cfg["pin_weight"] else ""

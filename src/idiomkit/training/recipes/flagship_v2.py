@@ -2,10 +2,10 @@
 its base knew, and a selection that sees idioms the model has not.
 
 - ``keep`` stream (``keep_weight`` > 0): :class:`~idiomkit.losses.KeepCloseLoss` (``keep_distance``: MSE or
-  cosine) between the model's embeddings and the *frozen* base model's on general sentences (STS train, EN + PT)
-  and idiomatic sentences (PIE train, the misreading stream's sentences), :data:`KEEP_SENTENCES` of each, picked
-  by hash. The base's embeddings are computed once, before the first step, and cached in the run folder
-  (:mod:`.frozen`), so a resumed run reads them back.
+  cosine; ``keep_relational``: plus the batch's cosine matrix held at the base's) between the model's embeddings
+  and the *frozen* base model's on general sentences (STS train, EN + PT) and idiomatic sentences (PIE train, the
+  misreading stream's sentences), :data:`KEEP_SENTENCES` of each, picked by hash. The base's embeddings are computed
+  once, before the first step, and cached in the run folder (:mod:`.frozen`), so a resumed run reads them back.
 - ``flagship-v2-student``: a ``distill`` phase of ``distill_steps`` steps before the flagship streams: the model
   (the student) learns student(EN) ≈ teacher(EN) and student(PT) ≈ teacher(EN) on parallel sentences (Reimers &
   Gurevych 2020), teacher = ``teacher`` (default all-mpnet-base-v2) with the idiom reader in front, its embeddings
@@ -113,7 +113,11 @@ def keep_stream(model, cfg, sentences: list[str]) -> Stream:
     targets = frozen_embeddings(
         model, examples, cfg.output_dir, f"base|{cfg.model}|{cfg.pooling}", share=get_spec(cfg.model) is not None
     )
-    return Stream(with_targets(examples, targets), KeepCloseLoss(model, cfg.keep_distance), weight=cfg.keep_weight)
+    return Stream(
+        with_targets(examples, targets),
+        KeepCloseLoss(model, cfg.keep_distance, cfg.keep_relational),
+        weight=cfg.keep_weight,
+    )
 
 
 def parallel_sentences(cfg, sources: Sources) -> list[tuple[str, str]]:
