@@ -7,12 +7,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import tomllib
+
 from idiomkit.idioms.version import READER_VERSION
 from idiomkit.metrics.bootstrap import RESAMPLES
 from idiomkit.models.registry import REGISTRY
 from idiomkit.report.paired import Card, interval_mark, paired_interval
 from idiomkit.report.tables import RULES, mean_std, training_rule
 from idiomkit.results import reader_recipe
+from idiomkit.training.recipes import run_label
 
 # (column, block, path into the block's metrics): the headline numbers of a card, in table order
 HEADLINE: list[tuple[str, str, tuple[str, ...]]] = [
@@ -297,18 +300,39 @@ def recommended(results: list[tuple[Path, dict[str, Any]]], portuguese: bool) ->
 
 
 def recommendation_line(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
-    """One line naming the scorecard's recommended models (English; English and Portuguese)."""
+    """One line naming the scorecard's recommended models (English; English and Portuguese), a trained one with
+    the command that trains and cards it (:func:`experiment_of`)."""
     english, both = recommended(results, portuguese=False), recommended(results, portuguese=True)
     if not english:
         return []
-    named = [f"English: `{english[0]}` {english[1]}"] + (
-        [f"English + Portuguese: `{both[0]}` {both[1]}"] if both else []
+    named = [f"English: {how_to_get(english, results)}"] + (
+        [f"English + Portuguese: {how_to_get(both, results)}"] if both else []
     )
     return [
         "**Recommended by the scorecard** (best mean rank over the plain-track columns every card has; a trained "
         f"model on {RECOMMEND_MIN_SEEDS} seeds or more): " + "; ".join(named) + ".",
         "",
     ]
+
+
+def how_to_get(group: tuple[str, str], results: list[tuple[Path, dict[str, Any]]]) -> str:
+    """``model`` recipe, and for a trained configuration with an experiment file the command that makes it."""
+    model, recipe = group
+    cards = [path for path, rec in results if (rec.get("model"), rec.get("recipe")) == group]
+    experiment = experiment_of(model, recipe, cards[0]) if cards else None
+    command = f" (`idiomkit reproduce --full --only {experiment} --seed 0`)" if experiment else ""
+    return f"`{model}` {recipe}{command}"
+
+
+def experiment_of(model: str, label: str, card: Path) -> str | None:
+    """The experiment (``benchmarks/experiments/NAME.toml``, beside the card's results folder) that trains
+    ``model`` into run label ``label``; None when none does (or the card has no such folder beside it)."""
+    folder = card.parent.parent.parent / "experiments"
+    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
+        train = tomllib.loads(path.read_text(encoding="utf-8")).get("train") or {}
+        if train.get("model") == model and "recipe" in train and run_label(train["recipe"], train) == label:
+            return path.stem
+    return None
 
 
 def scorecard_section(

@@ -255,3 +255,21 @@ def test_a_trained_configuration_is_recommended_only_on_two_seeds_or_more():
     # the one-seed ablation is best on every column, yet no candidate
     assert recommended([base, *one_seed, *two_seeds], portuguese=False) == ("me5-small-enpt", "flagship-v2")
     assert recommended([base, *one_seed], portuguese=False) == ("me5-small-enpt", "zero-shot")
+
+
+def test_a_trained_recommendation_names_the_experiment_that_makes_it(tmp_path):
+    from idiomkit.report.scorecard import experiment_of, how_to_get
+
+    card_path = tmp_path / "benchmarks" / "results" / "scorecard" / "mpnet__x__plain__seed0.json"
+    experiments = tmp_path / "benchmarks" / "experiments"
+    experiments.mkdir(parents=True)
+    train = '[train]\nrecipe = "flagship-v2"\nmodel = "mpnet"\npooling = "mean"\nprecision = "bf16"\n'
+    (experiments / "mine.toml").write_text(train, encoding="utf-8")
+    (experiments / "other.toml").write_text(train.replace("mpnet", "minilm"), encoding="utf-8")
+    assert experiment_of("mpnet", "flagship-v2-pool-mean-bf16", card_path) == "mine"
+    assert experiment_of("mpnet", "flagship-v2-pool-mean", card_path) is None  # no experiment trains it in fp32
+    results = [(card_path, {"model": "mpnet", "recipe": "flagship-v2-pool-mean-bf16"})]
+    assert how_to_get(("mpnet", "flagship-v2-pool-mean-bf16"), results) == (
+        "`mpnet` flagship-v2-pool-mean-bf16 (`idiomkit reproduce --full --only mine --seed 0`)"
+    )
+    assert how_to_get(("mpnet", "zero-shot"), results) == "`mpnet` zero-shot"
