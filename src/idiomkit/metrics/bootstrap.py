@@ -54,12 +54,15 @@ def _weighted_ranks(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Each item's mid-rank among the weighted items (an item drawn k times stands k times; ties share)."""
     order = np.argsort(values, kind="stable")
     ordered = np.asarray(values, dtype=float)[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    group_of = np.cumsum(np.r_[True, ordered[1:] != ordered[:-1]]) - 1
-    totals = np.add.reduceat(weights[:, order], starts, axis=1)
-    mid = np.cumsum(totals, axis=1) - totals + (totals + 1) / 2
+    new_value = np.r_[True, ordered[1:] != ordered[:-1]]
+    drawn = weights[:, order]
     ranks = np.empty_like(weights)
-    ranks[:, order] = mid[:, group_of]
+    if new_value.all():  # no ties (cosines, mostly): each item is its own group
+        ranks[:, order] = np.cumsum(drawn, axis=1) - drawn + (drawn + 1) / 2
+        return ranks
+    totals = np.add.reduceat(drawn, np.flatnonzero(new_value), axis=1)
+    mid = np.cumsum(totals, axis=1) - totals + (totals + 1) / 2
+    ranks[:, order] = mid[:, np.cumsum(new_value) - 1]
     return ranks
 
 

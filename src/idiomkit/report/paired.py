@@ -232,9 +232,9 @@ def top_of_run(lines: Iterable[str], depth: int) -> dict[str, list[str]]:
     """Each query's first ``depth`` documents of a TREC run (the lines in any order; ``rank`` decides)."""
     ranked: dict[str, list[tuple[int, str]]] = {}
     for line in lines:
-        parts = line.split()
-        if len(parts) >= 4 and int(parts[3]) <= depth:
-            ranked.setdefault(parts[0], []).append((int(parts[3]), parts[2]))
+        parts = line.split(None, 4)
+        if len(parts) >= 4 and (rank := int(parts[3])) <= depth:
+            ranked.setdefault(parts[0], []).append((rank, parts[2]))
     return {query: [doc for _, doc in sorted(docs)] for query, docs in ranked.items()}
 
 
