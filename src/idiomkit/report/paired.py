@@ -298,21 +298,21 @@ def paired_interval(
     the column has no reader, a card's files are missing or do not reproduce its number, or the cards' items
     differ."""
     spec = PAIRED.get(column)
-    if spec is None:
+    cards = (*trained, base)
+    read = [items_of(column, card.stem, data_dir) for card in cards] if spec else [None]
+    if spec is None or any(items is None for items in read):
         return None
-    read = [items_of(column, card.stem, data_dir) for card in (*trained, base)]
-    if any(items is None for items in read):
-        return None
-    keys = read[-1].keys  # type: ignore[union-attr]
-    if any(sorted(items.keys) != sorted(keys) for items in read):  # type: ignore[union-attr]
+    found = [items for items in read if items is not None]
+    keys = found[-1].keys
+    if any(sorted(items.keys) != sorted(keys) for items in found):
         log.warning("%s: the cards' items differ (%s); no interval", column, ", ".join(c.stem.name for c in trained))
         return None
-    weights = _weights(tuple(read[-1].clusters), resamples)  # type: ignore[union-attr]
+    weights = _weights(tuple(found[-1].clusters), resamples)
     scores = []
-    for card, items in zip((*trained, base), read, strict=True):
-        values = spec.statistic(items.aligned(keys), weights)  # type: ignore[union-attr]
+    for card, items in zip(cards, found, strict=True):
+        values = spec.statistic(items.aligned(keys), weights)
         reported = card.headline.get(column)
-        if reported is None or not abs(values[0] - reported) <= TOLERANCE + items.undecided:  # type: ignore[union-attr]
+        if reported is None or not abs(values[0] - reported) <= TOLERANCE + items.undecided:
             log.warning(
                 "%s: %s's files give %.6f, its card %s; no interval", column, card.stem.name, values[0], reported
             )
