@@ -24,6 +24,11 @@ def query_metrics(relevant: set[str], ranking: Sequence[str]) -> dict[str, float
     return {"r_precision": sum(hits[:r]) / r, "ndcg@10": dcg / ideal}
 
 
+def relevant_documents(qrels: dict[str, dict[str, int]]) -> dict[str, set[str]]:
+    """Each query's documents judged relevant (grade above 0)."""
+    return {q: {doc for doc, rel in docs.items() if rel > 0} for q, docs in qrels.items()}
+
+
 def r_precision_and_ndcg10(
     qrels: dict[str, dict[str, int]], run: Run, usage_of: dict[str, str] | None = None
 ) -> dict[str, Any]:
@@ -33,7 +38,7 @@ def r_precision_and_ndcg10(
     costs 20 s to a minute in every fresh process. With ``usage_of`` (query id -> usage), the metrics are also
     given per usage (``{"literal": {...}, ...}``).
     """
-    relevant = {q: {doc for doc, rel in docs.items() if rel > 0} for q, docs in qrels.items()}
+    relevant = relevant_documents(qrels)
     missing = [q for q in qrels if not relevant[q]]
     if missing:
         raise InputError(f"query '{missing[0]}' has no relevant documents")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import csv
-import gzip
+import io
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -37,7 +37,8 @@ from idiomkit.metrics.bootstrap import (
     weighted_spearman,
 )
 from idiomkit.metrics.ranking import item_metrics
-from idiomkit.metrics.retrieval import query_metrics
+from idiomkit.metrics.retrieval import query_metrics, relevant_documents
+from idiomkit.results import read_prediction
 
 log = logging.getLogger(__name__)
 
@@ -90,9 +91,7 @@ def _macro_f1(values: dict[str, np.ndarray], weights: np.ndarray) -> np.ndarray:
 def _rows(path: Path, delimiter: str) -> list[dict[str, str]] | None:
     if not path.is_file():
         return None
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh, delimiter=delimiter))
+    return list(csv.DictReader(io.StringIO(read_prediction(path)), delimiter=delimiter))
 
 
 def _unique(keys: list[str]) -> list[str]:
@@ -120,7 +119,7 @@ def _idiolink_test(data_dir: Path) -> tuple[list[Query], dict[str, set[str]]]:
     """IdioLink test queries that have judgements, and each one's relevant documents."""
     data = load_idiolink(data_dir, "test")
     qrels = data.qrels()
-    relevant = {q: {doc for doc, rel in docs.items() if rel > 0} for q, docs in qrels.items()}
+    relevant = relevant_documents(qrels)
     return [q for q in data.queries if q.id in qrels], relevant
 
 
@@ -243,8 +242,7 @@ def idiolink_items(stem: Path, data_dir: Path | None) -> Items | None:
     path = Path(f"{stem}.idiolink-sentence.run.trec.gz")
     if not path.is_file() or data_dir is None:
         return None
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        run = top_of_run(fh, NDCG_DEPTH)
+    run = top_of_run(read_prediction(path).splitlines(), NDCG_DEPTH)
     queries, relevant = _idiolink_test(data_dir)
     ndcg = [100.0 * query_metrics(relevant[q.id], run.get(q.id, []))["ndcg@10"] for q in queries]
     return Items([q.id for q in queries], [q.idiom for q in queries], {"score": np.array(ndcg)})
