@@ -195,8 +195,9 @@ def report(
     path = write_report(source, output, data_dir=run_data_dir(data_dir))
     console.print(f"wrote {path}")
     readme = readme or (Path("README.md") if output == DOCS_RESULTS else None)
-    if readme and readme.is_file() and update_readme(readme, source):
-        console.print(f"updated the results table of {readme}")
+    if readme and readme.is_file():
+        changed = update_readme(readme, source)
+        console.print(f"{'updated' if changed else 'left as is (already current, or no tables)'}: {readme}")
 
 
 @app.command()

@@ -103,22 +103,22 @@ def readme_scorecard(results: list[tuple[Path, dict[str, Any]]]) -> str:
 def update_readme(readme: str | Path, results_dir: str | Path) -> bool:
     """Replace the tables between :data:`SCORECARD_MARKERS` (the scorecard's :data:`README_TRACKS`, the rows
     :func:`readme_scorecard` keeps; both tracks and every row are on the results pages) and
-    :data:`README_MARKERS` (the cross-benchmark matrix) in ``readme``; False when it has neither (nothing
-    written)."""
-    text = Path(readme).read_text(encoding="utf-8")
+    :data:`README_MARKERS` (the cross-benchmark matrix) in ``readme``; True when that changed the file, False when
+    the tables were already current or it has neither marker pair (nothing written)."""
+    text = before = Path(readme).read_text(encoding="utf-8")
     results = load_results(results_dir)
     tables = (
         (SCORECARD_MARKERS, readme_scorecard(results)),
         (README_MARKERS, readme_table(results_dir)),
     )
-    found = False
     for (start, end), table in tables:
         if start in text and end in text:
             head, rest = text.split(start, 1)
-            text, found = f"{head}{start}\n{table}\n{end}{rest.split(end, 1)[1]}", True
-    if found:
-        atomic_write_text(readme, text)
-    return found
+            text = f"{head}{start}\n{table}\n{end}{rest.split(end, 1)[1]}"
+    if text == before:
+        return False
+    atomic_write_text(readme, text)
+    return True
 
 
 def gold_dir(data_dir: str | Path | None) -> Path | None:
