@@ -82,6 +82,7 @@ def test_models_table_fits_80_columns():
         (["evaluate"], "Missing argument 'task'"),
         (["no-such-verb"], "No such command 'no-such-verb'"),
         (["interpolate", "r", "-o", "o", "--alphas", "5,-2"], "--alphas"),
+        (["center", "r", "-o", "o", "--sentences", "0"], "--sentences"),
         (["train", "--recipe", "bogus"], "unknown recipe 'bogus' (expected one of adaptive-triplet, "),  # > 80 columns
     ],
 )

@@ -1,4 +1,4 @@
-"""``idiomkit train`` and ``interpolate``: training runs (flags generated from
+"""``idiomkit train``, ``interpolate`` and ``center``: training runs (flags generated from
 :class:`~idiomkit.training.config.TrainConfig`) and the evaluations that follow them."""
 
 from __future__ import annotations
@@ -246,4 +246,31 @@ def interpolate(
 
         payload = {"name": info["label"], "kind": "interpolation", "run": str(run), "prompt": "auto", "points": points}
         atomic_write_text(curve, json.dumps(payload, indent=2) + "\n")
+    evaluate_trained(output, info, evaluate_on or [], data_dir)
+
+
+@app.command()
+@user_errors
+def center(
+    run: Annotated[Path, typer.Argument(help="A model directory made by `idiomkit train`.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to save the centred model.")],
+    sentences: Annotated[
+        int, typer.Option(min=1, help="Reference sentences (STS train, the base model's languages) for the mean.")
+    ] = 1000,
+    seed: Annotated[int, typer.Option(help="Which reference sentences are drawn.")] = 0,
+    evaluate_on: Annotated[
+        list[str] | None,
+        typer.Option("--evaluate", help="Then evaluate the centred model: semeval2b, idiolink, xiao-pairs, scorecard."),
+    ] = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Centre a trained model: subtract the mean embedding of ordinary training text, then rescale to unit length
+    (undoes the common direction fine-tuning adds; saved as sentence-transformers' own modules)."""
+    check_evaluate_tasks(evaluate_on or [])
+    from idiomkit.config import run_data_dir
+    from idiomkit.training.center import center_run
+
+    info = center_run(run, output, run_data_dir(data_dir), sentences=sentences, seed=seed)
+    done = info["centering"]
+    console.print(f"centred on {done['sentences']} sentences of {', '.join(done['reference'])} -> {output}")
     evaluate_trained(output, info, evaluate_on or [], data_dir)

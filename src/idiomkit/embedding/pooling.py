@@ -56,6 +56,14 @@ def stack_only_pooled_layers(model: torch.nn.Module) -> int:
     return len(modules)
 
 
+def after_pooling(model: SentenceTransformer) -> list[torch.nn.Module]:
+    """The modules after ``model``'s ``Pooling`` (none without one): what a pooled vector goes through before it is
+    the embedding (``Normalize``; a centre, :mod:`idiomkit.embedding.center`, where there is one)."""
+    modules = list(model)
+    at = next((i for i, m in enumerate(modules) if isinstance(m, Pooling)), None)
+    return [] if at is None else modules[at + 1 :]
+
+
 def _split_modules(model: SentenceTransformer) -> tuple[list[torch.nn.Module], int, list[torch.nn.Module]]:
     """(modules before pooling, embedding dim, modules after pooling) of a pooled sentence-transformers model."""
     modules = list(model)

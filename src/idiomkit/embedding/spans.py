@@ -12,9 +12,10 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 from sentence_transformers import SentenceTransformer
-from sentence_transformers.sentence_transformer.modules import Normalize, Pooling
+from sentence_transformers.sentence_transformer.modules import Pooling
 from torch import Tensor
 
+from idiomkit.embedding.pooling import after_pooling
 from idiomkit.idioms.reader import model_inputs
 from idiomkit.progress import track
 
@@ -71,10 +72,10 @@ def forward_span_embeddings(
     (texts and spans as :func:`span_features` makes them)."""
     features, mask = span_features(model, texts, spans, prompt)
     out = model.forward(features)
-    emb = masked_mean(out["token_embeddings"], mask)
-    if any(isinstance(m, Normalize) for m in model):
-        emb = torch.nn.functional.normalize(emb, dim=-1)
-    return emb
+    pooled = {"sentence_embedding": masked_mean(out["token_embeddings"], mask)}
+    for module in after_pooling(model):  # Normalize, and a centre (idiomkit.embedding.center) where there is one
+        pooled = module(pooled)
+    return pooled["sentence_embedding"]
 
 
 def encode_spans(

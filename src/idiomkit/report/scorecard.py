@@ -15,7 +15,7 @@ from idiomkit.models.registry import REGISTRY
 from idiomkit.report.paired import Card, interval_mark, paired_interval
 from idiomkit.report.tables import RULES, mean_std, training_rule
 from idiomkit.results import reader_recipe
-from idiomkit.training.recipes import run_label
+from idiomkit.training.recipes import METHOD_SUFFIXES, run_label
 
 # (column, block, path into the block's metrics): the headline numbers of a card, in table order
 HEADLINE: list[tuple[str, str, tuple[str, ...]]] = [
@@ -326,12 +326,24 @@ def how_to_get(group: tuple[str, str], results: list[tuple[Path, dict[str, Any]]
 
 def experiment_of(model: str, label: str, card: Path) -> str | None:
     """The experiment (``benchmarks/experiments/NAME.toml``, beside the card's results folder) that trains
-    ``model`` into run label ``label``; None when none does (or the card has no such folder beside it)."""
+    ``model`` into run label ``label``, or that makes it from another experiment's run with a post-training verb
+    (:data:`~idiomkit.training.recipes.METHOD_SUFFIXES`: ``idiomkit center``); None when none does (or the card has
+    no such folder beside it)."""
     folder = card.parent.parent.parent / "experiments"
-    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
-        train = tomllib.loads(path.read_text(encoding="utf-8")).get("train") or {}
-        if train.get("model") == model and "recipe" in train and run_label(train["recipe"], train) == label:
-            return path.stem
+    specs = {p.stem: tomllib.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.toml"))}
+    labels = {
+        name: run_label(train["recipe"], train)
+        for name, spec in specs.items()
+        if (train := spec.get("train") or {}).get("model") == model and "recipe" in train
+    }
+    for name, spec in specs.items():
+        if labels.get(name) == label:
+            return name
+        method = spec.get("method") or {}
+        read = next((v.get("experiment") for v in method.get("positional", []) if isinstance(v, dict)), None)
+        suffix = METHOD_SUFFIXES.get(method.get("subcommand", ""))
+        if suffix and read in labels and labels[read] + suffix == label:
+            return name
     return None
 
 

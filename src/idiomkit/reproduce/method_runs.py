@@ -83,6 +83,7 @@ def known_scripts(scripts_dir: Path) -> list[str]:
 # The ``idiomkit`` verbs a ``[method]`` run may name (the CLI sits above this module, so the list is kept here and a
 # test checks it against the CLI's commands).
 IDIOMKIT_VERBS = (
+    "center",
     "compare",
     "embed",
     "evaluate",

@@ -144,3 +144,6 @@ def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
     result = runner.invoke(app, ["interpolate", str(tmp_path / "no-run"), "-o", str(tmp_path / "z")])
     assert result.exit_code == 2 and "training.json" in result.output
     assert len(result.output.strip().splitlines()) == 1
+    result = runner.invoke(app, ["center", str(tmp_path / "no-run"), "-o", str(tmp_path / "z")])
+    assert result.exit_code == 2 and "not a run made by `idiomkit train` (no training.json)" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and not (tmp_path / "z").exists()

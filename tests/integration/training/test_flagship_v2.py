@@ -134,3 +134,26 @@ def test_interpolation_chooses_on_the_recipes_own_validation_and_keeps_the_shipp
     assert info["best"] == {"metric": "val_mean", "value": chosen["val_mean"], "alpha": chosen["alpha"]}
     saved, tuned = load_model(str(tmp_path / "mix")), load_model(str(out))
     assert type(saved[0]).__name__ == "IdiomReader" and list(saved[0].lexicon.rows()) == list(tuned[0].lexicon.rows())
+
+
+def test_centering_a_run_keeps_its_reader_and_labels_its_cards(student_run, tmp_path, data_dir):
+    """`idiomkit center`: the saved model is the run's (reader first) with the centre after it, its embeddings the
+    run's minus the reference mean, rescaled; the label gains -center and the reference is recorded."""
+    import numpy as np
+
+    from idiomkit.embedding.center import is_centering, mean_embedding
+    from idiomkit.training.center import center_run, reference_sentences
+
+    out, _, _, _ = student_run
+    info = center_run(out, tmp_path / "c", data_dir, sentences=40, seed=3)
+    trained = json.loads((out / "training.json").read_text(encoding="utf-8"))
+    assert info["label"] == trained["label"] + "-center"
+    assert info["centering"]["reference"] == ["stsb-en train"] and info["centering"]["sentences"] == 40
+    assert json.loads((tmp_path / "c" / "training.json").read_text(encoding="utf-8"))["label"] == info["label"]
+    saved, tuned = load_model(str(tmp_path / "c")), load_model(str(out))
+    assert type(saved[0]).__name__ == "IdiomReader" and is_centering(saved[-2])
+    texts = ["he kicked the bucket", "prices went through the roof", "a cat sleeps"]
+    mean = mean_embedding(tuned, reference_sentences(data_dir, ("stsb-en",), 40, 3))
+    expected = tuned.encode(texts, normalize_embeddings=True) - mean
+    expected /= np.linalg.norm(expected, axis=1, keepdims=True)
+    assert np.abs(saved.encode(texts) - expected).max() < 1e-5

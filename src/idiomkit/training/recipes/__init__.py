@@ -32,6 +32,11 @@ def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> lis
     return RECIPES[recipe].phases(model, groups, cfg)
 
 
+# the suffix a post-training verb adds to the label of the run it reads (``idiomkit center RUN``: that run's label
+# + ``-center``), so a method experiment's cards are named from the experiment it reads
+METHOD_SUFFIXES = {"center": "-center"}
+
+
 def run_label(recipe: str, config: Mapping[str, Any] | None = None) -> str:
     """The recipe name used in result files, from the recipe's :class:`Recipe` entry and the run's options
     (``config``: a :class:`~idiomkit.training.config.TrainConfig` or its dict, as in ``training.json``; a missing

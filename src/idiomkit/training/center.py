@@ -1,0 +1,84 @@
+"""Centre a trained run's embeddings on a reference sample of its training text (:mod:`idiomkit.embedding.center`).
+
+The reference is ordinary text the recipes train on, never a held-out split: distinct sentences of the STS *train*
+pairs in the base model's languages (STS-B for English, ASSIN 2 for Portuguese, the sample split evenly between
+them), a fixed sample (``seed``). The centred model is saved with the run's modules (its idiom reader first) and a
+``training.json`` whose label gains ``-center``, so its cards sit in their own row beside the run's.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from idiomkit.data.sts import load_sts
+from idiomkit.embedding.center import add_centering, mean_embedding
+from idiomkit.errors import OptionError
+from idiomkit.models import load_model
+from idiomkit.models.registry import get_spec
+from idiomkit.results import atomic_write_text
+from idiomkit.training.card import write_model_card
+from idiomkit.training.interpolate import run_info
+from idiomkit.training.recipes import METHOD_SUFFIXES, run_label
+
+log = logging.getLogger("idiomkit.training")
+
+CENTER_SUFFIX = METHOD_SUFFIXES["center"]
+SOURCE_OF_LANGUAGE = {"en": "stsb-en", "pt": "assin2"}
+
+
+def reference_sources(model_name: str) -> tuple[str, ...]:
+    """The STS sources in ``model_name``'s languages (a registry model; English for any other)."""
+    spec = get_spec(Path(model_name).name)
+    languages = spec.languages if spec else ("en",)
+    return tuple(SOURCE_OF_LANGUAGE[lang] for lang in ("en", "pt") if lang in languages)
+
+
+def reference_sentences(data_dir: Path, sources: tuple[str, ...], n: int, seed: int) -> list[str]:
+    """``n`` distinct sentences of the STS train pairs of ``sources`` (as evenly split as ``n`` allows), each
+    source's share drawn by a seeded generator from its sorted sentences."""
+    if n < 1:
+        raise OptionError(f"sentences must be >= 1, got {n}")
+    rng = np.random.default_rng(seed)
+    picked: list[str] = []
+    for i, source in enumerate(sources):
+        pool = sorted({t for p in load_sts(data_dir, "train", (source,)) for t in (p.sentence_1, p.sentence_2)})
+        share = n // len(sources) + (1 if i < n % len(sources) else 0)
+        chosen = rng.choice(len(pool), size=min(share, len(pool)), replace=False)
+        picked += [pool[j] for j in sorted(chosen)]
+    return picked
+
+
+def center_run(
+    run_dir: str | Path, output_dir: str | Path, data_dir: str | Path, *, sentences: int = 1000, seed: int = 0
+) -> dict[str, Any]:
+    """Save ``run_dir``'s model centred on :func:`reference_sentences` to ``output_dir`` (+ ``training.json``, its
+    label with :data:`CENTER_SUFFIX`, and the model card); returns that ``training.json``."""
+    run_dir, output_dir = Path(run_dir), Path(output_dir)
+    info = run_info(run_dir)  # before any model loads
+    cfg = info["config"]
+    sources = reference_sources(cfg["model"])
+    texts = reference_sentences(Path(data_dir), sources, sentences, seed)
+    model = load_model(str(run_dir), device="cpu")
+    spec = get_spec(Path(cfg["model"]).name)
+    prompt_name = spec.query_prompt if spec else None
+    mean = mean_embedding(model, texts, prompt_name=prompt_name)
+    add_centering(model, mean)
+    model.save(str(output_dir))
+    info["label"] = (info.get("label") or run_label(info["recipe"], cfg)) + CENTER_SUFFIX
+    info["centering"] = {
+        "from": str(run_dir),
+        "reference": [f"{s} train" for s in sources],
+        "sentences": len(texts),
+        "seed": seed,
+        "prompt_name": prompt_name,
+        "mean_norm": round(float(np.linalg.norm(mean)), 4),
+    }
+    atomic_write_text(output_dir / "training.json", json.dumps(info, indent=2) + "\n")
+    write_model_card(output_dir, info)
+    log.info("centred %s on %d reference sentences -> %s", run_dir, len(texts), output_dir)
+    return info
