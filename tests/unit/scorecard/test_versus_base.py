@@ -268,7 +268,8 @@ def test_a_trained_recommendation_names_the_experiment_that_makes_it(tmp_path):
     (experiments / "other.toml").write_text(train.replace("mpnet", "minilm"), encoding="utf-8")
     assert experiment_of("mpnet", "flagship-v2-pool-mean-bf16", card_path) == "mine"
     assert experiment_of("mpnet", "flagship-v2-pool-mean", card_path) is None  # no experiment trains it in fp32
-    method = '[method]\nscript = "idiomkit"\nsubcommand = "center"\npositional = [{ inject = "run", experiment = "%s" }]\n'
+    method = '[method]\nscript = "idiomkit"\nsubcommand = "center"\n'
+    method += 'positional = [{ inject = "run", experiment = "%s" }]\n'
     (experiments / "mine-center.toml").write_text(method % "mine", encoding="utf-8")
     (experiments / "other-center.toml").write_text(method % "other", encoding="utf-8")
     assert experiment_of("mpnet", "flagship-v2-pool-mean-bf16-center", card_path) == "mine-center"
