@@ -31,10 +31,13 @@ SEED = 0
 
 def cluster_weights(clusters: Sequence[str], *, resamples: int = RESAMPLES, seed: int = SEED) -> np.ndarray:
     """``(resamples + 1, items)`` weights: row 0 all ones, then one row per resample of whole clusters (as many
-    draws as there are clusters), each item weighted by how often its cluster was drawn."""
+    draws as there are clusters, ``default_rng(seed).integers`` over the sorted cluster keys: the draws the core
+    test's interval, :func:`idiomkit.tasks.meaning_triples.bootstrap_ci`, has always made), each item weighted by
+    how often its cluster was drawn."""
     keys, inverse = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
-    rng = np.random.default_rng(seed)
-    counts = rng.multinomial(len(keys), np.full(len(keys), 1.0 / len(keys)), size=resamples)
+    draws = np.random.default_rng(seed).integers(0, len(keys), size=(resamples, len(keys)))
+    offsets = (draws + len(keys) * np.arange(resamples)[:, None]).ravel()
+    counts = np.bincount(offsets, minlength=resamples * len(keys)).reshape(resamples, len(keys))
     return np.vstack([np.ones(len(inverse)), counts[:, inverse]]).astype(float)
 
 

@@ -37,6 +37,7 @@ from idiomkit.data.heldout import core_test
 from idiomkit.data.keys import normalise_sentence
 from idiomkit.data.meaning_triples import CoreTest, Triple
 from idiomkit.embedding.encode import encode_texts
+from idiomkit.metrics.bootstrap import cluster_weights, percentile_interval, weighted_mean
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 
 log = logging.getLogger(__name__)
@@ -67,14 +68,10 @@ def bootstrap_ci(
     seed: int = BOOTSTRAP_SEED,
     level: float = 0.95,
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean of ``correct``, resampling whole ``clusters`` (idioms)."""
-    keys, inverse = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
-    hits = np.bincount(inverse, weights=np.asarray(correct, dtype=float), minlength=len(keys))
-    sizes = np.bincount(inverse, minlength=len(keys)).astype(float)
-    draws = np.random.default_rng(seed).integers(0, len(keys), size=(resamples, len(keys)))
-    means = hits[draws].sum(1) / sizes[draws].sum(1)
-    lo, hi = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
-    return float(lo), float(hi)
+    """Percentile bootstrap interval of the mean of ``correct``, resampling whole ``clusters`` (idioms)
+    (:mod:`idiomkit.metrics.bootstrap`, the draws the paired intervals make)."""
+    weights = cluster_weights(clusters, resamples=resamples, seed=seed)[1:]
+    return percentile_interval(weighted_mean(np.asarray(correct, dtype=float), weights), level)
 
 
 def triple_metrics(pos: np.ndarray, neg: np.ndarray, clusters: Sequence[str] | None = None) -> dict[str, Any]:

@@ -31,6 +31,25 @@ def test_cluster_weights_draw_whole_clusters_and_row_zero_is_the_sample_as_it_is
     assert np.array_equal(weights, cluster_weights(clusters, resamples=50, seed=1))
 
 
+def test_the_draws_are_numpys_integer_draws_of_clusters_as_the_core_test_made_its_committed_intervals():
+    """Row r + 1 counts the clusters ``default_rng(seed).integers(0, K, (R, K))[r]`` drew: the draws behind every
+    committed core-test interval (its ``bootstrap_ci`` now uses these weights), so those intervals still reproduce."""
+    from idiomkit.tasks.meaning_triples import bootstrap_ci
+
+    clusters = ["b", "a", "c", "a", "d", "c", "c"]  # sorted keys a b c d -> 0 1 2 3
+    draws = np.random.default_rng(4).integers(0, 4, size=(30, 4))
+    weights = cluster_weights(clusters, resamples=30, seed=4)
+    index = {"a": 0, "b": 1, "c": 2, "d": 3}
+    for row, drawn in zip(weights[1:], draws, strict=True):
+        assert list(row) == [float((drawn == index[c]).sum()) for c in clusters]
+    correct = np.array([1, 0, 1, 1, 0, 0, 1], dtype=float)
+    hits = np.array([1.0, 1.0, 2.0, 0.0])  # correct per cluster a b c d
+    sizes = np.array([2.0, 1.0, 3.0, 1.0])
+    draws = np.random.default_rng(0).integers(0, 4, size=(2000, 4))
+    means = hits[draws].sum(1) / sizes[draws].sum(1)
+    assert bootstrap_ci(correct, clusters) == tuple(float(q) for q in np.quantile(means, [0.025, 0.975]))
+
+
 def test_weighted_statistics_equal_the_plain_ones_on_the_expanded_resample():
     rng = np.random.default_rng(0)
     n = 40
