@@ -202,10 +202,17 @@ def ratio_list(text: str) -> str:
     return text
 
 
+TrainedRun = Annotated[Path, typer.Argument(help="A model directory made by `idiomkit train`.")]
+EvaluateAfter = Annotated[
+    list[str] | None,
+    typer.Option("--evaluate", help="Then evaluate the saved model on (repeatable): " + ", ".join(EVALUATE_TASKS)),
+]
+
+
 @app.command()
 @user_errors
 def interpolate(
-    run: Annotated[Path, typer.Argument(help="A model directory made by `idiomkit train`.")],
+    run: TrainedRun,
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to save the interpolated model.")],
     alphas: Annotated[
         str, typer.Option(callback=ratio_list, help="Comma-separated ratios to try (0 = start, 1 = tuned), in [0, 1].")
@@ -214,9 +221,7 @@ def interpolate(
     curve: Annotated[
         Path | None, typer.Option(help="Also score 2B dev at every ratio (report only) and write the curve JSON.")
     ] = None,
-    evaluate_on: Annotated[
-        list[str] | None, typer.Option("--evaluate", help="Evaluate the chosen model on this task: semeval2b.")
-    ] = None,
+    evaluate_on: EvaluateAfter = None,
     data_dir: DataDir = None,
 ) -> None:
     """Interpolate start and fine-tuned weights; choose the ratio on validation carved from training data (2B and
@@ -252,16 +257,13 @@ def interpolate(
 @app.command()
 @user_errors
 def center(
-    run: Annotated[Path, typer.Argument(help="A model directory made by `idiomkit train`.")],
+    run: TrainedRun,
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to save the centred model.")],
     sentences: Annotated[
         int, typer.Option(min=1, help="Reference sentences (STS train, the base model's languages) for the mean.")
     ] = 1000,
     seed: Annotated[int, typer.Option(help="Which reference sentences are drawn.")] = 0,
-    evaluate_on: Annotated[
-        list[str] | None,
-        typer.Option("--evaluate", help="Then evaluate the centred model: semeval2b, idiolink, xiao-pairs, scorecard."),
-    ] = None,
+    evaluate_on: EvaluateAfter = None,
     data_dir: DataDir = None,
 ) -> None:
     """Centre a trained model: subtract the mean embedding of ordinary training text, then rescale to unit length
