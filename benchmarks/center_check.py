@@ -73,8 +73,8 @@ def main() -> None:
     from idiomkit.config import run_data_dir
     from idiomkit.data.definitions import id_pairs, load_idiom_data
     from idiomkit.data.sts import load_sts
+    from idiomkit.embedding.encode import query_prompt_name
     from idiomkit.models import load_model
-    from idiomkit.models.registry import get_spec
     from idiomkit.training.center import reference_sentences, reference_sources
 
     torch.set_num_threads(1)
@@ -82,13 +82,12 @@ def main() -> None:
     ids = id_pairs(load_idiom_data(data_dir).split("heldout"), seed=0, all_definitions=False)
     pairs = load_sts(data_dir, "test", ("stsb-en",))
     texts = reference_sentences(data_dir, reference_sources(args.base), args.sentences, 0)
-    spec = get_spec(args.base)
-    prompt_name = spec.query_prompt if spec else None  # as the scorecard encodes (e5: "query: ")
     row: dict[str, object] = {"base": args.base, "reference_sentences": len(texts)}
     for name, source in (("trained", args.model), ("base", args.base)):
         model = load_model(source)
+        prompt_name = query_prompt_name(model)  # as the scorecard encodes (e5: "query: ")
 
-        def encode(batch, model=model):
+        def encode(batch, model=model, prompt_name=prompt_name):
             return model.encode(list(batch), normalize_embeddings=True, batch_size=32, prompt_name=prompt_name)
 
         reference = encode(texts)

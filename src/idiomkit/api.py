@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from idiomkit.config import default_data_dir, default_results_dir, seed_everything
-from idiomkit.embedding.encode import encode_texts
+from idiomkit.embedding.encode import encode_texts, query_prompt_name
 from idiomkit.embedding.pooling import POOLINGS, pooling_of
 from idiomkit.embedding.spans import encode_spans
 from idiomkit.errors import OptionError, api_errors, check_at_least, check_choice
@@ -54,7 +54,7 @@ def auto_prompt_name(model, prompt_name: str | None) -> str | None:
             known = ", ".join([*model.prompts, "auto", "none"])
             raise OptionError(f"unknown prompt name '{prompt_name}' (this model's prompts: {known})")
         return prompt_name or None
-    return "query" if model.prompts.get("query") else None
+    return query_prompt_name(model)
 
 
 def semeval2b_dev_metrics(model, *, data_dir: str | Path | None = None, mwe_tokens: bool = False) -> dict[str, Any]:

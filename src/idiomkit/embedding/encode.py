@@ -82,3 +82,9 @@ def unit_rows(x: np.ndarray) -> np.ndarray:
     """``x`` as float32 with every row (last axis) scaled to unit length; all-zero rows stay zero."""
     x = np.asarray(x, dtype=np.float32)
     return x / np.clip(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12, None)
+
+
+def query_prompt_name(model) -> str | None:
+    """The prompt the benchmarks encode with when none is named (``auto``): the model's ``query`` prompt when it
+    defines a non-empty one (e5), else none."""
+    return "query" if model.prompts.get("query") else None

@@ -56,22 +56,26 @@ def stack_only_pooled_layers(model: torch.nn.Module) -> int:
     return len(modules)
 
 
+def _pooling_at(model: SentenceTransformer) -> int | None:
+    """The index of ``model``'s ``Pooling`` module; None without one."""
+    return next((i for i, m in enumerate(model) if isinstance(m, Pooling)), None)
+
+
 def after_pooling(model: SentenceTransformer) -> list[torch.nn.Module]:
     """The modules after ``model``'s ``Pooling`` (none without one): what a pooled vector goes through before it is
     the embedding (``Normalize``; a centre, :mod:`idiomkit.embedding.center`, where there is one)."""
-    modules = list(model)
-    at = next((i for i, m in enumerate(modules) if isinstance(m, Pooling)), None)
-    return [] if at is None else modules[at + 1 :]
+    at = _pooling_at(model)
+    return [] if at is None else list(model)[at + 1 :]
 
 
 def _split_modules(model: SentenceTransformer) -> tuple[list[torch.nn.Module], int, list[torch.nn.Module]]:
     """(modules before pooling, embedding dim, modules after pooling) of a pooled sentence-transformers model."""
+    at = _pooling_at(model)
+    if at is None:
+        raise InputError("model has no Pooling module; cannot change its pooling")
     modules = list(model)
-    for i, module in enumerate(modules):
-        if isinstance(module, Pooling):
-            before = [m for m in modules[:i] if not isinstance(m, WeightedLayerPooling)]
-            return before, module.get_embedding_dimension(), modules[i + 1 :]
-    raise InputError("model has no Pooling module; cannot change its pooling")
+    before = [m for m in modules[:at] if not isinstance(m, WeightedLayerPooling)]
+    return before, modules[at].get_embedding_dimension(), after_pooling(model)
 
 
 def with_pooling(model: SentenceTransformer, pooling: str) -> SentenceTransformer:

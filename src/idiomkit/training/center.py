@@ -17,6 +17,7 @@ import numpy as np
 
 from idiomkit.data.sts import load_sts
 from idiomkit.embedding.center import add_centering, mean_embedding
+from idiomkit.embedding.encode import query_prompt_name
 from idiomkit.errors import OptionError
 from idiomkit.models import load_model
 from idiomkit.models.registry import get_spec
@@ -64,8 +65,7 @@ def center_run(
     sources = reference_sources(cfg["model"])
     texts = reference_sentences(Path(data_dir), sources, sentences, seed)
     model = load_model(str(run_dir), device="cpu")
-    spec = get_spec(Path(cfg["model"]).name)
-    prompt_name = spec.query_prompt if spec else None
+    prompt_name = query_prompt_name(model)  # as the scorecard encodes (its prompt "auto")
     mean = mean_embedding(model, texts, prompt_name=prompt_name)
     add_centering(model, mean)
     model.save(str(output_dir))
