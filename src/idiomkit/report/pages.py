@@ -13,6 +13,7 @@ from idiomkit.report.matrix import matrix_section
 from idiomkit.report.scorecard import (
     SCORECARD_MARKERS,
     SCORECARD_TASK,
+    admire_by_type_section,
     scorecard_section,
     training_curves_section,
     versus_base_section,
@@ -76,6 +77,7 @@ def render_pages(
         "",
         *scorecard_section(results),
         *versus_base_section(results, gold_dir(data_dir)),
+        *admire_by_type_section(results, gold_dir(data_dir)),
         *leave_one_out_section(results),
     ]
     index += training_curves_section(results)

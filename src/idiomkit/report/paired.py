@@ -139,14 +139,16 @@ def core_items(heldout: bool) -> Callable[[Path, Path | None], Items | None]:
     return read
 
 
-def admire_items(metric: str) -> Callable[[Path, Path | None], Items | None]:
-    """AdMIRe's pooled items: each item's ``metric`` (spearman, top1) of its predicted order; clusters are
+def admire_items(metric: str, sentence_type: str | None = None) -> Callable[[Path, Path | None], Items | None]:
+    """AdMIRe's pooled items (only those whose sentence uses its compound as ``sentence_type``, ``idiomatic`` or
+    ``literal``, when given): each item's ``metric`` (spearman, top1) of its predicted order; clusters are
     compounds."""
 
     def read(stem: Path, data_dir: Path | None) -> Items | None:
         rows = _rows(Path(f"{stem}.admire-pool.predictions.tsv"), "\t")
         if rows is None:
             return None
+        rows = [r for r in rows if sentence_type in (None, r["sentence_type"])]
         scores = [
             item_metrics(ast.literal_eval(r["predicted_order"]), ast.literal_eval(r["gold_order"]))[metric]
             for r in rows
@@ -256,6 +258,11 @@ PAIRED: dict[str, PairedColumn] = {
     "2A F1 (probe)": PairedColumn(semeval2a_items, _macro_f1),
     "AdMIRe ρ (pool)": PairedColumn(admire_items("spearman"), _mean),
     "AdMIRe top-1 (pool)": PairedColumn(admire_items("top1"), _mean),
+    **{
+        f"AdMIRe {name} ({kind})": PairedColumn(admire_items(metric, kind), _mean)
+        for kind in ("idiomatic", "literal")
+        for name, metric in (("ρ", "spearman"), ("top-1", "top1"))
+    },
     "Xiao I/D margin": PairedColumn(xiao_margin_items, _mean),
     "Xiao MRR": PairedColumn(xiao_mrr_items, _mean),
     "core acc (held-out)": PairedColumn(core_items(heldout=True), _mean),

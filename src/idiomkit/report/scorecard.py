@@ -36,6 +36,16 @@ HEADLINE: list[tuple[str, str, tuple[str, ...]]] = [
 ]
 
 
+Columns = Sequence[tuple[str, str, tuple[str, ...]]]  # (column, block, path) rows like HEADLINE's
+
+# the AdMIRe pool columns split by how the item's sentence uses its compound (46 idiomatic items, 39 literal)
+ADMIRE_BY_TYPE: Columns = [
+    (f"AdMIRe {name} ({kind})", "admire", ("pool", kind, metric))
+    for kind in ("idiomatic", "literal")
+    for name, metric in (("ρ", "spearman"), ("top-1", "top1"))
+]
+
+
 def dig(metrics: dict[str, Any], block: str, path: tuple[str, ...]) -> float | None:
     """The number at ``metrics[block][path...]`` (None when the block or key is absent)."""
     value: Any = metrics.get(block)
@@ -134,12 +144,12 @@ def marks_explained(lines: Sequence[str]) -> list[str]:
     return out
 
 
-def headline(metrics: dict[str, Any]) -> dict[str, float | None]:
-    """``{column: number}`` of :data:`HEADLINE` for one card's metrics; no core-test numbers from a card scored on
-    the earlier core test (:func:`old_core_test`), which another card's cannot be compared with."""
+def headline(metrics: dict[str, Any], columns: Columns = HEADLINE) -> dict[str, float | None]:
+    """``{column: number}`` of ``columns`` (:data:`HEADLINE`) for one card's metrics; no core-test numbers from a
+    card scored on the earlier core test (:func:`old_core_test`), which another card's cannot be compared with."""
     stale = old_core_test(metrics)
     return {
-        column: None if stale and block == CORE_BLOCK else dig(metrics, block, path) for column, block, path in HEADLINE
+        column: None if stale and block == CORE_BLOCK else dig(metrics, block, path) for column, block, path in columns
     }
 
 
@@ -252,10 +262,11 @@ def rows_off_the_readme(results: list[tuple[Path, dict[str, Any]]], track: str) 
     return [f"{sum(reasons.values())} more row(s) on the results pages ({counted}).", ""]
 
 
-def column_means(recs: list[dict[str, Any]]) -> dict[str, float]:
-    """The mean over seeds of each :data:`HEADLINE` column some of ``recs`` (one configuration's cards) have."""
-    runs = [headline(r["metrics"]) for r in recs]
-    return {c: sum(vs) / len(vs) for c, _, _ in HEADLINE if (vs := [r[c] for r in runs if r[c] is not None])}
+def column_means(recs: list[dict[str, Any]], columns: Columns = HEADLINE) -> dict[str, float]:
+    """The mean over seeds of each of ``columns`` (:data:`HEADLINE`) some of ``recs`` (one configuration's cards)
+    have."""
+    runs = [headline(r["metrics"], columns) for r in recs]
+    return {c: sum(vs) / len(vs) for c, _, _ in columns if (vs := [r[c] for r in runs if r[c] is not None])}
 
 
 PT_COLUMNS = ("ASSIN 2 test ρ",)  # what an English-only recommendation leaves out
@@ -391,12 +402,14 @@ def clears(column: str, trained: float, base: float) -> bool:
     return difference > 0
 
 
-def versus_base_rows(results: list[tuple[Path, dict[str, Any]]], data_dir: Path | None = None) -> list[str]:
+def versus_base_rows(
+    results: list[tuple[Path, dict[str, Any]]], data_dir: Path | None = None, columns: Columns = HEADLINE
+) -> list[str]:
     """Each trained model's plain-track card (mean over seeds) beside its untrained base with the reader
-    (:data:`BASE_WITH_READER`, same base model): the trained number, its difference from the base with ``▲``/``▼``
-    where the paired bootstrap interval (:mod:`idiomkit.report.paired`) lies wholly above/below the bar, and on how
-    many columns it clears the base (:func:`clears`; ``§N`` on the recipe when either was measured with an older
-    idiom reader). No lines when no trained card has such a base."""
+    (:data:`BASE_WITH_READER`, same base model), on ``columns`` (:data:`HEADLINE`): the trained number, its
+    difference from the base with ``▲``/``▼`` where the paired bootstrap interval (:mod:`idiomkit.report.paired`)
+    lies wholly above/below the bar, and on how many columns it clears the base (:func:`clears`; ``§N`` on the
+    recipe when either was measured with an older idiom reader). No lines when no trained card has such a base."""
     cards = full_cards_with_paths(results, "plain")
     rows = []
     for (model, recipe), pairs in sorted(cards.items()):
@@ -404,8 +417,8 @@ def versus_base_rows(results: list[tuple[Path, dict[str, Any]]], data_dir: Path 
         bases = cards.get((model, BASE_WITH_READER))
         if not bases or not recs[0]["params"].get("training"):
             continue
-        base = headline(bases[0][1]["metrics"])
-        trained = [Card(path.with_suffix(""), headline(rec["metrics"])) for path, rec in pairs]
+        base = headline(bases[0][1]["metrics"], columns)
+        trained = [Card(path.with_suffix(""), headline(rec["metrics"], columns)) for path, rec in pairs]
         base_card = Card(bases[0][0].with_suffix(""), base)
         cells = {
             column: (
@@ -414,19 +427,19 @@ def versus_base_rows(results: list[tuple[Path, dict[str, Any]]], data_dir: Path 
                 clears(column, mean, base[column]),
                 mark(column, trained, base_card, data_dir),
             )
-            for column, mean in column_means(recs).items()
+            for column, mean in column_means(recs, columns).items()
             if base[column] is not None
         }
         rows.append(
             (model, recipe + short_read_mark(recs) + old_reader_mark([*recs, *(b for _, b in bases)]), len(recs), cells)
         )
-    columns = [column for column, _, _ in HEADLINE if any(column in cells for *_, cells in rows)]
+    shown_columns = [column for column, _, _ in columns if any(column in cells for *_, cells in rows)]
     if not rows:
         return []
-    lines = ["| model | recipe | seeds | " + " | ".join(columns) + " | clears base + reader | beyond chance |"]
-    lines.append("|" + "---|" * (len(columns) + 5))
+    lines = ["| model | recipe | seeds | " + " | ".join(shown_columns) + " | clears base + reader | beyond chance |"]
+    lines.append("|" + "---|" * (len(shown_columns) + 5))
     for model, recipe, seeds, cells in rows:
-        shown = [versus_cell(c, *cells[c]) if c in cells else "" for c in columns]
+        shown = [versus_cell(c, *cells[c]) if c in cells else "" for c in shown_columns]
         cleared = sum(cell[2] for cell in cells.values())
         marks = [cell[3] for cell in cells.values()]
         chance = f"{marks.count('▲')} ▲, {marks.count('▼')} ▼ of {len(cells) - marks.count(None)}"
@@ -524,4 +537,16 @@ def versus_base_section(results: list[tuple[Path, dict[str, Any]]], data_dir: Pa
         f"{RESAMPLES} resamples of whole idioms, compounds or query expressions where the benchmark has them: "
         f"`idiomkit.report.paired`); no mark: the interval straddles it, so the difference may be chance. "
         f"*Beyond chance* counts the marks over the columns that have an interval.",
+    )
+
+
+def admire_by_type_section(results: list[tuple[Path, dict[str, Any]]], data_dir: Path | None = None) -> list[str]:
+    """The trained-versus-base table again on AdMIRe's pool split by sentence type (:data:`ADMIRE_BY_TYPE`)."""
+    return titled_table(
+        "AdMIRe by sentence type: trained models against their base with the reader (plain track)",
+        versus_base_rows(results, data_dir, ADMIRE_BY_TYPE),
+        "The AdMIRe pool columns of the table above, split by how the item's sentence uses its compound: "
+        "*idiomatic* items (46) rank first the image of the figurative meaning, *literal* items (39) the image of "
+        "the literal one, so the idiomatic columns are the ones that test idioms. Cells, marks and counts as above "
+        "(resamples of whole compounds).",
     )

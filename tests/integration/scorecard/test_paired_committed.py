@@ -1,5 +1,6 @@
-"""The paired bootstrap reads committed cards: every headline column of mpnet's trained card and of its base + reader
-is reproduced from their prediction files (2B, 2A and IdioLink with the benchmarks' gold) before any resample."""
+"""The paired bootstrap reads committed cards: every headline column (and AdMIRe's by sentence type) of mpnet's
+trained card and of its base + reader is reproduced from their prediction files (2B, 2A and IdioLink with the
+benchmarks' gold) before any resample."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 from pathlib import Path
 
 from idiomkit.report.paired import PAIRED, Card, items_of, paired_interval
-from idiomkit.report.scorecard import headline
+from idiomkit.report.scorecard import ADMIRE_BY_TYPE, HEADLINE, headline
 
 CARDS = Path(__file__).resolve().parents[3] / "benchmarks" / "results" / "scorecard"
 TRAINED = "mpnet__flagship-v2-keep10-keep-cosine-pool-mean__plain__seed0"
@@ -15,7 +16,8 @@ BASE = "mpnet__zero-shot-reader-replace__plain__seed0"
 
 
 def card(name: str) -> Card:
-    return Card(CARDS / name, headline(json.loads((CARDS / f"{name}.json").read_text(encoding="utf-8"))["metrics"]))
+    metrics = json.loads((CARDS / f"{name}.json").read_text(encoding="utf-8"))["metrics"]
+    return Card(CARDS / name, headline(metrics, [*HEADLINE, *ADMIRE_BY_TYPE]))
 
 
 def test_every_column_of_a_committed_pair_of_cards_gets_an_interval_around_its_difference(data_dir):

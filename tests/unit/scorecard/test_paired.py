@@ -108,6 +108,8 @@ def test_admire_items_score_each_predicted_order_against_the_gold_one(tmp_path):
     top1 = admire_items("top1")(tmp_path / "card", None)
     assert spearman.values["score"].tolist() == [1.0, 0.8]  # two swaps: 1 - 6 * 4 / (5 * 24)
     assert top1.values["score"].tolist() == [1.0, 0.0] and spearman.clusters == ["night owl", "night owl"]
+    literal = admire_items("spearman", "literal")(tmp_path / "card", None)
+    assert literal.values["score"].tolist() == [0.8] and literal.keys[0].startswith("night owl\tliteral")
 
 
 def test_compare_prints_each_column_with_its_interval_and_refuses_a_file_that_is_not_a_card(tmp_path):

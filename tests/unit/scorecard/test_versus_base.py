@@ -5,7 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from idiomkit.report import scorecard
-from idiomkit.report.scorecard import BASE_WITH_READER, clears, versus_base_rows
+from idiomkit.report.scorecard import (
+    ADMIRE_BY_TYPE,
+    BASE_WITH_READER,
+    admire_by_type_section,
+    clears,
+    versus_base_rows,
+)
 
 
 def card(model, recipe, seed, idiom, stsb, trained=True, track="plain"):
@@ -32,6 +38,25 @@ def test_a_trained_card_is_compared_with_its_base_with_the_reader(monkeypatch):
     assert "0.300 (+0.000)" in cells and "0.790 (-0.010)" in cells
     assert cells[-2] == "1 of 2"  # the STS guard is kept (within .01), the idiom column is not beaten
     assert cells[-1] == "0 ▲, 0 ▼ of 0"  # no prediction files beside these cards: no paired interval
+
+
+def test_the_admire_table_by_sentence_type_compares_the_idiomatic_and_literal_items_apart(monkeypatch):
+    monkeypatch.setattr(scorecard, "READER_VERSION", 1)
+
+    def admire_card(recipe, idiomatic, literal, trained=True):
+        path, rec = card("mpnet", recipe, 0, 0.3, 0.8, trained=trained)
+        types = {"idiomatic": {"spearman": idiomatic, "top1": 0.5}, "literal": {"spearman": literal, "top1": 0.5}}
+        rec["metrics"]["admire"] = {"pool": {"spearman": 0.4, **types}}
+        return path, rec
+
+    results = [admire_card(BASE_WITH_READER, 0.20, 0.65, trained=False), admire_card("flagship-v2", 0.08, 0.69)]
+    rows = versus_base_rows(results, columns=ADMIRE_BY_TYPE)
+    assert rows[0].split(" | ")[3:7] == [column for column, _, _ in ADMIRE_BY_TYPE]
+    cells = [c.strip() for c in rows[2].strip("|").split("|")]
+    assert cells[3:7] == ["0.080 (-0.120)", "0.500 (+0.000)", "0.690 (+0.040)", "0.500 (+0.000)"]
+    assert cells[-2] == "1 of 4"
+    assert admire_by_type_section(results)[0].startswith("### AdMIRe by sentence type")
+    assert admire_by_type_section([results[1]]) == []  # no base with the reader: no section
 
 
 def test_clears_is_strict_for_idiom_columns_and_tolerant_for_sts_guards():
