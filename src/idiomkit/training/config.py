@@ -148,6 +148,12 @@ class TrainConfig:
         " the value the reader gives them instead of being ranked down with the rest (0: off).",
         range=Range(0),
     )
+    pair_weight: float = opt(
+        1.0,
+        "flagship-v2 recipes: weight of the SemEval 2B pair stream's loss in each step's sum (the stream that teaches"
+        " 2B's idiom pairs; 0 keeps its batches but learns nothing from them, unlike the no2b leave-one-out recipe).",
+        range=Range(0),
+    )
     other_id_targets: bool = opt(
         False,
         "flagship-v2 recipes: the 2B stream scores each incorrect pair as SemEval-2022 2B grades it (the otherID"

@@ -81,6 +81,8 @@ def test_flagship_v2_labels_name_the_keep_and_distill_options():
     assert run_label("flagship-v2", {"pooling": "mean", "pin_weight": 10.0}) == "flagship-v2-pool-mean-pin10"
     assert run_label("flagship", {"pin_weight": 10.0}) == "flagship"
     assert run_label("flagship-v2", {"pin_weight": 10.0, "other_id_targets": True}) == "flagship-v2-pin10-otherid"
+    assert run_label("flagship-v2", {"pin_weight": 10.0, "pair_weight": 0.5}) == "flagship-v2-pin10-2bw0.5"
+    assert run_label("flagship-v2", {"pair_weight": 1.0}) == "flagship-v2"
     cfg = TrainConfig(recipe="flagship-v2", keep_weight=0.5, lora_rank=8)
     assert run_label(cfg.recipe, cfg) == "flagship-v2-lora-keep0.5"  # a TrainConfig as well as its dict
     assert run_label("flagship-v2", {"pooling": "mean", "precision": "bf16"}) == "flagship-v2-pool-mean-bf16"
@@ -298,5 +300,18 @@ def test_the_2b_stream_pins_its_correct_pairs_only_when_asked():
     both = _pair_loss(model, PairStream(pin=10.0, other_id=True))
     assert isinstance(both, OtherIdTargetsLoss) and isinstance(both.loss, PinPositivesLoss)
     assert type(_pair_loss(model, PairStream(other_id=True)).loss).__name__ == "CoSENTLoss"
-    cfg = TrainConfig(recipe="flagship-v2", pin_weight=3.0, other_id_targets=True)
-    assert PairStream.of(cfg) == PairStream(anchors=False, pin=3.0, other_id=True)
+    cfg = TrainConfig(recipe="flagship-v2", pin_weight=3.0, other_id_targets=True, pair_weight=0.5)
+    assert PairStream.of(cfg) == PairStream(anchors=False, pin=3.0, other_id=True, weight=0.5)
+
+
+def test_the_2b_stream_is_weighted_by_its_pair_weight(monkeypatch):
+    from idiomkit.training.recipes import flagship
+
+    monkeypatch.setattr(flagship, "misreading_triples", lambda *args: ([], []))
+    monkeypatch.setattr(flagship, "labelled_pair_examples", lambda *args: "2b examples")
+    model = torch.nn.Sequential(torch.nn.Linear(2, 2))  # no idiom reader in front
+    for weight in (1.0, 0.5):
+        cfg = TrainConfig(recipe="flagship-v2", pair_weight=weight)
+        sources = flagship.Sources(index=None)
+        streams, _ = flagship.build_streams(model, cfg, [], sources, ["2b"], flagship.PairStream.of(cfg))
+        assert [(s.examples, s.weight) for s in streams] == [("2b examples", weight)]

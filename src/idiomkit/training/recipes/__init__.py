@@ -48,7 +48,7 @@ def run_label(recipe: str, config: Mapping[str, Any] | None = None) -> str:
     ``-keep<w>`` / ``-keep-<distance>`` / ``-rel<w>`` when the keep-what-you-know loss is not the default (weight
     1, ``mse``, no relational term),
     ``-anchors`` with ``paraphrase_anchors``, ``-pin<w>`` with a ``pin_weight``, ``-otherid`` with
-    ``other_id_targets``,
+    ``other_id_targets``, ``-2bw<w>`` when the 2B pair stream's ``pair_weight`` is not 1,
     ``-pool-<pooling>`` when the pooling is not ``last2``, ``-distill<N>`` / ``-teacher-<name>`` /
     ``-align-<how>`` when the student's distillation is not; ``-dedup`` when a 2B recipe's
     training data went through the held-out dedup (the recorded rows before it carry no suffix; IdioLink and pairs
@@ -87,6 +87,7 @@ def _v2_label(recipe: str, cfg: Mapping[str, Any]) -> str:
     label += "-anchors" if cfg["paraphrase_anchors"] else ""
     label += f"-pin{cfg['pin_weight']:g}" if cfg["pin_weight"] else ""
     label += "-otherid" if cfg["other_id_targets"] else ""
+    label += f"-2bw{cfg['pair_weight']:g}" if cfg["pair_weight"] != 1.0 else ""
     if recipe.endswith("-student"):
         label += f"-distill{cfg['distill_steps']}" if cfg["distill_steps"] != 300 else ""
         label += f"-teacher-{cfg['teacher']}" if cfg["teacher"] != "mpnet" else ""

@@ -231,16 +231,18 @@ class PairStream:
         anchors: each group's (sentence, correct paraphrase) pairs also join the STS stream at score 1.
         pin: weight of the pull of correct pairs towards cosine 1 (:class:`PinPositivesLoss`; 0: off).
         other_id: incorrect pairs' targets follow 2B's otherID rule (:class:`OtherIdTargetsLoss`), not 0.
+        weight: the stream's loss weight in each step's sum.
     """
 
     anchors: bool = False
     pin: float = 0.0
     other_id: bool = False
+    weight: float = 1.0
 
     @classmethod
     def of(cls, cfg) -> PairStream:
         """The options a flagship-v2 config asks for."""
-        return cls(cfg.paraphrase_anchors, cfg.pin_weight, cfg.other_id_targets)
+        return cls(cfg.paraphrase_anchors, cfg.pin_weight, cfg.other_id_targets, cfg.pair_weight)
 
 
 def build_streams(
@@ -254,7 +256,9 @@ def build_streams(
     train_triples, val_triples = misreading_triples(cfg, index, reader_lexicon(model), guard)
     misreading = ([(t.sentence, t.paraphrase, t.misreading) for t in train_triples], [t.idiom for t in train_triples])
     builders: dict[str, Callable[[], Stream]] = {
-        "2b": lambda: Stream(labelled_pair_examples(model, groups, cfg, pairs.other_id), _pair_loss(model, pairs)),
+        "2b": lambda: Stream(
+            labelled_pair_examples(model, groups, cfg, pairs.other_id), _pair_loss(model, pairs), weight=pairs.weight
+        ),
         "idiolink": lambda: Stream(
             _rows(model, cfg, "idiolink", *_limit(*idiolink_rows(cfg, index, guard), cfg)), mnrl
         ),
