@@ -20,6 +20,7 @@ from idiomkit.report.scorecard import (
 )
 from idiomkit.report.semeval2b import rules_section, semeval2b_grid
 from idiomkit.report.tables import TASK_TITLES, task_table
+from idiomkit.report.targets import targets_section
 from idiomkit.results import atomic_write_text, load_results
 from idiomkit.tasks.admire import report_lines as admire_lines
 
@@ -79,6 +80,7 @@ def render_pages(
         *versus_base_section(results, gold_dir(data_dir)),
         *admire_by_type_section(results, gold_dir(data_dir)),
         *leave_one_out_section(results),
+        *targets_section(results),
     ]
     index += training_curves_section(results)
     index += matrix_section(results)

@@ -1,0 +1,47 @@
+"""The flagship's targets table: met or missed by hand, the STS guards against the base + reader."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from idiomkit.report import scorecard
+from idiomkit.report.scorecard import BASE_WITH_READER
+from idiomkit.report.targets import TARGETS, target_cell, targets_rows, targets_section
+
+
+def card(recipe, seed, heldout_en, stsb, trained=True):
+    training = {"label": recipe, "reads_max_seq_length": 512}
+    params = {"track": "plain", "training": training if trained else None}
+    metrics = {"meaning-triples": {"heldout_EN": {"accuracy": heldout_en}}, "sts-guard": {"stsb-en": stsb}}
+    rec = {"task": "scorecard", "model": "mpnet", "recipe": recipe, "seed": seed, "params": params, "metrics": metrics}
+    return Path(f"mpnet__{recipe}__{seed}.json"), rec
+
+
+def test_each_target_is_met_or_missed_and_the_sts_guard_stands_on_the_base(monkeypatch):
+    monkeypatch.setattr(scorecard, "READER_VERSION", 1)
+    results = [
+        card(BASE_WITH_READER, 0, 0.60, 0.830, trained=False),
+        card("flagship-v2", 0, 0.72, 0.815),
+        card("flagship-v2", 1, 0.6801, 0.825),  # mean held-out EN .70005 rounds to .700: met; STS-B .820 = .830 - .01
+        card("flagship-v2-no2b", 0, 0.90, 0.90),  # one seed: no row
+    ]
+    rows = targets_rows(results)
+    assert rows[0].split(" | ")[3] == "core held-out EN ≥ 0.700" and "STS-B test ρ ≥ base − 0.01" in rows[0]
+    assert [r.split(" | ")[1] for r in rows[2:]] == [BASE_WITH_READER, "flagship-v2"]
+    base, trained = ([c.strip() for c in r.strip("|").split("|")] for r in rows[2:])
+    assert base[3] == "0.600 ✗" and base[-1] == "0 of 1"  # the base's own guard is not judged
+    assert trained[3] == "0.700 ✓" and "0.820 ✓" in trained and trained[-1] == "2 of 2"
+    assert targets_section(results)[0] == "### The flagship's targets (issue #44; plain track)"
+
+
+def test_a_missed_target_and_an_absent_number():
+    idiolink = next(t for t in TARGETS if t.column.startswith("IdioLink"))
+    assert target_cell(idiolink, 74.996, None) == "75.00 ✓" and target_cell(idiolink, 74.99, None) == "74.99 ✗"
+    assert target_cell(idiolink, None, None) == ""
+    guard = next(t for t in TARGETS if t.guard)
+    assert target_cell(guard, 0.80, 0.82) == "0.800 ✗" and target_cell(guard, 0.80, None) == "0.800"
+
+
+def test_no_trained_configuration_with_enough_seeds_no_table():
+    results = [card(BASE_WITH_READER, 0, 0.6, 0.8, trained=False), card("flagship-v2", 0, 0.7, 0.8)]
+    assert targets_rows(results) == [] and targets_section(results) == []
