@@ -79,19 +79,21 @@ def targets_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     seeds, each target's number (mean over seeds) marked met or missed, and how many it meets; no lines when no
     such trained configuration exists."""
     cards = full_cards(results, "plain")
-    lines = []
+    lines: list[str] = []
+    with_base: set[str] = set()  # the base models whose base + reader row is in
     for (model, recipe), recs in sorted(cards.items()):
         bases = cards.get((model, BASE_WITH_READER))
         if not bases or not recs[0]["params"].get("training") or not enough_seeds(recs):
             continue
         base = column_means(bases, TARGET_COLUMNS)
-        if not any(line.startswith(f"| {model} | {BASE_WITH_READER}") for line in lines):
+        if model not in with_base:
+            with_base.add(model)
             cells = [target_cell(t, base.get(t.column), None) for t in TARGETS]
             lines.append(_row(model, BASE_WITH_READER + old_reader_mark(bases), len(bases), cells))
         means = column_means(recs, TARGET_COLUMNS)
         cells = [target_cell(t, means.get(t.column), base.get(t.column)) for t in TARGETS]
         lines.append(_row(model, recipe + old_reader_mark([*recs, *bases]), len(recs), cells))
-    if not any(MET in line or MISSED in line for line in lines if BASE_WITH_READER not in line):
+    if not lines:
         return []
     head = "| model | recipe | seeds | " + " | ".join(t.heading for t in TARGETS) + " | met |"
     return [head, "|" + "---|" * (len(TARGETS) + 4), *lines]
