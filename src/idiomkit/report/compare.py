@@ -12,8 +12,10 @@ from pathlib import Path
 
 from idiomkit.errors import InputError
 from idiomkit.report.paired import Card, interval_mark, paired_interval
-from idiomkit.report.scorecard import HEADLINE, SCORECARD_TASK, column_digits, headline
+from idiomkit.report.scorecard import ADMIRE_BY_TYPE, HEADLINE, SCORECARD_TASK, column_digits, headline
 from idiomkit.results import read_json_object
+
+COMPARED = [*HEADLINE, *ADMIRE_BY_TYPE]  # the headline columns, then AdMIRe's pool by sentence type
 
 
 def read_card(path: Path) -> Card:
@@ -21,16 +23,16 @@ def read_card(path: Path) -> Card:
     rec = read_json_object(path, "scorecard card")
     if rec.get("task") != SCORECARD_TASK or not isinstance(rec.get("metrics"), dict):
         raise InputError(f"{path}: not a scorecard card (task {rec.get('task')!r}); give an `evaluate all` result")
-    return Card(path.with_suffix(""), headline(rec["metrics"]))
+    return Card(path.with_suffix(""), headline(rec["metrics"], COMPARED))
 
 
 def compare_rows(first: Path, second: Path, data_dir: Path | None = None) -> list[list[str]]:
-    """``idiomkit compare``: each headline column both cards have, their numbers, the difference (first - second),
-    its 95 % paired bootstrap interval ("none" when the files do not allow one: the log says why) and ▲ / ▼ when
-    the whole interval lies above / below 0."""
+    """``idiomkit compare``: each column of :data:`COMPARED` both cards have, their numbers, the difference (first -
+    second), its 95 % paired bootstrap interval ("none" when the files do not allow one: the log says why) and ▲ / ▼
+    when the whole interval lies above / below 0."""
     a, b = read_card(first), read_card(second)
     rows = [["column", "A", "B", "A - B", "95 % interval", ""]]
-    for column, _, _ in HEADLINE:
+    for column, _, _ in COMPARED:
         if a.headline.get(column) is None or b.headline.get(column) is None:
             continue
         digits = column_digits(column)

@@ -123,8 +123,34 @@ def test_compare_prints_each_column_with_its_interval_and_refuses_a_file_that_is
     assert result.exit_code == 0, result.output
     row = next(line for line in result.output.splitlines() if "core acc (held-out)" in line)
     assert "1.000" in row and "0.500" in row and "+0.500" in row and "▲" in row
+    assert "AdMIRe" not in result.output  # neither card has AdMIRe numbers
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"task": "semeval2b-dev", "metrics": {}}), encoding="utf-8")
     result = CliRunner().invoke(app, ["compare", str(other), str(base)])
     assert result.exit_code == 2 and "not a scorecard card (task 'semeval2b-dev')" in result.output
     assert "Traceback" not in result.output
+
+
+def test_compare_sets_admire_by_sentence_type_beside_the_headline_columns(tmp_path):
+    from idiomkit.report.compare import compare_rows
+
+    gold = ["a.png", "b.png", "c.png", "d.png", "e.png"]
+    swapped = ["b.png", "a.png", "c.png", "d.png", "e.png"]
+    paths = []
+    for name, literal_order in (("trained", swapped), ("base", gold)):
+        stem = tmp_path / name
+        lines = ["compound\tsentence_type\tgold_order\tpredicted_order\tscores"]
+        lines += [f"c{i}\tidiomatic\t{gold}\t{gold}\t0 0 0 0 0" for i in range(3)]
+        lines += [f"c{i}\tliteral\t{gold}\t{literal_order}\t0 0 0 0 0" for i in range(3)]
+        Path(f"{stem}.admire-pool.predictions.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        literal = 0.9 if name == "trained" else 1.0  # one swap: 1 - 6 * 2 / 120
+        top1 = float(literal == 1.0)
+        types = {"idiomatic": {"spearman": 1.0, "top1": 1.0}, "literal": {"spearman": literal, "top1": top1}}
+        pool = {"spearman": (1.0 + literal) / 2, "top1": (1.0 + top1) / 2, **types}
+        rec = {"task": "scorecard", "model": "m", "recipe": name, "seed": 0, "metrics": {"admire": {"pool": pool}}}
+        Path(f"{stem}.json").write_text(json.dumps(rec), encoding="utf-8")
+        paths.append(Path(f"{stem}.json"))
+    rows = {row[0]: row for row in compare_rows(*paths)}
+    assert rows["AdMIRe ρ (literal)"][1:4] == ["0.900", "1.000", "-0.100"]
+    assert rows["AdMIRe ρ (idiomatic)"][3] == "+0.000" and rows["AdMIRe top-1 (literal)"][3] == "-1.000"
+    assert rows["AdMIRe top-1 (literal)"][4] != "none"  # every card's number reproduced from its predictions
