@@ -93,6 +93,28 @@ def test_reproduce_runs_then_skips_until_the_command_changes(tmp_path, monkeypat
     assert (tmp_path / "hits.txt").read_text() == "121112"
 
 
+def test_reproduce_writes_the_report_with_the_gold_of_its_data_directory(tmp_path, monkeypatch):
+    """reproduce's report is `idiomkit report`'s: the pages are rendered with the data directory (without it the 2B,
+    2A and IdioLink columns lost their paired marks), into the quick report folder, and no README is touched."""
+    import idiomkit.report
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hit.py").write_text("")
+    (tmp_path / "e").mkdir()
+    (tmp_path / "e" / "toy.toml").write_text('benchmark = "toy"\n[method]\nscript = "hit"\n')
+    (tmp_path / "runs/reproduce-quick/results").mkdir(parents=True)
+    (tmp_path / "README.md").write_text("untouched")
+    calls = []
+    monkeypatch.setattr(idiomkit.report, "write_report", lambda *args, **kwargs: calls.append((args, kwargs)) or "x")
+    data = tmp_path / "data"
+    data.mkdir()
+    args = ["reproduce", "--quick", "--experiments", "e", "--data-dir", str(data)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert calls == [((Path("runs/reproduce-quick/results"), Path("runs/reproduce-quick/report")), {"data_dir": data})]
+    assert (tmp_path / "README.md").read_text() == "untouched"
+
+
 def test_a_changed_job_sets_its_old_output_aside_and_drops_the_stale_stamp(tmp_path):
     """A job whose key changed starts afresh without deleting its old output (hours of training): it goes to
     ``<output>.previous``, and the stale stamp goes, so that a run interrupted after that resumes."""

@@ -93,3 +93,17 @@ def quiet_transformers() -> None:
 
 
 DOCS_RESULTS = Path("docs/results")  # where `idiomkit report` writes the results pages
+
+
+def publish_report(source: Path, output: Path, data_dir: Path, readme: Path | None = None) -> None:
+    """Write the results pages of ``source`` into ``output`` (the benchmarks' gold in ``data_dir`` gives the 2B, 2A
+    and IdioLink columns their paired intervals) and refresh ``readme``'s marked tables: by default README.md when
+    the pages go to :data:`DOCS_RESULTS`. What `idiomkit report` and `idiomkit reproduce` both end with, so that
+    the two write the same pages."""
+    from idiomkit.report import update_readme, write_report
+
+    console.print(f"wrote {write_report(source, output, data_dir=data_dir)}")
+    readme = readme or (Path("README.md") if output == DOCS_RESULTS else None)
+    if readme and readme.is_file():
+        changed = update_readme(readme, source)
+        console.print(f"{'updated' if changed else 'left as is (already current, or no tables)'}: {readme}")

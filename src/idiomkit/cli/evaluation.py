@@ -11,7 +11,17 @@ from typing import Annotated, Any
 
 import typer
 
-from idiomkit.cli.common import DOCS_RESULTS, DataDir, ResultsDir, app, console, print_options, print_table, user_errors
+from idiomkit.cli.common import (
+    DOCS_RESULTS,
+    DataDir,
+    ResultsDir,
+    app,
+    console,
+    print_options,
+    print_table,
+    publish_report,
+    user_errors,
+)
 from idiomkit.options import typer_parameters
 from idiomkit.run_options import RunOptions, check_run_options
 
@@ -183,7 +193,6 @@ def report(
     data directory, gives the paired intervals of the 2B, 2A and IdioLink columns)."""
     from idiomkit.config import default_results_dir, run_data_dir
     from idiomkit.errors import FileSystemError
-    from idiomkit.report import update_readme, write_report
     from idiomkit.results import check_writable_dir
 
     source = Path(results_dir or default_results_dir())
@@ -192,12 +201,7 @@ def report(
     if output.exists() and not output.is_dir():
         raise FileSystemError(f"{output}: is a file; give the folder for the results pages")
     check_writable_dir(output, "output directory")
-    path = write_report(source, output, data_dir=run_data_dir(data_dir))
-    console.print(f"wrote {path}")
-    readme = readme or (Path("README.md") if output == DOCS_RESULTS else None)
-    if readme and readme.is_file():
-        changed = update_readme(readme, source)
-        console.print(f"{'updated' if changed else 'left as is (already current, or no tables)'}: {readme}")
+    publish_report(source, output, run_data_dir(data_dir), readme)
 
 
 @app.command()

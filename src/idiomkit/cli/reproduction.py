@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from idiomkit.cli.common import DOCS_RESULTS, DataDir, app, console, print_table, user_errors
+from idiomkit.cli.common import DOCS_RESULTS, DataDir, app, console, print_table, publish_report, user_errors
 from idiomkit.errors import OptionError
 
 
@@ -49,8 +49,9 @@ def reproduce(
     ] = False,
 ) -> None:
     """Run the experiments behind every table (skipping jobs whose command + code + data are unchanged), then
-    regenerate the report: --quick → runs/reproduce-quick/report/, --full → docs/results/. With --check: re-run
-    them as recorded and compare (benchmarks/results is never written)."""
+    regenerate the report as `idiomkit report` does: --quick → runs/reproduce-quick/report/, --full → docs/results/
+    and README.md's tables. With --check: re-run them as recorded and compare (benchmarks/results is never
+    written)."""
     from idiomkit.config import default_data_dir
     from idiomkit.reproduce.experiments import load_experiments
 
@@ -68,7 +69,6 @@ def reproduce_run(
     """``reproduce --quick`` / ``--full``: the selected jobs that are not up to date run (or, with ``dry_run``,
     are listed), the table printed and the report regenerated; exit 1 when a job failed."""
     from idiomkit.config import default_results_dir
-    from idiomkit.report import write_report
     from idiomkit.reproduce.experiments import load_experiments
     from idiomkit.reproduce.jobs import plan
 
@@ -85,8 +85,7 @@ def reproduce_run(
             console.print(job.command, highlight=False, soft_wrap=True, markup=False)
         return
     if results_dir.exists():
-        output = root / "report" if quick else DOCS_RESULTS
-        console.print(f"wrote {write_report(results_dir, output)}")
+        publish_report(results_dir, root / "report" if quick else DOCS_RESULTS, data)
     if failed:
         console.print(f"{failed} job(s) failed: logs in {root / 'logs'}")
         raise typer.Exit(1)
