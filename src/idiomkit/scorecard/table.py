@@ -11,24 +11,19 @@ from idiomkit.config import default_results_dir
 from idiomkit.report import HEADLINE, headline, markdown_table
 from idiomkit.results import atomic_write_text, load_results
 from idiomkit.scorecard.card import TASK, Scorecard
+from idiomkit.training.card import SCORECARD_HEADING, write_card_section
 
 BASELINE = ("zero-shot",)  # recipes drawn as the untrained encoder beside a model
 
 
-CARD_HEADING = "## idiomkit scorecard"
-
-
 def update_model_card(model_dir: Path, cards: list[Scorecard]) -> Path:
     """Replace the scorecard section of ``model_dir/README.md`` (the model card) with these cards' numbers."""
-    card = model_dir / "README.md"
-    text = card.read_text(encoding="utf-8") if card.exists() else "# idiomkit model\n"
-    text = text.split(CARD_HEADING, 1)[0].rstrip("\n")
     rows = [
         (f"{c.record.params['track']} track{' (quick)' if c.record.params['quick'] else ''}", c.record.metrics)
         for c in cards
     ]
-    section = f"{CARD_HEADING}\n\n`idiomkit evaluate all` (seed {cards[0].record.seed}):\n\n{markdown_table(rows)}"
-    return atomic_write_text(card, f"{text}\n\n{section}")
+    section = f"{SCORECARD_HEADING}\n\n`idiomkit evaluate all` (seed {cards[0].record.seed}):\n\n{markdown_table(rows)}"
+    return write_card_section(model_dir, section)
 
 
 def published_cards(results_dir: str | Path | None = None) -> list[dict[str, Any]]:

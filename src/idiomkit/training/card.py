@@ -1,20 +1,105 @@
-"""The idiomkit section of a trained model's card (``README.md``): recipe, data hashes, validation and intended use."""
+"""A trained model's card (``README.md``): idiomkit's own top (front matter, title, what the model is and under
+which terms), then its sections in a fixed order: the training (recipe, data hashes, validation, intended use),
+the scorecard (:mod:`idiomkit.scorecard`, added when the model is scored) and the base model's card as shipped.
+
+Sentence-transformers saves a fine-tuned model with its base model's card, so a run folder's README began as
+``all-mpnet-base-v2``'s (title, usage loading the hub model, ``license: apache-2.0``) with idiomkit's part at the
+bottom. The top is now idiomkit's, and the base card is kept whole under :data:`BASE_HEADING` (front matter removed,
+headings two levels down). Each section is rewritten in place: training again rewrites the top and the training
+section, scoring again the scorecard section.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
+from idiomkit.models.registry import get_spec
 from idiomkit.results import atomic_write_text
 from idiomkit.training.recipes import RECIPES
 
+TRAINING_HEADING = "## idiomkit training"
+SCORECARD_HEADING = "## idiomkit scorecard"
+BASE_HEADING = "## The base model's card"
+SECTIONS = (TRAINING_HEADING, SCORECARD_HEADING, BASE_HEADING)  # their order in the card
+MARKER = "<!-- idiomkit model card: its top and sections are rewritten by idiomkit -->"
+_SECTION = re.compile("^(" + "|".join(re.escape(h) for h in SECTIONS) + r")\b", re.M)
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
+
+
+def card_sections(text: str) -> tuple[str, dict[str, str]]:
+    """``text``'s top (what comes before its first idiomkit section) and its sections, each from its heading line
+    to the next section's."""
+    starts = [m.start() for m in _SECTION.finditer(text)]
+    ends = [*starts[1:], len(text)] if starts else []
+    sections = {_SECTION.match(text, a).group(1): text[a:b].strip("\n") for a, b in zip(starts, ends, strict=True)}
+    return text[: starts[0] if starts else len(text)], sections
+
+
+def base_card_section(text: str) -> str:
+    """A base model's card as a section of the trained model's: its front matter (licence, datasets) shown as a
+    YAML block, its headings two levels down (outside code blocks)."""
+    front = _FRONT_MATTER.match(text)
+    lines, fenced = [], False
+    for line in text[front.end() if front else 0 :].strip("\n").splitlines():
+        fenced ^= line.lstrip().startswith("```")
+        heading = not fenced and re.match(r"#{1,4} ", line)
+        lines.append("##" + line if heading else line)
+    intro = "The card the base model shipped with, kept as it was (headings two levels down)."
+    if front:
+        yaml = front.group(0).strip("\n").removeprefix("---\n").removesuffix("\n---")
+        intro = intro.removesuffix(".") + f"; its front matter:\n\n```yaml\n{yaml}\n```"
+    return f"{BASE_HEADING}\n\n{intro}\n\n" + "\n".join(lines)
+
+
+def write_card_section(out: Path, section: str, top: str | None = None) -> Path:
+    """Put ``section`` (it starts with one of :data:`SECTIONS`) into ``out/README.md`` in its place. With ``top``,
+    the card's top becomes ``top``, and a top that was not idiomkit's (the base model's card) moves under
+    :data:`BASE_HEADING` first."""
+    card = out / "README.md"
+    old_top, sections = card_sections(card.read_text(encoding="utf-8") if card.exists() else "")
+    if top is not None and MARKER not in old_top and old_top.strip() and BASE_HEADING not in sections:
+        sections[BASE_HEADING] = base_card_section(old_top)
+    heading = _SECTION.match(section)
+    if heading is None:
+        raise ValueError(f"a model card section starts with one of {SECTIONS}, not {section[:40]!r}")
+    sections[heading.group(1)] = section.strip("\n")
+    parts = [(top if top is not None else old_top or "# idiomkit model\n").strip("\n")]
+    return atomic_write_text(card, "\n\n".join(parts + [sections[h] for h in SECTIONS if h in sections]) + "\n")
+
 
 def write_model_card(out: Path, info: dict[str, Any]) -> Path:
-    """Replace the idiomkit section of ``out/README.md`` (the library's card is kept above it)."""
-    card = out / "README.md"
-    text = card.read_text(encoding="utf-8") if card.exists() else "# idiomkit model\n"
-    return atomic_write_text(
-        card, text.split("\n## idiomkit training\n")[0].rstrip() + "\n\n" + model_card_section(info)
+    """Write ``out/README.md``'s top and training section from ``info`` (a run's ``training.json``)."""
+    return write_card_section(out, model_card_section(info), card_top(info))
+
+
+def card_top(info: dict[str, Any]) -> str:
+    """idiomkit's top of a trained model's card: front matter, title, the base model and the terms of use."""
+    model = info["config"]["model"]
+    spec = get_spec(model)
+    base = f"`{model}` ({spec.title})" if spec else f"`{model}`"
+    return "\n".join(
+        [
+            "---",
+            "library_name: sentence-transformers",
+            "pipeline_tag: sentence-similarity",
+            "license: other",
+            "tags:",
+            "- sentence-transformers",
+            "- sentence-similarity",
+            "- idiomkit",
+            "- idioms",
+            "---",
+            MARKER,
+            "",
+            f"# {info['label']}",
+            "",
+            f"{base} trained by idiomkit with the recipe `{info['label']}` (seed {info['config']['seed']}, "
+            f"{info['steps']} steps): how it was trained and selected, its sources and its scores are below. Terms "
+            "of use: both the base model's licence (in its card, the last section) and those of the training "
+            "sources apply to these weights, hence `license: other`.",
+        ]
     )
 
 
@@ -39,7 +124,7 @@ def model_card_section(info: dict[str, Any]) -> str:
     last = info["validation"][-1] if info["validation"] else {}
     mix = info.get("interpolation")
     lines = [
-        "## idiomkit training",
+        TRAINING_HEADING,
         "",
         f"- Recipe: `{info['label']}` (see `idiomkit.training.recipes`; miner margin {cfg['miner_margin']}, "
         f"loss margin {cfg['margin']}, miner distance {cfg['miner_distance']} for the adaptive triplet loss; "
