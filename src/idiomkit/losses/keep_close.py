@@ -9,14 +9,16 @@ from torch import Tensor, nn
 
 from idiomkit.errors import OptionError
 
-DISTANCES = ("mse", "cosine")
+DISTANCES = ("mse", "cosine", "none")  # none: the relational term alone (KeepCloseLoss)
 
 
 def keep_close_loss(embeddings: Tensor, targets: Tensor, distance: str = "mse") -> Tensor:
     """Mean distance between ``embeddings`` and ``targets`` (both ``(B, d)``): squared error per dimension
-    (``mse``) or ``1 - cos`` (``cosine``)."""
+    (``mse``), ``1 - cos`` (``cosine``) or nothing (``none``: zero, with the graph kept)."""
     if embeddings.shape != targets.shape:
         raise ValueError(f"embeddings {tuple(embeddings.shape)} and targets {tuple(targets.shape)} differ in shape")
+    if distance == "none":
+        return embeddings.sum() * 0.0
     if distance == "mse":
         return torch.nn.functional.mse_loss(embeddings, targets)
     if distance == "cosine":
@@ -53,9 +55,10 @@ class KeepCloseLoss(nn.Module):
 
     Args:
         model: a SentenceTransformer (the one being trained).
-        distance: ``mse`` (mean squared error per dimension, as ``MSELoss``) or ``cosine`` (``1 - cos``: direction
-            only, for models whose embedding norms carry nothing). Mind the scale: on unit-length embeddings
-            ``mse`` is ``2 (1 - cos) / d``, about 5e-4 for a 384-d model that drifted to cos .91, while a
+        distance: ``mse`` (mean squared error per dimension, as ``MSELoss``), ``cosine`` (``1 - cos``: direction
+            only, for models whose embedding norms carry nothing) or ``none`` (each sentence free to move: only the
+            relational term, which must then be on, holds the batch's geometry). Mind the scale: on unit-length
+            embeddings ``mse`` is ``2 (1 - cos) / d``, about 5e-4 for a 384-d model that drifted to cos .91, while a
             scale-20 similarity loss (MNRL, CoSENT) is of order 1; weighted 1 beside such losses, an ``mse`` keep
             term moves nothing.
         relational: weight of :func:`relational_loss` beside the distance (0: off).
@@ -86,6 +89,8 @@ class KeepCloseLoss(nn.Module):
             raise OptionError(f"unknown distance {distance!r} (expected one of {', '.join(DISTANCES)})")
         if relational < 0:
             raise OptionError(f"relational weight {relational} is negative")
+        if distance == "none" and not relational:
+            raise OptionError("keep distance 'none' keeps nothing without a relational weight (--keep-relational)")
         self.model, self.distance, self.relational = model, distance, relational
 
     def forward(self, sentence_features: Iterable[dict[str, Tensor]], labels: Tensor) -> Tensor:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from idiomkit.errors import OptionError
 from idiomkit.options import Range, check_known, check_ranges
 
 RECIPE_HELP = (
@@ -191,7 +192,10 @@ def option_ranges(cls: type = TrainConfig) -> dict[str, Range]:
 
 
 def check_options(cfg: TrainConfig) -> None:
-    """A one-line ``OptionError`` for an unknown recipe (or query mode) or an option out of its ``range`` (the CLI
-    refuses the same at parse time; ``None`` passes where the field is optional)."""
+    """A one-line ``OptionError`` for an unknown recipe (or query mode), an option out of its ``range`` (the CLI
+    refuses the same at parse time; ``None`` passes where the field is optional) or a keep term that keeps nothing
+    (distance ``none`` without a relational weight), before any data or model loads."""
     check_known(cfg)
     check_ranges(cfg)
+    if cfg.keep_weight > 0 and cfg.keep_distance == "none" and not cfg.keep_relational:
+        raise OptionError("keep distance 'none' keeps nothing without a relational weight (--keep-relational)")

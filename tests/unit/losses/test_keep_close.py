@@ -68,3 +68,22 @@ def test_the_relational_term_pulls_a_drawn_together_batch_apart():
     assert loss.get_config_dict() == {"distance": "cosine", "relational": 5.0}
     with pytest.raises(ValueError, match="relational weight -1 is negative"):
         KeepCloseLoss(model, "cosine", relational=-1)
+
+
+def test_without_a_distance_only_the_relational_term_counts():
+    """``none``: a batch moved as a whole (rotated) costs nothing; one drawn together costs the relational term."""
+    targets = torch.eye(3, 4)
+    rotation, _ = torch.linalg.qr(torch.randn(4, 4, generator=torch.Generator().manual_seed(1)))
+    assert keep_close_loss(-targets, targets, "none").item() == 0.0
+    model = Linear()
+    loss = KeepCloseLoss(model, "none", relational=2.0)
+    with torch.no_grad():
+        model.weight.copy_(rotation)
+    assert loss([{"x": targets}], targets).item() == pytest.approx(0.0, abs=1e-6)
+    with torch.no_grad():
+        model.weight.copy_(torch.eye(4) + torch.tensor([0.0, 0.0, 0.0, 1.0]))  # each row gains e4: cos 1/2
+    drawn = model({"x": targets})["sentence_embedding"]
+    expected = 2.0 * relational_loss(drawn, targets).item()
+    assert expected > 0.1 and loss([{"x": targets}], targets).item() == pytest.approx(expected, rel=1e-5)
+    with pytest.raises(ValueError, match="keep distance 'none' keeps nothing without a relational weight"):
+        KeepCloseLoss(model, "none")

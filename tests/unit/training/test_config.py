@@ -83,6 +83,13 @@ def test_ranges_come_from_the_field_metadata():
     check_options(TrainConfig(dropout=None, patience=None))  # optional fields may stay unset
 
 
+def test_a_keep_term_that_keeps_nothing_is_refused_before_anything_loads():
+    with pytest.raises(ValueError, match="^keep distance 'none' keeps nothing without a relational weight"):
+        check_options(TrainConfig(recipe="flagship-v2", keep_weight=10.0, keep_distance="none"))
+    check_options(TrainConfig(recipe="flagship-v2", keep_weight=10.0, keep_distance="none", keep_relational=5.0))
+    check_options(TrainConfig(recipe="flagship-v2", keep_weight=0.0, keep_distance="none"))  # the term is off
+
+
 @dataclasses.dataclass
 class WithKnob(TrainConfig):
     knob: int = opt(3, "A new option, declared only here.", range=Range(1))

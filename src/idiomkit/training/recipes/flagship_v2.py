@@ -1,8 +1,8 @@
 """Flagship v2: the flagship's streams (:mod:`.flagship`) plus what should keep a trained model from losing what
 its base knew, and a selection that sees idioms the model has not.
 
-- ``keep`` stream (``keep_weight`` > 0): :class:`~idiomkit.losses.KeepCloseLoss` (``keep_distance``: MSE or
-  cosine; ``keep_relational``: plus the batch's cosine matrix held at the base's) between the model's embeddings
+- ``keep`` stream (``keep_weight`` > 0): :class:`~idiomkit.losses.KeepCloseLoss` (``keep_distance``: MSE,
+  cosine or none; ``keep_relational``: plus the batch's cosine matrix held at the base's) between the model's embeddings
   and the *frozen* base model's on general sentences (STS train, EN + PT) and idiomatic sentences (PIE train, the
   misreading stream's sentences), :data:`KEEP_SENTENCES` of each, picked by hash. The base's embeddings are computed
   once, before the first step, and cached in the run folder (:mod:`.frozen`), so a resumed run reads them back.
