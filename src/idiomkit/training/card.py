@@ -4,9 +4,10 @@ the scorecard (:mod:`idiomkit.scorecard`, added when the model is scored) and th
 
 Sentence-transformers saves a fine-tuned model with its base model's card, so a run folder's README began as
 ``all-mpnet-base-v2``'s (title, usage loading the hub model, ``license: apache-2.0``) with idiomkit's part at the
-bottom. The top is now idiomkit's, and the base card is kept whole under :data:`BASE_HEADING` (front matter removed,
-headings two levels down). Each section is rewritten in place: training again rewrites the top and the training
-section, scoring again the scorecard section.
+bottom. The top is now idiomkit's, and the base card is kept whole under :data:`BASE_HEADING` (its front matter
+shown as a YAML block, its headings two levels down). Each part is rewritten in place: training again rewrites the
+top and the training section, scoring again the scorecard section; sentence-transformers keeps the card as it is
+when the model is loaded and saved again (centring, interpolation).
 """
 
 from __future__ import annotations
