@@ -72,6 +72,9 @@ def test_short_training_runs_checkpoints_and_saves(tmp_path):
     assert "texts truncated to 16 tokens" in (out / "train.log").read_text()
     card = (out / "README.md").read_text()
     assert "## idiomkit training" in card and f"trained at 16 tokens (max_seq_length); reads up to {base}" in card
+    # idiomkit's top, not the base model's card (that comes last, whole)
+    assert "license: other" in card.split("## idiomkit training")[0] and "\n# adaptive-triplet" in card
+    assert card.index("## idiomkit training") < card.index("## The base model's card")
     # a run saved before #44 (at its training length, no reads_max_seq_length) is re-saved reading up to its base's
     from idiomkit.training.trainer import resave_at_base_length
 
