@@ -12,6 +12,7 @@ step. The same numbers are the tables of the results pages' "Training curves".
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,61 +23,57 @@ OUT = Path(__file__).with_name("training_curves.png")
 METRICS = ("val_mean", "val2b_idiom", "valsts_sts", "valdef_mrr", "valdef_margin", "valmis_accuracy")
 
 
+@dataclass
+class Run:
+    """One training's validation curves: ``series[metric] = [(step, value), ...]`` and the step it kept."""
+
+    series: dict[str, list[tuple[int, float]]]
+    selected_step: int | None
+
+
 def curves(
     results: list[tuple[Path, dict[str, Any]]], model: str, recipe_parts: list[str], metrics: tuple[str, ...]
-) -> dict[str, dict[str, list[tuple[int, float]]]]:
-    """``{"<recipe>, seed N": {metric: [(step, value), ...]}}`` for the plain-track cards of ``model`` whose recipe
-    contains every string of ``recipe_parts`` and that carry a validation curve; a metric a run never logged is
-    left out of its entry, and cards with the same curves (one training scored twice) share one entry, their names
-    joined by `` = ``."""
-    out: dict[str, dict[str, list[tuple[int, float]]]] = {}
+) -> dict[str, Run]:
+    """``{"<recipe>, seed N": Run}`` for the plain-track cards of ``model`` whose recipe contains every string of
+    ``recipe_parts`` and that carry a validation curve; a metric a run never logged is left out of its series, and
+    cards with the same curves (one training scored twice) share one entry, their names joined by `` = ``."""
+    out: dict[str, Run] = {}
     for (card_model, recipe), recs in sorted(full_cards(results, "plain").items()):
         if card_model != model or not all(part in recipe for part in recipe_parts):
             continue
         for rec in sorted(recs, key=lambda r: r["seed"]):
-            curve = (rec["params"].get("training") or {}).get("validation") or []
+            training = rec["params"].get("training") or {}
+            curve = training.get("validation") or []
             series = {m: [(e["step"], e[m]) for e in curve if e.get(m) is not None] for m in metrics}
             series = {m: points for m, points in series.items() if points}
             name = f"{recipe}, seed {rec['seed']}"
-            same = next((other for other, drawn in out.items() if drawn == series), None)
+            same = next((other for other, run in out.items() if run.series == series), None)
             if same:  # one training, two cards (e.g. a centred copy): one line, both names
                 out[f"{same} = {name}"] = out.pop(same)
             elif series:
-                out[name] = series
+                out[name] = Run(series, (training.get("best") or {}).get("step"))
     return out
 
 
-def selected_steps(results: list[tuple[Path, dict[str, Any]]], model: str) -> dict[str, int]:
-    """The step each run kept (``params.training.best.step``), keyed as :func:`curves` keys its runs."""
-    return {
-        f"{recipe}, seed {rec['seed']}": best["step"]
-        for (card_model, recipe), recs in full_cards(results, "plain").items()
-        if card_model == model
-        for rec in recs
-        if "step" in (best := (rec["params"].get("training") or {}).get("best") or {})
-    }
-
-
-def plot(runs: dict[str, dict[str, list[tuple[int, float]]]], selected: dict[str, int], metrics, out: Path) -> None:
+def plot(runs: dict[str, Run], metrics: tuple[str, ...], out: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     colours = plt.get_cmap("tab20" if len(runs) > 10 else "tab10")
-    shown = [m for m in metrics if any(m in series for series in runs.values())]
+    shown = [m for m in metrics if any(m in run.series for run in runs.values())]
     ncols = 3
     nrows = -(-len(shown) // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.0 * nrows), squeeze=False)
     for ax, metric in zip(axes.flat, shown, strict=False):
-        for i, (name, series) in enumerate(runs.items()):
-            if metric not in series:
+        for i, (name, run) in enumerate(runs.items()):
+            if metric not in run.series:
                 continue
-            steps, values = zip(*series[metric], strict=True)
+            steps, values = zip(*run.series[metric], strict=True)
             (line,) = ax.plot(steps, values, marker=".", linewidth=1, color=colours(i), label=name)
-            step = selected.get(name.split(" = ")[0])
-            if step in steps:
-                ax.plot(step, values[steps.index(step)], "o", color=line.get_color())
+            if run.selected_step in steps:
+                ax.plot(run.selected_step, values[steps.index(run.selected_step)], "o", color=line.get_color())
         ax.set_title(metric, fontsize=9)
         ax.set_xlabel("step", fontsize=8)
         ax.tick_params(labelsize=7)
@@ -105,7 +102,7 @@ def main() -> None:
     runs = curves(results, args.model, args.recipe, metrics)
     if not runs:
         raise SystemExit(f"no plain-track card of {args.model} with a validation curve matches {args.recipe}")
-    plot(runs, selected_steps(results, args.model), metrics, args.out)
+    plot(runs, metrics, args.out)
     print(f"{len(runs)} runs -> {args.out}")
 
 

@@ -34,19 +34,21 @@ def test_curves_keep_the_model_and_recipe_asked_for_and_merge_one_training_score
         card("mpnet", "flagship-v2-bf16-untrained", 0, []),  # no curve
     ]
     runs = script.curves(results, "mpnet", ["flagship-v2", "bf16"], ("val_mean", "val2b_idiom", "valsts_sts"))
-    assert runs == {
+    assert {name: run.series for name, run in runs.items()} == {
         "flagship-v2-bf16, seed 0 = flagship-v2-bf16-center, seed 0": {
             "val_mean": [(0, 0.4), (2, 0.5)],
             "val2b_idiom": [(0, 0.3)],  # logged at step 0 only; valsts_sts never: left out
         },
         "flagship-v2-bf16, seed 1": {"val_mean": [(0, 0.4), (2, 0.45)]},
     }
-    assert script.selected_steps(results, "minilm") == {"flagship-v2-bf16, seed 0": 2}
+    assert [run.selected_step for run in runs.values()] == [2, 2]
+    minilm = script.curves(results, "minilm", [], ("val_mean",))
+    assert list(minilm) == ["flagship-v2-bf16, seed 0"]
 
 
 def test_plot_writes_a_png(tmp_path):
     script = benchmark_script("training_curves")
     runs = script.curves([card("mpnet", "r", 0, CURVE)], "mpnet", [], ("val_mean",))
     out = tmp_path / "curves.png"
-    script.plot(runs, {"r, seed 0": 2}, ("val_mean",), out)
+    script.plot(runs, ("val_mean",), out)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
