@@ -6,7 +6,7 @@ from pathlib import Path
 
 from idiomkit.report import scorecard
 from idiomkit.report.scorecard import BASE_WITH_READER
-from idiomkit.report.targets import target_cell, targets_rows, targets_section
+from idiomkit.report.targets import best_reached_rows, target_cell, targets_rows, targets_section
 
 
 def card(recipe, seed, heldout_en, stsb, trained=True):
@@ -42,6 +42,28 @@ def test_a_missed_target_and_an_absent_number():
     assert target_cell(guard, 0.80, 0.82) == "0.800 ✗" and target_cell(guard, 0.80, None) == "0.800"
 
 
-def test_no_trained_configuration_with_enough_seeds_no_table():
+def test_no_trained_configuration_with_enough_seeds_no_targets_table_but_the_best_reached():
     results = [card(BASE_WITH_READER, 0, 0.6, 0.8, trained=False), card("flagship-v2", 0, 0.7, 0.8)]
-    assert targets_rows(results) == [] and targets_section(results) == []
+    assert targets_rows(results) == []
+    assert targets_section(results)[0].startswith("### The best reached on each target")
+    assert targets_section(results[:1]) == []
+
+
+def test_the_best_reached_on_each_target_names_its_configuration_and_seeds(monkeypatch):
+    monkeypatch.setattr(scorecard, "READER_VERSION", 1)
+    results = [
+        card(BASE_WITH_READER, 0, 0.95, 0.830, trained=False),  # untrained: never the best reached
+        card("flagship-v2", 0, 0.72, 0.815),
+        card("flagship-v2", 1, 0.68, 0.825),  # mean .700
+        card("flagship-v2-no2b", 0, 0.70, 0.90),  # ties .700 on one seed: the two-seed row wins the tie
+        card("pairs-triplet", 0, 0.99, 0.90),  # trained for one benchmark: not a flagship configuration
+    ]
+    rows = best_reached_rows(results)
+    assert rows[0] == "| target | best reached | by | seeds | met |"
+    assert rows[2:] == ["| core held-out EN ≥ 0.700 | 0.700 | mpnet flagship-v2 | 2 | ✓ |"]  # STS guards: no floor
+    results.append(card("flagship-v2-no2b", 1, 0.60, 0.90))  # its mean falls to .650
+    results.append(card("flagship-v2-nosts", 0, 0.71, 0.90))
+    assert best_reached_rows(results)[2] == "| core held-out EN ≥ 0.700 | 0.710 | mpnet flagship-v2-nosts | 1 | ✓ |"
+    low = [card("flagship-v2", 0, 0.6994, 0.8)]
+    assert best_reached_rows(low)[2].endswith("| 0.699 | mpnet flagship-v2 | 1 | ✗ |")
+    assert best_reached_rows([card(BASE_WITH_READER, 0, 0.9, 0.8, trained=False)]) == []
