@@ -7,20 +7,15 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from idiomkit.report.curves import training_curves_section
 from idiomkit.report.engineering import ENGINEERING, engineering_sections, xiao_maps_section
 from idiomkit.report.leave_one_out import leave_one_out_section
 from idiomkit.report.matrix import matrix_section
-from idiomkit.report.scorecard import (
-    SCORECARD_MARKERS,
-    SCORECARD_TASK,
-    admire_by_type_section,
-    scorecard_section,
-    training_curves_section,
-    versus_base_section,
-)
+from idiomkit.report.scorecard import SCORECARD_MARKERS, SCORECARD_TASK, scorecard_section
 from idiomkit.report.semeval2b import rules_section, semeval2b_grid
 from idiomkit.report.tables import TASK_TITLES, task_table
 from idiomkit.report.targets import targets_section
+from idiomkit.report.versus_base import admire_by_type_section, versus_base_section
 from idiomkit.results import atomic_write_text, load_results
 from idiomkit.tasks.admire import report_lines as admire_lines
 

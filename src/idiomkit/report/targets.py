@@ -1,7 +1,7 @@
 """The flagship's targets (issue #44, point 3), met or not, for every trained configuration a user can act on.
 
 Each target is a floor on a plain-track number (mean over seeds), or for an STS test guard a floor at
-:data:`~idiomkit.report.scorecard.STS_GUARD_TOLERANCE` below the same base model untrained with the reader. A row is a
+:data:`~idiomkit.report.versus_base.STS_GUARD_TOLERANCE` below the same base model untrained with the reader. A row is a
 trained configuration with the seeds a recommendation needs (:func:`~idiomkit.report.scorecard.enough_seeds`) and a
 base + reader card beside it; the base + reader rows stand above them for reference.
 """
@@ -13,12 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.report.scorecard import (
-    BASE_WITH_READER,
     HEADLINE,
-    STS_GUARD_COLUMNS,
-    STS_GUARD_TOLERANCE,
     Columns,
-    clears,
     column_digits,
     column_means,
     enough_seeds,
@@ -27,6 +23,7 @@ from idiomkit.report.scorecard import (
     old_reader_mark,
     titled_table,
 )
+from idiomkit.report.versus_base import BASE_WITH_READER, STS_GUARD_COLUMNS, STS_GUARD_TOLERANCE, clears
 
 MET, MISSED = "✓", "✗"
 FLAGSHIP = "flagship-v2"  # the recipe labels the targets are set for (the single-benchmark models train in-domain)

@@ -11,7 +11,7 @@ import pytest
 
 from idiomkit.report import scorecard
 from idiomkit.report.paired import Card, admire_items, interval_mark, items_of, paired_interval
-from idiomkit.report.scorecard import BASE_WITH_READER, versus_base_rows
+from idiomkit.report.versus_base import BASE_WITH_READER, versus_base_rows
 
 HEADER = "\t".join(
     ("idiom", "language", "source", "heldout", "lookup_equal", "sentence", "paraphrase", "misreading")

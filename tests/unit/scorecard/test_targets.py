@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from idiomkit.report import scorecard
-from idiomkit.report.scorecard import BASE_WITH_READER
 from idiomkit.report.targets import best_reached_rows, target_cell, targets_rows, targets_section
+from idiomkit.report.versus_base import BASE_WITH_READER
 
 
 def card(recipe, seed, heldout_en, stsb, trained=True):
