@@ -136,8 +136,7 @@ def _best_reached_table(results: list[tuple[Path, dict[str, Any]]]) -> list[str]
         "Each row: the highest mean over seeds that a trained flagship v2 configuration reaches on the target, "
         "that configuration and its seeds (models trained for one benchmark alone are left out). Rows with one "
         "seed are single runs (often leave-one-out rows): they show what a part of a recipe can buy, not a "
-        "configuration the scorecard recommends. No row meets every target at once: the table above has each "
-        "configuration's whole line.",
+        "configuration the scorecard recommends; the table above has each configuration's whole line.",
     )
 
 
