@@ -7,6 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from idiomkit.report.core_test import core_test_section
 from idiomkit.report.curves import training_curves_section
 from idiomkit.report.engineering import ENGINEERING, engineering_sections, xiao_maps_section
 from idiomkit.report.leave_one_out import leave_one_out_section
@@ -76,6 +77,7 @@ def render_pages(
         *admire_by_type_section(results, gold_dir(data_dir)),
         *leave_one_out_section(results),
         *targets_section(results),
+        *core_test_section(results),
     ]
     index += training_curves_section(results)
     index += matrix_section(results)
