@@ -63,7 +63,9 @@ class TrainConfig:
     )
     span_queries: bool = opt(False, "IdioLink recipes: train on span embeddings.", off="--sentence-queries")
     sts_epochs: int = opt(1, "ynu recipe: epochs of STS pre-training.", range=Range(0))
-    sts_weight: float = opt(1.0, "*-sts recipes: weight of the STS CoSENT loss in each step's sum.", range=Range(0))
+    sts_weight: float = opt(
+        1.0, "Weight of the STS CoSENT loss in each step's sum (*-sts 2B recipes, the flagship).", range=Range(0)
+    )
     lora_rank: int | None = opt(None, "Train LoRA adapters of this rank (merged on save).", range=Range(1))
     dropout: float | None = opt(
         None,

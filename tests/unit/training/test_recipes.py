@@ -74,6 +74,11 @@ def test_flagship_v2_labels_name_the_keep_and_distill_options():
         "flagship-v2-student-pool-mean-align-procrustes"
     )
     assert run_label("flagship-v2", {"pooling": "mean"}) == "flagship-v2-pool-mean"  # the model's own pooling
+    # the flagship's STS stream at another weight is another configuration; without the stream, nothing to name
+    half_sts = {"sts_weight": 0.5, "keep_weight": 10.0, "keep_distance": "cosine", "pooling": "mean"}
+    assert run_label("flagship-v2", half_sts) == "flagship-v2-stsw0.5-keep10-keep-cosine-pool-mean"
+    assert run_label("flagship", {"sts_weight": 0.5}) == "flagship-stsw0.5"
+    assert run_label("flagship-v2-nosts", half_sts) == "flagship-v2-nosts-keep10-keep-cosine-pool-mean"
     assert run_label("flagship", {"pooling": "mean"}) == "flagship"  # v1 labels are as recorded
     assert run_label("flagship", {"keep_weight": 0.0}) == "flagship"  # no keep loss in v1
     assert run_label("flagship-v2", {"pooling": "mean", "paraphrase_anchors": True}) == "flagship-v2-pool-mean-anchors"

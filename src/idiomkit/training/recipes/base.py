@@ -83,7 +83,7 @@ class Recipe:
     setup: SetupFn | None = None  # builds its own model, data and evaluators; None: the trainer's (2B, IdioLink)
     card_lines: Callable[[], list[str]] | None = None  # its own section of the model card
     labels: tuple[str, str] | None = None  # run label with MWE tokens on / off; None: the name (never MWE tokens)
-    sts_mixing: bool = False  # each step adds an STS batch weighted by ``sts_weight`` (label ``-stsw<w>`` unless 1)
+    sts_mixing: bool = False  # a step adds an STS batch weighted by ``sts_weight`` (label ``-stsw<w>`` unless 1)
     span_label: bool = False  # label ``-span`` when the loss saw span embeddings of the queries (IdioLink)
     paper_epochs: int | None = None  # label ``-ep<N>`` for another epoch budget (IdioLink: the paper's 10)
     dedup_label: bool = False  # label ``-dedup`` / ``-dedup-sentences`` after the held-out dedup (2B data)

@@ -398,6 +398,13 @@ def _no_phases(model, groups, cfg) -> list[Phase]:
 
 
 RECIPES: dict[str, Recipe] = {
-    name: Recipe("flagship", _no_phases, VALIDATION_TEXT, setup=flagship_setup, card_lines=card_lines)
+    name: Recipe(
+        "flagship",
+        _no_phases,
+        VALIDATION_TEXT,
+        setup=flagship_setup,
+        card_lines=card_lines,
+        sts_mixing="sts" in wanted_streams(name),  # its STS stream weighs ``sts_weight``: labelled when not 1
+    )
     for name in ("flagship", *(f"flagship-{k}" for k in LEAVE_OUT), "flagship-noreader")
 }

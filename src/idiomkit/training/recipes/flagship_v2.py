@@ -222,7 +222,15 @@ def _no_phases(model, groups, cfg) -> list[Phase]:
 
 
 RECIPES: dict[str, Recipe] = {
-    name: Recipe("flagship", _no_phases, VALIDATION_TEXT, setup=v2_setup, card_lines=card_lines, keep_label=True)
+    name: Recipe(
+        "flagship",
+        _no_phases,
+        VALIDATION_TEXT,
+        setup=v2_setup,
+        card_lines=card_lines,
+        keep_label=True,
+        sts_mixing="sts" in wanted_streams(name),  # its STS stream weighs ``sts_weight``: labelled when not 1
+    )
     for name in ("flagship-v2", "flagship-v2-student", *(f"flagship-v2-{part}" for part in LEAVE_OUT))
 }
 
