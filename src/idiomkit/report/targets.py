@@ -56,6 +56,11 @@ def heading(column: str) -> str:
     return f"{column} ≥ " + (f"base − {STS_GUARD_TOLERANCE:g}" if floor is None else number_cell(column, floor))
 
 
+def meets_floor(column: str, value: float) -> bool:
+    """Whether ``value`` meets ``column``'s fixed floor as the table prints it (rounded to the column's digits)."""
+    return round(value, column_digits(column)) >= FLOORS[column]
+
+
 def target_cell(column: str, value: float | None, base: float | None) -> str:
     """The number and whether it meets ``column``'s target (an STS guard: :func:`clears` against ``base``, the base
     + reader's number); empty when the card lacks it, the number alone for a guard without a base."""
@@ -64,7 +69,7 @@ def target_cell(column: str, value: float | None, base: float | None) -> str:
     floor = FLOORS[column]
     if floor is None and base is None:
         return number_cell(column, value)
-    met = clears(column, value, base) if floor is None else round(value, column_digits(column)) >= floor
+    met = clears(column, value, base) if floor is None else meets_floor(column, value)
     return f"{number_cell(column, value)} {MET if met else MISSED}"
 
 
@@ -115,8 +120,8 @@ def best_reached_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
         if floor is None or not reached:
             continue
         value, seeds, model, recipe = max(reached, key=lambda r: (round(r[0], column_digits(column)), r[1]))
-        met = round(value, column_digits(column)) >= floor
-        cells = [heading(column), number_cell(column, value), f"{model} {recipe}", str(seeds), MET if met else MISSED]
+        met = MET if meets_floor(column, value) else MISSED
+        cells = [heading(column), number_cell(column, value), f"{model} {recipe}", str(seeds), met]
         lines.append("| " + " | ".join(cells) + " |")
     if not lines:
         return []
