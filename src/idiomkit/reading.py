@@ -45,9 +45,9 @@ def resolve_sense(sense: SenseArg) -> SenseLike | None:
         return None
     if not isinstance(sense, (str, Path)):
         return sense
-    from idiomkit.idioms.sense import SenseCheck, default_sense_check
+    from idiomkit.idioms.senses import NAMES, load_sense, named_sense
 
-    return default_sense_check() if sense == "default" else SenseCheck.load(sense)
+    return named_sense(sense) if sense in NAMES else load_sense(sense)
 
 
 @api_errors

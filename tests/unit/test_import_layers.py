@@ -35,11 +35,30 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),  # options: dataclass <-> command-line flags (tasks and methods); lazy: PEP 562 package exports
     # results: the record/prediction store; idioms: the lexicon, matcher and sense check
     ("data", ("idiomkit.data", "idiomkit.io", "idiomkit.results", "idiomkit.idioms")),
-    ("models/embed", ("idiomkit.models", "idiomkit.embedding")),
+    # the idiom reader is a sentence-transformers module, and the cross-encoder sense check (and the loader that
+    # reads either kind of sense check) builds on a registry model: both sit with the models
+    (
+        "models/embed",
+        (
+            "idiomkit.models",
+            "idiomkit.embedding",
+            "idiomkit.idioms.reader",
+            "idiomkit.idioms.senses",
+            "idiomkit.idioms.sense_encoder",
+        ),
+    ),
     ("losses/metrics", ("idiomkit.losses", "idiomkit.metrics")),
     ("tasks", ("idiomkit.tasks", "idiomkit.mteb_tasks")),
     # the sense check's training (idioms/sense_training) scores with metrics: nothing below may import it
-    ("methods/training", ("idiomkit.methods", "idiomkit.training", "idiomkit.idioms.sense_training")),
+    (
+        "methods/training",
+        (
+            "idiomkit.methods",
+            "idiomkit.training",
+            "idiomkit.idioms.sense_training",
+            "idiomkit.idioms.sense_encoder_training",
+        ),
+    ),
     ("report", ("idiomkit.report",)),
     # the package root re-exports the API; the scorecard, the reader's API and the run options of both evaluate
     # verbs sit beside it

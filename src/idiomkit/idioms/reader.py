@@ -116,6 +116,9 @@ class IdiomReader(InputModule):
 
     def rewrite_inputs(self, inputs: Any) -> list[Any]:
         """The inputs with every text rewritten: strings, and the strings of tuples (pairs); others as they are."""
+        self.prefetch(
+            [x for x in inputs if isinstance(x, str)] + [y for x in inputs if isinstance(x, tuple) for y in x]
+        )
         rewrite = self.rewriter.rewrite
         return [
             rewrite(x)
@@ -126,10 +129,20 @@ class IdiomReader(InputModule):
             for x in inputs
         ]
 
+    def prefetch(self, texts: Sequence[Any]) -> None:
+        """Let a sense check that scores in batches (the encoder's ``prefetch``) score every match of ``texts`` at
+        once, before the texts are rewritten one by one."""
+        prefetch = getattr(self.sense, "prefetch", None)
+        if prefetch is None:
+            return
+        find = self.rewriter.matcher.find
+        prefetch([(t, m.start, m.end) for t in texts if isinstance(t, str) for m in find(t, self.language)])
+
     def rewrite_spans(self, texts: Sequence[str], spans: Sequence[Span | None]) -> tuple[list[str], list[Span | None]]:
         """``texts`` rewritten as :meth:`preprocess` rewrites them, and each text's character span (None: none)
         moved to where it lies in its rewritten text (:meth:`~idiomkit.idioms.rewrite.Reading.map_span`: a span
         over a rewritten idiom covers its replacement)."""
+        self.prefetch(texts)
         readings = [self.rewriter.read(t) for t in texts]
         moved = [None if sp is None else r.map_span(*sp) for r, sp in zip(readings, spans, strict=True)]
         return [r.rewritten for r in readings], moved
@@ -222,12 +235,12 @@ class IdiomReader(InputModule):
             raise DataError(Path(model_name_or_path) / subfolder / LEXICON_FILE, None, None, "file not found")
         sense = None
         if config.pop("sense", False):
-            from idiomkit.idioms.sense import SenseCheck
+            from idiomkit.idioms.senses import load_sense
 
             sense_path = cls.load_file_path(model_name_or_path, SENSE_FILE, **hub)
             if sense_path is None:
                 raise DataError(Path(model_name_or_path) / subfolder / SENSE_FILE, None, None, "file not found")
-            sense = SenseCheck.load(sense_path)
+            sense = load_sense(sense_path)
         return cls(lexicon=Lexicon.from_tsv(lexicon_path), sense=sense, **config)
 
     def __repr__(self) -> str:

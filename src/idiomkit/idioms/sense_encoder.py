@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from idiomkit.data.errors import DataError
 from idiomkit.errors import InputError
 from idiomkit.results import atomic_write_text
 
@@ -47,6 +48,7 @@ PREFIX = "query: "
 OPEN, CLOSE = "«", "»"
 CONTEXT_CHARS = 300  # characters kept on each side of the span (the rest of a long text is cut)
 LORA_TARGETS = ("query", "key", "value", "dense")
+CACHE_SIZE = 100_000  # scored spans kept; the cache starts again when full
 
 
 def marked_text(sentence: str, start: int, end: int) -> tuple[str, int, int]:
@@ -118,11 +120,12 @@ def build_model(rank: int, alpha: int, base_path: str | Path | None = None) -> t
     from transformers import AutoModel, AutoTokenizer
 
     if base_path is None:
-        from idiomkit.models import model_path
+        from idiomkit.models.registry import registry_model_path
 
-        base_path = model_path(BASE_MODEL)
+        base_path = registry_model_path(BASE_MODEL)
     tokenizer = AutoTokenizer.from_pretrained(str(base_path))
-    encoder = get_peft_model(AutoModel.from_pretrained(str(base_path)), lora_config(rank, alpha))
+    base = AutoModel.from_pretrained(str(base_path), add_pooling_layer=False)  # the head pools: no pooler
+    encoder = get_peft_model(base, lora_config(rank, alpha))
     return SpanClassifier.build(encoder), tokenizer
 
 
@@ -146,6 +149,7 @@ class EncoderSenseCheck:
         self._base_path = base_path
         self._model: Any = None
         self._tokenizer: Any = None
+        self._cache: dict[tuple[str, int, int], float] = {}
         self.batch_size = 32
 
     # -- the model, built on first use ---------------------------------------------------------------------
@@ -173,19 +177,31 @@ class EncoderSenseCheck:
         self._model, self._tokenizer = model, tokenizer
 
     def probabilities(self, items: Sequence[tuple[str, int, int]]) -> list[float]:
-        """P(figurative) of each ``(sentence, start, end)`` item, in batches."""
+        """P(figurative) of each ``(sentence, start, end)`` item, in batches of similar length (cached)."""
+        self.prefetch(items)
+        return [self._cache[tuple(item)] for item in items]
+
+    def prefetch(self, items: Sequence[tuple[str, int, int]]) -> None:
+        """Score the items not scored yet in batches, so that the reader's one-by-one questions cost no extra pass
+        (the reader calls it with every match of a batch of texts before it rewrites them)."""
         import torch
 
+        todo = sorted({tuple(i) for i in items} - self._cache.keys(), key=lambda i: len(i[0]))
+        if not todo:
+            return
         self._ensure()
-        out: list[float] = []
+        if len(self._cache) + len(todo) > CACHE_SIZE:
+            self._cache.clear()
         with torch.inference_mode():
-            for at in range(0, len(items), self.batch_size):
-                batch = encode_batch(self._tokenizer, items[at : at + self.batch_size], self.config["max_length"])
-                out.extend(torch.sigmoid(self._model(**batch)).tolist())
-        return out
+            for at in range(0, len(todo), self.batch_size):
+                part = todo[at : at + self.batch_size]
+                batch = encode_batch(self._tokenizer, part, self.config["max_length"])
+                for item, p in zip(part, torch.sigmoid(self._model(**batch).float()).tolist(), strict=True):
+                    self._cache[item] = p
 
-    # -- the SenseCheck interface ----------------------------------------------------------------------------
     def score(self, sentence: str, start: int, end: int, idiom: str = "", language: str = "EN") -> float:
+        """P(figurative) of the span ``sentence[start:end]`` (``idiom`` and ``language`` are not needed: the
+        encoder reads the span in its sentence)."""
         return self.probabilities([(sentence, start, end)])[0]
 
     def figurative_probability(self, sentence: str, match: Any) -> float:
@@ -211,32 +227,41 @@ class EncoderSenseCheck:
 
     @classmethod
     def load(cls, path: str | Path, base_path: str | Path | None = None) -> EncoderSenseCheck:
-        """Load a saved sense encoder; a file that is not one, weights whose sha256 differs from the recorded one,
-        or a non-finite threshold or weight are refused in one line."""
+        """Load a saved sense encoder; a file that is not one, weights that are not a plain file beside it, weights
+        whose sha256 differs from the recorded one, or a non-finite number are refused in one line (DataError)."""
+        from safetensors import SafetensorError
         from safetensors.torch import load_file
 
         path = Path(path)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-            raise InputError(f"{path}: not a readable sense encoder file ({type(exc).__name__})") from None
+            raise DataError(path, None, None, f"not a readable sense encoder file ({type(exc).__name__})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise InputError(f"{path}: field 'format': not an idiomkit sense encoder")
+            raise DataError(path, None, "format", f"not a sense encoder (expected format '{FORMAT}')")
+        if data.get("version") != VERSION:
+            raise DataError(path, None, "version", f"{data.get('version')!r} (this code reads version {VERSION})")
         for name, kind in (("rank", int), ("alpha", int), ("max_length", int), ("threshold", float)):
             value = data.get(name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise InputError(f"{path}: field '{name}': expected a finite number, got {value!r}")
+                raise DataError(path, None, name, f"expected a finite number, got {value!r}")
             data[name] = kind(value)
-        weights = path.parent / str(data.get("weights", ""))
-        if weights.parent != path.parent or not weights.is_file():
-            raise InputError(f"{path}: field 'weights': no weights file {weights.name!r} beside it")
+        if not 0.0 <= data["threshold"] <= 1.0:
+            raise DataError(path, None, "threshold", f"{data['threshold']} is not within [0, 1]")
+        name = data.get("weights")
+        weights = path.parent / str(name)
+        if not isinstance(name, str) or Path(name).name != name or weights.is_symlink() or not weights.is_file():
+            raise DataError(path, None, "weights", f"{name!r} is not a plain file beside it")
         if _sha256(weights) != data.get("sha256"):
-            raise InputError(f"{weights}: sha256 differs from the one recorded in {path.name} (tampered or stale)")
-        state = load_file(str(weights))
+            raise DataError(weights, None, None, f"sha256 differs from the one recorded in {path.name} (changed file)")
+        try:
+            state = load_file(str(weights))
+        except (SafetensorError, OSError) as exc:
+            raise DataError(weights, None, None, f"not a readable safetensors file ({exc})") from None
         import torch
 
-        for k, v in state.items():
-            if not torch.isfinite(v).all():
-                raise InputError(f"{weights}: tensor {k}: non-finite values")
+        for key, value in state.items():
+            if not torch.isfinite(value).all():
+                raise DataError(weights, None, key, "non-finite values")
         config = {k: v for k, v in data.items() if k not in ("format", "version", "weights", "sha256")}
         return cls(state, config, base_path)

@@ -148,6 +148,95 @@ def _save_checkpoint(folder: Path, model: Any, optimizer: Any, scheduler: Any, s
     tmp.replace(folder / "checkpoint.pt")
 
 
+class _Run:
+    """One training run's model, optimiser, schedule and progress (resumed from ``checkpoint.pt`` when there)."""
+
+    def __init__(self, folder: Path, options: EncoderTrainOptions, n_train: int) -> None:
+        import torch
+
+        self.folder, self.options, self.n_train = folder, options, n_train
+        self.model, self.tokenizer = build_model(options.rank, 2 * options.rank)
+        named = list(self.model.named_parameters())
+        head = [p for n, p in named if n.startswith("head.")]
+        lora = [p for n, p in named if p.requires_grad and not n.startswith("head.")]
+        self.params = lora + head
+        self.optimizer = torch.optim.AdamW(
+            [{"params": lora, "lr": options.lr}, {"params": head, "lr": 2 * options.lr}], weight_decay=0.01
+        )
+        self.steps_per_epoch = n_train // options.batch_size
+        self.total = self.steps_per_epoch * options.epochs
+        warmup, total = max(1, self.total // 16), self.total
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(
+            self.optimizer, lambda s: min(1.0, (s + 1) / warmup) * max(0.0, (total - s) / max(1, total - warmup))
+        )
+        self.step, self.history, self.best = 0, [], None
+        if (folder / "checkpoint.pt").exists():
+            self._resume(torch.load(folder / "checkpoint.pt", weights_only=True))
+
+    def _resume(self, saved: dict[str, Any]) -> None:
+        import torch
+
+        own = dict(self.model.named_parameters())
+        with torch.no_grad():
+            for k, v in saved["model"].items():
+                own[k].copy_(v.float())
+        self.optimizer.load_state_dict(saved["optimizer"])
+        self.scheduler.load_state_dict(saved["scheduler"])
+        self.step, self.history, self.best = saved["step"], saved["history"], saved["best"]
+        log.info("sense encoder: resumed at step %d of %d", self.step, self.total)
+
+    def batch(self) -> list[int]:
+        """The sample indices of the next step (a fixed permutation per epoch, so a resumed run continues it)."""
+        epoch, at = divmod(self.step, self.steps_per_epoch)
+        order = np.random.default_rng(self.options.seed + epoch).permutation(self.n_train)
+        return order[at * self.options.batch_size : (at + 1) * self.options.batch_size].tolist()
+
+    def validate(self, validation: Sequence[Sample]) -> None:
+        """Score the validation idioms, keep the best model so far (the selection rule), write a checkpoint."""
+        import torch
+
+        probs = predict(self.model, self.tokenizer, validation, self.options.max_length)
+        threshold, score = source_balanced_threshold(validation, probs)
+        self.history.append({"step": self.step, "threshold": threshold, "mean_macro_f1": round(score, 4)})
+        log.info("sense encoder: validation at step %d: %s", self.step, self.history[-1])
+        if self.best is None or score > self.best["mean_macro_f1"]:
+            self.best = dict(self.history[-1])
+            torch.save(state_dict(self.model), self.folder / "best.pt")
+        _save_checkpoint(self.folder, self.model, self.optimizer, self.scheduler, self.step, self.history, self.best)
+
+
+def _train(run: _Run, train: Sequence[Sample], validation: Sequence[Sample]) -> None:
+    import torch
+
+    options = run.options
+    weights = torch.tensor(source_weights(train), dtype=torch.float32)
+    labels = torch.tensor([float(s.figurative) for s in train])
+    bf16 = options.bf16 and _native_bf16()
+    if options.bf16 and not bf16:
+        log.warning("sense encoder: this CPU has no native bfloat16 (it would run slower than fp32): training in fp32")
+    run.model.train()
+    started = time.perf_counter()
+    while run.step < run.total:
+        idx = run.batch()
+        enc = encode_batch(run.tokenizer, _items([train[i] for i in idx]), options.max_length)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+            logits = run.model(**enc)
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(logits.float(), labels[idx], weight=weights[idx])
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(run.params, 1.0)
+        run.optimizer.step()
+        run.scheduler.step()
+        run.optimizer.zero_grad()
+        run.step += 1
+        if run.step % 25 == 0:
+            elapsed = (time.perf_counter() - started) / 25
+            log.info("sense encoder: step %d/%d loss %.4f (%.2f s/step)", run.step, run.total, loss.item(), elapsed)
+            started = time.perf_counter()
+        if run.step % options.eval_every == 0 or run.step == run.total:
+            run.validate(validation)
+            started = time.perf_counter()
+
+
 def train_encoder_sense_check(
     data_dir: str | Path, output: str | Path, options: EncoderTrainOptions
 ) -> tuple[EncoderSenseCheck, dict[str, Any]]:
@@ -162,94 +251,47 @@ def train_encoder_sense_check(
     train = capped([s for s in samples if idiom_fold(s.idiom) == "train"], options.cap_per_idiom, options.seed)
     validation = [s for s in samples if idiom_fold(s.idiom) == "validation"]
     log.info("sense encoder: %d training and %d validation samples", len(train), len(validation))
-    weights = torch.tensor(source_weights(train), dtype=torch.float32)
-    labels = torch.tensor([float(s.figurative) for s in train])
-
-    model, tokenizer = build_model(options.rank, 2 * options.rank)
-    head = [p for n, p in model.named_parameters() if n.startswith("head.")]
-    lora = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("head.")]
-    optimizer = torch.optim.AdamW(
-        [{"params": lora, "lr": options.lr}, {"params": head, "lr": 2 * options.lr}], weight_decay=0.01
-    )
-    steps_per_epoch = len(train) // options.batch_size
-    total = steps_per_epoch * options.epochs
-    warmup = max(1, total // 16)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min(1.0, (s + 1) / warmup) * max(0.0, (total - s) / max(1, total - warmup))
-    )
-    step, history, best = 0, [], None
-    checkpoint = folder / "checkpoint.pt"
-    if checkpoint.exists():
-        saved = torch.load(checkpoint, weights_only=True)
-        own = dict(model.named_parameters())
-        with torch.no_grad():
-            for k, v in saved["model"].items():
-                own[k].copy_(v.float())
-        optimizer.load_state_dict(saved["optimizer"])
-        scheduler.load_state_dict(saved["scheduler"])
-        step, history, best = saved["step"], saved["history"], saved["best"]
-        log.info("sense encoder: resumed at step %d of %d", step, total)
-    bf16 = options.bf16 and _native_bf16()
-    if options.bf16 and not bf16:
-        log.warning("sense encoder: this CPU has no native bfloat16 (it would run slower than fp32): training in fp32")
-    model.train()
-    started = time.perf_counter()
-    while step < total:
-        epoch, at = divmod(step, steps_per_epoch)
-        order = np.random.default_rng(options.seed + epoch).permutation(len(train))
-        idx = order[at * options.batch_size : (at + 1) * options.batch_size].tolist()
-        enc = encode_batch(tokenizer, _items([train[i] for i in idx]), options.max_length)
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
-            logits = model(**enc)
-        loss = torch.nn.functional.binary_cross_entropy_with_logits(logits.float(), labels[idx], weight=weights[idx])
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(lora + head, 1.0)
-        optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad()
-        step += 1
-        if step % 25 == 0:
-            log.info(
-                "sense encoder: step %d/%d loss %.4f (%.2f s/step)",
-                step,
-                total,
-                loss.item(),
-                (time.perf_counter() - started) / 25,
-            )
-            started = time.perf_counter()
-        if step % options.eval_every == 0 or step == total:
-            probs = predict(model, tokenizer, validation, options.max_length)
-            threshold, score = source_balanced_threshold(validation, probs)
-            history.append({"step": step, "threshold": threshold, "mean_macro_f1": round(score, 4)})
-            log.info("sense encoder: validation at step %d: %s", step, history[-1])
-            if best is None or score > best["mean_macro_f1"]:
-                best = dict(history[-1])
-                torch.save(state_dict(model), folder / "best.pt")
-            _save_checkpoint(folder, model, optimizer, scheduler, step, history, best)
-            started = time.perf_counter()
-
-    chosen = torch.load(folder / "best.pt", weights_only=True)
+    run = _Run(folder, options, len(train))
+    _train(run, train, validation)
     config = {
         "base": "me5-small-enpt",
         "rank": options.rank,
         "alpha": 2 * options.rank,
         "max_length": options.max_length,
-        "threshold": best["threshold"],
+        "threshold": run.best["threshold"],
     }
-    check = EncoderSenseCheck(chosen, config)
+    check = EncoderSenseCheck(without_pooler(torch.load(folder / "best.pt", weights_only=True)), config)
+    return check, _report(check, folder, options, run, train, validation, evaluation_samples(data_dir))
+
+
+def without_pooler(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` less the pooler's adapters (a base built with its pooler trained them; its output is unused)."""
+    return {k: v for k, v in state.items() if ".pooler." not in k}
+
+
+def _report(
+    check: EncoderSenseCheck,
+    folder: Path,
+    options: EncoderTrainOptions,
+    run: _Run,
+    train: Sequence[Sample],
+    validation: Sequence[Sample],
+    dev: Sequence[Sample],
+) -> dict[str, Any]:
+    """The numbers of the chosen model (validation by source, 2A dev by language), the 2A dev predictions written
+    beside them; the summary goes into the model's file too."""
     val_probs = check.probabilities(_items(validation))
-    dev = evaluation_samples(data_dir)
     dev_probs = check.probabilities(_items(dev))
     report = {
         "options": asdict(options),
-        "selected": best,
-        "history": history,
+        "selected": run.best,
+        "history": run.history,
         "samples": {"train": len(train), "validation": len(validation), "2A dev": len(dev)},
         "validation": by_group(validation, val_probs, check.threshold, lambda s: s.source),
         "evaluation": {"2A dev": by_group(dev, dev_probs, check.threshold, lambda s: s.language)},
     }
     check.config["summary"] = {k: report[k] for k in ("options", "selected", "samples", "validation", "evaluation")}
-    predictions = [
+    rows = [
         {
             "sentence": s.sentence,
             "start": s.start,
@@ -261,8 +303,6 @@ def train_encoder_sense_check(
         }
         for s, p in zip(dev, dev_probs, strict=True)
     ]
-    atomic_write_text(
-        folder / "dev_predictions.jsonl", "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in predictions)
-    )
+    atomic_write_text(folder / "dev_predictions.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     atomic_write_text(folder / "report.json", json.dumps(report, indent=1) + "\n")
-    return check, report
+    return report

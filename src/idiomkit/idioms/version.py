@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 5
-READER_DIGEST = "6e38d534737a3f10153cb74f1eff145ee2baa4c323e1e3be884d41579ca095cd"
+READER_DIGEST = "5359a2dac6a13b58b2bc744768b6dd95176321a2b65ad7b1ec5f0317cc017948"
 
 HERE = Path(__file__).resolve().parent
 
