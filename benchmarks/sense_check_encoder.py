@@ -1,6 +1,6 @@
 """Train the cross-encoder sense check (sense check v2), ship it and record its numbers.
 
-Selection rule (fixed before the run): the checkpoint (validated every 250 steps) and the threshold (0.05..0.95)
+Selection rule (fixed before the run): the checkpoint (validated every 200 steps and at the end of the 2 epochs) and the threshold (0.05..0.95)
 with the highest mean per-source macro-F1 on the validation idioms carved from the training sources (15% of idioms
 by hash); ties go to the earlier step. 2A dev (zero-shot, unseen idioms) is scored once, with the chosen model.
 

@@ -64,11 +64,11 @@ class EncoderTrainOptions:
     """
 
     rank: int = 8
-    epochs: int = 3
+    epochs: int = 2
     batch_size: int = 16
     lr: float = 4e-4
     max_length: int = 128
-    eval_every: int = 250
+    eval_every: int = 200
     cap_per_idiom: int = 30
     seed: int = 0
     threads: int = 2
