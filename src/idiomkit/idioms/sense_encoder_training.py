@@ -71,7 +71,7 @@ class EncoderTrainOptions:
     eval_every: int = 200
     cap_per_idiom: int = 30
     seed: int = 0
-    threads: int = 2
+    threads: int = 1
     bf16: bool = True
 
 
