@@ -32,13 +32,12 @@ def test_run_files_are_gzipped_and_no_logs_are_tracked():
     assert [name for name in tracked if name.endswith(".log") or name.startswith("benchmarks/runs/")] == []
 
 
-# The project speaks of itself only: no work period ("session 12"), no build machine's absolute path, and no issue
-# number in src/. This file spells the patterns and their examples, so it is the one file left out.
-WORK_PERIOD = "session ?[0-9]+"
-MACHINE_PATH = "/work/|/tmp/pytest|/root/"
+# The project speaks of itself only: no work period by its number, no build machine's absolute path, and no issue
+# number in src/. The patterns and examples are spelled in pieces, so that `git grep` finds nothing in this file too.
+WORK_PERIOD = "sess" + "ion ?[0-9]+"
+MACHINE_PATH = "|".join(("/" + "work/", "/" + "tmp/pytest", "/" + "root/"))
 ISSUE_NUMBER = "#[0-9]{2}\\b|issue #?[0-9]+"
 CORPUS_TEXT = (":!*.tsv", ":!*.csv", ":!*.gz")  # sentences of the benchmarks' corpora, not the project's words
-NOT_ME = ":!tests/unit/test_repository.py"
 
 
 def git_grep(pattern: str, *pathspec: str, ignore_case: bool = False) -> list[str]:
@@ -50,11 +49,11 @@ def git_grep(pattern: str, *pathspec: str, ignore_case: bool = False) -> list[st
 
 
 def test_no_work_period_names_in_the_tree():
-    assert git_grep(WORK_PERIOD, ".", *CORPUS_TEXT, NOT_ME, ignore_case=True) == []
+    assert git_grep(WORK_PERIOD, ".", *CORPUS_TEXT, ignore_case=True) == []
 
 
 def test_no_build_machine_paths_in_the_tree():
-    assert git_grep(MACHINE_PATH, ".", *CORPUS_TEXT, NOT_ME) == []
+    assert git_grep(MACHINE_PATH, ".", *CORPUS_TEXT) == []
 
 
 def test_no_issue_numbers_in_src():
@@ -64,10 +63,10 @@ def test_no_issue_numbers_in_src():
 @pytest.mark.parametrize(
     ("pattern", "text", "found"),
     [
-        (WORK_PERIOD, "the runs of Session 57 ended", True),
-        (WORK_PERIOD, "jobs-session25.txt", True),
+        (WORK_PERIOD, "the runs of Sess" + "ion 57 ended", True),
+        (WORK_PERIOD, "jobs-sess" + "ion25.txt", True),
         (WORK_PERIOD, "an ONNX InferenceSession and a session fixture", False),
-        (MACHINE_PATH, "code in /work/run18", True),
+        (MACHINE_PATH, "code in /" + "work/run18", True),
         (MACHINE_PATH, "../run18 and /tmp/other", False),
         (ISSUE_NUMBER, "# before #44", True),
         (ISSUE_NUMBER, "(issue #8)", True),
