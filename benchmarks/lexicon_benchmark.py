@@ -20,7 +20,7 @@ Rows (targets in brackets):
   annotate); ``precision+sense``: the same over the matches the sense check calls figurative, which are the ones
   the reader rewrites. Because the sources annotate one idiom a sentence, a second table counts an off-span
   rewrite as right when it is another idiom used as one, from a hand-labelled random sample of 80 off-span
-  rewrites (``lexicon_precision_labels.csv``, relabelled in session 45 on reader version 2), with a
+  rewrites (``lexicon_precision_labels.csv``, relabelled on 2026-11-28 on reader version 2), with a
   Wilson 95 % interval.
 - **false rewrites on literal usages** [<= .15 after the sense check]: of the literal sentences (as a source labels
   them) where the shipped lexicon matches the idiom's span, the share the sense check still calls figurative (so

@@ -1,5 +1,5 @@
 """Peak memory of a training step with several loss streams: one backward on the summed loss (idiomkit's step
-until session 54) against :func:`idiomkit.training.trainer.train_step`, which back-propagates each stream's part
+until 2026-11-29) against :func:`idiomkit.training.trainer.train_step`, which back-propagates each stream's part
 before computing the next, so only one stream's activations are held at a time.
 
     python benchmarks/step_memory.py                                  # minilm, 6 streams: table + step_memory.json
@@ -41,7 +41,7 @@ def texts(n: int, tokens: int, seed: int) -> list[str]:
 
 
 def summed_step(run, phase, batches, optimizer, cfg):
-    """The step as idiomkit took it before session 54: the streams' weighted losses summed, then one backward,
+    """The step as idiomkit took it before 2026-11-29: the streams' weighted losses summed, then one backward,
     so every stream's activations are held until it."""
     import torch
 

@@ -123,7 +123,7 @@ def training_summary(model) -> dict[str, Any] | None:
     return {
         "label": info.get("label") or run_label(info.get("recipe", "?"), cfg),
         "config": {k: cfg.get(k) for k in keys},
-        "reads_max_seq_length": info.get("reads_max_seq_length"),  # None: saved at its training length (before #44)
+        "reads_max_seq_length": info.get("reads_max_seq_length"),  # None: saved at its training length (an older run)
         # the idiom reader the model trained with (absent: trained before the field; null: no reader)
         **{key: info[key] for key in ("reader_version", "reader_digest") if key in info},
         "steps": info.get("steps"),

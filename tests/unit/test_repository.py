@@ -1,7 +1,9 @@
-"""The repository stays light: no tracked file over 2 MB, run files gzipped, no logs in git."""
+"""The repository stays light (no tracked file over 2 MB, run files gzipped, no logs in git) and speaks of itself
+only (no work-period names, no build-machine paths, no issue numbers in src/)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -28,3 +30,48 @@ def test_run_files_are_gzipped_and_no_logs_are_tracked():
     tracked = tracked_files()
     assert [name for name in tracked if name.endswith(".run.trec")] == []
     assert [name for name in tracked if name.endswith(".log") or name.startswith("benchmarks/runs/")] == []
+
+
+# The project speaks of itself only: no work period by its number, no build machine's absolute path, and no issue
+# number in src/. The patterns and examples are spelled in pieces, so that `git grep` finds nothing in this file too.
+WORK_PERIOD = "sess" + "ion ?[0-9]+"
+MACHINE_PATH = "|".join(("/" + "work/", "/" + "tmp/pytest", "/" + "root/"))
+ISSUE_NUMBER = "#[0-9]{2}\\b|issue #?[0-9]+"
+CORPUS_TEXT = (":!*.tsv", ":!*.csv", ":!*.gz")  # sentences of the benchmarks' corpora, not the project's words
+
+
+def git_grep(pattern: str, *pathspec: str, ignore_case: bool = False) -> list[str]:
+    tracked_files()  # skips outside a git checkout
+    flags = ["-n", "-I", "-E"] + (["-i"] if ignore_case else [])
+    out = subprocess.run(["git", "grep", *flags, pattern, "--", *pathspec], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode in (0, 1), out.stderr  # 1: no match
+    return out.stdout.splitlines()
+
+
+def test_no_work_period_names_in_the_tree():
+    assert git_grep(WORK_PERIOD, ".", *CORPUS_TEXT, ignore_case=True) == []
+
+
+def test_no_build_machine_paths_in_the_tree():
+    assert git_grep(MACHINE_PATH, ".", *CORPUS_TEXT) == []
+
+
+def test_no_issue_numbers_in_src():
+    assert git_grep(ISSUE_NUMBER, "src/", ignore_case=True) == []
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "found"),
+    [
+        (WORK_PERIOD, "the runs of Sess" + "ion 57 ended", True),
+        (WORK_PERIOD, "jobs-sess" + "ion25.txt", True),
+        (WORK_PERIOD, "an ONNX InferenceSession and a session fixture", False),
+        (MACHINE_PATH, "code in /" + "work/run18", True),
+        (MACHINE_PATH, "../run18 and /tmp/other", False),
+        (ISSUE_NUMBER, "# before #44", True),
+        (ISSUE_NUMBER, "(issue #8)", True),
+        (ISSUE_NUMBER, "key#2 and # 10 items", False),
+    ],
+)
+def test_the_patterns_find_what_they_mean(pattern, text, found):
+    assert bool(re.search(pattern, text, re.IGNORECASE)) is found

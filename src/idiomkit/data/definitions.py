@@ -42,7 +42,7 @@ EPIE_KINDS = {
     "formal": ("Formal_idioms.txt", "Formal_idioms_meanings_final.txt", "Formal_Idioms_Corpus/Formal_Idioms"),
 }
 # The known gap of each shipped EPIE meanings file: (meaning lines without a sense block, lines). Those idioms get no
-# EPIE definition: said once at INFO; other counts mean the file changed, a WARNING (issue #42.6).
+# EPIE definition: said once at INFO; other counts mean the file changed, a WARNING.
 EPIE_NO_SENSE = {"static": (14, 359), "formal": (61, 358)}
 BAIANGO = "definitions/baiango_english_idioms/idioms.csv"
 WIKTIONARY = "definitions/wiktionary_idiom_dataset/wiktionary.csv"

@@ -1,4 +1,4 @@
-"""Light entries (issue #43): an English two-word entry of one light or function word and one adjective or adverb
+"""Light entries: an English two-word entry of one light or function word and one adjective or adverb
 (one WordNet has as an adjective or adverb and never as a noun) whose first meaning restates that word: "be sure"
 (certainly), "out loud" (aloud), "of late" (recently), "on the cheap" (cheaply), "go mad" (to become insane).
 Such an entry is the word itself said with a light word, and rewriting it says the word again; the lexicon build

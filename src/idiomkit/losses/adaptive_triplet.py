@@ -33,7 +33,7 @@ class AdaptiveTripletLoss(nn.Module):
     (pytorch-metric-learning's default reducer); a batch without mined triplets gives a zero loss.
 
     Args:
-        model: a SentenceTransformer (pool with ``last2`` for the paper's setup).
+        model (SentenceTransformer): a SentenceTransformer (pool with ``last2`` for the paper's setup).
         miner_margin: the miner's similarity margin (paper: 0.4).
         margin: the triplet loss margin (paper: 0.3).
         type_of_triplets: ``all`` (paper), ``hard`` or ``semihard``.

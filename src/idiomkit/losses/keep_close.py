@@ -54,7 +54,7 @@ class KeepCloseLoss(nn.Module):
     where the base had them (Park et al. 2019's distance-wise term, on cosines).
 
     Args:
-        model: a SentenceTransformer (the one being trained).
+        model (SentenceTransformer): a SentenceTransformer (the one being trained).
         distance: ``mse`` (mean squared error per dimension, as ``MSELoss``), ``cosine`` (``1 - cos``: direction
             only, for models whose embedding norms carry nothing) or ``none`` (each sentence free to move: only the
             relational term, which must then be on, holds the batch's geometry). Mind the scale: on unit-length

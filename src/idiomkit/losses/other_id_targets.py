@@ -32,7 +32,7 @@ class OtherIdTargetsLoss(nn.Module):
     paraphrase and its paraphrase, and a correct pair's target stays its label.
 
     Args:
-        model: a SentenceTransformer (the one being trained).
+        model (SentenceTransformer): a SentenceTransformer (the one being trained).
         loss: the pair loss given the targets, with ``compute_loss_from_embeddings(embeddings, labels)``
             (``CoSENTLoss``, ``AnglELoss``, :class:`~idiomkit.losses.PinPositivesLoss`); built on ``model``.
         top: the label of a correct pair.

@@ -32,7 +32,7 @@ class PinPositivesLoss(nn.Module):
     pairs: an idiomatic sentence sits as close to its correct paraphrase as the closest STS pairs do.
 
     Args:
-        model: a SentenceTransformer (the one being trained).
+        model (SentenceTransformer): a SentenceTransformer (the one being trained).
         loss: the ranking loss, with ``compute_loss_from_embeddings(embeddings, labels)`` (``CoSENTLoss``,
             ``AnglELoss``); built on ``model``.
         weight: weight of the pin term (0: the ranking loss alone).

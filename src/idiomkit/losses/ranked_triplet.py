@@ -37,7 +37,7 @@ class RankedTripletLoss(nn.Module):
     weigh most; the loss is the mean over all pairs and items.
 
     Args:
-        model: a SentenceTransformer. For span queries (the seed's setup) call
+        model (SentenceTransformer): a SentenceTransformer. For span queries (the seed's setup) call
             :func:`idiomkit.embedding.spans.install_span_pooling` and pass query features with a ``span_mask``.
         margin: cosine margin (the seed does not state its value; 0.2 here, not tuned).
 

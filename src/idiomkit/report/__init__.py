@@ -6,7 +6,7 @@ re-computations) come from :data:`~idiomkit.report.tables.REFERENCES`; prose tha
 ``docs/notes/<task>.md`` when present. One job per module: :mod:`~idiomkit.report.tables` (a benchmark's table),
 :mod:`~idiomkit.report.matrix` (the cross-benchmark matrix), :mod:`~idiomkit.report.scorecard` (the scorecard
 tables), :mod:`~idiomkit.report.versus_base` (trained models against their base with the reader),
-:mod:`~idiomkit.report.leave_one_out` (the leave-one-out rows), :mod:`~idiomkit.report.targets` (issue #44's
+:mod:`~idiomkit.report.leave_one_out` (the leave-one-out rows), :mod:`~idiomkit.report.targets` (the flagship's
 targets), :mod:`~idiomkit.report.core_test` (the core test with its intervals), :mod:`~idiomkit.report.curves`
 (the training curves), :mod:`~idiomkit.report.semeval2b` (the 2B page's grid and training-rule rows),
 :mod:`~idiomkit.report.engineering` (the engineering page) and :mod:`~idiomkit.report.pages` (pages and README).

@@ -1,4 +1,4 @@
-"""The core test (issue #44, point 1) card by card: for each plain-track scorecard, the accuracy on idioms held out
+"""The core test card by card: for each plain-track scorecard, the accuracy on idioms held out
 from every training source (English and Portuguese apart) and on seen idioms, each with its 95 % bootstrap interval
 over idioms (``accuracy_ci95``, :mod:`idiomkit.tasks.meaning_triples`)."""
 

@@ -1,4 +1,4 @@
-"""The leave-one-out table (issue #44 point 4): each run trained without one part of a recipe, beside the recipe.
+"""The leave-one-out table: each run trained without one part of a recipe, beside the recipe.
 
 A leave-one-out run is found by its label: the recipe's label with one part named in it, ``-no<part>`` (a group of
 training streams left out, :data:`~idiomkit.training.recipes.flagship.LEAVE_OUT`) or ``-keep0`` (the

@@ -63,7 +63,7 @@ OLD_CORE_NOTE = (
 
 SHORT_READ_MARK = "‡"
 SHORT_READ_NOTE = (
-    f"{SHORT_READ_MARK}N: a trained model saved reading only its training length (before session 42's fix), so "
+    f"{SHORT_READ_MARK}N: a trained model saved reading only its training length (runs saved before 2026-11-27), so "
     "scored on texts cut at N tokens; runs saved now read up to their base model's maximum (512 for me5-small-enpt)."
 )
 

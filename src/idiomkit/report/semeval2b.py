@@ -10,7 +10,7 @@ from typing import Any
 from idiomkit.report.tables import RULES, base_label, mean_std, result_key, training_rule
 from idiomkit.tasks.semeval2b_task import PLAIN_VARIANT
 
-# The 2B recipe x model grid of issue #5 (rows: recipes; the STS-keeping variants last), at the 2-epoch budget.
+# The 2B recipe x model grid (rows: recipes; the STS-keeping variants last), at the 2-epoch budget.
 GRID_2B_RECIPES = (
     "adaptive-triplet",
     "adaptive-triplet-mwe",

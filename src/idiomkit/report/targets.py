@@ -1,4 +1,4 @@
-"""The flagship's targets (issue #44, point 3), met or not, for every trained configuration a user can act on.
+"""The flagship's targets, met or not, for every trained configuration a user can act on.
 
 Each target is a floor on a plain-track number (mean over seeds), or for an STS test guard a floor at
 :data:`~idiomkit.report.versus_base.STS_GUARD_TOLERANCE` below the same base model untrained with the reader. A row is a
@@ -147,7 +147,7 @@ def _best_reached_table(results: list[tuple[Path, dict[str, Any]]]) -> list[str]
 
 def _targets_table(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     return titled_table(
-        "The flagship's targets (issue #44; plain track)",
+        "The flagship's targets (plain track)",
         targets_rows(results),
         f"Each cell: the number (mean over seeds) and {MET} when it meets the target in the column's heading, "
         f"{MISSED} when not. The STS test guards' bar is the same base model untrained with the reader, less "

@@ -1,5 +1,5 @@
-"""Each trained model beside its untrained base with the idiom reader (issue #44's bar), column by column, with
-paired bootstrap marks; the same on AdMIRe's idiomatic and literal items apart."""
+"""Each trained model beside its untrained base with the idiom reader (the bar it must clear), column by column,
+with paired bootstrap marks; the same on AdMIRe's idiomatic and literal items apart."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from idiomkit.report.scorecard import (
 )
 from idiomkit.results import reader_recipe
 
-BASE_WITH_READER = reader_recipe("zero-shot", "replace")  # the bar a trained model must clear (issue #44)
+BASE_WITH_READER = reader_recipe("zero-shot", "replace")  # the bar a trained model must clear
 STS_GUARD_COLUMNS = ("STS-B test ρ", "ASSIN 2 test ρ")
 STS_GUARD_TOLERANCE = 0.01  # an STS guard is kept when it stays within this of the base
 

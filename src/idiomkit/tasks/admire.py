@@ -214,7 +214,7 @@ def reference_rows() -> list[tuple[str, dict[str, float], str]]:
         )
         for r in REFERENCE_ROWS
     ]
-    return rows + [("target (issue #8): ≤ 40M model, cross-validated", dict(TARGET), "idiomkit issue")]
+    return rows + [("target: ≤ 40M model, cross-validated", dict(TARGET), "idiomkit issue")]
 
 
 def _mean_std(values: list[float]) -> str:

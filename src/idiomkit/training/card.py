@@ -115,7 +115,7 @@ def length_text(info: dict[str, Any]) -> str:
     """The training truncation and the length the saved model reads (its base model's), e.g. "trained at 64
     tokens (max_seq_length); reads up to 512"."""
     text = f"trained at {info['config']['max_seq_length']} tokens (max_seq_length)"
-    reads = info.get("reads_max_seq_length")  # absent from runs trained before #44 (saved at the training length)
+    reads = info.get("reads_max_seq_length")  # absent from older runs (saved at the training length)
     return f"{text}; reads up to {reads}" if reads else text
 
 

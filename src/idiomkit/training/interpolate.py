@@ -182,7 +182,7 @@ def save_mixed(sweep: Sweep, tuned, alpha: float, output_dir: Path) -> None:
     missing, unexpected = tuned.load_state_dict(mixed, strict=False)
     if unexpected or any("pooler" not in k.split(".") for k in missing):
         raise InputError(f"start and tuned models differ in architecture ({(unexpected or missing)[0]})")
-    with at_base_length(tuned, base_length(sweep.start)):  # a run saved before #44 read at its training length
+    with at_base_length(tuned, base_length(sweep.start)):  # an older run reads at its training length
         tuned.save(str(output_dir))
 
 

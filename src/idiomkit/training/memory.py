@@ -3,7 +3,7 @@
 glibc keeps the blocks a program frees in its heap for reuse, so a process's resident memory says what it has
 held at its peak, not what it holds. The trainer trims the heap after each validation (thousands of texts
 encoded) and at every tenth step, and logs the resident memory then, so a run's log shows what the run holds
-between steps. (In session 54 the mpnet runs' 10 GB were mostly a step's working set: trimmed to 5–7 GB, they took
+between steps. (The flagship's mpnet runs' 10 GB were mostly a step's working set: trimmed to 5–7 GB, they took
 it back within seconds; the per-stream backward of ``train_step`` is what shrank it.)
 """
 

@@ -438,7 +438,7 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
 
 
 def resave_at_base_length(out: Path) -> int:
-    """Re-save the model of a run directory saved at its training length (before #44) so that it reads up to its
+    """Re-save the model of a run directory saved at its training length (an older run) so that it reads up to its
     base model's maximum length, as runs save now; the run's other files (checkpoint, ``best/``) stay, and
     ``training.json`` and the model card gain ``reads_max_seq_length``. Returns that length."""
     info = read_json_object(out / "training.json", "training.json")

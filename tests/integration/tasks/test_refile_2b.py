@@ -1,7 +1,7 @@
 """benchmarks/refile_2b_fine_tune.py: a trained model's 2B dev result moves from pre_train to fine_tune with the same
 similarities and numbers; an untrained one stays; a result whose numbers would change is refused in one line.
 
-The recorded results were all refiled (session 39), so the test puts a trained one back as it was before: its
+The recorded results were all refiled (2026-11-27), so the test puts a trained one back as it was before: its
 similarities on the ``pre_train`` rows and ``params.setting`` ``pre_train``."""
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ def test_each_target_is_met_or_missed_and_the_sts_guard_stands_on_the_base(monke
     base, trained = ([c.strip() for c in r.strip("|").split("|")] for r in rows[2:])
     assert base[3] == "0.600 ✗" and base[-1] == "0 of 1"  # the base's own guard is not judged
     assert trained[3] == "0.700 ✓" and "0.820 ✓" in trained and trained[-1] == "2 of 2"
-    assert targets_section(results)[0] == "### The flagship's targets (issue #44; plain track)"
+    assert targets_section(results)[0] == "### The flagship's targets (plain track)"
 
 
 def test_a_missed_target_and_an_absent_number():

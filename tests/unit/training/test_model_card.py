@@ -78,7 +78,7 @@ def test_each_part_is_rewritten_in_place(tmp_path):
 
 
 def test_a_card_of_the_old_layout_gains_the_top_and_keeps_its_scores(tmp_path):
-    """Before session 58 the base card was the top and idiomkit's sections were appended below it."""
+    """Before 2026-11-29 the base card was the top and idiomkit's sections were appended below it."""
     (tmp_path / "README.md").write_text(f"{BASE_CARD}\n## idiomkit training\n\nold\n\n{SCORECARD_HEADING}\n\nscores\n")
     write_model_card(tmp_path, INFO)
     card = (tmp_path / "README.md").read_text()

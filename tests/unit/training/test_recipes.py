@@ -233,7 +233,7 @@ def test_batch_plan_handles_epochs_with_different_batch_counts():
 
 def test_a_target_column_does_not_shrink_the_batch():
     """A batch holds the same number of trained texts: 32 // 2 pair rows, with or without the otherID reference
-    column that the loss encodes only as a target (session 52: the three-column stream trained 10 rows a step)."""
+    column that the loss encodes only as a target (a three-column stream once trained 10 rows a step)."""
     from idiomkit.training.examples import Examples
 
     def three_columns(**kw):

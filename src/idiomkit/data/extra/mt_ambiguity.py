@@ -74,7 +74,7 @@ def load_mt_meanings(data_dir: str | Path) -> list[IdiomMeaning]:
             continue
         example = rec["example"].strip() or None
         out.append(IdiomMeaning(idiom, "EN", rec["meaning"].strip(), example, rec["source"]))
-    if not out:  # skipping every row would train on none of them, silently (issue #42.3)
+    if not out:  # skipping every row would train on none of them, silently
         if not empty:
             raise DataError(path, None, "meaning", "no rows (the file has a header only)")
         raise DataError(path, first_empty, "meaning", f"blank in all {empty:,} rows: no idiom has a meaning")
