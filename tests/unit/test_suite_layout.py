@@ -8,6 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
 from helpers import ROOT
 
 TESTS = ROOT / "tests"
@@ -20,6 +25,13 @@ def test_every_test_file_is_in_unit_or_integration():
     assert [f for f in files if f.parts[0] not in {"unit", "integration"}] == []
     top = {p.name for p in TESTS.iterdir() if p.name != "__pycache__"}
     assert top == {"conftest.py", "helpers", "unit", "integration"}
+
+
+def test_pytest_collects_only_test_files():
+    """pytest's default pattern also collects ``*_test.py``: a package module such as ``report/core_test.py`` would be
+    collected as a test file. The configuration names ``test_*.py`` alone."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert config["python_files"] == ["test_*.py"]
 
 
 def test_unit_folders_mirror_the_package():
