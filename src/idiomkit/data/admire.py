@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from idiomkit.data.csvio import _decode, check_header, collect_records, csv_value_rows, record_of
+from idiomkit.data.csvio import check_header, collect_records, csv_value_rows, decode, record_of
 from idiomkit.data.errors import DataError
 from idiomkit.errors import InputError, check_choice
 
@@ -160,7 +160,7 @@ def parse_row(path: Path, row: int, record: dict[str, str], *, require_gold: boo
 def read_tsv_rows(path: Path) -> list[tuple[int, dict[str, str] | DataError]]:
     """(row number, record) for each data row of a TSV with the AdMIRe header (CRLF or LF); a ragged row comes back
     as its DataError so that a lenient caller can count it and go on."""
-    rows = csv_value_rows(path, _decode(path), delimiter="\t")
+    rows = csv_value_rows(path, decode(path), delimiter="\t")
     header = [h.strip() for h in next(rows, (0, []))[1]]
     check_header(path, header, COLUMNS)
     out: list[tuple[int, dict[str, str] | DataError]] = []

@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 R = TypeVar("R")
 
 
-def _decode(path: Path, first_row: int = 0, *, lenient: bool = False) -> str:
+def decode(path: Path, first_row: int = 0, *, lenient: bool = False) -> str:
     """The file's text; ``first_row`` is the row number of the first line (CSV: header = 0; JSON lines: 1).
 
     ``lenient``: undecodable bytes become lone surrogates (``surrogateescape``) so the caller can name the row
@@ -83,7 +83,7 @@ def csv_records(path: str | Path, required: Sequence[str]) -> Iterator[tuple[int
     being raised, so a lenient caller can count it and go on; file-level problems (missing file, encoding, header,
     unreadable CSV) still raise."""
     path = Path(path)
-    text = _decode(path, lenient=True)
+    text = decode(path, lenient=True)
     check_bytes = _BAD_BYTE.search(text) is not None
     rows = csv_value_rows(path, text)
     header = next(rows, (0, []))[1]
@@ -186,7 +186,7 @@ def read_text_lines(path: str | Path) -> list[str]:
 
     Lines end at LF or CRLF only: U+2028, form feeds and the like stay inside their line (``str.splitlines`` would
     split a valid JSON line or shift an aligned corpus file there)."""
-    lines = _decode(Path(path), first_row=1).split("\n")
+    lines = decode(Path(path), first_row=1).split("\n")
     if lines[-1] == "":
         lines.pop()
     return [line[:-1] if line.endswith("\r") else line for line in lines]

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from idiomkit.data.csvio import _decode, csv_value_rows, read_csv_rows, read_text_lines
+from idiomkit.data.csvio import csv_value_rows, decode, read_csv_rows, read_text_lines
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2a import Example2A
 from idiomkit.errors import InputError, check_choice
@@ -295,7 +295,7 @@ def load_baiango(data_dir: str | Path) -> tuple[list[Definition], Path]:
     if not path.is_file():
         raise DataError(path, None, None, "file not found")
     out = []
-    for row, values in csv_value_rows(path, _decode(path, first_row=1), first_row=1, columns=("idiom",)):
+    for row, values in csv_value_rows(path, decode(path, first_row=1), first_row=1, columns=("idiom",)):
         if not values:
             continue
         m = re.fullmatch(r"\{(.*)\}>>\{(.*)\}", values[0].strip(), re.S)

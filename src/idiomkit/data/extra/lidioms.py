@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from idiomkit.data.csvio import _decode
+from idiomkit.data.csvio import decode
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra.overlap import dataset_dir
 from idiomkit.errors import check_choice
@@ -114,7 +114,7 @@ def read_turtle(path: Path) -> Graph:
     graph: Graph = {}
     prefixes: dict[str, str] = {}
     state, line, subject, predicate, name = "subject", 1, "", "", ""
-    for token in _tokens(path, _decode(path, first_row=1)):
+    for token in _tokens(path, decode(path, first_row=1)):
         line, kind, value, _ = token
         new = _NEXT[state].get(value if kind == "punct" else kind)
         if new is None:

@@ -19,7 +19,7 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from idiomkit.data.csvio import _decode, check_header, csv_value_rows, record_of, require_text
+from idiomkit.data.csvio import check_header, csv_value_rows, decode, record_of, require_text
 from idiomkit.data.errors import DataError
 from idiomkit.errors import OptionError
 
@@ -71,7 +71,7 @@ def text(path: Path, row: int, rec: dict[str, str], field: str) -> str:
 
 def read_tsv_rows(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
     """``(row, record)`` of each non-blank data row of a UTF-8 TSV file with a header (no quoting)."""
-    text = _decode(path)
+    text = decode(path)
     rows = csv_value_rows(path, text, delimiter="\t", quoting=csv.QUOTE_NONE)
     header = next(rows)[1]
     check_header(path, header, required)

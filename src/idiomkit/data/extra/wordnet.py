@@ -24,9 +24,9 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-from idiomkit.data.csvio import _decode
+from idiomkit.data.csvio import decode
 from idiomkit.data.errors import DataError
-from idiomkit.data.extra.dictionaries import DictSense, _report, content_stems, restates
+from idiomkit.data.extra.dictionaries import DictSense, content_stems, log_source_counts, restates
 
 WORDNET_DIR = Path("/usr/share/wordnet")  # Debian/Ubuntu package wordnet-base
 WN_POS = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}
@@ -135,7 +135,7 @@ def _read_synsets(root: Path, stamps: tuple) -> dict[tuple[str, str], Synset]:
     out = {}
     for pos in WN_POS:
         path = root / f"data.{pos}"
-        for number, line in enumerate(_decode(path).split("\n"), start=1):
+        for number, line in enumerate(decode(path).split("\n"), start=1):
             if line and not line.startswith("  "):
                 synset = _synset(path, number, pos, line)
                 out[synset.pos, synset.offset] = synset
@@ -264,5 +264,5 @@ def load_wordnet(wordnet_dir: str | Path = WORDNET_DIR) -> list[DictSense]:
             skipped[why] += 1
             continue
         out.append(DictSense(lemma.lemma, "EN", lemma.gloss, "EN", "wordnet"))
-    _report("WordNet", root, len(lemmas), len(out), skipped)
+    log_source_counts("WordNet", root, len(lemmas), len(out), skipped)
     return out

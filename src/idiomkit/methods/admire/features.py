@@ -69,7 +69,8 @@ def similarities(
     )
 
 
-def _z(x: np.ndarray) -> np.ndarray:
+def zscore_rows(x: np.ndarray) -> np.ndarray:
+    """Each row of ``x`` standardised (mean 0, standard deviation 1)."""
     return (x - x.mean(1, keepdims=True)) / (x.std(1, keepdims=True) + 1e-9)
 
 
@@ -89,8 +90,8 @@ def type_signal(sims: Similarities, items: Sequence[AdmireItem], kind: str) -> n
 
 def features(sims: Similarities, signal: np.ndarray) -> np.ndarray:
     """``(n, 5, f)`` ranking features: the z-scored similarities, two squares, and all of them times ``signal``."""
-    ctx, lit = _z(sims.ctx), _z(sims.lit)
-    base = [ctx, lit, _z(sims.span), _z(sims.mctx), ctx**2, lit**2]
+    ctx, lit = zscore_rows(sims.ctx), zscore_rows(sims.lit)
+    base = [ctx, lit, zscore_rows(sims.span), zscore_rows(sims.mctx), ctx**2, lit**2]
     return np.stack(base + [b * signal[:, None] for b in base], axis=-1)
 
 

@@ -33,7 +33,7 @@ from idiomkit.data.admire import AdmireItem
 from idiomkit.data.definitions import load_epie_usages
 from idiomkit.data.semeval2a import Example2A, load_setting
 from idiomkit.errors import InputError, check_choice
-from idiomkit.methods.admire.features import Similarities, _z, type_signal
+from idiomkit.methods.admire.features import Similarities, type_signal, zscore_rows
 from idiomkit.methods.base import Method
 from idiomkit.methods.semeval2a.classifier import ClassifierConfig, build_inputs, predict_proba, train_classifier
 from idiomkit.models import load_model
@@ -61,7 +61,7 @@ def permutation_features(
     views = [sims.lit, sims.ctx, sims.span, sims.mctx]
     if extra is not None:
         views += list(np.moveaxis(extra[..., None] if extra.ndim == 2 else extra, -1, 0))
-    per_caption = np.stack([_z(v) for v in views], axis=-1)  # (n, 5, k)
+    per_caption = np.stack([zscore_rows(v) for v in views], axis=-1)  # (n, 5, k)
     p = PERMUTATIONS
     out = []
     for i in range(len(captions)):

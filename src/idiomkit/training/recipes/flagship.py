@@ -122,7 +122,8 @@ def card_lines() -> list[str]:
     ]
 
 
-def _val_idiom(idiom: str) -> bool:
+def validation_idiom(idiom: str) -> bool:
+    """Whether ``idiom`` is one of the misreading validation idioms (:data:`VAL_PERCENT` of them, by hash)."""
     return int(hashlib.sha256(normalise_idiom(idiom).encode()).hexdigest()[:8], 16) % 100 < VAL_PERCENT
 
 
@@ -177,7 +178,7 @@ def misreading_triples(
         guard.filter("flagship misreading", kept, lambda t: (t.sentence, t.paraphrase, t.misreading)) if guard else kept
     )
     kept = [t for t in kept if not self_graded(t, lexicon)]
-    return [t for t in kept if not _val_idiom(t.idiom)], [t for t in kept if _val_idiom(t.idiom)]
+    return [t for t in kept if not validation_idiom(t.idiom)], [t for t in kept if validation_idiom(t.idiom)]
 
 
 def self_graded(triple: Triple, lexicon=None) -> bool:

@@ -50,7 +50,6 @@ from idiomkit.training.recipes.flagship import (
     LEAVE_OUT,
     PairStream,
     Sources,
-    _val_idiom,
     base_model,
     build_streams,
     card_lines,
@@ -59,6 +58,7 @@ from idiomkit.training.recipes.flagship import (
     group_texts,
     misreading_triples,
     reader_lexicon,
+    validation_idiom,
     wanted_streams,
     with_reader,
 )
@@ -86,7 +86,7 @@ def validation_idioms(cfg, val_groups: list) -> set[tuple[str, str]]:
     """(idiom, language) of every validation part: misreading validation idioms, Xiao validation idioms, 2B
     validation MWEs."""
     data_dir = run_data_dir(cfg.data_dir)
-    held = {(t.idiom, t.language) for t in core_test(data_dir).triples if not t.heldout and _val_idiom(t.idiom)}
+    held = {(t.idiom, t.language) for t in core_test(data_dir).triples if not t.heldout and validation_idiom(t.idiom)}
     held |= {(i.key, "EN") for i in idiom_data(str(data_dir)).split("val")}
     held |= {(m, g.language) for g in val_groups for m in g.mwes}
     return held
