@@ -22,16 +22,30 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from idiomkit.idioms.morphology import word_set
 
 if TYPE_CHECKING:
-    from idiomkit.idioms.lexicon_build import Sense
     from idiomkit.idioms.light import LightWords
     from idiomkit.idioms.sources import BuildReport
 
 log = logging.getLogger(__name__)
+
+
+class Sense(NamedTuple):
+    """One (idiom, meaning) row of a source; ``meaning_language`` empty: the idiom's language."""
+
+    idiom: str
+    language: str
+    meaning: str
+    source: str
+    meaning_language: str = ""
+
+    @property
+    def gloss_language(self) -> str:
+        return self.meaning_language or self.language
+
 
 # articles a meaning cannot end with (Portuguese "a" is a preposition too: "atender a", "relativamente a")
 _ARTICLES = {"EN": word_set("a an the"), "PT": word_set("o os as um uma uns umas")}

@@ -44,12 +44,11 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import NamedTuple
 
 from idiomkit.data.heldout import HeldOut, heldout_index
 from idiomkit.data.keys import normalise_idiom
 from idiomkit.errors import OptionError
-from idiomkit.idioms.fragments import drop_fragments
+from idiomkit.idioms.fragments import Sense, drop_fragments
 from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
 from idiomkit.idioms.light import EN_LIGHT, LightWords, drop_light, light_words
 from idiomkit.idioms.matcher import Matcher
@@ -79,20 +78,6 @@ _LABEL = re.compile(  # "(informal)", "Fig.", "1. n." before the sense itself
     r"(?:n|v|adj|adv|phr|prep|interj)\.\s+)+",
     re.I,
 )
-
-
-class Sense(NamedTuple):
-    """One (idiom, meaning) row of a source; ``meaning_language`` empty: the idiom's language."""
-
-    idiom: str
-    language: str
-    meaning: str
-    source: str
-    meaning_language: str = ""
-
-    @property
-    def gloss_language(self) -> str:
-        return self.meaning_language or self.language
 
 
 # --- the sources ------------------------------------------------------------------------------------------------
