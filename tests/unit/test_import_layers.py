@@ -43,6 +43,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "idiomkit.models",
             "idiomkit.embedding",
             "idiomkit.idioms.reader",
+            "idiomkit.idioms.evaluation_reader",
             "idiomkit.idioms.senses",
             "idiomkit.idioms.sense_encoder",
         ),

@@ -12,11 +12,13 @@ from typing import Any
 from idiomkit.api import auto_prompt_name, made_by
 from idiomkit.config import default_data_dir, default_results_dir, seed_everything
 from idiomkit.errors import OptionError, api_errors
+from idiomkit.idioms.evaluation_reader import with_reader
 from idiomkit.idioms.reader import model_reader
+from idiomkit.idioms.sources import evaluation_lexicon
 from idiomkit.idioms.version import reader_record
 from idiomkit.models import load_model, resolve_name
 from idiomkit.options import make_options
-from idiomkit.reading import MODES, add_reader
+from idiomkit.reading import MODES
 from idiomkit.results import check_writable_dir, reader_recipe
 from idiomkit.run_options import RunOptions, check_run_options, split_run_options, with_seed_of
 from idiomkit.scorecard.blocks import BLOCKS
@@ -64,14 +66,13 @@ def scorecard_options(options: ScorecardOptions | None, values: dict[str, Any]) 
     return make_options(ScorecardOptions, {k: v for k, v in values.items() if v is not None}, "evaluate all")
 
 
-def with_reader(st, mode: str, data_dir: Path, recipe: str, extra: dict[str, Any]):
-    """The model with the idiom reader in ``mode`` in front (the evaluation lexicon: the shipped one minus every
-    held-out idiom, in any form), its recipe ``<recipe>+reader-<mode>``; records the reader in ``extra``."""
-    from idiomkit.idioms.sources import evaluation_lexicon
-
+def reader_in_front(st, mode: str, data_dir: Path, recipe: str, extra: dict[str, Any]):
+    """The model with the idiom reader in ``mode`` in front (:func:`~idiomkit.idioms.evaluation_reader.with_reader`:
+    the evaluation lexicon, the shipped sense check), its recipe ``<recipe>+reader-<mode>``; records the reader in
+    ``extra``."""
     lexicon = evaluation_lexicon(data_dir)
     extra["reader"], extra["lexicon"] = {"mode": mode, "lexicon": len(lexicon)}, "evaluation"
-    return add_reader(st, mode=mode, lexicon=lexicon, sense="default"), reader_recipe(recipe, mode)
+    return with_reader(st, data_dir, mode, lexicon), reader_recipe(recipe, mode)
 
 
 @api_errors
@@ -107,7 +108,7 @@ def evaluate_all(
     st = load_model(model, pooling=run.pooling)
     extra: dict[str, Any] = {"pooling": run.pooling} | ({"training": training} if training else {})
     if opts.reader:
-        st, recipe = with_reader(st, opts.reader, data, recipe, extra)
+        st, recipe = reader_in_front(st, opts.reader, data, recipe, extra)
     extra |= reader_record(model_reader(st))  # its code now; a trained model's lexicon is from its training run
     ctx = EvalContext(data, auto_prompt_name(st, run.prompt_name), run.batch_size, False, run.seed, opts.quick)
     identity = {"model": model, "name": name, "recipe": recipe, "context": ctx, "params": extra}

@@ -50,9 +50,8 @@ from idiomkit.data.idiolink import load_triplets, triplets_path
 from idiomkit.data.keys import normalise_idiom, normalise_sentence
 from idiomkit.data.meaning_triples import Triple
 from idiomkit.embedding.encode import shared_encodings
-from idiomkit.idioms.reader import IdiomReader, attach_reader
-from idiomkit.idioms.sense import default_sense_check
-from idiomkit.idioms.sources import evaluation_lexicon
+from idiomkit.idioms.evaluation_reader import with_reader
+from idiomkit.idioms.reader import IdiomReader
 from idiomkit.losses import OtherIdTargetsLoss, PinPositivesLoss
 from idiomkit.models import load_model
 from idiomkit.models.lora import add_lora
@@ -383,15 +382,6 @@ def flagship_setup(cfg, load_groups: Callable) -> Setup:
 def group_texts(group) -> tuple[str, ...]:
     """Every sentence of a 2B train group."""
     return (group.sentence, *group.correct, *(i for i, _ in group.incorrect))
-
-
-def with_reader(model, data_dir, lexicon=None):
-    """``model`` with the idiom reader in front (replace mode, the *evaluation* lexicon of ``data_dir``: the shipped
-    one minus every held-out idiom, so the scores never rest on a meaning given for an evaluated idiom, or
-    ``lexicon``; the shipped sense check): training texts are rewritten as ``encode`` will rewrite them
-    (:func:`~idiomkit.training.examples.make_examples`)."""
-    lexicon = lexicon if lexicon is not None else evaluation_lexicon(data_dir)
-    return attach_reader(model, IdiomReader(lexicon, "replace", default_sense_check()))
 
 
 def _no_phases(model, groups, cfg) -> list[Phase]:

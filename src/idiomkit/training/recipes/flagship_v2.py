@@ -41,6 +41,7 @@ from idiomkit.data.extra import load_pie
 from idiomkit.data.heldout import core_test, filter_heldout, heldout_index
 from idiomkit.data.keys import normalise_sentence
 from idiomkit.data.sts import load_stsb
+from idiomkit.idioms.evaluation_reader import with_reader
 from idiomkit.idioms.sources import evaluation_lexicon
 from idiomkit.losses import KeepCloseLoss
 from idiomkit.models import get_spec, load_model
@@ -60,7 +61,6 @@ from idiomkit.training.recipes.flagship import (
     reader_lexicon,
     validation_idiom,
     wanted_streams,
-    with_reader,
 )
 from idiomkit.training.recipes.frozen import frozen_embeddings, procrustes_align, reduce_dim, with_targets
 from idiomkit.training.recipes.guard import HeldOutGuard
@@ -142,7 +142,7 @@ def teacher_targets(cfg, english: list[str], dim: int, lexicon) -> np.ndarray:
     reduced to ``dim`` dimensions."""
     teacher = load_model(cfg.teacher, device="cpu" if not torch.cuda.is_available() else None)
     teacher.max_seq_length = cfg.max_seq_length
-    teacher = with_reader(teacher, run_data_dir(cfg.data_dir), lexicon)
+    teacher = with_reader(teacher, run_data_dir(cfg.data_dir), lexicon=lexicon)
     rows = [(t,) for t in english]
     examples = make_examples(teacher, "teacher", rows, [0.0] * len(rows), list(range(len(rows))), cfg.max_seq_length)
     targets = frozen_embeddings(
