@@ -46,3 +46,23 @@ def test_rerank_from_options_builds_the_stage_only_when_asked():
 def test_the_task_refuses_the_old_rerank_options(tmp_path):
     with pytest.raises(ValueError, match="usage_rerank is a method now"):
         IdioLinkTest().evaluate("bm25", data_dir=tmp_path, usage_rerank=True)
+
+
+def test_classifier_config_takes_every_field_the_options_share_with_it():
+    """``idiomkit run semeval2a --method classifier`` options: the defaults are ClassifierConfig's own, and each
+    shared field reaches the config (none copied by hand and forgotten)."""
+    from dataclasses import fields
+
+    from idiomkit.methods.semeval2a.classifier import ClassifierConfig
+    from idiomkit.methods.semeval2a.runs import ClassifierOptions, classifier_config
+
+    config_fields = {f.name: f for f in fields(ClassifierConfig)}
+    shared = [f for f in fields(ClassifierOptions) if f.name in config_fields and f.name not in ("model", "setting")]
+    assert {f.name for f in shared} >= {"epochs", "lr", "batch_size", "input", "pool", "train_layers", "extra_train"}
+    assert all(f.default == config_fields[f.name].default for f in shared)
+    changed = {"epochs": 7, "batch_size": 3, "lr": 0.5, "max_seq_length": 9, "input": "none", "context": True}
+    changed |= {"pool": "cls", "one_shot_repeat": 2, "train_layers": 1, "extra_train": "epie"}
+    assert set(changed) == {f.name for f in shared}
+    cfg = classifier_config(ClassifierOptions(**changed), "minilm", "one_shot", 4)
+    assert {k: getattr(cfg, k) for k in changed} == changed
+    assert (cfg.model, cfg.setting, cfg.seed) == ("minilm", "one_shot", 4)

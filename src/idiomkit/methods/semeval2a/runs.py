@@ -15,7 +15,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -80,17 +80,22 @@ class FineTuneOptions:
 
 @dataclass
 class ClassifierOptions(FineTuneOptions):
-    """Fine-tuned encoder + linear head (:class:`~idiomkit.methods.semeval2a.classifier.ClassifierConfig`)."""
+    """Fine-tuned encoder + linear head: the :class:`~idiomkit.methods.semeval2a.classifier.ClassifierConfig`
+    fields a run may set (their defaults are that class's), then the run's own options."""
 
-    batch_size: int = 32
-    lr: float = 5e-5
-    max_seq_length: int = 128
-    input: str = field(default="sep", metadata={"choices": INPUTS})
-    context: bool = False
-    pool: str = "span+mean"
-    one_shot_repeat: int = 1
-    train_layers: int | None = field(default=None, metadata={"help": "fine-tune only the top N layers (+ head)"})
-    extra_train: str | None = field(default=None, metadata={"choices": ("epie",), "help": "EPIE formal sentences"})
+    batch_size: int = ClassifierConfig.batch_size
+    lr: float = ClassifierConfig.lr
+    max_seq_length: int = ClassifierConfig.max_seq_length
+    input: str = field(default=ClassifierConfig.input, metadata={"choices": INPUTS})
+    context: bool = ClassifierConfig.context
+    pool: str = ClassifierConfig.pool
+    one_shot_repeat: int = ClassifierConfig.one_shot_repeat
+    train_layers: int | None = field(
+        default=ClassifierConfig.train_layers, metadata={"help": "fine-tune only the top N layers (+ head)"}
+    )
+    extra_train: str | None = field(
+        default=ClassifierConfig.extra_train, metadata={"choices": ("epie",), "help": "EPIE formal sentences"}
+    )
     smooth: bool = field(default=False, metadata={"help": "zero_shot: transductive neighbour smoothing (-knn)"})
     matcher_model: str | None = field(default=None, metadata={"help": "--smooth: the sense matcher's start model"})
     matcher_epochs: int = 3
@@ -129,21 +134,11 @@ def show_epoch(row: dict) -> None:
 
 
 def classifier_config(options: ClassifierOptions, model_name: str, setting: str, seed: int) -> ClassifierConfig:
-    return ClassifierConfig(
-        model=model_name,
-        setting=setting,
-        input=options.input,
-        context=options.context,
-        pool=options.pool,
-        epochs=options.epochs,
-        batch_size=options.batch_size,
-        lr=options.lr,
-        max_seq_length=options.max_seq_length,
-        one_shot_repeat=options.one_shot_repeat,
-        train_layers=options.train_layers,
-        extra_train=options.extra_train,
-        seed=seed,
-    )
+    """The :class:`ClassifierConfig` of one (model, setting, seed) run: every field ``options`` shares with it
+    (``epochs``, ``lr``, ``input``, ...) copied, the run's model, setting and seed."""
+    per_run = {"model": model_name, "setting": setting, "seed": seed}
+    shared = {f.name for f in fields(ClassifierConfig)} & {f.name for f in fields(options)} - set(per_run)
+    return ClassifierConfig(**{name: getattr(options, name) for name in shared}, **per_run)
 
 
 class DevRun(NamedTuple):
