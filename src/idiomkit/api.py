@@ -285,7 +285,7 @@ def run_method(
 
     Args:
         task: the task (``semeval2a``, ``admire``, ``idiolink``).
-        method: the method's name in :data:`idiomkit.methods.RUNNABLE` without the task (``classifier``).
+        method: the name of a runnable method of :data:`idiomkit.methods.METHODS` without the task (``classifier``).
         options: an instance of the method's options dataclass (e.g. ``ClassifierOptions``); or give its fields
             as keyword ``values``.
         command: the command line recorded in ``params.command`` (default: the ``idiomkit`` command being run).

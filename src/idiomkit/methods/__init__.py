@@ -1,9 +1,9 @@
 """Trained systems (methods), one module per method under ``methods/<task>/``, behind one registry.
 
-A task scores; a method is fitted first (``fit``) and then applied (``predict``): see :class:`Method`.
-``METHODS`` maps ``"<task>/<method>"`` to its class; :func:`get_method` looks one up. ``RUNNABLE`` maps the
-methods that ``idiomkit run TASK --method M`` runs end to end to their typed options and run function
-(:mod:`idiomkit.methods.runner`).
+A task scores; a method is fitted first and then applied (``predict``): see :class:`Method`. ``METHODS``, the one
+registry, maps ``"<task>/<method>"`` to its :class:`~idiomkit.methods.runner.Registered` entry: the class and, for
+the methods that ``idiomkit run TASK --method M`` runs end to end, their typed options and run function.
+:func:`get_method` looks a class up, :func:`get_runnable` a runnable entry.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from idiomkit.methods.idiolink.rerank import IdioLinkRerank
 from idiomkit.methods.idiolink.runs import TwinsOptions, run_twins
 from idiomkit.methods.idiolink.twins import TwinExpansion
 from idiomkit.methods.idiolink.usage_rerank import ClassifierUsageReranker, UsageReranker
-from idiomkit.methods.runner import Runnable
+from idiomkit.methods.runner import Registered
 from idiomkit.methods.semeval2a.classifier import FineTunedClassifier
 from idiomkit.methods.semeval2a.probe import LogisticProbe
 from idiomkit.methods.semeval2a.runs import (
@@ -40,48 +40,43 @@ from idiomkit.methods.semeval2a.runs import (
 from idiomkit.methods.semeval2a.sense_matcher import SenseMatcher
 from idiomkit.methods.semeval2a.shot_labels import ShotLabels, ShotLabelsOptions, run_shot_labels
 
-METHODS: dict[str, type[Method]] = {
-    cls.name: cls
-    for cls in (
-        LogisticProbe,  # semeval2a/probe
-        FineTunedClassifier,  # semeval2a/classifier
-        SenseMatcher,  # semeval2a/sense-matcher
-        ShotLabels,  # semeval2a/shot-labels
-        BM25,  # idiolink/bm25
-        UsageReranker,  # idiolink/usage-rerank
-        ClassifierUsageReranker,  # idiolink/usage-rerank-classifier
-        TwinExpansion,  # idiolink/twins
-        TrainedQueryEncoder,  # admire/query-encoder
-        FeatureRanker,  # admire/features
-        StructuredRanker,  # admire/structured
+METHODS: dict[str, Registered] = {
+    entry.method.name: entry
+    for entry in (
+        Registered(LogisticProbe, ProbeOptions, run_probe),  # semeval2a/probe
+        Registered(FineTunedClassifier, ClassifierOptions, run_classifier),  # semeval2a/classifier
+        Registered(SenseMatcher, MatcherOptions, run_matcher),  # semeval2a/sense-matcher
+        Registered(ShotLabels, ShotLabelsOptions, run_shot_labels),  # semeval2a/shot-labels (a baseline: no model)
+        Registered(BM25),  # idiolink/bm25 (idiomkit evaluate idiolink)
+        Registered(UsageReranker),  # idiolink/usage-rerank (idiomkit evaluate idiolink --usage-rerank)
+        Registered(ClassifierUsageReranker),  # idiolink/usage-rerank-classifier (--usage-classifier)
+        Registered(TwinExpansion, TwinsOptions, run_twins),  # idiolink/twins
+        Registered(TrainedQueryEncoder, QueryEncoderOptions, run_query_encoder),  # admire/query-encoder
+        Registered(FeatureRanker, FeatureRankerOptions, run_feature_ranker),  # admire/features
+        Registered(StructuredRanker, StructuredRankerOptions, run_structured_ranker),  # admire/structured
     )
 }
 
 
-RUNNABLE: dict[str, Runnable] = {
-    LogisticProbe.name: Runnable(ProbeOptions, run_probe),
-    FineTunedClassifier.name: Runnable(ClassifierOptions, run_classifier),
-    SenseMatcher.name: Runnable(MatcherOptions, run_matcher),
-    TrainedQueryEncoder.name: Runnable(QueryEncoderOptions, run_query_encoder),
-    FeatureRanker.name: Runnable(FeatureRankerOptions, run_feature_ranker),
-    StructuredRanker.name: Runnable(StructuredRankerOptions, run_structured_ranker),
-    TwinExpansion.name: Runnable(TwinsOptions, run_twins),
-    ShotLabels.name: Runnable(ShotLabelsOptions, run_shot_labels),  # a baseline: no model
-}
+def runnable_names() -> list[str]:
+    """The methods ``idiomkit run TASK --method M`` runs end to end."""
+    return [name for name, entry in METHODS.items() if entry.runnable]
 
 
-def get_runnable(name: str) -> Runnable:
-    """The options and run function of ``name`` (``"<task>/<method>"``); one-line error listing the runnable ones."""
-    if name not in RUNNABLE:
-        raise OptionError(f"unknown method '{name}' for idiomkit run (expected one of {', '.join(RUNNABLE)})")
-    return RUNNABLE[name]
+def get_runnable(name: str) -> Registered:
+    """The entry of ``name`` (``"<task>/<method>"``) with its options and run function; one-line error listing the
+    runnable methods for an unknown one or one that ``idiomkit run`` does not run."""
+    entry = METHODS.get(name)
+    if entry is None or not entry.runnable:
+        raise OptionError(f"unknown method '{name}' for idiomkit run (expected one of {', '.join(runnable_names())})")
+    return entry
 
 
 def get_method(name: str) -> type[Method]:
     """The method class registered as ``name`` (``"<task>/<method>"``)."""
     if name not in METHODS:
         raise UnknownName(f"unknown method '{name}' (expected one of {', '.join(METHODS)})")
-    return METHODS[name]
+    return METHODS[name].method
 
 
-__all__ = ["METHODS", "RUNNABLE", "IdioLinkRerank", "Method", "Runnable", "get_method", "get_runnable"]
+__all__ = ["METHODS", "IdioLinkRerank", "Method", "Registered", "get_method", "get_runnable", "runnable_names"]

@@ -1,7 +1,11 @@
-"""The interface of a trained system (a *method*): ``fit`` on a task's training data, ``predict`` on what it scores.
+"""The interface of a trained system (a *method*): fitted on a task's training data, then ``predict`` on what the task
+scores.
 
 Tasks (:mod:`idiomkit.tasks`) only score; a method learns something first (a probe, a fine-tuned classifier, a
 re-ranker's weight chosen on val, a query encoder). Each method wraps its module's functions and keeps their numerics.
+What a method learns from differs from method to method (embeddings and labels, a model and examples, features and
+gold ranks), so fitting is each method's own ``fit`` (an instance method that returns the fitted method, or a
+classmethod constructor) and not part of this interface: no caller fits a method without knowing which it is.
 """
 
 from __future__ import annotations
@@ -11,15 +15,11 @@ from typing import Any, ClassVar
 
 
 class Method(ABC):
-    """A trained system. ``fit`` returns the fitted method (some fit as a classmethod constructor); ``predict``
-    returns what the task scores (labels, scores, re-ranked scores)."""
+    """A trained system, registered under ``name`` in :data:`idiomkit.methods.METHODS`; ``predict`` returns what
+    the task scores (labels, scores, re-ranked scores)."""
 
     name: ClassVar[str]  # registry key, ``<task>/<method>``
     description: ClassVar[str]
-
-    @abstractmethod
-    def fit(self, *args: Any, **kwargs: Any) -> Method:
-        """Learn from training data; return the fitted method."""
 
     @abstractmethod
     def predict(self, *args: Any, **kwargs: Any) -> Any:

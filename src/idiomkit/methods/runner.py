@@ -28,11 +28,18 @@ class RunContext:
 
 
 @dataclass(frozen=True)
-class Runnable:
-    """A registered method's options dataclass and run function."""
+class Registered:
+    """One entry of :data:`idiomkit.methods.METHODS`: the method's class and, when ``idiomkit run`` runs it end to
+    end, its options dataclass and run function (None for a method that runs inside a task's evaluation, such as the
+    IdioLink re-rankers)."""
 
-    options: type
-    run: Callable[[Any, RunContext], list[Path]]
+    method: type
+    options: type | None = None
+    run: Callable[[Any, RunContext], list[Path]] | None = None
+
+    @property
+    def runnable(self) -> bool:
+        return self.run is not None
 
 
-__all__ = ["RunContext", "Runnable"]
+__all__ = ["Registered", "RunContext"]

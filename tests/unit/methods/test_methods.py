@@ -11,8 +11,8 @@ from idiomkit.tasks.idiolink import IdioLinkTest
 
 def test_every_registered_method_is_a_method_named_task_slash_method():
     assert "semeval2a/sense-matcher" in METHODS and "admire/structured" in METHODS
-    for name, cls in METHODS.items():
-        assert issubclass(cls, Method) and cls.name == name
+    for name, entry in METHODS.items():
+        assert issubclass(entry.method, Method) and entry.method.name == name and get_method(name) is entry.method
         assert name.split("/")[0] in {"semeval2a", "idiolink", "admire"}
 
 

@@ -13,7 +13,7 @@ from helpers.run_verb import one_error_line
 
 from idiomkit.cli import app
 from idiomkit.errors import OptionError
-from idiomkit.methods import METHODS, RUNNABLE
+from idiomkit.methods import METHODS, get_runnable, runnable_names
 from idiomkit.methods.idiolink.runs import TwinsOptions, run_twins
 from idiomkit.methods.runner import RunContext
 from idiomkit.options import describe_options, option_args, option_flags, parse_options
@@ -57,8 +57,12 @@ def test_help_options_lists_every_field_of_the_dataclass():
     assert "--c " not in result.output  # the feature ranker's option, not this one's
 
 
-def test_every_runnable_method_is_a_registered_method():
-    assert set(RUNNABLE) <= set(METHODS)
+def test_one_registry_holds_every_method_and_says_which_idiomkit_run_runs():
+    """``METHODS`` is the one registry: each entry's class is registered under its own name, and exactly the
+    runnable entries carry options and a run function."""
+    for name, entry in METHODS.items():
+        assert entry.method.name == name
+        assert (entry.options is None) == (entry.run is None) == (not entry.runnable)
     runnable = {
         "semeval2a/classifier",
         "semeval2a/sense-matcher",
@@ -69,7 +73,9 @@ def test_every_runnable_method_is_a_registered_method():
         "admire/structured",
         "idiolink/twins",
     }
-    assert runnable == set(RUNNABLE)
+    assert runnable == set(runnable_names())
+    with pytest.raises(OptionError, match="unknown method 'idiolink/bm25' for idiomkit run"):
+        get_runnable("idiolink/bm25")  # registered, but it runs inside idiomkit evaluate idiolink
 
 
 @dataclass
@@ -160,6 +166,6 @@ def test_every_run_experiment_parses_against_its_methods_options():
                 continue
             ctx = command.make_context("run", argv[2:])
             name = f"{ctx.params['task']}/{ctx.params['method']}"
-            parse_options(RUNNABLE[name].options, ctx.args, name)
+            parse_options(get_runnable(name).options, ctx.args, name)
             jobs += 1
     assert jobs >= 60  # 30 experiments, full and quick
