@@ -30,12 +30,12 @@ def main() -> None:
     from idiomkit.config import default_data_dir
     from idiomkit.embedding.cache import MEMORY_CACHE
     from idiomkit.models import load_model
-    from idiomkit.tasks.idiolink import IdioLinkTest
+    from idiomkit.tasks.idiolink import IdioLinkTask
 
     start = time.perf_counter()
     model = load_model(args.model)
     load_s = time.perf_counter() - start
-    task, rows = IdioLinkTest(), []
+    task, rows = IdioLinkTask(), []
     for mode in args.modes:
         with tempfile.TemporaryDirectory() as cache:  # empty: the first run encodes and caches the documents
             for state in ("cold", "warm"):

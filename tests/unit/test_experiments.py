@@ -26,8 +26,8 @@ from idiomkit.reproduce.schema import (
 )
 from idiomkit.run_options import RunOptions
 from idiomkit.tasks import TASKS, SemEval2BOptions
-from idiomkit.tasks.semeval2a import SemEval2ADev
-from idiomkit.tasks.semeval2b_task import SemEval2BDev
+from idiomkit.tasks.semeval2a import SemEval2ATask
+from idiomkit.tasks.semeval2b_task import SemEval2BTask
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -468,7 +468,7 @@ class KnobTaskOptions(SemEval2BOptions):
     python_only: float = dataclasses.field(default=0.5, metadata={"cli": False})
 
 
-class KnobTask(SemEval2BDev):
+class KnobTask(SemEval2BTask):
     Options = KnobTaskOptions
 
 
@@ -492,15 +492,15 @@ class IntSettingOptions:
     setting: int = 0
 
 
-class IntSettingTask(SemEval2ADev):
+class IntSettingTask(SemEval2ATask):
     Options = IntSettingOptions
 
 
 def test_a_task_option_two_tasks_declare_with_different_types_is_an_error():
     """A name shared by two tasks must mean one type (semeval2a and semeval2b's ``setting`` are both strings)."""
-    assert dict(task_options([SemEval2BDev, SemEval2ADev]))["setting"] is str
+    assert dict(task_options([SemEval2BTask, SemEval2ATask]))["setting"] is str
     with pytest.raises(TypeError, match="task option setting: semeval2b declares <class 'str'>, semeval2a declares"):
-        task_options([SemEval2BDev, IntSettingTask])
+        task_options([SemEval2BTask, IntSettingTask])
 
 
 def test_known_idiomkit_verbs_are_the_cli_commands():

@@ -61,8 +61,9 @@ def marked_text(sentence: str, start: int, end: int) -> tuple[str, int, int]:
     return text, len(head), len(head) + (end - start)
 
 
-class SpanClassifier:
-    """The torch module is built lazily (torch is imported only when a model is used)."""
+class SenseEncoderModel:
+    """The sense encoder's model: the encoder, mean-pooled over the sentence and over the marked span, and a one-logit
+    head. The torch module is built lazily (torch is imported only when a model is used)."""
 
     @staticmethod
     def build(encoder: Any) -> Any:
@@ -126,7 +127,7 @@ def build_model(rank: int, alpha: int, base_path: str | Path | None = None) -> t
     tokenizer = AutoTokenizer.from_pretrained(str(base_path))
     base = AutoModel.from_pretrained(str(base_path), add_pooling_layer=False)  # the head pools: no pooler
     encoder = get_peft_model(base, lora_config(rank, alpha))
-    return SpanClassifier.build(encoder), tokenizer
+    return SenseEncoderModel.build(encoder), tokenizer
 
 
 def state_dict(model: Any) -> dict[str, Any]:

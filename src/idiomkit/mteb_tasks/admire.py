@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from datasets import Dataset
 from mteb.abstasks import AbsTaskRetrieval
-from mteb.abstasks.task_metadata import TaskMetadata
+from mteb.abstasks.task_metadata import TaskMetadata as MtebTaskMetadata
 
 from idiomkit.mteb_tasks._common import LocalData, pytrec_order
 
@@ -47,7 +47,7 @@ class AdMIReRanking(LocalData, AbsTaskRetrieval):
     data_files = ("admire/en/subtask_a_test.tsv",)
     admire_split = "test"
     k_values = (1, 3, 5)
-    metadata = TaskMetadata(
+    metadata = MtebTaskMetadata(
         name="AdMIReRanking",
         description=(
             "AdMIRe (SemEval-2025 Task 1, subtask A, English, text only): rank the captions of five images by how "

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from datasets import Dataset
 from mteb.abstasks import AbsTaskRetrieval
-from mteb.abstasks.task_metadata import TaskMetadata
+from mteb.abstasks.task_metadata import TaskMetadata as MtebTaskMetadata
 
 from idiomkit.mteb_tasks._common import LocalData, pytrec_order
 from idiomkit.tasks import TASKS
@@ -28,7 +28,7 @@ class IdioLinkRetrieval(LocalData, AbsTaskRetrieval):
 
     data_files = TASKS["idiolink"].metadata.data_files
     idiolink_split = "test"
-    metadata = TaskMetadata(
+    metadata = MtebTaskMetadata(
         name="IdioLinkTest",
         description=(
             "IdioLink: retrieve documents whose potentially idiomatic expression (PIE) conveys the same meaning as "

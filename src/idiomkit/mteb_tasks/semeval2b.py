@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from datasets import Dataset
 from mteb.abstasks import AbsTaskSTS
-from mteb.abstasks.task_metadata import TaskMetadata
+from mteb.abstasks.task_metadata import TaskMetadata as MtebTaskMetadata
 from scipy.stats import pearsonr, spearmanr
 
 from idiomkit.mteb_tasks._common import LocalData
@@ -101,7 +101,7 @@ class SemEval2022Task2BDev(LocalData, AbsTaskSTS):
 
     data_files = TASKS["semeval2b"].metadata.data_files
     min_score, max_score = 0, 1
-    metadata = TaskMetadata(
+    metadata = MtebTaskMetadata(
         name="SemEval2022Task2BDev",
         description=(
             "SemEval-2022 Task 2 subtask B (idiomatic STS), dev split (the only one with public gold), EN + PT. "

@@ -10,16 +10,16 @@ from idiomkit.errors import OptionError, UnknownName
 from idiomkit.options import option_flags, parse_options
 from idiomkit.tasks.admire import AdmireOptions, AdmireTask
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
-from idiomkit.tasks.idiolink import IdioLinkOptions, IdioLinkTest
-from idiomkit.tasks.meaning_triples import MeaningTriples, MeaningTriplesOptions
-from idiomkit.tasks.semeval2a import SemEval2ADev, SemEval2AOptions
-from idiomkit.tasks.semeval2b_task import SemEval2BDev, SemEval2BOptions
-from idiomkit.tasks.sts import StsGuard, StsGuardOptions
-from idiomkit.tasks.xiao_pairs import XiaoPairs, XiaoPairsOptions
+from idiomkit.tasks.idiolink import IdioLinkOptions, IdioLinkTask
+from idiomkit.tasks.meaning_triples import MeaningTriplesOptions, MeaningTriplesTask
+from idiomkit.tasks.semeval2a import SemEval2AOptions, SemEval2ATask
+from idiomkit.tasks.semeval2b_task import SemEval2BOptions, SemEval2BTask
+from idiomkit.tasks.sts import StsGuardOptions, StsGuardTask
+from idiomkit.tasks.xiao_pairs import XiaoPairsOptions, XiaoPairsTask
 
 TASKS: dict[str, type[Task]] = {
     cls.metadata.name: cls
-    for cls in (SemEval2BDev, IdioLinkTest, SemEval2ADev, AdmireTask, XiaoPairs, MeaningTriples, StsGuard)
+    for cls in (SemEval2BTask, IdioLinkTask, SemEval2ATask, AdmireTask, XiaoPairsTask, MeaningTriplesTask, StsGuardTask)
 }
 
 

@@ -438,7 +438,7 @@ def dense_run(model, data: IdioLinkSplit, options: IdioLinkOptions, context: Eva
     return make_run(data.queries, data.documents, scores, options.top_k)
 
 
-class IdioLinkTest(Task):
+class IdioLinkTask(Task):
     metadata = TaskMetadata(
         name="idiolink",
         result_task="idiolink-test",
@@ -512,7 +512,7 @@ class IdioLinkEvaluator(BaseEvaluator):
         self.primary_metric = f"{name}_ndcg@10"
 
     def __call__(self, model, output_path: str | None = None, epoch: int = -1, steps: int = -1) -> dict[str, float]:
-        out = IdioLinkTest().evaluate(
+        out = IdioLinkTask().evaluate(
             model,
             data_dir=self.data_dir,
             split=self.split,

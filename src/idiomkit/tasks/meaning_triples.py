@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "CoreTest",
-    "MeaningTriples",
+    "MeaningTriplesTask",
     "MeaningTriplesOptions",
     "Triple",
     "bootstrap_ci",
@@ -203,7 +203,7 @@ class MeaningTriplesOptions:
     lexicon: Any = field(default=None, metadata={"cli": False})  # lookup-equal against it (default: reader_lexicon)
 
 
-class MeaningTriples(Task):
+class MeaningTriplesTask(Task):
     metadata = TaskMetadata(
         name="meaning-triples",
         result_task="meaning-triples",

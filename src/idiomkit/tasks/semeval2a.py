@@ -243,7 +243,7 @@ class SemEval2AOptions:
     )
 
 
-class SemEval2ADev(Task):
+class SemEval2ATask(Task):
     metadata = TaskMetadata(
         name="semeval2a",
         result_task="semeval2a-dev",

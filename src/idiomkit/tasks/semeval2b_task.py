@@ -33,7 +33,7 @@ class SemEval2BOptions:
     transform: Callable[..., str] | None = field(default=None, metadata={"cli": False})  # (sentence, pair) -> text
 
 
-class SemEval2BDev(Task):
+class SemEval2BTask(Task):
     metadata = TaskMetadata(
         name="semeval2b",
         result_task="semeval2b-dev",

@@ -2,7 +2,7 @@
 2B dev held out (used to watch STS while learning idioms and to choose interpolation ratios).
 
 :class:`StsEvaluator` is sentence-transformers' ``EmbeddingSimilarityEvaluator`` (cosine, Spearman) with the pairs'
-distinct sentences encoded once by idiomkit's encoder and the score also given per source. :class:`StsGuard` is the
+distinct sentences encoded once by idiomkit's encoder and the score also given per source. :class:`StsGuardTask` is the
 scorecard's guard: Spearman of cosine on the test splits, which no training may touch."""
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class StsGuardOptions:
     """``idiomkit evaluate sts-guard`` options (none)."""
 
 
-class StsGuard(Task):
+class StsGuardTask(Task):
     metadata = TaskMetadata(
         name="sts-guard",
         result_task="sts-guard",

@@ -149,7 +149,7 @@ class XiaoPairsOptions:
     )
 
 
-class XiaoPairs(Task):
+class XiaoPairsTask(Task):
     metadata = TaskMetadata(
         name="xiao-pairs",
         result_task="xiao-pairs",

@@ -71,10 +71,10 @@ def write_idiolink_subset(src: Path, dst: Path, n_pies: int = 2, queries_per_pie
 
 
 def test_semeval2b_mteb_main_score_equals_idiomkit(minilm, data_dir, tmp_path):
-    from idiomkit.tasks.semeval2b_task import SemEval2BDev
+    from idiomkit.tasks.semeval2b_task import SemEval2BTask
 
     write_semeval_subset(data_dir, tmp_path)
-    ours = SemEval2BDev().evaluate(minilm, data_dir=tmp_path, show_progress_bar=False).metrics
+    ours = SemEval2BTask().evaluate(minilm, data_dir=tmp_path, show_progress_bar=False).metrics
     task = get_mteb_task("semeval2b", tmp_path)
     scores = run_mteb(minilm, task)
     assert scores["main_score"] == scores["cosine_spearman"]
@@ -88,7 +88,7 @@ def test_semeval2b_mteb_main_score_equals_idiomkit(minilm, data_dir, tmp_path):
 
 
 def test_idiolink_mteb_main_score_equals_idiomkit(minilm, data_dir, tmp_path):
-    from idiomkit.tasks.idiolink import IdioLinkTest as Ours
+    from idiomkit.tasks.idiolink import IdioLinkTask as Ours
 
     write_idiolink_subset(data_dir, tmp_path)
     ours = Ours().evaluate(minilm, data_dir=tmp_path, query_mode="sentence", show_progress_bar=False, use_cache=False)

@@ -22,10 +22,10 @@ def test_real_test_split_counts(data_dir):
 
 
 def test_evaluate_minilm_span_with_disk_cache(tmp_path, minilm):
-    from idiomkit.tasks.idiolink import IdioLinkTest
+    from idiomkit.tasks.idiolink import IdioLinkTask
 
     write_split(tmp_path)
-    task = IdioLinkTest()
+    task = IdioLinkTask()
     out = task.evaluate(
         minilm, data_dir=tmp_path, query_mode="span", cache_dir=tmp_path / "cache", show_progress_bar=False
     )
@@ -54,11 +54,11 @@ def test_sentence_plus_span_scores_are_the_mean_of_both_cosines(tmp_path, minilm
 
 
 def test_usage_reranker_fits_on_train_selects_on_val_and_writes_usage_variant(tmp_path, minilm):
-    from idiomkit.tasks.idiolink import IdioLinkTest
+    from idiomkit.tasks.idiolink import IdioLinkTask
 
     for split in ("train", "val", "test"):
         write_split(tmp_path, split)
-    task = IdioLinkTest()
+    task = IdioLinkTask()
     out = task.evaluate(
         minilm,
         data_dir=tmp_path,
@@ -89,11 +89,11 @@ def test_usage_reranker_fits_on_train_selects_on_val_and_writes_usage_variant(tm
 
 def test_classifier_usage_reranker_trains_on_train_selects_on_val(tmp_path, minilm):
     from idiomkit.methods.idiolink.usage_rerank import CLASSIFIER_WEIGHT_GRID as WEIGHT_GRID
-    from idiomkit.tasks.idiolink import IdioLinkTest
+    from idiomkit.tasks.idiolink import IdioLinkTask
 
     for split in ("train", "val", "test"):
         write_split(tmp_path, split)
-    task = IdioLinkTest()
+    task = IdioLinkTask()
     out = task.evaluate(
         minilm,
         data_dir=tmp_path,
@@ -118,7 +118,7 @@ def test_span_probe_usage_decision_uses_the_models_own_span_embeddings(tmp_path,
     import numpy as np
 
     from idiomkit.methods.idiolink.usage_rerank import SpanProbeDecision, usage_examples
-    from idiomkit.tasks.idiolink import IdioLinkTest
+    from idiomkit.tasks.idiolink import IdioLinkTask
     from idiomkit.tasks.semeval2a import PROBE_C
 
     for split in ("train", "val", "test"):
@@ -130,7 +130,7 @@ def test_span_probe_usage_decision_uses_the_models_own_span_embeddings(tmp_path,
     assert x.shape == (len(examples), 2 * dim)  # [unit span; unit sentence]
     assert x[:, :dim] == pytest.approx(span / np.linalg.norm(span, axis=1, keepdims=True), abs=1e-5)
     assert np.linalg.norm(x[:, dim:], axis=1) == pytest.approx(1.0)
-    out = IdioLinkTest().evaluate(
+    out = IdioLinkTask().evaluate(
         minilm,
         data_dir=tmp_path,
         query_mode="span",
@@ -146,12 +146,12 @@ def test_span_probe_usage_decision_uses_the_models_own_span_embeddings(tmp_path,
 def test_shared_classifier_decision_adds_only_its_top_layers_and_leaves_the_encoder_alone(tmp_path, minilm):
     import torch
 
-    from idiomkit.tasks.idiolink import IdioLinkTest
+    from idiomkit.tasks.idiolink import IdioLinkTask
 
     for split in ("train", "val", "test"):
         write_split(tmp_path, split)
     before = {name: p.detach().clone() for name, p in minilm.named_parameters()}
-    out = IdioLinkTest().evaluate(
+    out = IdioLinkTask().evaluate(
         minilm,
         data_dir=tmp_path,
         query_mode="span",
@@ -169,11 +169,11 @@ def test_shared_classifier_decision_adds_only_its_top_layers_and_leaves_the_enco
 
 
 def test_twin_expansion_is_chosen_on_val_and_writes_twins_variant(tmp_path, minilm):
-    from idiomkit.tasks.idiolink import IdioLinkTest
+    from idiomkit.tasks.idiolink import IdioLinkTask
 
     for split in ("val", "test"):
         write_split(tmp_path, split)
-    task = IdioLinkTest()
+    task = IdioLinkTask()
     out = task.evaluate(
         minilm,
         data_dir=tmp_path,

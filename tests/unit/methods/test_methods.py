@@ -6,7 +6,7 @@ import pytest
 
 from idiomkit.methods import METHODS, Method, get_method
 from idiomkit.methods.idiolink.rerank import IdioLinkRerank, rerank_from_options
-from idiomkit.tasks.idiolink import IdioLinkTest
+from idiomkit.tasks.idiolink import IdioLinkTask
 
 
 def test_every_registered_method_is_a_method_named_task_slash_method():
@@ -45,7 +45,7 @@ def test_rerank_from_options_builds_the_stage_only_when_asked():
 
 def test_the_task_refuses_the_old_rerank_options(tmp_path):
     with pytest.raises(ValueError, match="usage_rerank is a method now"):
-        IdioLinkTest().evaluate("bm25", data_dir=tmp_path, usage_rerank=True)
+        IdioLinkTask().evaluate("bm25", data_dir=tmp_path, usage_rerank=True)
 
 
 def test_classifier_config_takes_every_field_the_options_share_with_it():

@@ -186,10 +186,10 @@ def test_shot_rule_takes_the_single_label_of_the_shots():
 
 
 def test_shot_rule_needs_shots(tmp_path):
-    from idiomkit.tasks.semeval2a import SemEval2ADev
+    from idiomkit.tasks.semeval2a import SemEval2ATask
 
     with pytest.raises(ValueError, match=r"'\+rule' needs '\+shots'"):
-        SemEval2ADev().evaluate(None, data_dir=tmp_path, setting="one_shot", features="span+rule")
+        SemEval2ATask().evaluate(None, data_dir=tmp_path, setting="one_shot", features="span+rule")
 
 
 def test_one_shot_table_names_a_dev_mwe_without_shots():

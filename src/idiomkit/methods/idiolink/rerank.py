@@ -1,10 +1,10 @@
 """IdioLink second stages as one pipeline: usage re-ranking, then twin expansion, both fitted on train/val.
 
-The task (:class:`idiomkit.tasks.idiolink.IdioLinkTest`) only scores: it takes a fitted-on-demand ``rerank`` (this
+The task (:class:`idiomkit.tasks.idiolink.IdioLinkTask`) only scores: it takes a fitted-on-demand ``rerank`` (this
 class) and applies it to its test scores. The caller builds it from the user's options::
 
     rerank = IdioLinkRerank(usage_rerank="classifier", twin_expansion=True)
-    IdioLinkTest().evaluate(model, data_dir=..., query_mode="span", rerank=rerank)   # variant span-usageclf-twins
+    IdioLinkTask().evaluate(model, data_dir=..., query_mode="span", rerank=rerank)   # variant span-usageclf-twins
 """
 
 from __future__ import annotations

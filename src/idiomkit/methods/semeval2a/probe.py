@@ -1,4 +1,4 @@
-"""SemEval-2022 2A logistic-regression probe on frozen embeddings (the protocol of :class:`SemEval2ADev`)."""
+"""SemEval-2022 2A logistic-regression probe on frozen embeddings (the protocol of :class:`SemEval2ATask`)."""
 
 from __future__ import annotations
 
