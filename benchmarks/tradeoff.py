@@ -30,11 +30,11 @@ def score_epochs(run: Path, name: str, data_dir: str | None) -> Path:
     from idiomkit.api import semeval2b_dev_metrics
     from idiomkit.models import load_model
     from idiomkit.tasks.sts import StsEvaluator
-    from idiomkit.training.config import TrainConfig
+    from idiomkit.training.recipes import config_from_record
     from idiomkit.training.recipes.base import sts_validation_pairs
 
     info = json.loads((run / "training.json").read_text(encoding="utf-8"))
-    cfg = TrainConfig(**{**info["config"], "data_dir": data_dir or info["config"].get("data_dir")})
+    cfg = config_from_record({**info["config"], "data_dir": data_dir or info["config"].get("data_dir")})
     history = {h["epoch"]: h for h in info["validation"]}
     sts = StsEvaluator(sts_validation_pairs(cfg))
     dirs = sorted(run.glob("epoch-*"), key=lambda p: int(p.name.split("-")[1]))

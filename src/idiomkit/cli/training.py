@@ -59,12 +59,14 @@ TRAIN_RUN_OPTIONS = {  # the options of ``idiomkit train`` that are not TrainCon
 
 def train_signature(config: type | None = None) -> inspect.Signature:
     """``idiomkit train``'s parameters: every command-line field of :class:`~idiomkit.training.config.TrainConfig`
-    (flags, help, bounds and defaults from its metadata; ``--data-dir`` shared with the other commands), then
+    and of the recipes' own options (:func:`~idiomkit.training.recipe_options.train_options`; flags, help, bounds
+    and defaults from their metadata; ``--data-dir`` shared with the other commands), then
     :data:`TRAIN_RUN_OPTIONS`."""
     from idiomkit.options import typer_parameters
     from idiomkit.training.config import TrainConfig
+    from idiomkit.training.recipe_options import train_options
 
-    fields = typer_parameters(config or TrainConfig, shared={"data_dir": DataDir})
+    fields = typer_parameters(train_options(config or TrainConfig), shared={"data_dir": DataDir})
     extra = [
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=hint, default=default)
         for name, (hint, default) in TRAIN_RUN_OPTIONS.items()

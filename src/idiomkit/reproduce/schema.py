@@ -20,6 +20,7 @@ from idiomkit.lazy import lazy_values
 from idiomkit.options import cli_fields, option_flags
 from idiomkit.run_options import RunOptions
 from idiomkit.training.config import TrainConfig
+from idiomkit.training.recipe_options import train_options
 
 if TYPE_CHECKING:
     from idiomkit.tasks import Task
@@ -38,8 +39,10 @@ JOB_SUPPLIED = ("seed", "output_dir", "data_dir")  # a train job sets these itse
 
 def train_schema(config: type = TrainConfig) -> type:
     """``[train]`` (:class:`TrainRun`): the options of ``idiomkit train`` an experiment may set, derived from
-    ``config``: every command-line field but :data:`JOB_SUPPLIED`, each optional (unset: the command's default)
-    except ``recipe`` and ``model``, then ``evaluate`` (the tasks to evaluate the trained model on)."""
+    ``config`` and the recipes' own options (:func:`~idiomkit.training.recipe_options.train_options`): every
+    command-line field but :data:`JOB_SUPPLIED`, each optional (unset: the command's default) except ``recipe`` and
+    ``model``, then ``evaluate`` (the tasks to evaluate the trained model on)."""
+    config = train_options(config)
     hints = typing.get_type_hints(config)
     spec: list[tuple] = []
     for f in cli_fields(config):

@@ -13,12 +13,13 @@ when the model is loaded and saved again (centring, interpolation).
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from idiomkit.models.registry import get_spec
 from idiomkit.results import atomic_write_text
-from idiomkit.training.recipes import RECIPES
+from idiomkit.training.recipes import RECIPES, Recipe
 
 TRAINING_HEADING = "## idiomkit training"
 SCORECARD_HEADING = "## idiomkit scorecard"
@@ -119,6 +120,12 @@ def length_text(info: dict[str, Any]) -> str:
     return f"{text}; reads up to {reads}" if reads else text
 
 
+def recipe_options_text(recipe: Recipe, cfg: dict[str, Any]) -> str:
+    """``; its own options: miner_margin 0.4, ...`` (the recipe's options as recorded; empty when it has none)."""
+    own = [f"{f.name} {cfg[f.name]}" for f in fields(recipe.options) if f.name in cfg]
+    return f"; its own options: {', '.join(own)}" if own else ""
+
+
 def model_card_section(info: dict[str, Any]) -> str:
     """The idiomkit part of the model card: recipe, data hashes, validation metrics and intended use."""
     cfg, recipe = info["config"], RECIPES[info["recipe"]]
@@ -127,10 +134,9 @@ def model_card_section(info: dict[str, Any]) -> str:
     lines = [
         TRAINING_HEADING,
         "",
-        f"- Recipe: `{info['label']}` (see `idiomkit.training.recipes`; miner margin {cfg['miner_margin']}, "
-        f"loss margin {cfg['margin']}, miner distance {cfg['miner_distance']} for the adaptive triplet loss; "
-        f"pooling {cfg['pooling']}; MWE tokens {'on' if cfg['mwe_tokens'] else 'off'}; "
-        f"LoRA rank {cfg['lora_rank'] or 'none (full fine-tuning)'})",
+        f"- Recipe: `{info['label']}` (see `idiomkit.training.recipes`; pooling {cfg['pooling']}; MWE tokens "
+        f"{'on' if cfg['mwe_tokens'] else 'off'}; LoRA rank {cfg['lora_rank'] or 'none (full fine-tuning)'}"
+        f"{recipe_options_text(recipe, cfg)})",
         f"- Base model: `{cfg['model']}`; epochs {cfg['epochs']}, batch size {cfg['batch_size']} sentences, "
         f"lr {cfg['lr']}, warmup {cfg['warmup']}, {length_text(info)}, seed {cfg['seed']}; steps {info['steps']}",
         f"- Data sha256: {info['data_sha256']}; counts {info['counts']}",

@@ -80,7 +80,7 @@ def save_checkpoint(out: Path, model, optimizer, scheduler, state: TrainState, c
         "scheduler": scheduler.state_dict(),
         "state": asdict(state),
         "rng": rng_states(),
-        "config": asdict(cfg),
+        "config": cfg.record(),
     }
     try:  # write beside, flush to disk, then rename: a kill at any point leaves the previous checkpoint intact
         with open(tmp, "wb") as fh:

@@ -28,7 +28,7 @@ from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.card import write_model_card
 from idiomkit.training.checkpoints import at_base_length, base_length, set_training_length
 from idiomkit.training.config import TrainConfig
-from idiomkit.training.recipes import RECIPES, run_label
+from idiomkit.training.recipes import RECIPES, config_from_record, run_label
 from idiomkit.training.recipes.base import sts_validation_pairs
 from idiomkit.training.recipes.flagship import STS_METRIC
 from idiomkit.training.setup import load_groups, validation_evaluator
@@ -88,11 +88,10 @@ def run_info(tuned_dir: Path) -> dict[str, Any]:
 
 def run_config_of(tuned_dir: Path) -> TrainConfig:
     """The run's :class:`TrainConfig` (a one-line DataError naming ``training.json`` for an unknown field)."""
-    config = run_info(tuned_dir)["config"]
-    unknown = sorted(set(config) - set(TrainConfig.__dataclass_fields__))
-    if unknown:
-        raise DataError(tuned_dir / "training.json", None, None, f"config has unknown field(s) {', '.join(unknown)}")
-    return TrainConfig(**config)
+    try:
+        return config_from_record(run_info(tuned_dir)["config"])
+    except OptionError as exc:
+        raise DataError(tuned_dir / "training.json", None, None, f"config: {exc}") from None
 
 
 def start_model(cfg: TrainConfig, groups: list) -> Any:

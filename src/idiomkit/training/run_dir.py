@@ -9,7 +9,6 @@ import logging
 import os
 import shutil
 from contextlib import contextmanager
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +61,7 @@ def check_same_config(out: Path, cfg: TrainConfig, blob: dict[str, Any] | None) 
     if found is None:
         return
     old, _ = found
-    new = asdict(cfg)
+    new = cfg.record()
     diffs = config_differences(old, new)
     if diffs:
         was = ", ".join(f"{k}={old[k]}" for k in diffs)
@@ -89,7 +88,7 @@ def clear_run(out: Path) -> int:
 
 def write_run_config(out: Path, cfg: TrainConfig) -> Path:
     """Tie ``out`` to ``cfg``: ``run_config.json`` written before the first step."""
-    return atomic_write_text(out / RUN_CONFIG, json.dumps({"config": asdict(cfg)}, indent=2) + "\n")
+    return atomic_write_text(out / RUN_CONFIG, json.dumps({"config": cfg.record()}, indent=2) + "\n")
 
 
 @contextmanager

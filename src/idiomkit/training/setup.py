@@ -17,7 +17,7 @@ from idiomkit.data.sts import sts_files
 from idiomkit.embedding.mwe import MweTransform, add_mwe_tokens
 from idiomkit.embedding.pooling import stack_only_pooled_layers
 from idiomkit.embedding.spans import install_span_pooling
-from idiomkit.errors import OptionError
+from idiomkit.errors import OptionError, check_choice
 from idiomkit.models import load_model
 from idiomkit.models.lora import add_lora
 from idiomkit.tasks.idiolink import IdioLinkEvaluator
@@ -26,7 +26,7 @@ from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.checkpoints import set_training_length
 from idiomkit.training.config import TrainConfig, check_options
-from idiomkit.training.recipes import RECIPES, build_phases
+from idiomkit.training.recipes import RECIPES, build_phases, train_config
 from idiomkit.training.recipes.base import PRIMARY, Setup, stream_counts, sts_validation_pairs
 from idiomkit.training.recipes.pairs import idiom_data
 from idiomkit.training.relabel import Group, group_pairs, mwe_key, validation_pairs
@@ -36,11 +36,10 @@ log = logging.getLogger("idiomkit.training")
 
 
 def run_config(recipe: str, model: str, epochs: int, output_dir: str | Path, options: dict[str, Any]) -> TrainConfig:
-    """The checked :class:`TrainConfig` of a run, as it will be recorded (IdioLink recipes have no MWE tokens)."""
-    unknown = sorted(set(options) - {f for f in TrainConfig.__dataclass_fields__})
-    if unknown:
-        raise OptionError(f"unknown training option(s): {', '.join(unknown)}")
-    cfg = TrainConfig(recipe=recipe, model=model, epochs=epochs, output_dir=str(output_dir), **options)
+    """The checked :class:`TrainConfig` of a run, as it will be recorded (IdioLink recipes have no MWE tokens):
+    ``options`` are the shared options and the recipe's own (:func:`~idiomkit.training.recipes.train_config`)."""
+    check_choice("recipe", recipe, RECIPES)
+    cfg = train_config(recipe, model=model, epochs=epochs, output_dir=str(output_dir), **options)
     check_options(cfg)
     if RECIPES[cfg.recipe].source == "idiolink":
         cfg.mwe_tokens = False  # IdioLink sentences carry no MWE columns
@@ -79,6 +78,8 @@ def setup(cfg: TrainConfig) -> Setup:
     and ``cfg.unpad`` (CPU only: on GPUs torch's own dropout kernels are fast, and unpadding's index look-ups would
     synchronise with the host; not measured there) apply to every recipe."""
     recipe = RECIPES[cfg.recipe]  # pairs and flagship recipes build their own model, data and evaluators
+    if cfg.options is None:  # a TrainConfig made without its recipe's options: their defaults
+        cfg.options = recipe.options()
     run = recipe.setup(cfg, load_groups) if recipe.setup else sentence_setup(cfg)
     if cfg.dropout is not None:
         set_dropout(run.model, cfg.dropout)
@@ -105,7 +106,7 @@ def sentence_setup(cfg: TrainConfig) -> Setup:
         phases = build_phases(cfg.recipe, model, None, cfg)
         files = [triplets_path(data_dir, "train", "span")]
         if not cfg.limit_groups or cfg.limit_groups >= 50:
-            evaluators.append(IdioLinkEvaluator(data_dir, split="val", query_mode=cfg.query_mode))
+            evaluators.append(IdioLinkEvaluator(data_dir, split="val", query_mode=cfg.options.query_mode))
             files += list(load_idiolink(data_dir, "val").files)
             primary = "val_ndcg@10"
     else:

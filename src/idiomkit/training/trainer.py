@@ -18,7 +18,7 @@ import shutil
 import time
 from collections.abc import Callable
 from contextlib import nullcontext
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -387,7 +387,7 @@ def _train(cfg: TrainConfig, out: Path, blob: dict[str, Any] | None, on_step, pr
         state.phase,
         state.epoch,
         state.batch,
-        json.dumps(asdict(cfg)),
+        json.dumps(cfg.record()),
     )
     if cfg.eval_at_start and state.step == 0 and not state.history:
         run.model.eval()
@@ -421,7 +421,7 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
     info = {
         "recipe": cfg.recipe,
         "label": run_label(cfg.recipe, cfg),
-        "config": asdict(cfg),
+        "config": cfg.record(),
         "reads_max_seq_length": base_length(run.model),
         **reader_record(model_reader(run.model)),
         "data_sha256": sha256_files(run.data_files),

@@ -13,7 +13,8 @@ from idiomkit.data.sts import StsPair, load_assin2, load_stsb
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training import run_label
 from idiomkit.training.config import TrainConfig
-from idiomkit.training.recipes import RECIPES
+from idiomkit.training.recipe_options import KeepRecipeOptions
+from idiomkit.training.recipes import RECIPES, train_config
 from idiomkit.training.sampler import grouped_length_batches
 
 
@@ -88,7 +89,7 @@ def test_flagship_v2_labels_name_the_keep_and_distill_options():
     assert run_label("flagship-v2", {"pin_weight": 10.0, "other_id_targets": True}) == "flagship-v2-pin10-otherid"
     assert run_label("flagship-v2", {"pin_weight": 10.0, "pair_weight": 0.5}) == "flagship-v2-pin10-2bw0.5"
     assert run_label("flagship-v2", {"pair_weight": 1.0}) == "flagship-v2"
-    cfg = TrainConfig(recipe="flagship-v2", keep_weight=0.5, lora_rank=8)
+    cfg = train_config("flagship-v2", keep_weight=0.5, lora_rank=8)
     assert run_label(cfg.recipe, cfg) == "flagship-v2-lora-keep0.5"  # a TrainConfig as well as its dict
     assert run_label("flagship-v2", {"pooling": "mean", "precision": "bf16"}) == "flagship-v2-pool-mean-bf16"
     assert run_label("adaptive-triplet", {"precision": "bf16"}) == "adaptive-triplet-mwe-bf16"  # any recipe
@@ -256,7 +257,7 @@ def test_leave_one_out_recipes_of_both_flagships_drop_their_streams():
         "flagship-v2-noextra"
     )
     assert {f"flagship-v2-{p}" for p in ("no2b", "noidiolink", "noextra", "nosts")} <= set(RECIPES)
-    assert RECIPES["flagship-v2-nosts"].keep_label  # its run label names the keep options like flagship-v2's
+    assert RECIPES["flagship-v2-nosts"].options is KeepRecipeOptions  # its label names the keep options like v2's
 
 
 def test_stream_counts_name_each_phase_and_stream():
@@ -305,7 +306,7 @@ def test_the_2b_stream_pins_its_correct_pairs_only_when_asked():
     both = _pair_loss(model, PairStream(pin=10.0, other_id=True))
     assert isinstance(both, OtherIdTargetsLoss) and isinstance(both.loss, PinPositivesLoss)
     assert type(_pair_loss(model, PairStream(other_id=True)).loss).__name__ == "CoSENTLoss"
-    cfg = TrainConfig(recipe="flagship-v2", pin_weight=3.0, other_id_targets=True, pair_weight=0.5)
+    cfg = train_config("flagship-v2", pin_weight=3.0, other_id_targets=True, pair_weight=0.5)
     assert PairStream.of(cfg) == PairStream(anchors=False, pin=3.0, other_id=True, weight=0.5)
 
 
@@ -316,7 +317,7 @@ def test_the_2b_stream_is_weighted_by_its_pair_weight(monkeypatch):
     monkeypatch.setattr(flagship, "labelled_pair_examples", lambda *args: "2b examples")
     model = torch.nn.Sequential(torch.nn.Linear(2, 2))  # no idiom reader in front
     for weight in (1.0, 0.5):
-        cfg = TrainConfig(recipe="flagship-v2", pair_weight=weight)
+        cfg = train_config("flagship-v2", pair_weight=weight)
         sources = flagship.Sources(index=None)
         streams, _ = flagship.build_streams(model, cfg, [], sources, ["2b"], flagship.PairStream.of(cfg))
         assert [(s.examples, s.weight) for s in streams] == [("2b examples", weight)]

@@ -8,11 +8,13 @@ Adding a recipe is one entry there, or one new module added below. The trainer i
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, fields, is_dataclass
+from dataclasses import fields
 from typing import Any
 
-from idiomkit.errors import check_choice
-from idiomkit.training.config import TrainConfig
+from idiomkit.errors import OptionError, check_choice
+from idiomkit.options import default_of
+from idiomkit.training.config import TrainConfig, label_suffix
+from idiomkit.training.recipe_options import SemEval2BRecipeOptions, recipe_fields
 from idiomkit.training.recipes import flagship, flagship_v2, idiolink, pairs, semeval2b
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, semeval_labels
 from idiomkit.training.relabel import Group
@@ -29,7 +31,10 @@ RECIPES: dict[str, Recipe] = {
 def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> list[Phase]:
     """The phases of ``recipe`` (one-line ``OptionError`` naming the known recipes for an unknown one)."""
     check_choice("recipe", recipe, RECIPES)
-    return RECIPES[recipe].phases(model, groups, cfg)
+    phases = RECIPES[recipe].phases
+    if phases is None:
+        raise RuntimeError(f"{recipe} builds its phases in its setup (the trainer calls it)")
+    return phases(model, groups, cfg)
 
 
 # the suffix a post-training verb adds to the label of the run it reads (``idiomkit center RUN``: that run's label
@@ -37,62 +42,69 @@ def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> lis
 METHOD_SUFFIXES = {"center": "-center"}
 
 
-def run_label(recipe: str, config: Mapping[str, Any] | None = None) -> str:
-    """The recipe name used in result files, from the recipe's :class:`Recipe` entry and the run's options
-    (``config``: a :class:`~idiomkit.training.config.TrainConfig` or its dict, as in ``training.json``; a missing
-    option has its default): ``adaptive-triplet`` vs ``adaptive-triplet-mwe`` (``labels``); ``-lora`` suffix;
-    IdioLink recipes: ``-span`` when the loss saw span embeddings of the queries, ``-ep<N>`` when the epoch budget is
-    not the paper's 10 (2B result files name their epochs elsewhere); ``-dropout<p>`` when the run overrode the
-    model's dropout; ``-bf16`` for a run trained in mixed precision (:mod:`idiomkit.training.precision`);
-    ``-stsw<w>`` for an STS-mixing recipe whose STS loss weight is not 1; flagship-v2 recipes:
-    ``-keep<w>`` / ``-keep-<distance>`` / ``-rel<w>`` when the keep-what-you-know loss is not the default (weight
-    1, ``mse``, no relational term),
-    ``-anchors`` with ``paraphrase_anchors``, ``-pin<w>`` with a ``pin_weight``, ``-otherid`` with
-    ``other_id_targets``, ``-2bw<w>`` when the 2B pair stream's ``pair_weight`` is not 1,
-    ``-pool-<pooling>`` when the pooling is not ``last2``, ``-distill<N>`` / ``-teacher-<name>`` /
-    ``-align-<how>`` when the student's distillation is not; ``-dedup`` when a 2B recipe's
-    training data went through the held-out dedup (the recorded rows before it carry no suffix; IdioLink and pairs
-    recipes keep their idioms apart by construction, the dedup only moves their STS validation; the flagship always
-    goes through it), ``-dedup-sentences`` when it dropped held-out sentences only (SemEval 2B's fine_tune rule: MWE
-    overlap allowed). A name not in the registry (an old ``training.json``) is labelled like a 2B recipe."""
-    cfg = _with_defaults(config)
-    entry = RECIPES.get(recipe) or Recipe("semeval2b", build_phases, labels=semeval_labels(recipe), dedup_label=True)
+def recipe_entry(recipe: str) -> Recipe:
+    """The registry entry of ``recipe``; a name not in the registry (an old ``training.json``) is read as a 2B
+    recipe's."""
+    return RECIPES.get(recipe) or Recipe(
+        "semeval2b", build_phases, labels=semeval_labels(recipe), options=SemEval2BRecipeOptions
+    )
+
+
+def train_config(recipe: str = TrainConfig.recipe, **values: Any) -> TrainConfig:
+    """The :class:`TrainConfig` of ``recipe`` from keyword ``values``: the shared options and the recipe's own
+    (:attr:`Recipe.options`). An option of no recipe is an OptionError; another recipe family's option is one too,
+    unless it has its default (the command line passes every flag's default)."""
+    shared = {f.name for f in fields(TrainConfig)} - {"options"}
+    options_cls = recipe_entry(recipe).options
+    own = {f.name for f in fields(options_cls)}
+    foreign = sorted(set(values) - shared - own)
+    unknown = [name for name in foreign if name not in recipe_fields()]
+    if unknown:
+        raise OptionError(f"unknown training option(s): {', '.join(unknown)}")
+    given = [name for name in foreign if values[name] != default_of(recipe_fields()[name])]
+    if given:
+        takes = ", ".join(sorted(own))
+        raise OptionError(f"recipe {recipe} takes no option {', '.join(given)} (its own options: {takes or 'none'})")
+    options = options_cls(**{k: v for k, v in values.items() if k in own})
+    return TrainConfig(recipe=recipe, **{k: v for k, v in values.items() if k in shared}, options=options)
+
+
+def config_from_record(record: Mapping[str, Any]) -> TrainConfig:
+    """The :class:`TrainConfig` a run recorded (``training.json``'s ``config``): a record made before the recipe
+    options were split off holds every family's options; those of other families are dropped. A name no option
+    has is an OptionError."""
+    own = {f.name for f in fields(recipe_entry(record.get("recipe", TrainConfig.recipe)).options)}
+    shared = {f.name for f in fields(TrainConfig)}
+    kept = {k: v for k, v in record.items() if k in shared or k in own or k not in recipe_fields()}
+    return train_config(**kept)
+
+
+def run_label(recipe: str, config: Mapping[str, Any] | TrainConfig | None = None) -> str:
+    """The recipe name used in result files, derived from the declarations: the recipe's name (a 2B recipe's with
+    or without MWE tokens, :attr:`Recipe.labels`), then the suffix of each field its options class names
+    (:attr:`~idiomkit.training.config.RecipeOptions.LABEL`) whose value is not the default, as the field's ``label``
+    metadata spells it (``-lora``, ``-span``, ``-ep30``, ``-stsw0.5``, ``-keep10``, ``-pool-mean``, ``-dropout0``,
+    ``-bf16``, ``-dedup``...). ``config``: a :class:`TrainConfig` or a recorded config (``training.json``, an
+    experiment's ``[train]`` table); a missing option has its default, but for ``heldout_dedup``: a record without
+    it was made before the held-out dedup. A name not in the registry (an old ``training.json``) is labelled like
+    a 2B recipe."""
+    given = config.record() if isinstance(config, TrainConfig) else dict(config or {})
+    entry = recipe_entry(recipe)
+    declared = {f.name: f for f in (*fields(TrainConfig), *fields(entry.options))}
+    cfg = {**{name: default_of(f) for name, f in declared.items()}, "heldout_dedup": False, **given}
     with_mwe, without = entry.labels or (recipe, recipe)
-    label = (with_mwe if cfg["mwe_tokens"] else without) + ("-span" if entry.span_label and cfg["span_queries"] else "")
-    label += "-lora" if cfg["lora_rank"] else ""
-    if entry.paper_epochs is not None and cfg["epochs"] not in (None, entry.paper_epochs):
-        label += f"-ep{cfg['epochs']}"
-    if cfg["sts_weight"] != 1.0 and entry.sts_mixing:
-        label += f"-stsw{cfg['sts_weight']:g}"
-    label += _v2_label(recipe, cfg) if entry.keep_label else ""
-    label += f"-dropout{cfg['dropout']:g}" if cfg["dropout"] is not None else ""
-    label += f"-{cfg['precision']}" if cfg["precision"] != "fp32" else ""
-    if cfg["heldout_dedup"] and entry.dedup_label:
-        label += "-dedup" if cfg["dedup_idioms"] else "-dedup-sentences"
-    return label
+    label = with_mwe if cfg["mwe_tokens"] else without
+    return label + "".join(label_suffix(declared[name], cfg) for name in entry.options.LABEL)
 
 
-def _with_defaults(config: Mapping[str, Any] | None) -> dict[str, Any]:
-    given = asdict(config) if is_dataclass(config) else dict(config or {})
-    defaults = {f.name: f.default for f in fields(TrainConfig)}
-    return {**defaults, "heldout_dedup": False, **{k: v for k, v in given.items() if k in defaults}}
-
-
-def _v2_label(recipe: str, cfg: Mapping[str, Any]) -> str:
-    """The flagship-v2 part of a run label: what differs from the recipe's defaults."""
-    label = f"-keep{cfg['keep_weight']:g}" if cfg["keep_weight"] != 1.0 else ""
-    label += f"-keep-{cfg['keep_distance']}" if cfg["keep_distance"] != "mse" else ""
-    label += f"-rel{cfg['keep_relational']:g}" if cfg["keep_relational"] else ""
-    label += f"-pool-{cfg['pooling']}" if cfg["pooling"] != "last2" else ""
-    label += "-anchors" if cfg["paraphrase_anchors"] else ""
-    label += f"-pin{cfg['pin_weight']:g}" if cfg["pin_weight"] else ""
-    label += "-otherid" if cfg["other_id_targets"] else ""
-    label += f"-2bw{cfg['pair_weight']:g}" if cfg["pair_weight"] != 1.0 else ""
-    if recipe.endswith("-student"):
-        label += f"-distill{cfg['distill_steps']}" if cfg["distill_steps"] != 300 else ""
-        label += f"-teacher-{cfg['teacher']}" if cfg["teacher"] != "mpnet" else ""
-        label += f"-align-{cfg['distill_align']}" if cfg["distill_align"] != "none" else ""
-    return label
-
-
-__all__ = ["RECIPES", "Phase", "Recipe", "Setup", "Stream", "build_phases", "run_label"]
+__all__ = [
+    "RECIPES",
+    "Phase",
+    "Recipe",
+    "Setup",
+    "Stream",
+    "build_phases",
+    "config_from_record",
+    "run_label",
+    "train_config",
+]

@@ -17,11 +17,11 @@ from idiomkit.config import run_data_dir
 from idiomkit.data.heldout import filter_heldout, heldout_index, normalise_sentence
 from idiomkit.data.sts import StsPair, load_sts
 from idiomkit.losses import AdaptiveTripletLoss
+from idiomkit.training.config import RecipeOptions
 from idiomkit.training.distributed import DistInfo
 from idiomkit.training.examples import Examples
 
 PRIMARY = "val_idiom"  # the validation metric that selects the best model, unless a setup names another
-IDIOLINK_EPOCHS = 10  # the paper's budget (Hashiloni et al., Table 3); other budgets are named in the label
 
 
 @dataclass
@@ -75,19 +75,17 @@ SetupFn = Callable[[Any, Callable], Setup]  # (cfg, the trainer's load_groups) -
 @dataclass(frozen=True)
 class Recipe:
     """A registered recipe: its data source (``semeval2b``, ``idiolink``, ``pairs`` or ``flagship``), how it builds
-    its phases, and what the trainer, the model card and the run label need to know about it."""
+    its phases, the options it takes (a :class:`~idiomkit.training.config.RecipeOptions` class, declared in
+    :mod:`idiomkit.training.recipe_options`: its flags, checks, record and run label follow), and what the trainer
+    and the model card need to know about it."""
 
     source: str
-    phases: PhasesFn
+    phases: PhasesFn | None  # None: ``setup`` builds the phases (the flagship recipes)
     validation: str = ""  # the validation split, in words (model card)
     setup: SetupFn | None = None  # builds its own model, data and evaluators; None: the trainer's (2B, IdioLink)
     card_lines: Callable[[], list[str]] | None = None  # its own section of the model card
     labels: tuple[str, str] | None = None  # run label with MWE tokens on / off; None: the name (never MWE tokens)
-    sts_mixing: bool = False  # a step adds an STS batch weighted by ``sts_weight`` (label ``-stsw<w>`` unless 1)
-    span_label: bool = False  # label ``-span`` when the loss saw span embeddings of the queries (IdioLink)
-    paper_epochs: int | None = None  # label ``-ep<N>`` for another epoch budget (IdioLink: the paper's 10)
-    dedup_label: bool = False  # label ``-dedup`` / ``-dedup-sentences`` after the held-out dedup (2B data)
-    keep_label: bool = False  # label the keep-what-you-know and distillation options (flagship-v2 recipes)
+    options: type[RecipeOptions] = RecipeOptions
 
 
 def semeval_labels(name: str) -> tuple[str, str]:
@@ -144,5 +142,7 @@ def single_stream(name: str, build: Callable, make_loss: Callable, phase: str = 
 
 
 def adaptive_loss(model, cfg) -> torch.nn.Module:
-    """:class:`AdaptiveTripletLoss` with the config's miner margin, loss margin and miner distance."""
-    return AdaptiveTripletLoss(model, cfg.miner_margin, cfg.margin, miner_distance=cfg.miner_distance)
+    """:class:`AdaptiveTripletLoss` with the recipe's miner margin, loss margin and miner distance
+    (:class:`~idiomkit.training.recipe_options.TripletLossOptions`)."""
+    o = cfg.options
+    return AdaptiveTripletLoss(model, o.miner_margin, o.margin, miner_distance=o.miner_distance)

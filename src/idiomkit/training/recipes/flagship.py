@@ -60,8 +60,10 @@ from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
 from idiomkit.training.checkpoints import set_training_length
+from idiomkit.training.config import RecipeOptions
 from idiomkit.training.examples import Examples, make_examples
-from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, sts_split
+from idiomkit.training.recipe_options import FlagshipRecipeOptions
+from idiomkit.training.recipes.base import Phase, Recipe, Setup, SetupFn, Stream, sts_split
 from idiomkit.training.recipes.guard import HeldOutGuard
 from idiomkit.training.recipes.pairs import SP_TRAIN_PER_IDIOM, idiom_data
 from idiomkit.training.recipes.semeval2b import labelled_pair_examples, paraphrase_anchors, sts_examples
@@ -242,7 +244,8 @@ class PairStream:
     @classmethod
     def of(cls, cfg) -> PairStream:
         """The options a flagship-v2 config asks for."""
-        return cls(cfg.paraphrase_anchors, cfg.pin_weight, cfg.other_id_targets, cfg.pair_weight)
+        o = cfg.options
+        return cls(o.paraphrase_anchors, o.pin_weight, o.other_id_targets, o.pair_weight)
 
 
 def build_streams(
@@ -269,7 +272,7 @@ def build_streams(
         "sts": lambda: Stream(
             sts_examples(model, cfg, paraphrase_anchors(groups, cfg) if pairs.anchors else ()),
             st_losses.CoSENTLoss(model),
-            weight=cfg.sts_weight,
+            weight=cfg.options.sts_weight,
         ),
     }
     return [builders[name]() for name in STREAMS if name in wanted], val_triples
@@ -384,18 +387,16 @@ def group_texts(group) -> tuple[str, ...]:
     return (group.sentence, *group.correct, *(i for i, _ in group.incorrect))
 
 
-def _no_phases(model, groups, cfg) -> list[Phase]:
-    raise RuntimeError("flagship recipes build their streams in flagship_setup (the trainer calls it)")
+def flagship_recipe(setup: SetupFn, validation: str, options: type[RecipeOptions]) -> Recipe:
+    """The registry entry of a flagship-family recipe: ``setup`` builds its model, streams and validation (no
+    phases function: the trainer calls the setup), the flagship's model card section."""
+    return Recipe("flagship", None, validation, setup=setup, card_lines=card_lines, options=options)
 
 
 RECIPES: dict[str, Recipe] = {
-    name: Recipe(
-        "flagship",
-        _no_phases,
-        VALIDATION_TEXT,
-        setup=flagship_setup,
-        card_lines=card_lines,
-        sts_mixing="sts" in wanted_streams(name),  # its STS stream weighs ``sts_weight``: labelled when not 1
+    # a recipe with an STS stream takes its weight (labelled when not 1); flagship-nosts takes no option of its own
+    name: flagship_recipe(
+        flagship_setup, VALIDATION_TEXT, FlagshipRecipeOptions if "sts" in wanted_streams(name) else RecipeOptions
     )
     for name in ("flagship", *(f"flagship-{k}" for k in LEAVE_OUT), "flagship-noreader")
 }

@@ -46,6 +46,7 @@ from idiomkit.idioms.sources import evaluation_lexicon
 from idiomkit.losses import KeepCloseLoss
 from idiomkit.models import get_spec, load_model
 from idiomkit.training.examples import make_examples
+from idiomkit.training.recipe_options import FlagshipV2RecipeOptions, KeepRecipeOptions, StudentRecipeOptions
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, sts_split
 from idiomkit.training.recipes.flagship import (
     LEAVE_OUT,
@@ -53,9 +54,9 @@ from idiomkit.training.recipes.flagship import (
     Sources,
     base_model,
     build_streams,
-    card_lines,
     data_counts,
     flagship_evaluator,
+    flagship_recipe,
     group_texts,
     misreading_triples,
     reader_lexicon,
@@ -115,8 +116,8 @@ def keep_stream(model, cfg, sentences: list[str]) -> Stream:
     )
     return Stream(
         with_targets(examples, targets),
-        KeepCloseLoss(model, cfg.keep_distance, cfg.keep_relational),
-        weight=cfg.keep_weight,
+        KeepCloseLoss(model, cfg.options.keep_distance, cfg.options.keep_relational),
+        weight=cfg.options.keep_weight,
     )
 
 
@@ -140,13 +141,17 @@ def parallel_sentences(cfg, sources: Sources) -> list[tuple[str, str]]:
 def teacher_targets(cfg, english: list[str], dim: int, lexicon) -> np.ndarray:
     """The teacher's embeddings (idiom reader in front, ``lexicon``) of ``english``, cached in the run folder,
     reduced to ``dim`` dimensions."""
-    teacher = load_model(cfg.teacher, device="cpu" if not torch.cuda.is_available() else None)
+    teacher = load_model(cfg.options.teacher, device="cpu" if not torch.cuda.is_available() else None)
     teacher.max_seq_length = cfg.max_seq_length
     teacher = with_reader(teacher, run_data_dir(cfg.data_dir), lexicon=lexicon)
     rows = [(t,) for t in english]
     examples = make_examples(teacher, "teacher", rows, [0.0] * len(rows), list(range(len(rows))), cfg.max_seq_length)
     targets = frozen_embeddings(
-        teacher, examples, cfg.output_dir, f"teacher|{cfg.teacher}", share=get_spec(cfg.teacher) is not None
+        teacher,
+        examples,
+        cfg.output_dir,
+        f"teacher|{cfg.options.teacher}",
+        share=get_spec(cfg.options.teacher) is not None,
     )
     del teacher
     return reduce_dim(targets, dim)
@@ -157,13 +162,13 @@ def distill_phase(model, cfg, sources: Sources) -> Phase:
     mapped into the student's space when ``distill_align`` is ``procrustes``."""
     pairs = parallel_sentences(cfg, sources)
     per_step = max(1, cfg.batch_size // 2)  # a two-column row is two sentences
-    pairs = pairs[: cfg.distill_steps * per_step]
+    pairs = pairs[: cfg.options.distill_steps * per_step]
     dim = model.get_embedding_dimension()
     targets = teacher_targets(cfg, [e for e, _ in pairs], dim, reader_lexicon(model))
     examples = make_examples(model, "distill", pairs, [0.0] * len(pairs), list(range(len(pairs))), cfg.max_seq_length)
-    if cfg.distill_align == "procrustes":  # the untrained student's own EN embeddings (first column), cached
+    if cfg.options.distill_align == "procrustes":  # the untrained student's own EN embeddings (first column), cached
         targets = procrustes_align(targets, frozen_embeddings(model, examples, cfg.output_dir, f"student|{cfg.model}"))
-    epochs = max(1, math.ceil(cfg.distill_steps * per_step / len(pairs)))
+    epochs = max(1, math.ceil(cfg.options.distill_steps * per_step / len(pairs)))
     return Phase("distill", [Stream(with_targets(examples, targets), KeepCloseLoss(model, "mse"))], epochs)
 
 
@@ -180,7 +185,7 @@ def v2_setup(cfg, load_groups) -> Setup:
     data_dir = run_data_dir(cfg.data_dir)
     base = Sources(heldout_index(data_dir), HeldOutGuard.for_data(data_dir))
     train, val, files = load_groups(cfg)
-    held = validation_idioms(cfg, val) if cfg.val_unseen else set()
+    held = validation_idioms(cfg, val) if cfg.options.val_unseen else set()
     lexicon = without_idioms(evaluation_lexicon(data_dir), held) if held else None
     model = base_model(cfg, lexicon)
     sources = Sources(base.index.with_idioms([i for i, _ in held], "flagship validation"), base.guard, ("train",))
@@ -192,7 +197,7 @@ def v2_setup(cfg, load_groups) -> Setup:
     train = sources.guard.filter("flagship 2b", train, group_texts)
     streams, _ = build_streams(model, cfg, train, sources, wanted_streams(cfg.recipe), PairStream.of(cfg))
     _, val_triples = misreading_triples(cfg, base.index, reader_lexicon(model), base.guard)
-    if cfg.keep_weight > 0:
+    if cfg.options.keep_weight > 0:
         train_triples, _ = misreading_triples(cfg, sources.index, reader_lexicon(model), sources.guard)
         general, idiomatic = keep_sentences(cfg, sources, [t.sentence for t in train_triples])
         streams.append(keep_stream(model, cfg, general + idiomatic))
@@ -217,20 +222,15 @@ def v2_setup(cfg, load_groups) -> Setup:
     )
 
 
-def _no_phases(model, groups, cfg) -> list[Phase]:
-    raise RuntimeError("flagship-v2 recipes build their phases in v2_setup (the trainer calls it)")
+def v2_options(name: str) -> type[KeepRecipeOptions]:
+    """What a flagship-v2 recipe takes: the student its distillation too; one without an STS stream no STS weight."""
+    if name == "flagship-v2-student":
+        return StudentRecipeOptions
+    return FlagshipV2RecipeOptions if "sts" in wanted_streams(name) else KeepRecipeOptions
 
 
 RECIPES: dict[str, Recipe] = {
-    name: Recipe(
-        "flagship",
-        _no_phases,
-        VALIDATION_TEXT,
-        setup=v2_setup,
-        card_lines=card_lines,
-        keep_label=True,
-        sts_mixing="sts" in wanted_streams(name),  # its STS stream weighs ``sts_weight``: labelled when not 1
-    )
+    name: flagship_recipe(v2_setup, VALIDATION_TEXT, v2_options(name))
     for name in ("flagship-v2", "flagship-v2-student", *(f"flagship-v2-{part}" for part in LEAVE_OUT))
 }
 

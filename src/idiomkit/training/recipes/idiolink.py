@@ -24,7 +24,8 @@ from sentence_transformers.sentence_transformer import losses as st_losses
 from idiomkit.config import run_data_dir
 from idiomkit.data.idiolink import Triplet, load_idiolink, load_triplets, triplets_path
 from idiomkit.training.examples import Examples, make_examples, prompt_prefix
-from idiomkit.training.recipes.base import IDIOLINK_EPOCHS, PhasesFn, Recipe, adaptive_loss, single_stream
+from idiomkit.training.recipe_options import IdioLinkRecipeOptions
+from idiomkit.training.recipes.base import PhasesFn, Recipe, adaptive_loss, single_stream
 
 INFONCE_SCALE = 20.0  # 1 / temperature 0.05
 
@@ -44,7 +45,7 @@ def idiolink_triplets(cfg) -> list[Triplet]:
 
 
 def _query_span(cfg, t) -> tuple[int, int] | None:
-    if not cfg.span_queries or not t.query_span:
+    if not cfg.options.span_queries or not t.query_span:
         return None
     start = t.query.find(t.query_span)
     return (start, start + len(t.query_span)) if start >= 0 else None
@@ -136,7 +137,7 @@ def idiolink_labelled_examples(model, _groups, cfg) -> Examples:
         groups,
         cfg.max_seq_length,
         label_dtype=torch.long,
-        spans=spans if cfg.span_queries else None,
+        spans=spans if cfg.options.span_queries else None,
         prompts=[""],
     )
 
@@ -169,8 +170,8 @@ VALIDATION_TEXT = "IdioLink val split (10 PIEs disjoint from train and test); Id
 
 
 def idiolink_recipe(phases: PhasesFn) -> Recipe:
-    """An IdioLink recipe's registry entry (no MWE tokens; label ``-span`` / ``-ep<N>``)."""
-    return Recipe("idiolink", phases, VALIDATION_TEXT, span_label=True, paper_epochs=IDIOLINK_EPOCHS)
+    """An IdioLink recipe's registry entry (no MWE tokens; its options label ``-span`` / ``-ep<N>``)."""
+    return Recipe("idiolink", phases, VALIDATION_TEXT, options=IdioLinkRecipeOptions)
 
 
 RECIPES: dict[str, Recipe] = {name: idiolink_recipe(fn) for name, fn in PHASES.items()}

@@ -30,6 +30,7 @@ from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
 from idiomkit.training.checkpoints import set_training_length
 from idiomkit.training.examples import Examples, make_examples
+from idiomkit.training.recipe_options import PairsRecipeOptions
 from idiomkit.training.recipes.base import (
     Phase,
     PhasesFn,
@@ -197,6 +198,9 @@ def pairs_setup(cfg, load_groups=None) -> Setup:
 
 # pairs-* first, then the IdioLink recipe that adds idiom meaning (the registry's order)
 RECIPES: dict[str, Recipe] = {
-    **{name: Recipe("pairs", fn, VALIDATION_TEXT, setup=pairs_setup) for name, fn in PAIR_PHASES.items()},
+    **{
+        name: Recipe("pairs", fn, VALIDATION_TEXT, setup=pairs_setup, options=PairsRecipeOptions)
+        for name, fn in PAIR_PHASES.items()
+    },
     "idiolink-infonce-meaning": idiolink_recipe(idiolink_meaning_phases),
 }

@@ -27,6 +27,7 @@ from sentence_transformers.sentence_transformer import losses as st_losses
 
 from idiomkit.embedding.mwe import replace_mwes
 from idiomkit.training.examples import Examples, make_examples
+from idiomkit.training.recipe_options import SemEval2BRecipeOptions, SemEval2BStsRecipeOptions, YnuRecipeOptions
 from idiomkit.training.recipes.base import (
     Phase,
     PhasesFn,
@@ -120,12 +121,12 @@ def _triplet_loss(model, cfg) -> torch.nn.Module:
 
 
 def _with_sts(name: str, build: Callable, make_loss: Callable) -> Callable:
-    """A 2B recipe round-robin with STS-B/ASSIN 2 pairs under ``CoSENTLoss`` (weighted by ``cfg.sts_weight``)."""
+    """A 2B recipe round-robin with STS-B/ASSIN 2 pairs under ``CoSENTLoss`` (weighted by its ``sts_weight``)."""
 
     def phases(model, groups, cfg) -> list[Phase]:
         streams = [
             Stream(build(model, groups, cfg), make_loss(model, cfg)),
-            Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.sts_weight),
+            Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model), weight=cfg.options.sts_weight),
         ]
         return [Phase("2b+sts", streams, cfg.epochs)]
 
@@ -138,7 +139,7 @@ def _cosent_loss(model, cfg) -> torch.nn.Module:
 
 
 def ynu_phases(model, groups, cfg) -> list[Phase]:
-    pretrain = Phase("sts", [Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model))], cfg.sts_epochs)
+    pretrain = Phase("sts", [Stream(sts_examples(model, cfg), st_losses.CoSENTLoss(model))], cfg.options.sts_epochs)
     finetune = [
         Stream(triplet_examples(model, groups, cfg), _triplet_loss(model, cfg)),
         Stream(positive_examples(model, groups, cfg), st_losses.MultipleNegativesRankingLoss(model)),
@@ -160,11 +161,20 @@ PHASES: dict[str, PhasesFn] = {
 }
 
 VALIDATION_TEXT = "10% of train MWEs, pseudo-gold with the otherID rule; SemEval 2B dev never used"
-STS_MIXING = frozenset({"adaptive-triplet-sts", "cosent-sts", "contrastive-sts"})  # steps add an STS batch
+OPTIONS: dict[str, type[SemEval2BRecipeOptions]] = {  # what the recipes take beyond the family's own
+    "adaptive-triplet-sts": SemEval2BStsRecipeOptions,  # steps add an STS batch, weighted by sts_weight
+    "cosent-sts": SemEval2BStsRecipeOptions,
+    "contrastive-sts": SemEval2BStsRecipeOptions,
+    "ynu": YnuRecipeOptions,  # STS pre-training epochs
+}
 
 RECIPES: dict[str, Recipe] = {
     name: Recipe(
-        "semeval2b", fn, VALIDATION_TEXT, labels=semeval_labels(name), sts_mixing=name in STS_MIXING, dedup_label=True
+        "semeval2b",
+        fn,
+        VALIDATION_TEXT,
+        labels=semeval_labels(name),
+        options=OPTIONS.get(name, SemEval2BRecipeOptions),
     )
     for name, fn in PHASES.items()
 }
