@@ -11,7 +11,8 @@ Keys for options that become typer parameters (:func:`typer_parameters`, ``idiom
 instead); ``known`` (``(noun, "module:attribute")``: the
 value must be one of that registry's names, imported only when a value is checked, :func:`check_known`); ``flag``
 (the long flag, when it is not the field's name); ``off`` (a bool's negative flag, default ``--no-<name>``);
-``path=True`` (a path on the command line, a string in the dataclass).
+``path=True`` (a path on the command line, a string in the dataclass). :func:`command_args` spells values back as
+such a command's flags (``bare``: a flag parsed by :func:`parse_options`, which only turns its option on).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import importlib
 import inspect
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Union
@@ -218,6 +219,35 @@ def option_args(options: Any) -> list[str]:
     return argv
 
 
+def negative_flag(f: dataclasses.Field) -> str:
+    """The flag that turns a bool field off on a typer command: its ``off`` metadata, else ``--no-<name>``."""
+    return f.metadata.get("off") or "--no-" + field_flag(f)[2:]
+
+
+def command_args(cls: type, values: Mapping[str, Any]) -> list[str]:
+    """The words that give ``values`` (field name -> value, in order; None: not given) to a command whose flags
+    were made from ``cls``'s fields: each field's long flag (``flag`` metadata or ``--<name>``) and value, a list as
+    the flag repeated, a bool as the field's flag or, for false, its negative (:func:`negative_flag`, as
+    :func:`typer_parameters` declares it); a field with ``bare`` metadata is a bare flag that only turns its option
+    on (:func:`parse_options`): given for true, left out for false. A name ``cls`` has no field for is an
+    OptionError."""
+    by_name = {f.name: f for f in cli_fields(cls)}
+    argv: list[str] = []
+    for name, value in values.items():
+        if name not in by_name:
+            raise OptionError(f"no option {name} ({flag_name(name)}) among {', '.join(by_name)}")
+        f = by_name[name]
+        if value is None or (value is False and f.metadata.get("bare")):
+            continue
+        if isinstance(value, bool):
+            argv.append(field_flag(f) if value else negative_flag(f))
+        elif isinstance(value, list):
+            argv += [word for item in value for word in (field_flag(f), str(item))]
+        else:
+            argv += [field_flag(f), str(value)]
+    return argv
+
+
 @dataclass(frozen=True)
 class Range:
     """The allowed values of a numeric option: ``low`` (<=, or < when ``low_open``) to ``high`` (< when
@@ -314,7 +344,7 @@ def typer_annotation(f: dataclasses.Field, hint: Any, ranges_at_parse: bool = Tr
     if default_of(f) is None:
         kind = kind | None
     flag = field_flag(f)
-    decls = [f"{flag}/{meta.get('off') or '--no-' + flag[2:]}" if kind is bool else flag]
+    decls = [f"{flag}/{negative_flag(f)}" if kind is bool else flag]
     decls += ["-" + meta["short"]] if meta.get("short") else []
     allowed: Range | None = meta.get("range") if ranges_at_parse else None
     bounds = {}

@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 import idiomkit
 from idiomkit.cli import app
 from idiomkit.data.errors import DataError
-from idiomkit.options import cli_fields, option_flags, parse_options
+from idiomkit.options import cli_fields, command_args, option_flags, parse_options
 from idiomkit.reproduce.experiments import load_experiment, load_experiments
-from idiomkit.reproduce.jobs import cli_flags, code_hash, data_hash, job_argv, sha256_tree
+from idiomkit.reproduce.jobs import code_hash, data_hash, job_argv, sha256_tree
 from idiomkit.reproduce.schema import (
     EVALUATE_JOB_SUPPLIED,
     RUN_TYPES,
@@ -400,9 +400,12 @@ def test_every_typed_field_is_an_option_of_the_real_command(kind, schema):
         if f.name == "task":
             continue  # evaluate's argument, not an option
         types = [a for a in typing.get_args(hints[f.name]) if a is not type(None)] or [hints[f.name]]
-        value = texts[f.name] if types[0] is str else samples[types[0]]
+        values = [texts[f.name]] if types[0] is str else [True, False] if types[0] is bool else [samples[types[0]]]
         head = ["semeval2b"] if kind == "evaluate" else []
-        command.make_context(kind, [*head, *cli_flags({f.name: value})])  # click.UsageError if unknown
+        for value in values:  # click.UsageError if unknown
+            ctx = command.make_context(kind, [*head, *command_args(schema, {f.name: value})])
+            if f.name in ctx.params and not f.metadata.get("bare"):
+                assert ctx.params[f.name] == value, (f.name, value)  # a false bool is its negative flag
 
 
 def test_the_evaluate_schema_is_derived_from_run_options():
@@ -458,7 +461,7 @@ def test_the_task_options_are_the_registered_tasks_flags():
     }
     for name, hint in TASK_OPTIONS:
         value = True if hint is bool else 7 if hint is int else samples.get(name, "x")
-        argv = cli_flags({name: value})
+        argv = command_args(EvaluateRun, {name: value})
         parse_options(owners[argv[0]].Options, argv, name)  # OptionError if the flag or its value is not the task's
 
 

@@ -1,6 +1,7 @@
 """`idiomkit reproduce`: experiment files, the commands they become, skip-when-unchanged, the generated report."""
 
 import sys
+import typing
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -10,24 +11,27 @@ from helpers import ROOT, runner
 
 from idiomkit.cli import app
 from idiomkit.data.errors import DataError
+from idiomkit.options import command_args
 from idiomkit.report import render_pages
 from idiomkit.reproduce.experiments import load_experiment, load_experiments
-from idiomkit.reproduce.jobs import cli_flags
+from idiomkit.reproduce.schema import TrainRun
 
 
-def test_cli_flags_follow_typer_spelling():
+def test_a_train_table_is_spelled_as_idiomkit_train_declares_its_flags():
     options = {
         "max_steps": 20,
         "val_sts": False,
         "keep_epochs": True,
+        "span_queries": False,
         "evaluate": ["semeval2b", "idiolink"],
         "lora_rank": None,
     }
-    assert cli_flags(options) == [
+    assert command_args(TrainRun, options) == [
         "--max-steps",
         "20",
         "--no-val-sts",
         "--keep-epochs",
+        "--sentence-queries",  # its own negative: there is no --no-span-queries
         "--evaluate",
         "semeval2b",
         "--evaluate",
@@ -53,21 +57,105 @@ def test_bad_experiment_file_names_file_and_field(tmp_path, text, field):
     assert str(path) in str(info.value) and "\n" not in str(info.value).strip()
 
 
+def parsed_job(argv: list[str]):
+    """The click context of an ``idiomkit`` job's command line, parsed by the real command (a bad flag or value is
+    a click.UsageError), and the words left for the task's or the method's own options."""
+    command = typer.main.get_command(app).commands[argv[1]]
+    return command.make_context(argv[1], argv[2:])
+
+
+def check_parsed_job(exp, spec: dict, ctx) -> None:
+    """What the command parsed is what the experiment asked for: each option's value (train, evaluate), the
+    recipe's own options accepted by the recipe, the task's and the method's own options by their parsers."""
+    from idiomkit.cli.training import TRAIN_RUN_OPTIONS
+    from idiomkit.methods import get_runnable
+    from idiomkit.options import parse_options
+    from idiomkit.tasks import get_task, parse_task_options
+    from idiomkit.training.recipes import train_config
+    from idiomkit.training.setup import check_options
+
+    command = ctx.command.name
+    if exp.kind == "train":
+        asked = {("evaluate_on" if k == "evaluate" else k): v for k, v in spec.items() if v is not None}
+        assert {k: ctx.params[k] for k in asked} == asked, exp.name
+        config = {k: v for k, v in ctx.params.items() if k not in TRAIN_RUN_OPTIONS}
+        config["data_dir"] = str(config["data_dir"]) if config["data_dir"] else None
+        check_options(train_config(**{**config, "output_dir": str(config["output_dir"])}))  # the recipe takes them
+    elif command == "evaluate" and ctx.params["task"] != "all":
+        task = get_task(ctx.params["task"])
+        options = parse_task_options(task, ctx.args, lexical=ctx.params["model"] in task.lexical_models)
+        if exp.kind == "evaluate":
+            run = {k: v for k, v in spec.items() if k in ctx.params and k != "task"}
+            assert {k: ctx.params[k] for k in run} == run, exp.name
+            for key, value in spec.items():  # the task's own: a bool is a bare flag (given when true)
+                if key not in ctx.params and key != "task":
+                    flag = "--" + key.replace("_", "-")
+                    assert (flag in ctx.args) is value if isinstance(value, bool) else getattr(options, key) == value
+    elif command == "run":
+        name = f"{ctx.params['task']}/{ctx.params['method']}"
+        parse_options(get_runnable(name).options, ctx.args, name)
+    else:
+        assert ctx.args == [], exp.name  # center, interpolate: every word is the command's own
+
+
 def test_every_experiment_is_a_valid_idiomkit_command():
-    """Each train/evaluate experiment's flags parse with the real CLI (no unknown option, no bad value)."""
-    group = typer.main.get_command(app)
+    """Each experiment's job (full and quick) parses with the real CLI: ``idiomkit train`` (every option, true
+    and false booleans, as the command spells them; the recipe takes each of its options), ``idiomkit evaluate``
+    (the run options and the task's own), ``idiomkit run`` (the method's options), ``center``, ``interpolate``."""
+    from idiomkit.reproduce.jobs import job_argv
+
     experiments = load_experiments(ROOT / "benchmarks/experiments")
     assert {e.benchmark for e in experiments} >= {"semeval2b-dev", "idiolink-test"}
     assert any(e.in_quick for e in experiments)
-    from idiomkit.reproduce.jobs import job_argv
-
+    commands = []
     for exp in experiments:
         for quick in (False, True):
             argv = job_argv(exp, 0, quick, Path("runs/x"), Path("results"))
             if Path(argv[0]).name != "idiomkit":
                 continue
-            command = group.commands[argv[1]]
-            command.make_context(argv[1], argv[2:])  # raises click.UsageError on a bad flag
+            spec = {
+                **exp.spec,
+                **({k: v for k, v in exp.quick.items() if k not in ("include", "seeds")} if quick else {}),
+            }
+            check_parsed_job(exp, spec, parsed_job(argv))
+            commands.append(argv[1])
+    assert commands.count("train") >= 160 and commands.count("evaluate") >= 70 and commands.count("run") >= 60
+    assert {"center", "interpolate"} <= set(commands)
+
+
+def boolean_experiments() -> list[tuple[str, str, bool]]:
+    """(table, field, value) for every boolean option an experiment's ``[train]`` or ``[evaluate]`` table may set,
+    true and false."""
+    from idiomkit.reproduce.schema import RUN_TYPES
+
+    found = []
+    for kind in ("train", "evaluate"):
+        for name, hint in typing.get_type_hints(RUN_TYPES[kind]).items():
+            if bool in typing.get_args(hint):
+                found += [(kind, name, True), (kind, name, False)]
+    return found
+
+
+@pytest.mark.parametrize(("kind", "name", "value"), boolean_experiments())
+def test_a_boolean_option_true_or_false_reaches_the_command_as_that_value(tmp_path, kind, name, value):
+    """``span_queries = false`` must become ``--sentence-queries``, not ``--no-span-queries`` (which train does not
+    know); a task's bool option is a bare flag (given for true, left out for false: its option stays off), parsed by
+    the task that declares it."""
+    from idiomkit.options import option_flags
+    from idiomkit.reproduce.jobs import job_argv
+    from idiomkit.tasks import TASKS, parse_task_options
+
+    flag = "--" + name.replace("_", "-")
+    owner = next((t for t in TASKS.values() if flag in option_flags(t.Options)), TASKS["idiolink"])
+    head = 'recipe = "idiolink-infonce"' if kind == "train" else f'task = "{owner.metadata.name}"'
+    path = tmp_path / "toy.toml"
+    path.write_text(f'benchmark = "x"\n[{kind}]\n{head}\nmodel = "minilm"\n{name} = {str(value).lower()}\n')
+    ctx = parsed_job(job_argv(load_experiment(path), 0, False, tmp_path, tmp_path))
+    if name in ctx.params:
+        assert ctx.params[name] is value
+    else:
+        assert (flag in ctx.args) is value
+        parse_task_options(owner(), ctx.args)
 
 
 def test_reproduce_runs_then_skips_until_the_command_changes(tmp_path, monkeypatch):

@@ -1,5 +1,8 @@
 """Running experiments: each (experiment, seed) becomes one command line (:class:`Job`) with a skip key over
-command, code and data; a job runs as a subprocess and, on success, writes its stamp under ``<run root>/state``."""
+command, code and data; a job runs as a subprocess and, on success, writes its stamp under ``<run root>/state``.
+A ``[train]`` or ``[evaluate]`` table becomes the command's flags as the command itself declares them
+(:func:`idiomkit.options.command_args` over the schema, whose fields carry the flags' metadata): ``span_queries =
+false`` is ``--sentence-queries``, a task's bool option a bare flag."""
 
 from __future__ import annotations
 
@@ -12,13 +15,16 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import idiomkit
 from idiomkit.data.errors import DataError
+from idiomkit.options import command_args
+from idiomkit.reproduce import schema
 from idiomkit.reproduce.method_runs import JobPlaces, idiomkit_executable, method_argv
 from idiomkit.reproduce.schema import Experiment, MethodRun
 from idiomkit.results import atomic_write_text, sha256_files
+from idiomkit.run_options import RunOptions
+from idiomkit.training.recipe_options import train_options
 
 log = logging.getLogger(__name__)
 
@@ -44,24 +50,6 @@ class Job:
         return json.loads(self.stamp.read_text(encoding="utf-8")).get("key") == self.key
 
 
-def cli_flags(options: dict[str, Any]) -> list[str]:
-    """``{"max_steps": 20, "val_sts": False, "evaluate": ["a", "b"]}`` → ``--max-steps 20 --no-val-sts --evaluate a
-    --evaluate b`` (the spelling of idiomkit's typer options)."""
-    argv: list[str] = []
-    for key, value in options.items():
-        flag = "--" + key.replace("_", "-")
-        if value is None:
-            continue
-        if isinstance(value, bool):
-            argv.append(flag if value else "--no-" + key.replace("_", "-"))
-        elif isinstance(value, list):
-            for item in value:
-                argv += [flag, str(item)]
-        else:
-            argv += [flag, str(value)]
-    return argv
-
-
 def job_output(exp: Experiment, seed: int, run_root: Path) -> Path:
     return run_root / f"{exp.name}-seed{seed}"
 
@@ -79,9 +67,11 @@ def job_argv(
     spec = {**exp.spec, **overrides}
     if exp.kind == "train":
         options = {"recipe": spec.pop("recipe"), "model": spec.pop("model"), **spec}
-        return [idiomkit_executable(), "train", *cli_flags(options), "--seed", str(seed), "--output", str(output)]
+        job = command_args(train_options(), {"seed": seed, "output_dir": str(output)})
+        return [idiomkit_executable(), "train", *command_args(schema.TrainRun, options), *job]
     task = spec.pop("task")
-    return [idiomkit_executable(), "evaluate", task, *cli_flags(spec), "--seed", str(seed)]
+    job = command_args(RunOptions, {"seed": seed})
+    return [idiomkit_executable(), "evaluate", task, *command_args(schema.RUN_TYPES["evaluate"], spec), *job]
 
 
 def sha256_tree(paths: list[Path]) -> str:

@@ -45,12 +45,12 @@ def train_schema(config: type = TrainConfig) -> type:
     config = train_options(config)
     hints = typing.get_type_hints(config)
     spec: list[tuple] = []
-    for f in cli_fields(config):
+    for f in cli_fields(config):  # each with its flag's metadata: a job spells it as the command does
         if f.name in ("recipe", "model"):
-            spec.append((f.name, hints[f.name]))
+            spec.append((f.name, hints[f.name], field(metadata=f.metadata)))
         elif f.name not in JOB_SUPPLIED:
-            spec.append((f.name, hints[f.name] | None, field(default=None)))
-    spec.append(("evaluate", list[str] | None, field(default=None)))
+            spec.append((f.name, hints[f.name] | None, field(default=None, metadata=f.metadata)))
+    spec.append(("evaluate", list[str] | None, field(default=None, metadata={"flag": "--evaluate"})))
     doc = "``[train]``: the options of ``idiomkit train`` an experiment may set (seed and output come from the job)."
     return dataclasses.make_dataclass("TrainRun", spec, namespace={"__doc__": doc, "__module__": __name__})
 
@@ -95,14 +95,15 @@ def evaluate_schema(run_options: type = RunOptions, tasks: Iterable[type[Task]] 
     :data:`EVALUATE_JOB_SUPPLIED`, each optional (unset: the command's default), then the options of ``tasks``
     (:func:`task_options`; default: the registered tasks' :data:`TASK_OPTIONS`)."""
     hints = typing.get_type_hints(run_options)
-    spec: list[tuple] = [("task", str), ("model", str)]
+    spec: list[tuple] = [("task", str, field(metadata={"cli": False})), ("model", str)]  # the task: an argument
     spec += [
-        (f.name, hints[f.name] | None, field(default=None))
+        (f.name, hints[f.name] | None, field(default=None, metadata=f.metadata))
         for f in cli_fields(run_options)
         if f.name not in EVALUATE_JOB_SUPPLIED
     ]
     options = __getattr__("TASK_OPTIONS") if tasks is None else task_options(tasks)
-    spec += [(name, hint | None, field(default=None)) for name, hint in options]
+    # the task's own flags are parsed by the task (a bool: a bare flag that turns its option on)
+    spec += [(name, hint | None, field(default=None, metadata={"bare": True})) for name, hint in options]
     doc = "``[evaluate]``: the options of ``idiomkit evaluate`` an experiment may set (the seed comes from the job)."
     return dataclasses.make_dataclass("EvaluateRun", spec, namespace={"__doc__": doc, "__module__": __name__})
 
