@@ -25,12 +25,13 @@ from idiomkit.errors import InputError, OptionError
 from idiomkit.models import load_model, load_sentence_transformer
 from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator
-from idiomkit.training.card import write_model_card
+from idiomkit.training.card import check_card_record, write_model_card
 from idiomkit.training.checkpoints import at_base_length, base_length, set_training_length
 from idiomkit.training.config import TrainConfig
 from idiomkit.training.recipes import RECIPES, run_label
 from idiomkit.training.recipes.base import sts_validation_pairs
 from idiomkit.training.recipes.flagship import STS_METRIC
+from idiomkit.training.run_dir import MADE_BY, derived_output, made_by
 from idiomkit.training.setup import load_groups, validation_evaluator
 
 log = logging.getLogger("idiomkit.training")
@@ -87,12 +88,22 @@ def run_info(tuned_dir: Path) -> dict[str, Any]:
 
 
 def run_config_of(tuned_dir: Path) -> TrainConfig:
-    """The run's :class:`TrainConfig` (a one-line DataError naming ``training.json`` for an unknown field)."""
+    """The run's :class:`TrainConfig` (a one-line DataError naming ``training.json`` for an unknown field or a
+    recipe idiomkit does not know: checked before any work)."""
     config = run_info(tuned_dir)["config"]
+    path = tuned_dir / "training.json"
     unknown = sorted(set(config) - set(TrainConfig.__dataclass_fields__))
     if unknown:
-        raise DataError(tuned_dir / "training.json", None, None, f"config has unknown field(s) {', '.join(unknown)}")
-    return TrainConfig(**config)
+        raise DataError(path, None, None, f"config has unknown field(s) {', '.join(unknown)}")
+    cfg = TrainConfig(**config)
+    if not isinstance(cfg.recipe, str) or cfg.recipe not in RECIPES:
+        raise DataError(
+            path,
+            None,
+            "config.recipe",
+            f"unknown recipe {cfg.recipe!r}: cannot rebuild the run's start model (known: {', '.join(RECIPES)})",
+        )
+    return cfg
 
 
 def start_model(cfg: TrainConfig, groups: list) -> Any:
@@ -202,18 +213,26 @@ def interpolation_rule(alphas: tuple[float, ...], sweep: Sweep, max_sts_drop: fl
 def interpolate_run(
     tuned_dir: str | Path, output_dir: str | Path, alphas=DEFAULT_ALPHAS, max_sts_drop: float = 0.03, on_point=None
 ) -> dict[str, Any]:
-    """Sweep, choose the ratio on validation, save the interpolated model (+ ``training.json``) to ``output_dir``."""
+    """Sweep, choose the ratio on validation, save the interpolated model (+ ``training.json``) to ``output_dir``:
+    never ``tuned_dir`` nor a folder holding another run (:func:`~idiomkit.training.run_dir.derived_output`), locked
+    while the model is written. The run's ``training.json`` and recipe are checked before any model loads."""
     tuned_dir, output_dir = Path(tuned_dir), Path(output_dir)
     alphas = check_ratios(alphas, max_sts_drop)
-    run_info(tuned_dir)  # before any model loads
-    sweep, tuned, _ = load_pair(tuned_dir)
-    points = interpolation_sweep(sweep, tuned, alphas, on_point=on_point)
-    best = choose_alpha(points, max_sts_drop, sweep.primary, sweep.sts)
-    save_mixed(sweep, tuned, best.alpha, output_dir)
-    info = run_info(tuned_dir)
-    cfg = info["config"]
-    base_label = info.get("label") or run_label(info["recipe"], cfg)
-    info["label"] = base_label + interpolation_suffix(alphas)
+    info = run_info(tuned_dir)  # before any model loads
+    run_config_of(tuned_dir)  # its fields and recipe, too
+    check_card_record(tuned_dir / "training.json", info)  # never a saved model without its training.json
+    info["label"] = (info.get("label") or run_label(info["recipe"], info["config"])) + interpolation_suffix(alphas)
+    with derived_output(tuned_dir, output_dir, "interpolate"):
+        sweep, tuned, _ = load_pair(tuned_dir)
+        points = interpolation_sweep(sweep, tuned, alphas, on_point=on_point)
+        best = choose_alpha(points, max_sts_drop, sweep.primary, sweep.sts)
+        save_mixed(sweep, tuned, best.alpha, output_dir)
+        return record_interpolation(tuned_dir, output_dir, info, alphas, sweep, points, best, max_sts_drop)
+
+
+def record_interpolation(tuned_dir, output_dir, info, alphas, sweep, points, best, max_sts_drop) -> dict[str, Any]:
+    """Write the interpolated model's ``training.json`` (the run's, with the sweep and the chosen ratio) and card."""
+    info[MADE_BY] = made_by("interpolate", tuned_dir)
     info["interpolation"] = {
         "from": str(tuned_dir),
         "alpha": best.alpha,
