@@ -89,6 +89,15 @@ def test_a_verb_never_writes_into_the_run_it_reads(tmp_path, command):
     assert hashes(run) == before and not (run / "sub").exists()
 
 
+def test_the_interpolation_curve_is_never_written_into_the_run(tmp_path):
+    run = fake_run(tmp_path / "run")
+    before = hashes(run)
+    args = [*verb("interpolate", run, tmp_path / "mix"), "--curve", str(run / "training.json")]
+    line = one_line_error(runner.invoke(app, args))
+    assert line == f"error: --curve: {run / 'training.json'} is inside the run {run}, which is never written over"
+    assert hashes(run) == before and not (tmp_path / "mix").exists()
+
+
 @pytest.mark.parametrize("command", ["center", "interpolate"])
 def test_a_verb_never_writes_into_a_folder_holding_another_run(tmp_path, command):
     run, other = fake_run(tmp_path / "a"), fake_run(tmp_path / "b", recipe="mnrl")
