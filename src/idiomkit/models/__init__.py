@@ -123,7 +123,7 @@ def module_classes_of(local: Path) -> dict[str, type]:
         return {}
     try:
         modules = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ModelNotAvailable(f"{path}: not valid JSON ({first_line(exc)})") from None
     if not isinstance(modules, list):
         raise ModelNotAvailable(f"{path}: expected a JSON list of modules, got {type(modules).__name__}")

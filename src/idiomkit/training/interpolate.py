@@ -19,6 +19,7 @@ from typing import Any
 
 import torch
 
+from idiomkit.data.csvio import JSON_TOO_DEEP
 from idiomkit.data.errors import DataError
 from idiomkit.embedding.mwe import add_mwe_tokens
 from idiomkit.errors import InputError, OptionError
@@ -82,6 +83,8 @@ def run_info(tuned_dir: Path) -> dict[str, Any]:
         info = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DataError(path, None, None, f"not valid JSON ({exc})") from None
+    except RecursionError:
+        raise DataError(path, None, None, JSON_TOO_DEEP) from None
     if not isinstance(info, dict) or not isinstance(info.get("config"), dict):
         raise DataError(path, None, None, "has no 'config' object")
     return info

@@ -36,7 +36,7 @@ def stored_config(out: Path, blob: dict[str, Any] | None) -> tuple[dict[str, Any
         if path.exists():
             try:
                 config = json.loads(path.read_text(encoding="utf-8")).get("config")
-            except (UnicodeDecodeError, json.JSONDecodeError, AttributeError) as exc:
+            except (UnicodeDecodeError, json.JSONDecodeError, AttributeError, RecursionError) as exc:
                 raise RunDirError(f"{path}: not a run config ({exc}); use --force-new to start over") from None
             if not isinstance(config, dict):
                 raise RunDirError(f"{path}: has no 'config' object; use --force-new to start over")
@@ -154,7 +154,7 @@ def own_output(out: Path, command: str, source: Path) -> bool:
     """Whether ``out``'s ``training.json`` says ``command`` made it from ``source`` (its :data:`MADE_BY`)."""
     try:
         info = json.loads((out / "training.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return False
     return isinstance(info, dict) and info.get(MADE_BY) == made_by(command, source)
 
