@@ -127,6 +127,23 @@ def recipe_sweep(cfg: TrainConfig) -> Sweep:
     return Sweep(run.model, run.evaluators, run.primary, STS_METRIC, save_tuned_modules=True)
 
 
+def architecture_difference(start, tuned) -> str | None:
+    """How ``tuned``'s weights differ from ``start``'s in kind (names, or shapes other than the word-embedding rows
+    that MWE tokens add), in a few words; None when only those rows differ (or nothing). A BERT pooler only
+    ``tuned`` has is no difference (see :func:`mix_weights`)."""
+    a, b = start.state_dict(), tuned.state_dict()
+    only_start = sorted(a.keys() - b.keys())
+    only_tuned = sorted(k for k in b.keys() - a.keys() if "pooler" not in k.split("."))
+    if only_start or only_tuned:
+        first = only_start[0] if only_start else only_tuned[0]
+        return f"{len(only_start)} weight(s) only in the start model, {len(only_tuned)} only in the tuned one ({first})"
+    for k in a:
+        rows_only = "word_embeddings" in k and a[k].shape[1:] == b[k].shape[1:]
+        if a[k].shape != b[k].shape and not rows_only:
+            return f"{k} is {tuple(a[k].shape)} in the start model, {tuple(b[k].shape)} in the tuned one"
+    return None
+
+
 def mix_weights(start, tuned, alpha: float) -> dict[str, torch.Tensor]:
     """``(1 − α)·start + α·tuned`` for every floating-point tensor of ``start`` (others taken from ``tuned``).
 
@@ -135,7 +152,8 @@ def mix_weights(start, tuned, alpha: float) -> dict[str, torch.Tensor]:
     a, b = start.state_dict(), tuned.state_dict()
     reload_only = {k for k in b.keys() - a.keys() if "pooler" in k.split(".")}
     if a.keys() != b.keys() - reload_only or any(a[k].shape != b[k].shape for k in a):
-        raise InputError("start and tuned models differ in architecture; cannot interpolate")
+        why = architecture_difference(start, tuned) or "their MWE tokens differ"
+        raise InputError(f"start and tuned models differ in architecture ({why}); cannot interpolate")
     return {k: torch.lerp(a[k], b[k], alpha) if a[k].is_floating_point() else b[k] for k in a}
 
 
@@ -148,6 +166,11 @@ def load_pair(tuned_dir: str | Path) -> tuple[Sweep, Any, TrainConfig]:
         return recipe_sweep(cfg), tuned, cfg
     train, val, _ = load_groups(cfg)
     start = start_model(cfg, train + val)
+    if why := architecture_difference(start, tuned):  # another base model: not a matter of MWE tokens
+        raise InputError(
+            f"{tuned_dir}: its architecture differs from its start model '{cfg.model}' (training.json's config.model): "
+            f"{why}; cannot interpolate"
+        )
     if start.tokenizer.get_added_vocab() != tuned.tokenizer.get_added_vocab():
         raise InputError(f"{tuned_dir}: its MWE tokens differ from the ones its training config adds")
     evaluators = [validation_evaluator(val, tuned, cfg.mwe_tokens), StsEvaluator(sts_validation_pairs(cfg))]

@@ -199,3 +199,52 @@ def test_center_refuses_a_record_without_its_base_model_before_reading_the_refer
     with pytest.raises(DataError, match="field 'config.model': missing or not a string"):
         center_run(run, tmp_path / "out", tmp_path / "no-data")
     assert not (tmp_path / "out").exists()
+
+
+def test_architecture_difference_names_the_weights_not_the_mwe_rows():
+    import torch
+
+    from idiomkit.training.interpolate import architecture_difference
+
+    def model(rows: int, width: int = 4, extra: bool = False):
+        parts = {"word_embeddings": torch.nn.Embedding(rows, width), "dense": torch.nn.Linear(width, width)}
+        return torch.nn.ModuleDict(parts | ({"more": torch.nn.Linear(width, 2)} if extra else {}))
+
+    assert architecture_difference(model(10), model(12)) is None  # MWE tokens add word-embedding rows only
+    assert architecture_difference(model(10), model(10, width=8)) == (
+        "word_embeddings.weight is (10, 4) in the start model, (10, 8) in the tuned one"
+    )
+    assert architecture_difference(model(10), model(10, extra=True)) == (
+        "0 weight(s) only in the start model, 2 only in the tuned one (more.bias)"
+    )
+
+
+def test_interpolate_with_a_start_model_of_another_architecture_says_so(tmp_path, monkeypatch):
+    """A run whose training.json names a base model of another architecture than its weights: the architectures
+    differ (it used to blame the MWE tokens)."""
+    import shutil
+
+    from idiomkit.models import load_model
+    from idiomkit.models.registry import registry_model_path
+    from idiomkit.training import interpolate
+
+    run = tmp_path / "run"
+    shutil.copytree(registry_model_path("minilm"), run)
+    fake = json.loads(fake_run(tmp_path / "record", recipe="cosine").joinpath("training.json").read_text())
+    fake["config"] |= {"model": "minilm", "limit_groups": 4, "mwe_tokens": False}
+    (run / "training.json").write_text(json.dumps(fake), encoding="utf-8")
+
+    def shallower(cfg, groups):  # the start model: minilm with one layer fewer (another base model)
+        model = load_model("minilm", device="cpu")
+        model[0].auto_model.encoder.layer = model[0].auto_model.encoder.layer[:5]
+        return model
+
+    monkeypatch.setattr(interpolate, "start_model", shallower)
+    before = hashes(run)
+    with pytest.raises(interpolate.InputError) as err:
+        interpolate_run(run, tmp_path / "mix", alphas=(0.0, 1.0))
+    assert str(err.value).startswith(
+        f"{run}: its architecture differs from its start model 'minilm' (training.json's config.model): 0 weight(s) "
+        "only in the start model, 16 only in the tuned one"
+    )
+    assert "MWE" not in str(err.value) and hashes(run) == before
