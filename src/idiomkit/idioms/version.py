@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 5
-READER_DIGEST = "6e38d534737a3f10153cb74f1eff145ee2baa4c323e1e3be884d41579ca095cd"
+READER_DIGEST = "165a158a7927f29d617340db4b7e41ef9d462af9c33877437e397e2d6d9e22b8"
 
 HERE = Path(__file__).resolve().parent
 
