@@ -192,6 +192,9 @@ def read_text_lines(path: str | Path) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
+JSON_TOO_DEEP = "JSON nested too deeply to read (arrays or objects inside each other past Python's recursion limit)"
+
+
 def read_json(path: str | Path, *, encoding: str = "utf-8-sig") -> object:
     """The value of a JSON file (``utf-8-sig``: a BOM is accepted); a bad byte or broken JSON is a one-line DataError
     naming the file."""
@@ -204,6 +207,8 @@ def read_json(path: str | Path, *, encoding: str = "utf-8-sig") -> object:
         raise DataError(
             path, None, None, f"invalid or truncated JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
         ) from None
+    except RecursionError:
+        raise DataError(path, None, None, JSON_TOO_DEEP) from None
 
 
 def read_jsonl_records(path: str | Path) -> Iterator[tuple[int, dict]]:
@@ -219,6 +224,8 @@ def read_jsonl_records(path: str | Path) -> Iterator[tuple[int, dict]]:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise DataError(path, row, None, f"invalid or truncated JSON (column {exc.colno}: {exc.msg})") from None
+        except RecursionError:
+            raise DataError(path, row, None, JSON_TOO_DEEP) from None
         if not isinstance(record, dict):
             raise DataError(path, row, None, f"must be a JSON object, got {type(record).__name__}")
         yield row, record

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 5
-READER_DIGEST = "5359a2dac6a13b58b2bc744768b6dd95176321a2b65ad7b1ec5f0317cc017948"
+READER_DIGEST = "1ca4ae2a140ac4abb03e21d9d238bdaa35edc1cc3201ac2f407c880f658f3e82"
 
 HERE = Path(__file__).resolve().parent
 

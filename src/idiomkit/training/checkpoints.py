@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from idiomkit.errors import InputError, is_safetensors_error
+from idiomkit.errors import InputError, is_safetensors_error, load_failure
 from idiomkit.models.lora import encoder_module
 from idiomkit.results import atomic_write_text
 from idiomkit.training.config import TrainConfig, TrainState
@@ -110,19 +110,6 @@ def load_checkpoint(out: Path) -> dict[str, Any] | None:
     if not isinstance(blob, dict) or blob.get("format") != CHECKPOINT_FORMAT:
         raise RunDirError(f"{path}: not an idiomkit checkpoint of format {CHECKPOINT_FORMAT}; use --force-new")
     return blob
-
-
-UNSAFE_ADVICE = ("weights_only", "safe_globals", "can still be loaded", "trust")
-
-
-def load_failure(exc: BaseException) -> str:
-    """What ``torch.load(weights_only=True)`` refused, in a few words, without PyTorch's advice to load the file
-    unsafely (``weights_only=False``, allow-listing globals): idiomkit never suggests running a checkpoint's code."""
-    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))  # torch bolds part of its advice with terminal escapes
-    if "WeightsUnpickler error:" in text:  # the unpickler's own reason, e.g. "Unsupported global: GLOBAL getattr"
-        text = text.split("WeightsUnpickler error:", 1)[1]
-    first = (re.split(r"\.\s|\n", text.strip(), maxsplit=1) or [""])[0].strip().rstrip(".")
-    return first if first and not any(word in first for word in UNSAFE_ADVICE) else type(exc).__name__
 
 
 def restore_checkpoint(blob: dict[str, Any], model) -> None:
