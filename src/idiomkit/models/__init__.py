@@ -68,13 +68,19 @@ def load_model(
     (:func:`load_sentence_transformer`).
 
     Args:
-        name_or_path: ``minilm``, ``mpnet``, ``me5-small``, ``me5-small-enpt``, a model directory, or a hub id.
+        name_or_path: ``minilm``, ``mpnet``, ``me5-small``, ``me5-small-enpt``; a shipped idiom-aware model,
+            ``mpnet-idioms`` or ``me5-idioms`` (:mod:`idiomkit.models.shipped`: its base with the idiom reader in
+            front); a model directory, or a hub id.
         pooling: ``mean`` (the model's own) or ``last2`` (average of the last two layers, then mean).
         device: torch device; default picks CUDA/MPS when available, else CPU.
         max_seq_length: optional cap on tokens per text.
     """
     from idiomkit.embedding.pooling import with_pooling
+    from idiomkit.models.shipped import SHIPPED, load_shipped
 
+    if name_or_path in SHIPPED:
+        options = {"pooling": pooling, "device": device, "max_seq_length": max_seq_length}
+        return load_shipped(name_or_path, lambda base: load_model(base, **options))
     source = model_path(name_or_path)
     local = Path(source)
     if name_or_path not in REGISTRY and local.exists():

@@ -11,7 +11,8 @@ import pytest
 
 from idiomkit.data.errors import DataError
 from idiomkit.idioms.reader import IdiomReader, model_reader
-from idiomkit.models.shipped import SHIPPED, apply_adapter, load_shipped, read_adapter, save_adapter, shipped_entries
+from idiomkit.models import load_model
+from idiomkit.models.shipped import SHIPPED, apply_adapter, read_adapter, save_adapter, shipped_entries
 
 TEXTS = ["He finally kicked the bucket.", "The weather is nice today.", "She spilled the beans."]
 
@@ -71,7 +72,7 @@ def test_the_shipped_entries_and_their_cards():
 
 
 def test_me5_idioms_loads_in_one_line_with_the_reader_in_front():
-    model = load_shipped("me5-idioms")
+    model = load_model("me5-idioms")
     reader = model_reader(model)
     assert isinstance(reader, IdiomReader) and reader.mode == "replace" and reader.sense is not None
     assert reader.rewrite_inputs(["After years of illness, the old farmer finally kicked the bucket."]) != [
