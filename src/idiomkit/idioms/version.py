@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 5
-READER_DIGEST = "1ca4ae2a140ac4abb03e21d9d238bdaa35edc1cc3201ac2f407c880f658f3e82"
+READER_DIGEST = "ede770e03b93fb9f0ff4d49b7612bef9a4474b48bd9d74d23c689be0d66ddf7e"
 
 HERE = Path(__file__).resolve().parent
 

@@ -21,6 +21,7 @@ import numpy as np
 import torch
 
 from idiomkit.errors import InputError, is_safetensors_error, load_failure
+from idiomkit.idioms.reader import ship_full_lexicon
 from idiomkit.models.lora import encoder_module
 from idiomkit.results import atomic_write_text
 from idiomkit.training.config import TrainConfig, TrainState
@@ -163,11 +164,13 @@ def plain_copy(model):
 
 def save_plain(model, path: Path, length: int | None = None) -> None:
     """Save ``model`` as a plain sentence-transformers directory: LoRA adapters merged, reading up to its base
-    model's maximum length (not the training one: :func:`set_training_length`), or ``length``."""
+    model's maximum length (not the training one: :func:`set_training_length`), or ``length``; its idiom reader,
+    if any, with the full shipped lexicon (:func:`~idiomkit.idioms.reader.ship_full_lexicon`)."""
     with at_base_length(model, length):
         plain = plain_copy(model)
         plain.save(str(path))
     record_no_pooler(plain, path)
+    ship_full_lexicon(path)
 
 
 def record_no_pooler(model, path: Path) -> None:
