@@ -22,8 +22,9 @@ READER_DIGEST = "6e38d534737a3f10153cb74f1eff145ee2baa4c323e1e3be884d41579ca095c
 HERE = Path(__file__).resolve().parent
 
 # what defines the reader's behaviour, relative to this package: the shipped lexicon and sense check, the lexicon's
-# reading and lookup, the matcher (with its morphology and patterns), the rewrite, the sense check's scoring, the
-# sentence-transformers module and the evaluation lexicon (the shipped one minus the held-out idioms)
+# reading and lookup, the matcher (with its morphology and patterns), the rewrite (with its shaping of a meaning and
+# the English verb list), the sense check's scoring, the sentence-transformers module and the evaluation lexicon
+# (the shipped one minus the held-out idioms)
 READER_FILES = (
     "resources/lexicon.tsv",
     "resources/sense.json",
@@ -32,6 +33,8 @@ READER_FILES = (
     "morphology.py",
     "patterns.py",
     "rewrite.py",
+    "shape.py",
+    "resources/en_verbs.txt",
     "sense.py",
     "reader.py",
     "sources.py",
