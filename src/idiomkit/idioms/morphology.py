@@ -183,9 +183,10 @@ _EN_FINAL_STRESS = word_set(
 def _doubles(lemma: str) -> bool:
     """Whether a verb's final consonant doubles before -ed/-ing: a consonant-vowel-consonant ending in one
     syllable (stop, plan, quit) or a final stressed one (:data:`_EN_FINAL_STRESS`); not "visit", "open", "offer"."""
-    if not _cvc(lemma):
+    plain = lemma.replace("qu", "q")  # the u of "qu" is no vowel: quit -> quitting
+    if not _cvc(plain):
         return False
-    return len(re.findall(r"[aeiouy]+", lemma.removeprefix("qu").replace("qu", "q"))) == 1 or lemma in _EN_FINAL_STRESS
+    return len(re.findall(r"[aeiouy]+", plain)) == 1 or lemma in _EN_FINAL_STRESS
 
 
 def _y_stem(lemma: str) -> str:

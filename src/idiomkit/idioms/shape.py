@@ -67,6 +67,12 @@ _QUALIFIER = {
     r"sometimes|as in|such as|e\.g\.|i\.e\.|for example|for instance|including|etc\.?",
     "PT": r"especialmente|sobretudo|principalmente|geralmente|normalmente|por exemplo|isto é|etc\.?",
 }
+# what an uncommaed qualifier is followed by when it starts a clause ("especially without ...", not "especially hard")
+_QUALIFIED = {
+    "EN": "when|if|with|without|at|in|for|by|on|to|as|among|after|before|during|because|of|from|one|someone|"
+    "something|the|a|an|his|her|their|its|where|while|not",
+    "PT": "quando|se|com|sem|em|no|na|nos|nas|para|por|de|do|da|a|o|ao|à|como|que|não",
+}
 _BRACKETS = re.compile(r"\s*[(\[][^)\]]*[)\]]")
 _LEAD = re.compile(r"^[\s:;,.\-–—]+|^(?:or|ou)\s+", re.I)
 
@@ -84,7 +90,8 @@ def core_meaning(meaning: str, language: str = "EN") -> str:
     text = _BRACKETS.sub("", meaning)
     text = _LEAD.sub("", text.strip())
     text = re.split(r"\s*[;,|]\s*|\s+/\s+", text, maxsplit=1)[0]
-    text = re.split(rf"\s+(?:{_QUALIFIER.get(language, _QUALIFIER['EN'])})(?:\s|$)", text, maxsplit=1, flags=re.I)[0]
+    qualifier = _QUALIFIER.get(language, _QUALIFIER["EN"])
+    text = re.split(rf"\s+(?:{qualifier})(?=\s+(?:{_QUALIFIED[language]})\b|$)", text, maxsplit=1, flags=re.I)[0]
     if language == "EN":
         text = re.split(r"\s+or\s+(?=to\s)", text, maxsplit=1)[0]
     text = text.strip(" .:;,-–—")
@@ -301,8 +308,10 @@ def en_verb_context(before: str) -> VerbContext:
     if i < 0:
         return VerbContext(None, None)
     aux = _aux(words[i])
-    if aux in ("has_or_is", "had_or_would") or (aux is None and words[i].endswith(("'re", "'m", "'ve", "'ll"))):
+    if aux is not None and re.search(r"'(?:s|re|m|ve|d|ll)$", words[i]):  # "she's", "they'll": its own subject
         return VerbContext(aux, _person(words[i]))
+    if aux == "to":
+        return VerbContext(aux, None)
     if aux is not None:
         j = i - 1  # the subject before the auxiliary ("she has", "they were")
         while j >= 0 and words[j] in _SKIP:
