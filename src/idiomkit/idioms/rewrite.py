@@ -134,9 +134,15 @@ def _article(before: str, replacement: str) -> str:
     return before[: m.start(1)] + word + m.group(2)
 
 
-def _drop_article(before: str, idiom: str) -> str:
+_KEEPS_THE = re.compile(r"(?!(?:a|an|the|this|that|it|its|his|her|their|my|your|our|one|some|any|no)\b)\w+\s+\w", re.I)
+
+
+def _drop_article(before: str, idiom: str, replacement: str = "") -> str:
     """``before`` without its final article when the idiom starts with one (the matcher leaves a leading article
-    out of the span): "was a" + "piece of cake" -> "was" + "easy"."""
+    out of the span): "was a" + "piece of cake" -> "was" + "easy"; an idiom's "the" stays before a replacement of
+    two or more words that starts with no determiner ("The acid test" -> "The conclusive test")."""
+    if re.match(r"the\s", idiom, re.I) and _KEEPS_THE.match(replacement):
+        return before
     if re.match(r"(?:a|an|the)\s", idiom, re.I):
         return re.sub(r"\b(?:a|an|the)\s+$", "", before, flags=re.I)
     return before
@@ -242,7 +248,7 @@ class Rewriter:
             new = item.replacement
             begin = item.match.start
             if self._replaces(item.match):
-                cut = _drop_article(before, item.match.idiom)
+                cut = _drop_article(before, item.match.idiom, new)
                 new = new[:1].upper() + new[1:] if before[len(cut) : len(cut) + 1].isupper() else new
                 before = _article(cut, new) if item.match.language == "EN" else pt_article(cut, new)
                 begin = edge + len(os.path.commonprefix([old, before]))  # a dropped or changed article is edited
@@ -262,9 +268,8 @@ class Rewriter:
     def _judge(self, text: str, match: Match) -> Found:
         probability = None if self.sense is None else float(self.sense.figurative_probability(text, match))
         figurative = probability is None or probability >= self.sense.threshold
-        return Found(
-            match, probability, figurative, self._replacement(match, text[: match.start]) if figurative else None
-        )
+        replacement = self._replacement(match, text[: match.start], text[match.end :]) if figurative else None
+        return Found(match, probability, figurative, replacement)
 
     def _replaces(self, match: Match) -> bool:
         return self.mode == "replace" and not self._english_gloss(match)
@@ -275,11 +280,11 @@ class Rewriter:
         entry = self.lexicon.get(match.idiom, match.language)
         return entry is not None and entry.meaning_language(0) != match.language
 
-    def _replacement(self, match: Match, before: str = "") -> str:
-        """What the span becomes; ``before``: the text before it (the replacement agrees with it)."""
+    def _replacement(self, match: Match, before: str = "", after: str = "") -> str:
+        """What the span becomes; ``before`` / ``after``: the text around it (the replacement agrees with it)."""
         meaning = match.meanings[0]
         if self.mode == "mark":
             return f"«{match.text}»"
         if self.mode == "gloss" or self._english_gloss(match):
             return f"{match.text} ({meaning})"
-        return shape_meaning(meaning, match, before)
+        return shape_meaning(meaning, match, before, after[:40])

@@ -103,11 +103,15 @@ def core_meaning(meaning: str, language: str = "EN") -> str:
 
 class Fills(NamedTuple):
     """What the span put in the idiom's slots: its possessive ("my", "the boy's"), its filler ("him", "the new
-    guy") and the span's tokens aligned with each idiom word (``words``: (idiom word, span token))."""
+    guy"; or an object pronoun inserted into an idiom without a filler: "given *him* the slip"), the span's tokens
+    aligned with each idiom word (``words``: (idiom word, span token)) and whether the filler or the possessive
+    is the idiom's someone / someone's (``object``: it may follow a meaning that is a bare verb, "tease me")."""
 
     possessive: str | None
     filler: str | None
     words: tuple[tuple[str, str], ...]
+    object: str | None = None
+    reflexive: str | None = None  # the span's word for the idiom's reflexive ("make yourself at home": himself)
 
 
 def _align(slots: list[Slot], keys: list[str], k: int, t: int, out: dict[int, tuple[int, int]]) -> bool:
@@ -147,7 +151,7 @@ def span_fills(match: Match) -> Fills:
     out: dict[int, tuple[int, int]] = {}
     if not slots or not _align(slots, keys, 0, 0, out):
         return Fills(None, None, ())
-    possessive = filler = None
+    possessive = filler = obj = reflexive = None
     words = []
     for k, slot in enumerate(slots):
         a, b = out.get(k, (0, 0))
@@ -156,11 +160,18 @@ def span_fills(match: Match) -> Fills:
         text = match.text[tokens[a][1] : tokens[b - 1][2]]
         if slot.kind == FILL:
             possessive, filler = (text, filler) if slot.poss else (possessive, text)
-        elif slot.kind == OPT and slot.poss and slot.word not in ("", "the"):
-            possessive = text
+            obj = _object_of(text) if slot.poss else text
+        elif slot.kind == OPT and slot.poss and slot.word != "the" and (slot.word or _is_possessive(keys[a])):
+            possessive = text  # one's, your, [pron] filled with a possessive
         elif slot.word:
             words.append((slot.word, text))
-    return Fills(possessive, filler, tuple(words))
+            if slot.word in _REFLEXIVES:
+                reflexive = text
+    covered = {t for a, b in out.values() for t in range(a, b)}
+    inserted = [t for t in range(len(keys)) if t not in covered]
+    if filler is None and len(inserted) == 1 and keys[inserted[0]] in _OBJECT_PRONOUNS:
+        filler = obj = match.text[tokens[inserted[0]][1] : tokens[inserted[0]][2]]
+    return Fills(possessive, filler, tuple(words), obj, reflexive)
 
 
 # --- slots --------------------------------------------------------------------------------------------------------
@@ -175,7 +186,17 @@ _REFLEXIVE = {
     "our": "ourselves",
     "their": "themselves",
 }
-_PLACEHOLDER = re.compile(r"\b(?:someone's|somebody's|one's|someone|somebody|oneself|something)\b", re.I)
+_PLACEHOLDER = re.compile(
+    r"\b(?:someone's|somebody's|one's|someone|somebody|oneself|something)\b(?!\s+else)", re.I
+)  # "someone else's work" is no slot
+_OBJECT_PRONOUNS = word_set("me you him her us them")
+_SUBJECT_FORM = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they"}
+_REFLEXIVES = word_set("myself yourself himself herself itself oneself ourselves yourselves themselves")
+_FINITE_NEXT = word_set("must will would can could should shall may might is was has had does did are were have do")
+
+
+def _is_possessive(key: str) -> bool:
+    return key in _OBJECT or key.endswith("'s")
 
 
 def _object_of(possessive: str) -> str:
@@ -206,13 +227,16 @@ def fill_slots(meaning: str, idiom: str, fills: Fills) -> str:
                 new = fills.filler
             elif fills.possessive:
                 new = _object_of(fills.possessive)
-        elif kind == "oneself" and fills.possessive:
-            new = _REFLEXIVE.get(fills.possessive.casefold())
+        elif kind == "oneself" and (fills.reflexive or fills.possessive):
+            new = fills.reflexive or _REFLEXIVE.get(fills.possessive.casefold())
         elif kind == "something" and fills.filler and filler_is_thing:
             new = fills.filler
         if new is None:
             return m.group()
         done.add(kind)
+        following = re.match(r"\s+(\w+)", meaning[m.end() :])
+        if kind in ("someone", "somebody") and following and following.group(1).casefold() in _FINITE_NEXT:
+            new = _SUBJECT_FORM.get(new.casefold(), new)  # "that somebody must leave": "that he must leave"
         return new
 
     return _PLACEHOLDER.sub(swap, meaning)
@@ -247,14 +271,18 @@ _SUBJECTS = {
     **dict.fromkeys(word_set("we you they these those"), "pl"),
 }
 _PLURAL_NOUNS = word_set("people men women children police feet teeth mice geese cattle")
+_CAUSATIVE = word_set(
+    "let lets letting make makes made making help helps helped helping watch watched see saw hear heard"
+)
 _NO_SUBJECT = EN_FUNCTION | word_set("and or but then so to who which that as than")
 _BREAK = re.compile(r"[.!?;:()\[\]{}\"“”«»—–]")
 
 
 class VerbContext(NamedTuple):
     """What the words before a span say of its verb: the auxiliary right before it (``modal``, ``do``, ``have``,
-    ``be``, ``get``, ``has_or_is`` for "'s", ``had_or_would`` for "'d", or None) and the subject's person (1s, 3s,
-    pl; None when there is no subject right before)."""
+    ``be``, ``get``, ``has_or_is`` for "'s", ``had_or_would`` for "'d", ``to``, ``causative`` for the object of
+    let/make/help/see/hear: "let him spill", or None) and the subject's person (1s, 3s, pl; None when there is no
+    subject right before)."""
 
     aux: str | None
     person: str | None
@@ -319,6 +347,11 @@ def en_verb_context(before: str) -> VerbContext:
         subject = words[j] if j >= 0 and words[j] not in _NO_SUBJECT - _SUBJECTS.keys() else None
         return VerbContext(aux, _person(subject) if subject else None)
     word = words[i]
+    j = i - 1
+    while j >= 0 and words[j] in _EN_DETERMINERS:
+        j -= 1
+    if word in _OBJECT_PRONOUNS - {"you"} or (j >= 0 and words[j] in _CAUSATIVE):
+        return VerbContext("causative", None)  # "let the introduction steal", "made me spill": a bare verb
     if word in ("who", "which", "that") and i > 0:  # a relative pronoun agrees with the noun before it
         word = words[i - 1]
     if word in _NO_SUBJECT and word not in _SUBJECTS:
@@ -336,7 +369,7 @@ def _target_form(token: str, lemma: str, context: VerbContext) -> str:
         return "participle" if participle else "past"
     if form != "base":
         return form
-    if aux in ("modal", "do", "to", "had_or_would"):
+    if aux in ("modal", "do", "to", "had_or_would", "causative"):
         return "base"
     if aux in ("be", "has_or_is"):
         return "pred"
@@ -364,50 +397,127 @@ def _en_head(words: list[str]) -> int | None:
     return None
 
 
-def _inflect_head(words: list[str], at: int, form: str, person: str | None, keep: str | None) -> list[str]:
-    """``words`` with the verb at ``at`` in ``form`` (``keep``: the span's own "be" form, used as it is)."""
-    verb = words[at].casefold()
+def _gerund_lemma(word: str) -> str | None:
+    """The verb an -ing word is a form of ("being" -> be, "making" -> make), None for another word."""
+    word = word.casefold()
+    if not word.endswith("ing") or len(word) < 5:
+        return None
+    stem = word[:-3]
+    candidates = [
+        stem,
+        stem + "e",
+        stem[:-1] if stem[-1:] == stem[-2:-1] else "",
+        stem[:-1] + "ie" if stem.endswith("y") else "",
+    ]
+    if word == "being":
+        return "be"
+    return next((c for c in candidates if c and c in en_verbs() and word in en_forms(c)), None)
+
+
+def _verb_in(verb: str, form: str, person: str | None, keep: str | None) -> str:
+    """One verb in ``form`` (:func:`_target_form`), agreeing with ``person``; ``keep``: the span's own "be"."""
     if form == "pred":
-        if verb == "be":
-            return words[:at] + words[at + 1 :]
-        return [*words[:at], inflect(verb, "ing"), *words[at + 1 :]]
+        return inflect(verb, "ing")
     if verb == "be":
-        new = keep or be_form(form, person or "3s")
-    elif form == "present":
-        new = inflect(verb, "s" if person == "3s" else "base")
-    else:
-        new = inflect(verb, form)
-    return [*words[:at], new, *words[at + 1 :]]
+        return keep or be_form(form, person or "3s")
+    if form == "present":
+        return inflect(verb, "s" if person == "3s" else "base")
+    return inflect(verb, form)
 
 
-def _shape_en_verb(words: list[str], fills: Fills, context: VerbContext) -> list[str] | None:
+def _inflect_head(words: list[str], at: int, form: str, person: str | None, keep: str | None) -> list[str]:
+    """``words`` with the verb at ``at`` in ``form`` (``keep``: the span's own "be" form, used as it is), and a
+    verb joined to it by and/or ("bother and distract" -> "bothering and distracting"); a "be" before an -ing
+    word goes where the span is an -ing form or after "be" ("is being handling" -> "is handling")."""
+    verb = words[at].casefold()
+    rest = words[at + 1 :]
+    if verb == "be" and (form == "pred" or (form == "ing" and rest and rest[0].casefold().endswith("ing"))):
+        return words[:at] + rest
+    new = [_verb_in(verb, form, person, keep)]
+    if len(rest) > 1 and rest[0].casefold() in ("and", "or") and rest[1].casefold() in en_verbs():
+        second = rest[1].casefold()
+        if second not in EN_FUNCTION:
+            new += [rest[0], _verb_in(second, form, person, None)]
+            rest = rest[2:]
+    rest = list(rest)
+    for i in range(1, len(rest)):  # "enter a place and make oneself comfortable": an irregular verb after "and"
+        if rest[i - 1].casefold() == "and" and rest[i].casefold() in EN_VERBS and rest[i].casefold() != "be":
+            rest[i] = _verb_in(rest[i].casefold(), form, person, None)
+    return [*words[:at], *new, *rest]
+
+
+_EN_DETERMINERS = word_set(
+    "a an the this that these those my your his her its our their some any no every each another"
+)
+_NOMINAL_BEFORE = (EN_FUNCTION | _EN_DETERMINERS) - word_set(
+    "to and or but not i we he she they you it who that which then so"
+)
+
+
+def _verbal(token: str, idiom_word: str, before: str) -> bool:
+    """Whether the span's first word is a verb: an inflected form of the idiom's first word, or its base form when
+    that is a verb and no determiner or preposition comes right before ("in the rat race": a noun)."""
+    if not token:
+        return False
+    if verb_form(token, idiom_word) != "base":
+        return True
+    if idiom_word not in en_verbs():
+        return False
+    last = [key for key, _, _ in tokenize(_BREAK.split(before[-60:])[-1])][-1:]
+    return not (last and (last[0] in _NOMINAL_BEFORE or last[0].endswith("'s")))
+
+
+def _shape_en_verb(words: list[str], fills: Fills, context: VerbContext, before: str = "") -> list[str] | None:
     """The English meaning ``words`` with their verb inflected to the span, or None when the meaning is no verb
     phrase the span can give a form to."""
     explicit = len(words) > 1 and words[0].casefold() == "to"
     body = words[1:] if explicit else words
-    at = _en_head(body)
-    if at is None:
-        return None
     idiom_word, token = fills.words[0] if fills.words else ("", "")
-    verbal_idiom = bool(token) and (idiom_word in en_verbs() or verb_form(token, idiom_word) != "base")
+    verbal_idiom = _verbal(token, idiom_word, before)
+    at = _en_head(body)
+    if at is None and verbal_idiom and not explicit and body and (lemma := _gerund_lemma(body[0])):
+        body, at = [lemma, *body[1:]], 0  # "being the best" for "take the cake": "takes" -> "is the best"
+    if at is None:
+        if verbal_idiom and idiom_word in _LIGHT and body and _noun_phrase(body):
+            return [token, *body]  # "has a crush" + "a brief feeling of love" -> "has a brief feeling of love"
+        return None
     if not explicit and not verbal_idiom:
         return None  # "open and honest" for "above board": no verb phrase
+    if fills.object and len(body) == 1 and not _PLACEHOLDER.search(" ".join(words)):
+        body = [*body, fills.object]  # "giving me a hand" + "to help" -> "helping me"
     if idiom_word == "be" and token.casefold() in en_forms("be"):
         keep = token if body[at].casefold() == "be" else None
         form = "present" if verb_form(token, "be") == "base" else _target_form(token, "be", context)
         person = "1s" if token.casefold() == "am" else context.person
         return _inflect_head(body, at, form, person, keep)
-    if not verbal_idiom:  # an adjective or adverb idiom with a "to ..." meaning ("long in the tooth")
-        return _inflect_head(body, at, "pred", None, None) if context.aux in ("be", "has_or_is") else body
+    if not verbal_idiom:  # an adjective, adverb or noun idiom with a "to ..." meaning ("long in the tooth")
+        previous = re.findall(r"[\w']+", before[-40:].casefold())[-1:]
+        if previous and body[at].casefold() != "be" and previous[0] in en_forms(body[at].casefold()):
+            return body[at + 1 :]  # "make a quick buck" + "to make money quickly" -> "make money quickly"
+        if context.aux in ("be", "has_or_is"):
+            return _inflect_head(body, at, "pred", None, None)
+        if body[at].casefold() == "be" and context.aux not in ("modal", "to", "do", "causative"):
+            return body[:at] + body[at + 1 :]  # "a warm-hearted lady" + "to be kind" -> "a kind lady"
+        return body
     form = _target_form(token, idiom_word, context)
     return _inflect_head(body, at, form, context.person, None)
 
 
+_LIGHT = word_set("have get take give make do pay spend catch keep hold find lose put show set throw play")
+
+
+def _noun_phrase(words: list[str]) -> bool:
+    """Whether a meaning reads as a noun phrase a light verb can take (an article, or a word that is no function
+    word, adverb, -ing form or verb)."""
+    first = words[0].casefold()
+    if first in ("a", "an", "the", "some"):
+        return True
+    return first not in EN_FUNCTION and not first.endswith(("ly", "ing")) and first not in en_verbs()
+
+
 # --- number and articles ------------------------------------------------------------------------------------------
 
-_EN_DETERMINERS = word_set(
-    "a an the this that these those my your his her its our their some any no every each another"
-)
+_PT_CONTRACTED_DETS = word_set("no na nos nas do da dos das num numa pelo pela pelos pelas")
 _EN_BOUNDARY = word_set("of that which who whom whose with without in on at for from to by about like than as or and")
 _EN_AGREE = {"is": "are", "was": "were", "has": "have", "does": "do"}
 _PT_BOUNDARY = PT_FUNCTION | word_set("que")
@@ -471,13 +581,19 @@ def _pt_pluralise(words: list[str]) -> list[str]:
 
 
 def _ends_with_determiner(before: str, language: str) -> bool:
-    last = re.findall(r"[\w'’]+", before[-24:])
-    if not last or not before[-1:].isspace():
+    """Whether a determiner comes right before the span, or before one or two modifiers ("a giant ___")."""
+    if not before[-1:].isspace() or re.search(r"[^\w\s'’-]\s*$", before):
         return False
-    word = last[-1].casefold()
-    if language == "PT":
-        return word in PT_DETS or word in word_set("no na nos nas do da dos das num numa pelo pela pelos pelas")
-    return word in _EN_DETERMINERS or word.endswith(("'s", "’s"))
+    words = [w.casefold() for w in re.findall(r"[\w'’-]+", before[-60:])][-3:]
+    function = PT_FUNCTION if language == "PT" else EN_FUNCTION
+    for back, word in enumerate(reversed(words)):
+        if language == "PT" and (word in PT_DETS or word in _PT_CONTRACTED_DETS):
+            return True
+        if language == "EN" and (word in _EN_DETERMINERS or word.endswith(("'s", "’s"))):
+            return True
+        if back == 2 or word in function or word in en_verbs():
+            return False
+    return False
 
 
 _PT_FEMININE_ENDINGS = ("a", "as", "ção", "ções", "são", "sões", "dade", "dades", "gem", "gens", "ez")
@@ -485,8 +601,18 @@ _PT_MASCULINE_A = word_set(
     "dia dias mapa mapas problema problemas sistema sistemas tema temas programa programas poeta poetas planeta "
     "planetas clima idioma idiomas drama dramas cinema telefonema esquema esquemas diploma diplomas"
 )
-_PT_GENDERED = {("um", "f"): "uma", ("uma", "m"): "um", ("o", "f"): "a", ("a", "m"): "o", ("os", "f"): "as",
-                ("as", "m"): "os", ("uns", "f"): "umas", ("umas", "m"): "uns"}  # fmt: skip
+# each determiner's forms: masculine singular, feminine singular, masculine plural, feminine plural
+_PT_DET_FORMS = [
+    row.split()
+    for row in (
+        "um uma uns umas", "o a os as", "meu minha meus minhas", "teu tua teus tuas", "seu sua seus suas",
+        "nosso nossa nossos nossas", "vosso vossa vossos vossas", "este esta estes estas", "esse essa esses essas",
+        "aquele aquela aqueles aquelas", "no na nos nas", "do da dos das", "ao à aos às", "pelo pela pelos pelas",
+        "num numa nuns numas", "dum duma duns dumas", "outro outra outros outras", "todo toda todos todas",
+    )
+]  # fmt: skip
+_PT_DET_SLOT = {form: (row, i) for row in _PT_DET_FORMS for i, form in enumerate(row)}
+_PT_SINGULAR_S = word_set("lápis mês país ônibus vírus atlas tênis gás deus português inglês francês")
 
 
 def _pt_gender(word: str) -> str | None:
@@ -502,19 +628,23 @@ def _pt_gender(word: str) -> str | None:
 
 
 def pt_article(before: str, replacement: str) -> str:
-    """``before`` with a final article (um/uma/o/a/os/as/uns/umas) made to agree in gender with the
-    replacement's first word ("um" + "pessoa avarenta" -> "uma"); as it is when the gender is unsure.
+    """``before`` with a final determiner (article, possessive, demonstrative, preposition + article) made to
+    agree in gender and number with the replacement's first word ("um" + "pessoa avarenta" -> "uma"; "nossa" +
+    "cérebro" -> "nosso"); as it is when the gender is unsure.
 
     Example::
 
         pt_article("Ele é um ", "pessoa avarenta")  # "Ele é uma "
     """
-    m = re.search(r"\b(um|uma|uns|umas|o|a|os|as)(\s+)$", before, re.I)
+    m = re.search(r"(?<!\w)(\w+)(\s+)$", before)
     first = re.match(r"\w+", replacement)
     gender = _pt_gender(first.group()) if first else None
-    if not m or gender is None or (m.group(1).casefold(), gender) not in _PT_GENDERED:
+    if not m or gender is None or m.group(1).casefold() not in _PT_DET_SLOT:
         return before
-    word = _PT_GENDERED[m.group(1).casefold(), gender]
+    row, _ = _PT_DET_SLOT[m.group(1).casefold()]
+    noun = first.group().casefold()
+    plural = noun.endswith(("s",)) and noun not in _PT_SINGULAR_S and len(noun) > 3
+    word = row[(2 if plural else 0) + (gender == "f")]
     word = word.capitalize() if m.group(1)[0].isupper() else word
     return before[: m.start(1)] + word + m.group(2)
 
@@ -552,9 +682,24 @@ def _lower_first(text: str) -> str:
     return text
 
 
-def shape_meaning(meaning: str, match: Match, before: str = "") -> str:
-    """The meaning as it should stand in place of ``match.text``, ``before`` being the text before the span
-    (module docstring).
+def _join_after(words: list[str], idiom: str, after: str) -> list[str]:
+    """``words`` fitted to the text after the span: an idiom's final "of" kept after a meaning of two or more
+    words ("borne the brunt of his misdeed" -> "taken the main force of his misdeed"; not after "dislike"), a
+    meaning's final "of something/someone" dropped before the sentence's own "of" ("the lion's share of their
+    income")."""
+    follows_of = re.match(r"\s+of\b", after, re.I) is not None
+    if follows_of and len(words) > 2 and words[-2].casefold() == "of" and _PLACEHOLDER.fullmatch(words[-1]):
+        return words[:-2]
+    idiom_words = re.findall(r"[\w']+", idiom.casefold())
+    last = words[-1].casefold() if words else ""
+    if idiom_words[-1:] == ["of"] and len(words) > 1 and last not in EN_FUNCTION:
+        return [*words, "of"]
+    return words
+
+
+def shape_meaning(meaning: str, match: Match, before: str = "", after: str = "") -> str:
+    """The meaning as it should stand in place of ``match.text``, ``before`` and ``after`` being the text before
+    and after the span (module docstring).
 
     Example::
 
@@ -568,7 +713,7 @@ def shape_meaning(meaning: str, match: Match, before: str = "") -> str:
     words = text.split()
     shaped = None
     if language == "EN":
-        shaped = _shape_en_verb(words, fills, en_verb_context(before))
+        shaped = _shape_en_verb(words, fills, en_verb_context(before), before)
     elif language == "PT":
         shaped = _pt_shape_verb(words, fills)
     if shaped is None and words:
@@ -583,7 +728,22 @@ def shape_meaning(meaning: str, match: Match, before: str = "") -> str:
         elif starts_article and len(words) > 1 and _ends_with_determiner(before, language):
             articles = ("a", "an", "the") if language == "EN" else ("um", "uma", "o", "a", "os", "as")
             shaped = words[1:] if article in articles else words
-    text = " ".join(shaped or words)
-    if match.text[:1].isupper() and text[:1].islower():
-        text = text[0].upper() + text[1:]
+    shaped = shaped or words
+    if language == "EN":
+        shaped = _join_after(shaped, match.idiom, after)
+    return _case_like(" ".join(shaped), match.text, language)
+
+
+def _case_like(text: str, span: str, language: str) -> str:
+    """``text`` in the case of ``span``: all capitals, every word capitalised (function words aside), or its first
+    letter capitalised."""
+    letters = [c for c in span if c.isalpha()]
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return text.upper()
+    function = PT_FUNCTION if language == "PT" else EN_FUNCTION
+    words = span.split()
+    if len(words) > 1 and all(w[:1].isupper() for w in words):
+        return " ".join(w if w.casefold() in function else w[:1].upper() + w[1:] for w in text.split())
+    if span[:1].isupper() and text[:1].islower():
+        return text[0].upper() + text[1:]
     return text
