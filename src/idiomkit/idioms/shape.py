@@ -491,7 +491,7 @@ def _shape_en_verb(words: list[str], fills: Fills, context: VerbContext, before:
         person = "1s" if token.casefold() == "am" else context.person
         return _inflect_head(body, at, form, person, keep)
     if not verbal_idiom:  # an adjective, adverb or noun idiom with a "to ..." meaning ("long in the tooth")
-        previous = re.findall(r"[\w']+", before[-40:].casefold())[-1:]
+        previous = [w for w in re.findall(r"[\w']+", before[-40:].casefold()) if w not in ("a", "an", "the")][-1:]
         if previous and body[at].casefold() != "be" and previous[0] in en_forms(body[at].casefold()):
             return body[at + 1 :]  # "make a quick buck" + "to make money quickly" -> "make money quickly"
         if context.aux in ("be", "has_or_is"):

@@ -47,6 +47,21 @@ EN = [
     ("long in the tooth", "to be old"),
     ("see eye to eye", "to agree"),
     ("keep an eye on", "to watch"),
+    ("steal [pron] thunder", "take credit for someone else's work"),
+    ("have a crush", "a brief but intense feeling of love"),
+    ("take the cake", "being the best in a competition"),
+    ("get on [pron] nerves", "to bother and distract someone"),
+    ("give someone a hand", "to help, aid, or assist"),
+    ("show the door", "make it clear that somebody must leave"),
+    ("make yourself at home", "to enter a place and make oneself comfortable"),
+    ("give the slip", "to escape from someone"),
+    ("warm-hearted", "to be kind and loving"),
+    ("a quick buck", "to make money quickly"),
+    ("bear the brunt of", "take the main force, often of a criticism"),
+    ("lion's share", "the biggest part of something"),
+    ("the acid test", "conclusive test"),
+    ("rat race", "exhausting routine"),
+    ("turn the tables", "to reverse the situation"),
 ]
 PT = [
     ("pisar na bola", "errar"),
@@ -62,6 +77,7 @@ PT = [
     ("estar com a pulga atrás da orelha", "desconfiar"),
     ("fazer vista grossa", "ignorar"),
     ("quebrar o galho", "ajudar; resolver provisoriamente"),
+    ("massa cinzenta", "cérebro"),
 ]
 
 
@@ -132,6 +148,25 @@ EN_CASES = [
     ("The new stadium is a white elephant.", "The new stadium is an expensive item that is useless."),
     ("That exam was a piece of cake.", "That exam was a very easy task."),
     ("They are men of straw.", "They are people who are weak."),
+    # found in the drawn sample (benchmarks/rewrite_sample.py)
+    (
+        "Do not let the introduction steal your thunder.",
+        "Do not let the introduction take credit for someone else's work.",
+    ),
+    ("I think Steve has a crush on her.", "I think Steve has a brief but intense feeling of love on her."),
+    ("Your hypocrisy takes the cake.", "Your hypocrisy is the best in a competition."),
+    ("It got on my nerves!", "It bothered and distracted me!"),
+    ("He squatted down and gave them a hand.", "He squatted down and helped them."),
+    ("The manager showed him the door.", "The manager made it clear that he must leave."),
+    ("Durkin quickly made himself at home.", "Durkin quickly entered a place and made himself comfortable."),
+    ("He gave them the slip.", "He escaped from them."),
+    ("Today, I met a warm-hearted lady.", "Today, I met a kind and loving lady."),
+    ("He decided to make a quick buck.", "He decided to make money quickly."),
+    ("The family has borne the brunt of his misdeed.", "The family has taken the main force of his misdeed."),
+    ("They are wasting the lion's share of their income.", "They are wasting the biggest part of their income."),
+    ("The acid test was his first show.", "The conclusive test was his first show."),
+    ("She never got caught in the rat race.", "She never got caught in the exhausting routine."),
+    ("LYRICS THAT TURN THE TABLES ON SEXISM", "LYRICS THAT REVERSE THE SITUATION ON SEXISM"),
 ]
 
 PT_CASES = [
@@ -156,6 +191,8 @@ PT_CASES = [
     ("Ela está com a pulga atrás da orelha.", "Ela desconfia."),
     ("O guarda fez vista grossa.", "O guarda ignorou."),
     ("Ele quebrou o galho para mim.", "Ele ajudou para mim."),
+    ("Ajude a manter nossa massa cinzenta jovem.", "Ajude a manter nosso cérebro jovem."),
+    ("A MASSA CINZENTA TRABALHA", "O CÉREBRO TRABALHA"),
 ]
 
 
