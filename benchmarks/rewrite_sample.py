@@ -17,7 +17,9 @@ reason. Judgements are keyed by (sentence, rewrite): a row whose rewrite is unch
 (target: at least :data:`TARGET`), per language and overall, and how many rows still need a judgement.
 
 A row is judged 1 when the rewritten sentence is grammatical AND says what the original sentence means (the idiom's
-sense in that context); 0 otherwise, with a short reason. Re-judging after the lexicon or the rewriter changes:
+sense in that context); 0 otherwise, with a short reason that starts with the part at fault -- ``lexicon:`` (the
+meaning), ``rewrite:`` (its shaping to the sentence), ``matcher:`` (a wrong span), ``sense:`` (a literal use
+rewritten) -- so that ``score`` can count them. Re-judging after the lexicon or the rewriter changes:
 ``draw``, then fill in the empty judgements of the sample, then ``score``.
 """
 
@@ -29,6 +31,7 @@ import io
 import logging
 import random
 import sys
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -205,6 +208,8 @@ def main() -> None:
         rate = f"{good / judged:.3f}" if judged else "n/a"
         verdict = "" if not judged else ("meets" if good / judged >= TARGET else "below") + f" the {TARGET:.2f} target"
         print(f"{language}: {good}/{judged} grammatical and faithful = {rate} {verdict}; {left} unjudged")
+    causes = Counter(r["reason"].split(":", 1)[0] for r in rows if r["judgement"] == "0" and ":" in r["reason"])
+    print("rows judged 0, by the part at fault (the reason's prefix):", dict(causes.most_common()))
 
 
 if __name__ == "__main__":
