@@ -22,8 +22,9 @@ READER_DIGEST = "ede770e03b93fb9f0ff4d49b7612bef9a4474b48bd9d74d23c689be0d66ddf7
 HERE = Path(__file__).resolve().parent
 
 # what defines the reader's behaviour, relative to this package: the shipped lexicon and sense check, the lexicon's
-# reading and lookup, the matcher (with its morphology and patterns), the rewrite, the sense check's scoring, the
-# sentence-transformers module and the evaluation lexicon (the shipped one minus the held-out idioms)
+# reading and lookup, the matcher (with its morphology and patterns), the rewrite (with its shaping of a meaning and
+# the English verb list), the sense check's scoring, the sentence-transformers module and the evaluation lexicon
+# (the shipped one minus the held-out idioms)
 READER_FILES = (
     "resources/lexicon.tsv",
     "resources/sense.json",
@@ -32,6 +33,8 @@ READER_FILES = (
     "morphology.py",
     "patterns.py",
     "rewrite.py",
+    "shape.py",
+    "resources/en_verbs.txt",
     "sense.py",
     "reader.py",
     "sources.py",
