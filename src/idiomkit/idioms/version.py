@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 5
-READER_DIGEST = "ede770e03b93fb9f0ff4d49b7612bef9a4474b48bd9d74d23c689be0d66ddf7e"
+READER_DIGEST = "bd1733dd719cf89dc0220e3845b1be8086fb2cbc1a6c74537f21ae9446652d5c"
 
 HERE = Path(__file__).resolve().parent
 
