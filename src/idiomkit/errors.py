@@ -15,6 +15,7 @@ import csv
 import errno
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -75,6 +76,20 @@ def is_safetensors_error(exc: BaseException) -> bool:
     return any(cls.__name__ == "SafetensorError" for cls in type(exc).__mro__) or type(exc).__module__.startswith(
         "safetensors"
     )
+
+
+UNSAFE_ADVICE = ("weights_only", "safe_globals", "can still be loaded", "trust")
+
+
+def load_failure(exc: BaseException) -> str:
+    """What ``torch.load(weights_only=True)`` refused (a checkpoint, a model folder's pickled weights), in a few
+    words, without PyTorch's advice to load the file unsafely (``weights_only=False``, allow-listing globals):
+    idiomkit never suggests running a file's code."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))  # torch bolds part of its advice with terminal escapes
+    if "WeightsUnpickler error:" in text:  # the unpickler's own reason, e.g. "Unsupported global: GLOBAL getattr"
+        text = text.split("WeightsUnpickler error:", 1)[1]
+    first = (re.split(r"\.\s|\n", text.strip(), maxsplit=1) or [""])[0].strip().rstrip(".")
+    return first if first and not any(word in first for word in UNSAFE_ADVICE) else type(exc).__name__
 
 
 def is_usage_error(exc: BaseException) -> bool:

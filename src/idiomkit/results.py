@@ -22,11 +22,13 @@ import gzip
 import hashlib
 import json
 import logging
+import math
 import os
 import re
 import subprocess
 import tempfile
 import time
+import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -139,9 +141,13 @@ def write_prediction(path: str | Path, text: str) -> Path:
 
 
 def read_prediction(path: str | Path) -> str:
-    """The text of a file written by :func:`write_prediction` (gzip-decompressed when the name ends in ``.gz``)."""
+    """The text of a file written by :func:`write_prediction` (gzip-decompressed when the name ends in ``.gz``); a
+    damaged or truncated gzip file is a one-line DataError naming it."""
     data = Path(path).read_bytes()
-    return (gzip.decompress(data) if str(path).endswith(".gz") else data).decode("utf-8")
+    try:
+        return (gzip.decompress(data) if str(path).endswith(".gz") else data).decode("utf-8")
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise DataError(path, None, None, f"not a readable gzip file ({exc or type(exc).__name__})") from None
 
 
 def sha256_files(paths: Iterable[str | Path]) -> str:
@@ -400,10 +406,44 @@ def read_json_object(path: str | Path, what: str = "result file") -> dict[str, A
     return data
 
 
+def non_finite(value: Any, where: str) -> str | None:
+    """The dotted place (from ``where``) of the first NaN or infinite number in ``value`` (nested objects and
+    lists), or None when every number is finite."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return where
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    return next((found for key, item in items if (found := non_finite(item, f"{where}.{key}"))), None)
+
+
+def check_result_record(path: Path, rec: dict[str, Any]) -> dict[str, Any]:
+    """``rec`` when it is a result record a report can publish: a ``task`` name and a ``metrics`` object whose every
+    number is finite; else a one-line DataError naming the file and the field (a NaN is never published)."""
+    if not isinstance(rec.get("task"), str) or not rec["task"]:
+        raise DataError(path, None, "task", "missing or not a name: not a result file")
+    if not isinstance(rec.get("metrics"), dict):
+        raise DataError(path, None, "metrics", "missing or not an object: not a result file")
+    if found := non_finite(rec["metrics"], "metrics"):
+        raise DataError(path, None, found, "not a finite number (NaN or infinity): refused rather than published")
+    return rec
+
+
+def read_result(path: str | Path, what: str = "result file") -> dict[str, Any]:
+    """A result file (:func:`read_json_object`) checked by :func:`check_result_record`."""
+    return check_result_record(Path(path), read_json_object(path, what))
+
+
 def load_results(results_dir: str | Path = DEFAULT_RESULTS_DIR) -> list[tuple[Path, dict[str, Any]]]:
-    """Every result JSON under ``results_dir`` with its path, sorted by path (a results dir that is a file, broken
-    JSON or a non-object result is a one-line error naming the file)."""
+    """Every result JSON under ``results_dir`` (``<results_dir>/<folder>/*.json``) with its path, sorted by path.
+
+    Each is read as a result file: a results dir that is a file, broken JSON, a non-object, a file without a
+    ``task`` or ``metrics`` (e.g. another JSON file in a stray folder) or with a NaN or infinite metric is a one-line
+    error naming the file and field (nothing skipped silently). A folder whose name ends in ``.json`` is no file:
+    skipped, with a count in the log."""
     results_dir = Path(results_dir)
     if results_dir.exists() and not results_dir.is_dir():
         raise FileSystemError(f"{results_dir}: results directory is a file, not a directory")
-    return [(path, read_json_object(path)) for path in sorted(results_dir.glob("*/*.json"))]
+    found = sorted(results_dir.glob("*/*.json"))
+    files = [path for path in found if not path.is_dir()]
+    if len(files) < len(found):
+        log.warning("%s: skipped %d folder(s) named *.json (not result files)", results_dir, len(found) - len(files))
+    return [(path, read_result(path)) for path in files]

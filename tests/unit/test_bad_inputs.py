@@ -334,14 +334,38 @@ def result_json(records: object) -> Callable[[Path], Path]:
         ([{"task": "semeval2b-dev"}], "a__zero-shot__seed0.json: a result file must be a JSON object, got list"),
         ('{"task": "semeval2b-dev", "metrics": ', "a__zero-shot__seed0.json: invalid or truncated JSON (line 1"),
         ('"just a string"', "a result file must be a JSON object, got str"),
+        ({"metrics": {"ALL": {"idiom": 0.5}}}, "a__zero-shot__seed0.json: field 'task': missing or not a name"),
+        ({"task": "semeval2b-dev"}, "a__zero-shot__seed0.json: field 'metrics': missing or not an object"),
+        (
+            '{"task": "semeval2b-dev", "metrics": {"ALL": {"idiom": NaN, "sts": 0.8}}}',
+            "a__zero-shot__seed0.json: field 'metrics.ALL.idiom': not a finite number (NaN or infinity)",
+        ),
+        (
+            '{"task": "semeval2b-dev", "metrics": {"ALL": {"ci95": [0.1, Infinity]}}}',
+            "a__zero-shot__seed0.json: field 'metrics.ALL.ci95.1': not a finite number",
+        ),
+        ("[" * 100_000 + "]" * 100_000, "a__zero-shot__seed0.json: JSON nested too deeply to read"),
     ],
-    ids=["list", "truncated", "string"],
+    ids=["list", "truncated", "string", "no-task", "no-metrics", "nan-metric", "infinite-interval", "deep"],
 )
 def test_report_names_a_broken_result_file(content, fragment, tmp_path):
     root = result_json(content)(tmp_path)
     result = runner.invoke(app, [*report_cli(root), "--results-dir", str(root / "results")])
     assert_one_line_error(result, fragment)
     assert not (root / "pages").exists()
+
+
+def test_a_stray_folder_in_the_results_dir_is_named_in_one_line(tmp_path):
+    """Every ``<results>/<folder>/*.json`` is read as a result file: another JSON file there (a stray folder's) is
+    refused naming it, not skipped; a folder named ``*.json`` is no file and is skipped."""
+    root = tmp_path
+    write(root / "results" / "notes" / "settings.json", '{"theme": "dark"}')
+    (root / "results" / "semeval2b-dev" / "old.json").mkdir(parents=True)
+    result = runner.invoke(app, [*report_cli(root), "--results-dir", str(root / "results")])
+    assert_one_line_error(result, "notes/settings.json: field 'task': missing or not a name: not a result file")
+    (root / "results" / "notes" / "settings.json").unlink()
+    result = runner.invoke(app, [*report_cli(root), "--results-dir", str(root / "results")])
+    assert result.exit_code == 0, result.output
 
 
 def test_read_only_results_dir_is_refused_before_the_evaluation(tmp_path, no_model, monkeypatch):

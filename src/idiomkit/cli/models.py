@@ -15,12 +15,14 @@ from idiomkit.cli.common import DataDir, ResultsDir, app, console, print_table, 
 @app.command()
 @user_errors
 def models(as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False) -> None:
-    """List registry models: name, parameters, languages, source package, installed or not."""
+    """List registry models (name, parameters, languages, source package, installed or not), then the shipped
+    idiom-aware models with their cards."""
     from idiomkit.models.registry import registry_entries
+    from idiomkit.models.shipped import shipped_entries
 
-    entries = registry_entries()
+    entries, shipped = registry_entries(), shipped_entries()
     if as_json:
-        console.print_json(json.dumps(entries))
+        console.print_json(json.dumps(entries + shipped))
         return
     rows = [["name", "params", "languages", "package", "ready"]]
     rows += [[e["name"], e["params"], e["languages"], e["package"], "yes" if e["installed"] else "no"] for e in entries]
@@ -28,6 +30,14 @@ def models(as_json: Annotated[bool, typer.Option("--json", help="Print JSON inst
     for e in entries:
         if not e["installed"]:
             console.print(f"{e['name']}: {e['install']}", highlight=False, soft_wrap=True)
+    rows = [["name", "base", "languages", "trained delta", "ready"]]
+    rows += [
+        [e["name"], e["base"], e["languages"], e["adapter"] or "none", "yes" if e["installed"] else "no"]
+        for e in shipped
+    ]
+    print_table(rows, "idiom-aware models (idiomkit.load_model(NAME))")
+    for e in shipped:
+        console.print(f"{e['name']}: {e['card']}", highlight=False, soft_wrap=True)
 
 
 @app.command("settings")

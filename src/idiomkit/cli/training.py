@@ -229,6 +229,8 @@ def interpolate(
     """Interpolate start and fine-tuned weights; choose the ratio on validation carved from training data (2B and
     IdioLink recipes: 2B idiom + STS dev; the flagship family: its own val_mean), never on a benchmark."""
     check_evaluate_tasks(evaluate_on or [])
+    if curve and run.resolve() in curve.resolve().parents:
+        raise OptionError(f"--curve: {curve} is inside the run {run}, which is never written over")
     from idiomkit.training.interpolate import interpolate_run
 
     ratios = tuple(float(a) for a in alphas.split(","))

@@ -192,6 +192,9 @@ def read_text_lines(path: str | Path) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
+JSON_TOO_DEEP = "JSON nested too deeply to read (arrays or objects inside each other past Python's recursion limit)"
+
+
 def read_json(path: str | Path, *, encoding: str = "utf-8-sig") -> object:
     """The value of a JSON file (``utf-8-sig``: a BOM is accepted); a bad byte or broken JSON is a one-line DataError
     naming the file."""
@@ -204,6 +207,21 @@ def read_json(path: str | Path, *, encoding: str = "utf-8-sig") -> object:
         raise DataError(
             path, None, None, f"invalid or truncated JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
         ) from None
+    except RecursionError:
+        raise DataError(path, None, None, JSON_TOO_DEEP) from None
+
+
+def read_format_record(path: Path, fmt: str, readable: str, kind: str) -> dict:
+    """The JSON object in ``path`` whose ``format`` field is ``fmt`` (a saved model part: a sense encoder, an
+    adapter). A file that cannot be read (missing, not UTF-8, not JSON, nested too deeply) is the one-line DataError
+    ``not a readable <readable> (<error>)``; another value or format is ``not <kind> (expected format '<fmt>')``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise DataError(path, None, None, f"not a readable {readable} ({type(exc).__name__})") from None
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise DataError(path, None, "format", f"not {kind} (expected format '{fmt}')")
+    return data
 
 
 def read_jsonl_records(path: str | Path) -> Iterator[tuple[int, dict]]:
@@ -219,6 +237,8 @@ def read_jsonl_records(path: str | Path) -> Iterator[tuple[int, dict]]:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise DataError(path, row, None, f"invalid or truncated JSON (column {exc.colno}: {exc.msg})") from None
+        except RecursionError:
+            raise DataError(path, row, None, JSON_TOO_DEEP) from None
         if not isinstance(record, dict):
             raise DataError(path, row, None, f"must be a JSON object, got {type(record).__name__}")
         yield row, record

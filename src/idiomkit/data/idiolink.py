@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from idiomkit.data.csvio import bad_byte, check_not_utf16_or_binary, read_bytes, read_jsonl_records
+from idiomkit.data.csvio import JSON_TOO_DEEP, bad_byte, check_not_utf16_or_binary, read_bytes, read_jsonl_records
 from idiomkit.data.errors import DataError
 from idiomkit.errors import OptionError, check_choice
 
@@ -109,6 +109,8 @@ def _read_json(path: Path) -> Any:
                 path, None, None, f"invalid or truncated JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
             ) from None
         data = None
+    except RecursionError:
+        raise DataError(path, None, None, JSON_TOO_DEEP) from None
     if bad is not None:
         _bad_byte_record(path, data)
         line = raw[: bad.start].count(b"\n") + 1

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gzip
 import logging
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -267,8 +268,8 @@ def _gz_lines(path: Path) -> list[str]:
 
     try:
         text = gzip.decompress(read_bytes(path)).decode("utf-8")
-    except (OSError, EOFError) as exc:
-        raise DataError(path, None, None, f"not a readable gzip file ({exc})") from None
+    except (OSError, EOFError, zlib.error) as exc:  # BadGzipFile is an OSError; a damaged stream, zlib.error
+        raise DataError(path, None, None, f"not a readable gzip file ({exc or type(exc).__name__})") from None
     except UnicodeDecodeError as exc:
         raise DataError(path, None, None, f"not valid UTF-8 (offset {exc.start})") from None
     lines = text.split("\n")

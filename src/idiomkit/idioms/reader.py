@@ -91,6 +91,11 @@ class IdiomReader(InputModule):
     def lexicon(self) -> Lexicon:
         return self.rewriter.lexicon
 
+    def with_lexicon(self, lexicon: Lexicon) -> IdiomReader:
+        """A new reader like this one (mode, sense check, language, gap) reading with ``lexicon``: scoring swaps in
+        the evaluation lexicon for a saved model's full one."""
+        return IdiomReader(lexicon, self.mode, self.sense, self.language, self.max_gap)
+
     @property
     def sense(self) -> SenseLike | None:
         return self.rewriter.sense
@@ -295,6 +300,21 @@ def model_inputs(
     if spans is None:
         return first.rewrite_inputs(list(texts)), None
     return first.rewrite_spans(texts, spans)
+
+
+def ship_full_lexicon(folder: Path) -> bool:
+    """Give the idiom reader saved in model ``folder`` (if it has one) the full shipped lexicon: what a user loads
+    knows every idiom, while training and scoring read with lexicons less their held-out idioms. True when there
+    was a reader."""
+    from idiomkit.idioms.sources import default_lexicon
+
+    modules = json.loads((Path(folder) / "modules.json").read_text(encoding="utf-8"))
+    own = f"{IdiomReader.__module__}.{IdiomReader.__qualname__}"
+    entry = next((m for m in modules if m.get("type") == own), None)
+    if entry is None:
+        return False
+    default_lexicon().to_tsv(Path(folder) / entry["path"] / LEXICON_FILE)
+    return True
 
 
 def attach_reader(model: Any, reader: IdiomReader, name: str = "idiom_reader") -> Any:

@@ -7,10 +7,13 @@ figurative ones; a text with nothing figurative comes back unchanged (the same s
 - ``mark``: « » around the span: "she finally «kicked the bucket»".
 - ``gloss``: the meaning in brackets right after the span, where a reader expects it (not at the end of the text,
   where it would drift from its idiom once there are two): "she finally kicked the bucket (to die)".
-- ``replace``: the span becomes its first meaning: "she finally died". A meaning given as an infinitive ("to
-  die") loses its "to" and its first word takes the inflection of the span's first word (kicked -> died, kicking
-  -> dying, kicks -> dies); "a"/"an" before the span agrees with the new first word; a capitalised span gives a
-  capitalised meaning. A Portuguese idiom whose first meaning is English (LIdioms) is glossed instead.
+- ``replace``: the span becomes its first meaning, cut to its core and shaped to the sentence
+  (:mod:`~idiomkit.idioms.shape`): "she finally died", "She told someone a secret" (for "to tell someone a
+  secret, especially without intending to"), "She was right", "he is teasing me", "Ele errou de novo". A verb
+  phrase takes the tense, person and aspect of the idiom's verb (irregular verbs and "be" included), the idiom's
+  slots fill the meaning's "someone"/"one's", a plural noun idiom gives a plural meaning; "a"/"an" before the span
+  agrees with the new first word; a capitalised span gives a capitalised meaning. A Portuguese idiom whose first
+  meaning is English (LIdioms) is glossed instead.
 
 Example::
 
@@ -30,7 +33,8 @@ from typing import Any, Protocol
 from idiomkit.errors import OptionError
 from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Match, Matcher
-from idiomkit.idioms.morphology import inflect, verb_form, word_set
+from idiomkit.idioms.morphology import inflect, verb_form, word_set  # noqa: F401 (re-exported)
+from idiomkit.idioms.shape import pt_article, shape_meaning
 
 MODES = ("mark", "gloss", "replace")
 
@@ -117,21 +121,7 @@ def check_mode(mode: str) -> str:
     return mode
 
 
-# --- replace: shaping the meaning to fit the sentence -------------------------------------------------------------
-
-
-def shape_meaning(meaning: str, match: Match) -> str:
-    """The meaning as it should stand in place of ``match.text`` (module docstring, ``replace``)."""
-    words = meaning.split()
-    if match.language == "EN" and len(words) > 1 and words[0].casefold() == "to":
-        first_token = re.findall(r"[\w']+", match.text)[:1]
-        idiom_word = re.findall(r"[\w']+", match.idiom)[:1]
-        form = verb_form(first_token[0], idiom_word[0]) if first_token and idiom_word else "base"
-        words = [inflect(words[1], form), *words[2:]]
-    text = " ".join(words)
-    if match.text[:1].isupper() and text[:1].islower():
-        text = text[0].upper() + text[1:]
-    return text
+# --- replace: the article before the span ---------------------------------------------------------------------
 
 
 def _article(before: str, replacement: str) -> str:
@@ -144,22 +134,28 @@ def _article(before: str, replacement: str) -> str:
     return before[: m.start(1)] + word + m.group(2)
 
 
-def _drop_article(before: str, idiom: str) -> str:
+_KEEPS_THE = re.compile(r"(?!(?:a|an|the|this|that|it|its|his|her|their|my|your|our|one|some|any|no)\b)\w+\s+\w", re.I)
+
+
+def _drop_article(before: str, idiom: str, replacement: str = "") -> str:
     """``before`` without its final article when the idiom starts with one (the matcher leaves a leading article
-    out of the span): "was a" + "piece of cake" -> "was" + "easy"."""
+    out of the span): "was a" + "piece of cake" -> "was" + "easy"; an idiom's "the" stays before a replacement of
+    two or more words that starts with no determiner ("The acid test" -> "The conclusive test")."""
+    if re.match(r"the\s", idiom, re.I) and _KEEPS_THE.match(replacement):
+        return before
     if re.match(r"(?:a|an|the)\s", idiom, re.I):
         return re.sub(r"\b(?:a|an|the)\s+$", "", before, flags=re.I)
     return before
 
 
 def _edge(text: str, start: int) -> int:
-    """Where the part of ``text[:start]`` that :func:`_drop_article` and :func:`_article` may change begins: the
-    whitespace before ``start``, the article before it (at most 3 letters) and one character more (their ``\\b``
-    sees it)."""
+    """Where the part of ``text[:start]`` that :func:`_drop_article`, :func:`_article` and
+    :func:`~idiomkit.idioms.shape.pt_article` may change begins: the whitespace before ``start``, the article
+    before it (at most 4 letters: "umas") and one character more (their ``\\b`` sees it)."""
     k = start
     while k and text[k - 1].isspace():  # str.isspace: the \s of a str regex
         k -= 1
-    return max(0, k - 4)
+    return max(0, k - 5)
 
 
 # --- the text's language -----------------------------------------------------------------------------------------
@@ -252,9 +248,9 @@ class Rewriter:
             new = item.replacement
             begin = item.match.start
             if self._replaces(item.match):
-                cut = _drop_article(before, item.match.idiom)
+                cut = _drop_article(before, item.match.idiom, new)
                 new = new[:1].upper() + new[1:] if before[len(cut) : len(cut) + 1].isupper() else new
-                before = _article(cut, new)
+                before = _article(cut, new) if item.match.language == "EN" else pt_article(cut, new)
                 begin = edge + len(os.path.commonprefix([old, before]))  # a dropped or changed article is edited
                 while begin and head[begin - 1].isalnum():  # from its first letter: "a big fish" -> "an important.."
                     begin -= 1
@@ -272,7 +268,8 @@ class Rewriter:
     def _judge(self, text: str, match: Match) -> Found:
         probability = None if self.sense is None else float(self.sense.figurative_probability(text, match))
         figurative = probability is None or probability >= self.sense.threshold
-        return Found(match, probability, figurative, self._replacement(match) if figurative else None)
+        replacement = self._replacement(match, text[: match.start], text[match.end :]) if figurative else None
+        return Found(match, probability, figurative, replacement)
 
     def _replaces(self, match: Match) -> bool:
         return self.mode == "replace" and not self._english_gloss(match)
@@ -283,10 +280,11 @@ class Rewriter:
         entry = self.lexicon.get(match.idiom, match.language)
         return entry is not None and entry.meaning_language(0) != match.language
 
-    def _replacement(self, match: Match) -> str:
+    def _replacement(self, match: Match, before: str = "", after: str = "") -> str:
+        """What the span becomes; ``before`` / ``after``: the text around it (the replacement agrees with it)."""
         meaning = match.meanings[0]
         if self.mode == "mark":
             return f"«{match.text}»"
         if self.mode == "gloss" or self._english_gloss(match):
             return f"{match.text} ({meaning})"
-        return shape_meaning(meaning, match)
+        return shape_meaning(meaning, match, before, after[:40])

@@ -41,6 +41,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, Protocol
 
+from idiomkit.data.csvio import JSON_TOO_DEEP
 from idiomkit.data.errors import DataError
 from idiomkit.data.keys import normalise_idiom
 from idiomkit.idioms.matcher import tokenize
@@ -452,6 +453,8 @@ class SenseCheck:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise DataError(path, None, None, f"not a readable sense-check JSON file ({exc})") from None
+        except RecursionError:
+            raise DataError(path, None, None, JSON_TOO_DEEP) from None
         return cls(**_parse(Path(path), data))
 
 
@@ -477,12 +480,15 @@ def _parse(path: Path, data: Any) -> dict[str, Any]:
     if unknown := [g for g in groups if g not in GROUPS]:
         raise DataError(path, None, "groups", f"unknown feature group {unknown[0]!r}")
     threshold = float(_field(path, data, "threshold", (int, float)))
-    if not 0.0 <= threshold <= 1.0:
+    if not 0.0 <= threshold <= 1.0:  # NaN too
         raise DataError(path, None, "threshold", f"{threshold} is not within [0, 1]")
+    bias = float(_field(path, data, "bias", (int, float)))
+    if not math.isfinite(bias):  # NaN or inf would call every match figurative (or none)
+        raise DataError(path, None, "bias", f"{bias} is not a finite number")
     return {
         "weights": dict(zip(names, map(float, weights), strict=True)),
         "threshold": threshold,
-        "bias": float(_field(path, data, "bias", (int, float))),
+        "bias": bias,
         "groups": tuple(groups),
         "summary": _field(path, data, "summary", dict),
     }

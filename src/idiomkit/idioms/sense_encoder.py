@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from idiomkit.data.csvio import read_format_record
 from idiomkit.data.errors import DataError
 from idiomkit.errors import InputError
 from idiomkit.results import atomic_write_text
@@ -234,12 +235,7 @@ class EncoderSenseCheck:
         from safetensors.torch import load_file
 
         path = Path(path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-            raise DataError(path, None, None, f"not a readable sense encoder file ({type(exc).__name__})") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise DataError(path, None, "format", f"not a sense encoder (expected format '{FORMAT}')")
+        data = read_format_record(path, FORMAT, "sense encoder file", "a sense encoder")
         if data.get("version") != VERSION:
             raise DataError(path, None, "version", f"{data.get('version')!r} (this code reads version {VERSION})")
         for name, kind in (("rank", int), ("alpha", int), ("max_length", int), ("threshold", float)):

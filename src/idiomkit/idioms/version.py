@@ -17,13 +17,14 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 5
-READER_DIGEST = "5359a2dac6a13b58b2bc744768b6dd95176321a2b65ad7b1ec5f0317cc017948"
+READER_DIGEST = "bd1733dd719cf89dc0220e3845b1be8086fb2cbc1a6c74537f21ae9446652d5c"
 
 HERE = Path(__file__).resolve().parent
 
 # what defines the reader's behaviour, relative to this package: the shipped lexicon and sense check, the lexicon's
-# reading and lookup, the matcher (with its morphology and patterns), the rewrite, the sense check's scoring, the
-# sentence-transformers module and the evaluation lexicon (the shipped one minus the held-out idioms)
+# reading and lookup, the matcher (with its morphology and patterns), the rewrite (with its shaping of a meaning and
+# the English verb list), the sense check's scoring, the sentence-transformers module and the evaluation lexicon
+# (the shipped one minus the held-out idioms)
 READER_FILES = (
     "resources/lexicon.tsv",
     "resources/sense.json",
@@ -32,6 +33,8 @@ READER_FILES = (
     "morphology.py",
     "patterns.py",
     "rewrite.py",
+    "shape.py",
+    "resources/en_verbs.txt",
     "sense.py",
     "reader.py",
     "sources.py",

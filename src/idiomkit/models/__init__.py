@@ -5,10 +5,18 @@ from __future__ import annotations
 import json
 import logging
 import os
+import pickle
 from pathlib import Path
 from typing import Any
 
-from idiomkit.errors import InputError, is_safetensors_error
+from idiomkit.errors import InputError, is_safetensors_error, load_failure
+from idiomkit.models.folder import (
+    check_dense_activation,
+    check_links_stay_inside,
+    check_module_path,
+    check_sentence_transformers_module,
+    first_line,
+)
 from idiomkit.models.registry import (
     DEFAULT_MODEL,
     REGISTRY,
@@ -60,13 +68,19 @@ def load_model(
     (:func:`load_sentence_transformer`).
 
     Args:
-        name_or_path: ``minilm``, ``mpnet``, ``me5-small``, ``me5-small-enpt``, a model directory, or a hub id.
+        name_or_path: ``minilm``, ``mpnet``, ``me5-small``, ``me5-small-enpt``; a shipped idiom-aware model,
+            ``mpnet-idioms`` or ``me5-idioms`` (:mod:`idiomkit.models.shipped`: its base with the idiom reader in
+            front); a model directory, or a hub id.
         pooling: ``mean`` (the model's own) or ``last2`` (average of the last two layers, then mean).
         device: torch device; default picks CUDA/MPS when available, else CPU.
         max_seq_length: optional cap on tokens per text.
     """
     from idiomkit.embedding.pooling import with_pooling
+    from idiomkit.models.shipped import SHIPPED, load_shipped
 
+    if name_or_path in SHIPPED:
+        options = {"pooling": pooling, "device": device, "max_seq_length": max_seq_length}
+        return load_shipped(name_or_path, lambda base: load_model(base, **options))
     source = model_path(name_or_path)
     local = Path(source)
     if name_or_path not in REGISTRY and local.exists():
@@ -123,7 +137,7 @@ def module_classes_of(local: Path) -> dict[str, type]:
         return {}
     try:
         modules = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ModelNotAvailable(f"{path}: not valid JSON ({first_line(exc)})") from None
     if not isinstance(modules, list):
         raise ModelNotAvailable(f"{path}: expected a JSON list of modules, got {type(modules).__name__}")
@@ -133,7 +147,9 @@ def module_classes_of(local: Path) -> dict[str, type]:
         kind = entry.get("type") if isinstance(entry, dict) else None
         if not isinstance(kind, str) or not kind:
             raise ModelNotAvailable(f"{path}: module {row}: field 'type': missing or not a string")
+        folder = check_module_path(path, row, entry.get("path"))
         if kind.startswith("sentence_transformers."):
+            check_dense_activation(local / folder, check_sentence_transformers_module(path, row, kind))
             continue
         if kind not in own:
             raise ModelNotAvailable(
@@ -155,6 +171,7 @@ def load_sentence_transformer(source: str, **kwargs: Any):
     """
     from sentence_transformers import SentenceTransformer
 
+    check_links_stay_inside(Path(source))
     classes = module_classes_of(Path(source))
     try:
         if not classes:
@@ -165,6 +182,14 @@ def load_sentence_transformer(source: str, **kwargs: Any):
     except Exception as exc:
         if is_safetensors_error(exc):
             raise InputError(f"{weights_file(source)}: corrupt or truncated model weights ({exc})") from exc
+        if isinstance(exc, pickle.UnpicklingError):  # torch.load(weights_only=True) refused a pickled *.bin
+            raise InputError(
+                f"{weights_file(source, '*.bin')}: refused to load: not plain model weights (tensors only; damaged "
+                f"or crafted): {load_failure(exc)}"
+            ) from None
+        if isinstance(exc, RuntimeError) and str(exc).startswith("PytorchStreamReader failed"):  # a cut *.bin
+            reason = str(exc).split(".", 1)[0]  # "PytorchStreamReader failed reading zip archive: ..."
+            raise InputError(f"{weights_file(source, '*.bin')}: corrupt or truncated model weights ({reason})") from exc
         if isinstance(exc, ValueError) and "trust_remote_code" in str(exc):
             raise ModelNotAvailable(f"{source}: {first_line(exc)} (idiomkit never passes trust_remote_code)") from None
         if isinstance(exc, ValueError) and Path(source).is_dir():  # transformers: "Unrecognized model in ..."
@@ -174,16 +199,12 @@ def load_sentence_transformer(source: str, **kwargs: Any):
         raise
 
 
-def weights_file(source: str) -> str:
-    """The model folder's one ``*.safetensors`` file (its own or a module's, one folder down) when it has exactly
-    one, else the folder itself."""
+def weights_file(source: str, pattern: str = "*.safetensors") -> str:
+    """The model folder's one ``pattern`` file (its own or a module's, one folder down) when it has exactly one,
+    else the folder itself."""
     path = Path(source)
-    files = sorted(path.glob("*.safetensors")) + sorted(path.glob("*/*.safetensors")) if path.is_dir() else []
+    files = sorted(path.glob(pattern)) + sorted(path.glob(f"*/{pattern}")) if path.is_dir() else []
     return str(files[0]) if len(files) == 1 else source
-
-
-def first_line(exc: BaseException) -> str:
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def model_spec(name: str) -> ModelSpec | None:

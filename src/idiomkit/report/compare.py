@@ -13,14 +13,14 @@ from pathlib import Path
 from idiomkit.errors import InputError
 from idiomkit.report.paired import Card, interval_mark, paired_interval
 from idiomkit.report.scorecard import ADMIRE_BY_TYPE, HEADLINE, SCORECARD_TASK, column_digits, headline
-from idiomkit.results import read_json_object
+from idiomkit.results import read_result
 
 COMPARED = [*HEADLINE, *ADMIRE_BY_TYPE]  # the headline columns, then AdMIRe's pool by sentence type
 
 
 def read_card(path: Path) -> Card:
     """A scorecard result file as a :class:`Card`; anything else is a one-line error naming the file."""
-    rec = read_json_object(path, "scorecard card")
+    rec = read_result(path, "scorecard card")
     if rec.get("task") != SCORECARD_TASK or not isinstance(rec.get("metrics"), dict):
         raise InputError(f"{path}: not a scorecard card (task {rec.get('task')!r}); give an `evaluate all` result")
     return Card(path.with_suffix(""), headline(rec["metrics"], COMPARED))

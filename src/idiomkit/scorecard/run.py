@@ -13,7 +13,7 @@ from idiomkit.api import auto_prompt_name, made_by
 from idiomkit.config import default_data_dir, default_results_dir, seed_everything
 from idiomkit.errors import OptionError, api_errors
 from idiomkit.idioms.evaluation_reader import with_reader
-from idiomkit.idioms.reader import model_reader
+from idiomkit.idioms.reader import attach_reader, model_reader
 from idiomkit.idioms.sources import evaluation_lexicon
 from idiomkit.idioms.version import reader_record
 from idiomkit.models import load_model, resolve_name
@@ -75,6 +75,15 @@ def reader_in_front(st, mode: str, data_dir: Path, recipe: str, extra: dict[str,
     return with_reader(st, data_dir, mode, lexicon), reader_recipe(recipe, mode)
 
 
+def scoring_lexicon(st, reader, data_dir: Path, extra: dict[str, Any]):
+    """A model that carries its own reader (a trained or shipped model: the full lexicon) is scored with the
+    evaluation lexicon swapped in (the shipped one minus every held-out idiom); ``extra`` records the swap."""
+    lexicon = evaluation_lexicon(data_dir)
+    extra["lexicon"] = "evaluation"
+    extra["reader"] = {"mode": reader.mode, "lexicon": len(lexicon), "swapped_from": len(reader.lexicon)}
+    return attach_reader(st, reader.with_lexicon(lexicon))
+
+
 @api_errors
 def evaluate_all(
     model: str = "minilm", options: ScorecardOptions | None = None, *, run: RunOptions | None = None, **values: Any
@@ -109,6 +118,8 @@ def evaluate_all(
     extra: dict[str, Any] = {"pooling": run.pooling} | ({"training": training} if training else {})
     if opts.reader:
         st, recipe = reader_in_front(st, opts.reader, data, recipe, extra)
+    elif (own := model_reader(st)) is not None:
+        st = scoring_lexicon(st, own, data, extra)
     extra |= reader_record(model_reader(st))  # its code now; a trained model's lexicon is from its training run
     ctx = EvalContext(data, auto_prompt_name(st, run.prompt_name), run.batch_size, False, run.seed, opts.quick)
     identity = {"model": model, "name": name, "recipe": recipe, "context": ctx, "params": extra}

@@ -17,6 +17,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from idiomkit.data.errors import DataError
 from idiomkit.models.registry import get_spec
 from idiomkit.results import atomic_write_text
 from idiomkit.training.recipes import RECIPES, Recipe
@@ -74,6 +75,22 @@ def write_card_section(out: Path, section: str, top: str | None = None) -> Path:
 def write_model_card(out: Path, info: dict[str, Any]) -> Path:
     """Write ``out/README.md``'s top and training section from ``info`` (a run's ``training.json``)."""
     return write_card_section(out, model_card_section(info), card_top(info))
+
+
+def check_card_record(path: Path, info: dict[str, Any]) -> None:
+    """Refuse (one-line DataError naming ``path``, a run's ``training.json``) a record the model card cannot be
+    written from: an unknown recipe, a missing field. A verb that derives a model from a run checks this before
+    any work, so that it never leaves a saved model without its ``training.json``."""
+    recipe = info.get("recipe")
+    if not isinstance(recipe, str) or recipe not in RECIPES:
+        raise DataError(path, None, "recipe", f"unknown recipe {recipe!r} (known: {', '.join(RECIPES)})")
+    try:
+        card_top(info)
+        model_card_section(info)
+    except KeyError as exc:
+        raise DataError(path, None, str(exc.args[0]), "missing (a run made by `idiomkit train` records it)") from None
+    except (TypeError, IndexError, AttributeError) as exc:
+        raise DataError(path, None, None, f"not a complete run record ({type(exc).__name__}: {exc})") from None
 
 
 def card_top(info: dict[str, Any]) -> str:

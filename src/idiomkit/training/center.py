@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from idiomkit.data.errors import DataError
 from idiomkit.data.sts import load_sts
 from idiomkit.embedding.center import add_centering, mean_embedding
 from idiomkit.embedding.encode import query_prompt_name
@@ -22,9 +23,10 @@ from idiomkit.errors import OptionError
 from idiomkit.models import load_model
 from idiomkit.models.registry import get_spec
 from idiomkit.results import atomic_write_text
-from idiomkit.training.card import write_model_card
+from idiomkit.training.card import check_card_record, write_model_card
 from idiomkit.training.interpolate import run_info
 from idiomkit.training.recipes import METHOD_SUFFIXES, run_label
+from idiomkit.training.run_dir import MADE_BY, check_derived_output, derived_output, made_by
 
 log = logging.getLogger("idiomkit.training")
 
@@ -58,18 +60,39 @@ def center_run(
     run_dir: str | Path, output_dir: str | Path, data_dir: str | Path, *, sentences: int = 1000, seed: int = 0
 ) -> dict[str, Any]:
     """Save ``run_dir``'s model centred on :func:`reference_sentences` to ``output_dir`` (+ ``training.json``, its
-    label with :data:`CENTER_SUFFIX`, and the model card); returns that ``training.json``."""
+    label with :data:`CENTER_SUFFIX`, and the model card); returns that ``training.json``. ``output_dir`` is never
+    ``run_dir`` nor a folder holding another run (:func:`~idiomkit.training.run_dir.derived_output`), and is
+    locked while the model is written."""
     run_dir, output_dir = Path(run_dir), Path(output_dir)
     info = run_info(run_dir)  # before any model loads
-    cfg = info["config"]
-    sources = reference_sources(cfg["model"])
-    texts = reference_sentences(Path(data_dir), sources, sentences, seed)
+    label = centered_label(run_dir, info)
+    check_derived_output(run_dir, output_dir, "center")  # before the reference is read
+    texts = reference_sentences(Path(data_dir), reference_sources(info["config"]["model"]), sentences, seed)
+    with derived_output(run_dir, output_dir, "center"):
+        return save_centered(run_dir, output_dir, info, label, texts, seed)
+
+
+def centered_label(run_dir: Path, info: dict[str, Any]) -> str:
+    """The centred model's label: the run's own (or its recipe's) with :data:`CENTER_SUFFIX`; a ``training.json``
+    without a label, a recipe or a base model name is refused in one line before any work."""
+    path, cfg = run_dir / "training.json", info["config"]
+    if not isinstance(cfg.get("model"), str):
+        raise DataError(path, None, "config.model", "missing or not a string: the base model names the reference")
+    check_card_record(path, info)  # the recipe is known and the card can be written
+    label = info.get("label")
+    return (label if isinstance(label, str) else run_label(info["recipe"], cfg)) + CENTER_SUFFIX
+
+
+def save_centered(run_dir: Path, output_dir: Path, info: dict[str, Any], label: str, texts: list[str], seed: int):
+    """Centre ``run_dir``'s model on ``texts`` and save it with its ``training.json`` (``info`` as ``label``)."""
+    sources = reference_sources(info["config"]["model"])
     model = load_model(str(run_dir), device="cpu")
     prompt_name = query_prompt_name(model)  # as the scorecard encodes (its prompt "auto")
     mean = mean_embedding(model, texts, prompt_name=prompt_name)
     add_centering(model, mean)
     model.save(str(output_dir))
-    info["label"] = (info.get("label") or run_label(info["recipe"], cfg)) + CENTER_SUFFIX
+    info["label"] = label
+    info[MADE_BY] = made_by("center", run_dir)
     info["centering"] = {
         "from": str(run_dir),
         "reference": [f"{s} train" for s in sources],

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from idiomkit.errors import InputError, is_safetensors_error
+from idiomkit.errors import InputError, is_safetensors_error, load_failure
+from idiomkit.idioms.reader import ship_full_lexicon
 from idiomkit.models.lora import encoder_module
 from idiomkit.results import atomic_write_text
 from idiomkit.training.config import TrainConfig, TrainState
@@ -112,19 +113,6 @@ def load_checkpoint(out: Path) -> dict[str, Any] | None:
     return blob
 
 
-UNSAFE_ADVICE = ("weights_only", "safe_globals", "can still be loaded", "trust")
-
-
-def load_failure(exc: BaseException) -> str:
-    """What ``torch.load(weights_only=True)`` refused, in a few words, without PyTorch's advice to load the file
-    unsafely (``weights_only=False``, allow-listing globals): idiomkit never suggests running a checkpoint's code."""
-    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))  # torch bolds part of its advice with terminal escapes
-    if "WeightsUnpickler error:" in text:  # the unpickler's own reason, e.g. "Unsupported global: GLOBAL getattr"
-        text = text.split("WeightsUnpickler error:", 1)[1]
-    first = (re.split(r"\.\s|\n", text.strip(), maxsplit=1) or [""])[0].strip().rstrip(".")
-    return first if first and not any(word in first for word in UNSAFE_ADVICE) else type(exc).__name__
-
-
 def restore_checkpoint(blob: dict[str, Any], model) -> None:
     """Put a :func:`load_checkpoint` blob's weights into ``model`` and its RNG states into the generators. The
     weights are copied, so the blob's copy is dropped (a resumed mpnet run held 440 MB of it until the end)."""
@@ -176,11 +164,13 @@ def plain_copy(model):
 
 def save_plain(model, path: Path, length: int | None = None) -> None:
     """Save ``model`` as a plain sentence-transformers directory: LoRA adapters merged, reading up to its base
-    model's maximum length (not the training one: :func:`set_training_length`), or ``length``."""
+    model's maximum length (not the training one: :func:`set_training_length`), or ``length``; its idiom reader,
+    if any, with the full shipped lexicon (:func:`~idiomkit.idioms.reader.ship_full_lexicon`)."""
     with at_base_length(model, length):
         plain = plain_copy(model)
         plain.save(str(path))
     record_no_pooler(plain, path)
+    ship_full_lexicon(path)
 
 
 def record_no_pooler(model, path: Path) -> None:

@@ -19,18 +19,21 @@ from typing import Any
 
 import torch
 
+from idiomkit.data.csvio import JSON_TOO_DEEP
 from idiomkit.data.errors import DataError
 from idiomkit.embedding.mwe import add_mwe_tokens
 from idiomkit.errors import InputError, OptionError
 from idiomkit.models import load_model, load_sentence_transformer
 from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator
-from idiomkit.training.card import write_model_card
+from idiomkit.training.card import check_card_record, write_model_card
 from idiomkit.training.checkpoints import at_base_length, base_length, set_training_length
 from idiomkit.training.config import TrainConfig
+from idiomkit.training.recipe_options import recipe_fields
 from idiomkit.training.recipes import RECIPES, config_from_record, run_label
 from idiomkit.training.recipes.base import sts_validation_pairs
 from idiomkit.training.recipes.flagship import STS_METRIC
+from idiomkit.training.run_dir import MADE_BY, derived_output, made_by
 from idiomkit.training.setup import load_groups, validation_evaluator
 
 log = logging.getLogger("idiomkit.training")
@@ -81,17 +84,31 @@ def run_info(tuned_dir: Path) -> dict[str, Any]:
         info = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DataError(path, None, None, f"not valid JSON ({exc})") from None
+    except RecursionError:
+        raise DataError(path, None, None, JSON_TOO_DEEP) from None
     if not isinstance(info, dict) or not isinstance(info.get("config"), dict):
         raise DataError(path, None, None, "has no 'config' object")
     return info
 
 
 def run_config_of(tuned_dir: Path) -> TrainConfig:
-    """The run's :class:`TrainConfig` (a one-line DataError naming ``training.json`` for an unknown field)."""
-    try:
-        return config_from_record(run_info(tuned_dir)["config"])
-    except OptionError as exc:
-        raise DataError(tuned_dir / "training.json", None, None, f"config: {exc}") from None
+    """The run's :class:`TrainConfig` (a one-line DataError naming ``training.json`` for an unknown field or a
+    recipe idiomkit does not know: checked before any work). A record of every family's options (made before the
+    recipe options were split off) reads as its recipe's own (:func:`~idiomkit.training.recipes.config_from_record`)."""
+    config = run_info(tuned_dir)["config"]
+    path = tuned_dir / "training.json"
+    unknown = sorted(set(config) - set(TrainConfig.__dataclass_fields__) - set(recipe_fields()))
+    if unknown:
+        raise DataError(path, None, None, f"config has unknown field(s) {', '.join(unknown)}")
+    recipe = config.get("recipe", TrainConfig.recipe)
+    if not isinstance(recipe, str) or recipe not in RECIPES:
+        raise DataError(
+            path,
+            None,
+            "config.recipe",
+            f"unknown recipe {recipe!r}: cannot rebuild the run's start model (known: {', '.join(RECIPES)})",
+        )
+    return config_from_record(config)
 
 
 def start_model(cfg: TrainConfig, groups: list) -> Any:
@@ -112,6 +129,23 @@ def recipe_sweep(cfg: TrainConfig) -> Sweep:
     return Sweep(run.model, run.evaluators, run.primary, STS_METRIC, save_tuned_modules=True)
 
 
+def architecture_difference(start, tuned) -> str | None:
+    """How ``tuned``'s weights differ from ``start``'s in kind (names, or shapes other than the word-embedding rows
+    that MWE tokens add), in a few words; None when only those rows differ (or nothing). A BERT pooler only
+    ``tuned`` has is no difference (see :func:`mix_weights`)."""
+    a, b = start.state_dict(), tuned.state_dict()
+    only_start = sorted(a.keys() - b.keys())
+    only_tuned = sorted(k for k in b.keys() - a.keys() if "pooler" not in k.split("."))
+    if only_start or only_tuned:
+        first = only_start[0] if only_start else only_tuned[0]
+        return f"{len(only_start)} weight(s) only in the start model, {len(only_tuned)} only in the tuned one ({first})"
+    for k in a:
+        rows_only = "word_embeddings" in k and a[k].shape[1:] == b[k].shape[1:]
+        if a[k].shape != b[k].shape and not rows_only:
+            return f"{k} is {tuple(a[k].shape)} in the start model, {tuple(b[k].shape)} in the tuned one"
+    return None
+
+
 def mix_weights(start, tuned, alpha: float) -> dict[str, torch.Tensor]:
     """``(1 − α)·start + α·tuned`` for every floating-point tensor of ``start`` (others taken from ``tuned``).
 
@@ -120,7 +154,8 @@ def mix_weights(start, tuned, alpha: float) -> dict[str, torch.Tensor]:
     a, b = start.state_dict(), tuned.state_dict()
     reload_only = {k for k in b.keys() - a.keys() if "pooler" in k.split(".")}
     if a.keys() != b.keys() - reload_only or any(a[k].shape != b[k].shape for k in a):
-        raise InputError("start and tuned models differ in architecture; cannot interpolate")
+        why = architecture_difference(start, tuned) or "their MWE tokens differ"
+        raise InputError(f"start and tuned models differ in architecture ({why}); cannot interpolate")
     return {k: torch.lerp(a[k], b[k], alpha) if a[k].is_floating_point() else b[k] for k in a}
 
 
@@ -133,6 +168,11 @@ def load_pair(tuned_dir: str | Path) -> tuple[Sweep, Any, TrainConfig]:
         return recipe_sweep(cfg), tuned, cfg
     train, val, _ = load_groups(cfg)
     start = start_model(cfg, train + val)
+    if why := architecture_difference(start, tuned):  # another base model: not a matter of MWE tokens
+        raise InputError(
+            f"{tuned_dir}: its architecture differs from its start model '{cfg.model}' (training.json's config.model): "
+            f"{why}; cannot interpolate"
+        )
     if start.tokenizer.get_added_vocab() != tuned.tokenizer.get_added_vocab():
         raise InputError(f"{tuned_dir}: its MWE tokens differ from the ones its training config adds")
     evaluators = [validation_evaluator(val, tuned, cfg.mwe_tokens), StsEvaluator(sts_validation_pairs(cfg))]
@@ -201,18 +241,26 @@ def interpolation_rule(alphas: tuple[float, ...], sweep: Sweep, max_sts_drop: fl
 def interpolate_run(
     tuned_dir: str | Path, output_dir: str | Path, alphas=DEFAULT_ALPHAS, max_sts_drop: float = 0.03, on_point=None
 ) -> dict[str, Any]:
-    """Sweep, choose the ratio on validation, save the interpolated model (+ ``training.json``) to ``output_dir``."""
+    """Sweep, choose the ratio on validation, save the interpolated model (+ ``training.json``) to ``output_dir``:
+    never ``tuned_dir`` nor a folder holding another run (:func:`~idiomkit.training.run_dir.derived_output`), locked
+    while the model is written. The run's ``training.json`` and recipe are checked before any model loads."""
     tuned_dir, output_dir = Path(tuned_dir), Path(output_dir)
     alphas = check_ratios(alphas, max_sts_drop)
-    run_info(tuned_dir)  # before any model loads
-    sweep, tuned, _ = load_pair(tuned_dir)
-    points = interpolation_sweep(sweep, tuned, alphas, on_point=on_point)
-    best = choose_alpha(points, max_sts_drop, sweep.primary, sweep.sts)
-    save_mixed(sweep, tuned, best.alpha, output_dir)
-    info = run_info(tuned_dir)
-    cfg = info["config"]
-    base_label = info.get("label") or run_label(info["recipe"], cfg)
-    info["label"] = base_label + interpolation_suffix(alphas)
+    info = run_info(tuned_dir)  # before any model loads
+    run_config_of(tuned_dir)  # its fields and recipe, too
+    check_card_record(tuned_dir / "training.json", info)  # never a saved model without its training.json
+    info["label"] = (info.get("label") or run_label(info["recipe"], info["config"])) + interpolation_suffix(alphas)
+    with derived_output(tuned_dir, output_dir, "interpolate"):
+        sweep, tuned, _ = load_pair(tuned_dir)
+        points = interpolation_sweep(sweep, tuned, alphas, on_point=on_point)
+        best = choose_alpha(points, max_sts_drop, sweep.primary, sweep.sts)
+        save_mixed(sweep, tuned, best.alpha, output_dir)
+        return record_interpolation(tuned_dir, output_dir, info, alphas, sweep, points, best, max_sts_drop)
+
+
+def record_interpolation(tuned_dir, output_dir, info, alphas, sweep, points, best, max_sts_drop) -> dict[str, Any]:
+    """Write the interpolated model's ``training.json`` (the run's, with the sweep and the chosen ratio) and card."""
+    info[MADE_BY] = made_by("interpolate", tuned_dir)
     info["interpolation"] = {
         "from": str(tuned_dir),
         "alpha": best.alpha,

@@ -1,5 +1,6 @@
 """The run directory: tied to its config (``run_config.json``; another config is refused unless ``force_new``, which
-clears the old run), held by one writer at a time (``.lock``)."""
+clears the old run), held by one writer at a time (``.lock``). A model derived from a run (``center``,
+``interpolate``) goes to a folder of its own: never the run itself, nor a folder holding another run or model."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def stored_config(out: Path, blob: dict[str, Any] | None) -> tuple[dict[str, Any
         if path.exists():
             try:
                 config = json.loads(path.read_text(encoding="utf-8")).get("config")
-            except (UnicodeDecodeError, json.JSONDecodeError, AttributeError) as exc:
+            except (UnicodeDecodeError, json.JSONDecodeError, AttributeError, RecursionError) as exc:
                 raise RunDirError(f"{path}: not a run config ({exc}); use --force-new to start over") from None
             if not isinstance(config, dict):
                 raise RunDirError(f"{path}: has no 'config' object; use --force-new to start over")
@@ -92,8 +93,9 @@ def write_run_config(out: Path, cfg: TrainConfig) -> Path:
 
 
 @contextmanager
-def run_lock(out: Path):
-    """Hold ``out/.lock`` (``flock``, non-blocking) for the run: a second writer is refused with one line."""
+def run_lock(out: Path, writer: str = "training run"):
+    """Hold ``out/.lock`` (``flock``, non-blocking) for the run: a second writer (a training run, ``center`` or
+    ``interpolate``: they share the lock) is refused with one line saying that ``writer`` is writing there."""
     path = out / LOCK
     try:
         fh = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held open for the whole run
@@ -104,8 +106,7 @@ def run_lock(out: Path):
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise RunDirError(
-                f"{out}: another training run is writing here (lock {path} is held); wait for it or use another "
-                "--output"
+                f"{out}: another {writer} is writing here (lock {path} is held); wait for it or use another --output"
             ) from None
         fh.seek(0)
         fh.truncate()
@@ -130,3 +131,60 @@ def open_run(out: Path, cfg: TrainConfig, force_new: bool, main: bool) -> dict[s
         check_same_config(out, cfg, blob)
     write_run_config(out, cfg)
     return blob
+
+
+MADE_BY = "made_by"  # training.json of a derived model: {"command": "center" | "interpolate", "from": <run, resolved>}
+# what a run or a model leaves in its folder (a derived model is written only where none of these is, or over its own)
+RUN_MARKERS = (*RUN_ARTIFACTS, "train.log", "modules.json", "config.json", "config_sentence_transformers.json")
+
+
+def made_by(command: str, source: Path) -> dict[str, str]:
+    """The :data:`MADE_BY` record of a model ``command`` derived from the run ``source``."""
+    return {"command": command, "from": str(source.resolve())}
+
+
+def run_markers(out: Path) -> list[str]:
+    """The names in ``out`` that say a run or a model lives there (:data:`RUN_MARKERS`, weights files)."""
+    found = [name for name in RUN_MARKERS if (out / name).exists()]
+    return found + sorted(p.name for p in out.glob("*.safetensors")) + sorted(p.name for p in out.glob("*.bin"))
+
+
+def own_output(out: Path, command: str, source: Path) -> bool:
+    """Whether ``out``'s ``training.json`` says ``command`` made it from ``source`` (its :data:`MADE_BY`)."""
+    try:
+        info = json.loads((out / "training.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(info, dict) and info.get(MADE_BY) == made_by(command, source)
+
+
+def check_derived_output(source: Path, out: Path, command: str) -> None:
+    """Refuse (one line) to write the model ``command`` derives from the run ``source`` into ``out`` when ``out`` is
+    ``source`` or inside it, or holds a run or model (:func:`run_markers`) that ``command`` did not make from
+    ``source``: no verb writes over a run it did not make. Its own earlier output is written over."""
+    if out.resolve() == source.resolve() or source.resolve() in out.resolve().parents:
+        where = "is" if out.resolve() == source.resolve() else "is inside"
+        raise RunDirError(
+            f"{out}: {where} the run `idiomkit {command}` reads ({source}); it is never written over: choose "
+            "another --output"
+        )
+    markers = run_markers(out) if out.is_dir() else []
+    if markers and not own_output(out, command, source):
+        raise RunDirError(
+            f"{out}: holds another run or model ({markers[0]}); `idiomkit {command}` writes only into a new or "
+            f"empty folder, or over its own output from {source}: choose another --output or remove that folder"
+        )
+
+
+@contextmanager
+def derived_output(source: Path, out: Path, command: str):
+    """Check ``out`` (:func:`check_derived_output`), create it and hold its lock (:func:`run_lock`, shared with
+    training: a second writer is refused) while ``command`` writes its model there; checked again under the lock."""
+    check_derived_output(source, out, command)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunDirError(f"{out}: cannot create the output directory ({exc.strerror or exc})") from None
+    with run_lock(out, "run (train, center or interpolate)") as lock:
+        check_derived_output(source, out, command)
+        yield lock

@@ -129,12 +129,16 @@ def test_cli_train_evaluate_interpolate(tmp_path, monkeypatch):
     base = load_model("minilm").max_seq_length
     assert load_model(str(tmp_path / "mix")).max_seq_length == base > 32
     assert f"trained at 32 tokens (max_seq_length); reads up to {base}" in card
-    # One fixed ratio is not a choice: its own label and rule, so its card is not read as a validated sweep.
-    result = runner.invoke(app, ["interpolate", str(run), "-o", str(tmp_path / "wise"), "--alphas", "0.5"])
+    assert info["made_by"] == {"command": "interpolate", "from": str(run.resolve())}
+    # One fixed ratio is not a choice: its own label and rule, so its card is not read as a validated sweep. Its
+    # own earlier output (made from this run) is written over; the run itself never is.
+    result = runner.invoke(app, ["interpolate", str(run), "-o", str(tmp_path / "mix"), "--alphas", "0.5"])
     assert result.exit_code == 0, result.output
-    info = json.loads((tmp_path / "wise" / "training.json").read_text())
+    info = json.loads((tmp_path / "mix" / "training.json").read_text())
     assert info["label"] == "cosine-dedup-wise0.5" and info["interpolation"]["alpha"] == 0.5
     assert info["interpolation"]["rule"] == "fixed alpha 0.5 (not chosen on validation)"
+    result = runner.invoke(app, ["interpolate", str(run), "-o", str(run), "--alphas", "0.5"])
+    assert result.exit_code == 2 and "it is never written over" in result.output
 
     result = runner.invoke(app, ["train", "--recipe", "nope", "--output", str(tmp_path / "x")])
     assert result.exit_code == 2 and "unknown recipe 'nope'" in result.output

@@ -150,6 +150,38 @@ def test_theidioms_and_speaklikeabrazilian_keep_examples(tmp_path):
         ),
         ("theidioms", "theidioms_raw.json", '{"idiom": "a b"}', "expected a JSON list of records, got dict"),
         (
+            "theidioms",
+            "theidioms_raw.json",
+            '[{"idiom": "a b", "meaning": "c"}, {"idiom": "d e", "meaning": 1.5}]',
+            "row 2: field 'meaning': expected text, got float 1.5",
+        ),
+        (
+            "theidioms",
+            "theidioms_raw.json",
+            '[{"idiom": "a b", "meaning": NaN}]',
+            "row 1: field 'meaning': expected text, got float NaN",
+        ),
+        (
+            "theidioms",
+            "theidioms_raw.json",
+            '[{"idiom": "a b", "meaning": "c", "example": ["x"]}]',
+            "row 1: field 'example': expected text, got list [\"x\"]",
+        ),
+        ("theidioms", "theidioms_raw.json", "[" * 100_000 + "]" * 100_000, "JSON nested too deeply to read"),
+        (
+            "theidioms",
+            "theidioms_raw.json",
+            '[{"idiom": "a b", "meaning": ""}, {"idiom": "c d"}]',
+            "no theidioms.com sense kept: 2 rows read; skipped: 2 no meaning",
+        ),
+        ("gcide", "gcide_phrases.tsv", "phrase\tdefinition\tparent_headword\n", "no GCIDE phrases sense kept: 0 rows"),
+        (
+            "freedict",
+            "multiword_pt_en.tsv",
+            "headword_pt\tsenses_en\nabrir mão de\t \ndar com\t | , \n",
+            "no FreeDict por-eng sense kept: 2 rows read; skipped: 2 no English sense",
+        ),
+        (
             "speaklikeabrazilian",
             "expressions.jsonl",
             '{"expression": "x y", "definitions": "z"}\n',
@@ -161,7 +193,7 @@ def test_bad_input_is_one_line_naming_file_row_and_field(tmp_path, source, name,
     path = put(tmp_path, source, name, text)
     with pytest.raises(DataError) as err:
         getattr(d, f"load_{source}")(tmp_path)
-    assert str(err.value) == f"{path}: {message}"
+    assert str(err.value).startswith(f"{path}: {message}") and "\n" not in str(err.value)
 
 
 WN_VERB = (

@@ -107,6 +107,12 @@ def test_bad_gzip_and_bad_meaning_language_are_one_line_errors(tmp_path):
     bad.write_bytes(b"not gzip")
     with pytest.raises(DataError, match=r"lex.tsv.gz: not a readable gzip file"):
         Lexicon.from_tsv(bad)
+    good = Lexicon.from_pairs([("kick the bucket", "to die")] * 50).to_tsv(tmp_path / "good.tsv.gz").read_bytes()
+    damaged = good[:20] + bytes(b ^ 0xFF for b in good[20:40]) + good[40:]  # a bad deflate stream: zlib.error
+    for broken in (damaged, good[: len(good) // 2]):  # damaged; cut short (EOFError)
+        bad.write_bytes(broken)
+        with pytest.raises(DataError, match=r"lex.tsv.gz: not a readable gzip file \(\w"):
+            Lexicon.from_tsv(bad)
     path = write(tmp_path, HEADER.rstrip("\n") + "\tmeaning_language\nkick the bucket\tEN\tto die\tuser\tFR\n")
     with pytest.raises(DataError) as err:
         Lexicon.from_tsv(path)

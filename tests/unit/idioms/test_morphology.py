@@ -13,7 +13,8 @@ def test_swim_inflects_one_way_in_the_matcher_and_the_rewriter():
     # the rewriter once had its own table of irregular pasts, without "swim": it wrote "swimmed", a form the
     # matcher's table never accepted; both read EN_VERBS now
     assert inflect("swim", "past") == "swam" and "swam" in en_forms("swim") and "swimmed" not in en_forms("swim")
-    assert verb_form("swam", "swim") == "past" and verb_form("swum", "swim") == "past"
+    assert verb_form("swam", "swim") == "past" and verb_form("swum", "swim") == "participle"
+    assert inflect("swim", "participle") == "swum"
     lexicon = Lexicon.from_pairs([("kick the bucket", "to swim"), ("swim against the tide", "to resist")])
     assert Rewriter(lexicon, "replace").rewrite("He kicked the bucket.") == "He swam."
     assert [m.text for m in Matcher(lexicon).find("They swam against the tide.")] == ["swam against the tide"]
@@ -31,6 +32,8 @@ def test_every_form_the_rewriter_makes_the_matcher_accepts_and_reads_back(lemma)
         word = inflect(lemma, form)
         assert word in en_forms(lemma), (lemma, form, word)
         assert inflect(lemma, verb_form(word, lemma)) == word, (lemma, form, word)  # "cut": past reads as base
+    participle = inflect(lemma, "participle")  # "gone"; "kept" reads as a past, the same word
+    assert participle in en_forms(lemma) and inflect(lemma, verb_form(participle, lemma)) == participle, lemma
 
 
 def test_regular_verbs_round_trip():

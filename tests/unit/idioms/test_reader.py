@@ -247,6 +247,25 @@ def test_embed_with_a_bad_reader_config_is_one_line_exit_2(tmp_path):
     assert_one_line_error(runner.invoke(app, ["embed", "-m", str(folder), "x"]), "idiom_reader.json", "truncated JSON")
 
 
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "[" * 100_000 + "]" * 100_000])
+def test_a_bad_sense_check_is_one_line_from_sense_and_from_a_model_folder(tmp_path, literal):
+    """A NaN or infinite bias (or a file nested past the recursion limit) is refused where it is read: from
+    ``read --sense FILE`` and from a saved model's ``0_IdiomReader/sense.json`` (``embed -m``)."""
+    from idiomkit.idioms.sense import SenseCheck
+
+    sense = SenseCheck(weights={"lang=EN": 2.0}, bias=0.0, threshold=0.6)
+    text = json.dumps(sense.to_json()).replace('"bias": 0.0', f'"bias": {literal}') if len(literal) < 9 else literal
+    expected = "field 'bias': " if len(literal) < 9 else "JSON nested too deeply to read"
+    path = tmp_path / "sense.json"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["read", "She kicked the bucket.", "--sense", str(path)])
+    assert_one_line_error(result, f"{path}: {expected}")
+    folder = saved_reader(tmp_path, with_key("sense", True))
+    (folder / "0_IdiomReader" / "sense.json").write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["embed", "-m", str(folder), "she kicked the bucket"])
+    assert_one_line_error(result, f"{folder / '0_IdiomReader' / 'sense.json'}: {expected}")
+
+
 def test_one_default_read_and_reader_options_judge_sense_add_reader_does_not(monkeypatch):
     """``read`` and every ``--reader`` option apply the shipped sense check; ``add_reader`` applies none."""
     from sentence_transformers import SentenceTransformer

@@ -83,6 +83,37 @@ def test_a_bad_threshold_or_weight_is_rejected(tiny, tmp_path):
             SenseCheck.load(path)
 
 
+NOT_FINITE = [
+    ("bias", "NaN"),
+    ("bias", "Infinity"),
+    ("bias", "-Infinity"),
+    ("threshold", "NaN"),
+    ("weights", "Infinity"),
+    ("weights", "NaN"),
+]
+
+
+@pytest.mark.parametrize(("key", "literal"), NOT_FINITE, ids=[f"{k}-{v}" for k, v in NOT_FINITE])
+def test_a_non_finite_number_is_refused_where_it_is_read(tiny, tmp_path, key, literal):
+    """Python's JSON reads NaN and Infinity: a NaN bias once made every match figurative (min(30, nan) = 30)."""
+    data = tiny.to_json()
+    data[key] = [0.0] * (len(data["weights"]) - 1) + ["X"] if key == "weights" else "X"
+    path = tmp_path / "sense.json"
+    path.write_text(json.dumps(data).replace('"X"', literal), encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        SenseCheck.load(path)
+    assert err.value.field == key and str(err.value).startswith(f"{path}: field '{key}': ")
+    assert "\n" not in str(err.value)
+
+
+def test_a_deeply_nested_file_is_a_one_line_error(tmp_path):
+    path = tmp_path / "sense.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        SenseCheck.load(path)
+    assert str(err.value).startswith(f"{path}: JSON nested too deeply to read") and "\n" not in str(err.value)
+
+
 def test_the_threshold_is_applied(tiny):
     sentence = "Then zorp big fish again."
     p = tiny.figurative_probability(sentence, _match(sentence))

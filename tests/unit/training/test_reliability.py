@@ -96,3 +96,10 @@ def test_gz_prediction_files_round_trip_and_are_reproducible(tmp_path):
     assert first.stat().st_size < len(text) / 4
     plain = write_prediction(tmp_path / "c.csv", text)
     assert plain.read_text() == text and read_prediction(plain) == text
+    from idiomkit.data.errors import DataError
+
+    whole = first.read_bytes()
+    for broken in (whole[:20] + bytes(b ^ 0xFF for b in whole[20:60]) + whole[60:], whole[: len(whole) // 2]):
+        first.write_bytes(broken)  # a damaged deflate stream (zlib.error), then a cut one (EOFError)
+        with pytest.raises(DataError, match=r"a.run.trec.gz: not a readable gzip file \(\w"):
+            read_prediction(first)

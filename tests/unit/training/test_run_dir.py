@@ -7,7 +7,6 @@ import json
 import os
 import pickle
 import random
-from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +35,7 @@ def one_line_error(result, exit_code: int = 2) -> str:
 def write_config(out: Path, *names: str, **changes) -> None:
     """A run directory whose ``names`` (default: run_config.json and training.json, a finished run) hold a config."""
     out.mkdir(parents=True, exist_ok=True)
-    cfg = asdict(TrainConfig(output_dir=str(out), **changes))
+    cfg = TrainConfig(output_dir=str(out), **changes).record()
     for name in names or (RUN_CONFIG, "training.json"):
         (out / name).write_text(json.dumps({"config": cfg}), encoding="utf-8")
 
@@ -136,13 +135,13 @@ def test_config_of_a_run_without_run_config_comes_from_training_json_or_the_chec
     else:
         out.mkdir()
         (out / CHECKPOINT).write_bytes(b"")  # there is a checkpoint; its (already loaded) blob holds the config
-        blob = {"config": asdict(TrainConfig(recipe="cosine"))}
+        blob = {"config": TrainConfig(recipe="cosine").record()}
     with pytest.raises(RunDirError, match="was trained with recipe=cosine; now recipe=mnrl"):
         check_same_config(out, TrainConfig(recipe="mnrl"), blob)
 
 
 def test_resume_safe_fields_may_change_and_the_rest_may_not():
-    old = asdict(TrainConfig())
+    old = TrainConfig().record()
     harmless = dict(old, output_dir="elsewhere", data_dir="/data", checkpoint_every=7, threads=1, keep_epochs=True)
     assert config_differences(old, harmless) == []
     shaping = dict(old, model="mpnet", warmup=0.0, max_steps=9, eval_every=3, lora_rank=4)

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from idiomkit.data.csvio import csv_value_rows, decode, read_jsonl_records, record_of
+from idiomkit.data.csvio import JSON_TOO_DEEP, csv_value_rows, decode, read_jsonl_records, record_of
 from idiomkit.data.errors import DataError
 from idiomkit.data.keys import strip_accents
 
@@ -107,9 +107,21 @@ def _need(path: Path, row: int, rec: dict, field: str) -> str:
 
 
 def log_source_counts(name: str, path: Path, read: int, kept: int, skipped: Counter) -> None:
-    """Log the rows of one source read, kept and skipped (by reason): nothing is dropped without a count."""
+    """Log what a loader read, kept and skipped (by reason); a source that gives no sense at all (a header-only
+    file, every row skipped) is a one-line DataError, never an empty source a lexicon build drops silently."""
     detail = ", ".join(f"{n} {why}" for why, n in sorted(skipped.items())) or "none"
+    if not kept:
+        raise DataError(path, None, None, f"no {name} sense kept: {read} rows read; skipped: {detail}")
     log.info("%s %s: %d rows read, %d kept; skipped: %s", name, path, read, kept, detail)
+
+
+def _optional_text(path: Path, row: int, rec: dict, field: str) -> str:
+    """An optional text field ("" when missing, null or blank); a value that is not text (a number, NaN, a list)
+    is a DataError naming file, row and field, as a non-text required field is (:func:`_need`)."""
+    value = rec.get(field)
+    if value is not None and not isinstance(value, str):
+        raise DataError(path, row, field, f"expected text, got {type(value).__name__} {json.dumps(value)[:40]}")
+    return _space(value or "")
 
 
 # --- shared filters ----------------------------------------------------------------------------------------------
@@ -456,6 +468,8 @@ def load_theidioms(data_dir: str | Path) -> list[DictSense]:
         records = json.loads(decode(path))
     except json.JSONDecodeError as exc:
         raise DataError(path, exc.lineno, None, f"invalid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise DataError(path, None, None, JSON_TOO_DEEP) from None
     if not isinstance(records, list):
         raise DataError(path, None, None, f"expected a JSON list of records, got {type(records).__name__}")
     out, skipped = [], Counter()
@@ -463,11 +477,12 @@ def load_theidioms(data_dir: str | Path) -> list[DictSense]:
         if not isinstance(rec, dict):
             raise DataError(path, row, None, f"expected a JSON object, got {type(rec).__name__}")
         idiom = _need(path, row, rec, "idiom").replace("’", "'")
-        meaning = re.sub(r"^(?:it\s+)?(?:refers to|means)\s+", "", _space(rec.get("meaning") or ""), flags=re.I)
+        meaning = _optional_text(path, row, rec, "meaning")
+        meaning = re.sub(r"^(?:it\s+)?(?:refers to|means)\s+", "", meaning, flags=re.I)
         if not meaning:
             skipped["no meaning"] += 1
             continue
-        example = _space(rec.get("example") or "")
+        example = _optional_text(path, row, rec, "example")
         out.append(DictSense(idiom, "EN", meaning, "EN", "theidioms", (example,) if example else ()))
     log_source_counts("theidioms.com", path, len(records), len(out), skipped)
     return out

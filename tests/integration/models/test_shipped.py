@@ -1,0 +1,81 @@
+"""Shipped models (:mod:`idiomkit.models.shipped`): the adapter format on a real base (minilm with a small random
+LoRA delta): written, read back and merged to the same embeddings, refused when changed; and the shipped entries,
+each the base with the reader in front."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from idiomkit.data.errors import DataError
+from idiomkit.idioms.reader import IdiomReader, model_reader
+from idiomkit.models import load_model
+from idiomkit.models.shipped import SHIPPED, apply_adapter, read_adapter, save_adapter, shipped_entries
+
+TEXTS = ["He finally kicked the bucket.", "The weather is nice today.", "She spilled the beans."]
+
+
+@pytest.fixture(scope="module")
+def tuned(minilm, tmp_path_factory):
+    """A copy of minilm with a random rank-2 LoRA delta, its embeddings, and the delta saved as an adapter."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+
+    model = copy.deepcopy(minilm)
+    torch.manual_seed(0)
+    peft_model = get_peft_model(model[0].auto_model, LoraConfig(r=2, lora_alpha=4, target_modules=["query", "value"]))
+    with torch.no_grad():
+        for name, p in peft_model.named_parameters():
+            if "lora_" in name:
+                p.normal_(0.0, 0.2)
+                p.copy_(p.half().float())  # the adapter is stored in fp16: compare like with like
+    model[0].model = peft_model
+    folder = save_adapter(peft_model, tmp_path_factory.mktemp("adapter") / "a", base="minilm", run="test")
+    return model.encode(TEXTS), folder
+
+
+def test_an_adapter_reproduces_the_trained_embeddings(minilm, tuned):
+    want, folder = tuned
+    got = apply_adapter(copy.deepcopy(minilm), folder).encode(TEXTS)
+    np.testing.assert_allclose(got, want, atol=1e-4)
+    assert not np.allclose(got, minilm.encode(TEXTS), atol=1e-3)  # the delta changes the model
+    assert all(p.stat().st_size < 2_000_000 for p in folder.iterdir())
+
+
+def test_a_changed_adapter_is_refused_in_one_line(tuned, tmp_path):
+    _, folder = tuned
+    for part in folder.iterdir():
+        (tmp_path / part.name).write_bytes(part.read_bytes())
+    data = bytearray((tmp_path / "adapter.safetensors").read_bytes())
+    data[-2] ^= 0x40
+    (tmp_path / "adapter.safetensors").write_bytes(bytes(data))
+    with pytest.raises(DataError, match="sha256 differs") as err:
+        read_adapter(tmp_path)
+    assert "\n" not in str(err.value)
+
+
+def test_a_record_that_is_not_an_adapter_is_refused(tuned, tmp_path):
+    _, folder = tuned
+    (tmp_path / "adapter.safetensors").write_bytes((folder / "adapter.safetensors").read_bytes())
+    (tmp_path / "adapter.json").write_text('{"format": "other"}')
+    with pytest.raises(DataError, match="not an idiomkit adapter"):
+        read_adapter(tmp_path)
+
+
+def test_the_shipped_entries_and_their_cards():
+    names = [e["name"] for e in shipped_entries()]
+    assert names == ["mpnet-idioms", "me5-idioms"]
+    for spec in SHIPPED.values():
+        assert spec.card and (spec.adapter is None) == ("No trained delta is shipped" in spec.card)
+
+
+def test_me5_idioms_loads_in_one_line_with_the_reader_in_front():
+    model = load_model("me5-idioms")
+    reader = model_reader(model)
+    assert isinstance(reader, IdiomReader) and reader.mode == "replace" and reader.sense is not None
+    assert reader.rewrite_inputs(["After years of illness, the old farmer finally kicked the bucket."]) != [
+        "After years of illness, the old farmer finally kicked the bucket."
+    ]
+    assert model.encode(TEXTS).shape == (3, 384)
