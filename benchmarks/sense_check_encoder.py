@@ -1,8 +1,8 @@
 """Train the cross-encoder sense check (sense check v2), ship it and record its numbers.
 
-Selection rule (fixed before the run): the checkpoint (validated every 200 steps and at the end of the 2 epochs) and the threshold (0.05..0.95)
-with the highest mean per-source macro-F1 on the validation idioms carved from the training sources (15% of idioms
-by hash); ties go to the earlier step. 2A dev (zero-shot, unseen idioms) is scored once, with the chosen model.
+Selection rule (fixed before the run): the checkpoint (validated every 200 steps and at the end of the 2 epochs)
+and the threshold (0.05..0.95) with the highest mean per-source macro-F1 on the validation idioms carved from the
+training sources (15% of idioms by hash); ties go to the earlier step. 2A dev (zero-shot, unseen idioms) is scored once, with the chosen model.
 
     .venv/bin/python benchmarks/sense_check_encoder.py --output runs/sense-encoder [--data-dir ../shared/data]
 

@@ -127,6 +127,7 @@ def test_a_card_records_the_reader_version_when_the_reader_takes_part(monkeypatc
         return StandIn(reader, *st._modules.values()), f"{recipe}+reader-{mode}"
 
     monkeypatch.setattr(run, "reader_in_front", put_reader_first)
+    monkeypatch.setattr(run, "scoring_lexicon", lambda st, own, data_dir, extra: st)  # no evaluation lexicon here
     written = {}
     for name, options in (("with", {}), ("without", {}), ("without", {"reader": "gloss"})):
         (scored,) = run.evaluate_all(name, results_dir=tmp_path, only=["xiao"], model_name=name, **options)
