@@ -2,7 +2,8 @@
 
 Selection rule (fixed before the run): the checkpoint (validated every 200 steps and at the end of the 2 epochs)
 and the threshold (0.05..0.95) with the highest mean per-source macro-F1 on the validation idioms carved from the
-training sources (15% of idioms by hash); ties go to the earlier step. 2A dev (zero-shot, unseen idioms) is scored once, with the chosen model.
+training sources (15% of idioms by hash); ties go to the earlier step. 2A dev (zero-shot, unseen idioms) is scored
+once, with the chosen model.
 
     .venv/bin/python benchmarks/sense_check_encoder.py --output runs/sense-encoder [--data-dir ../shared/data]
 
