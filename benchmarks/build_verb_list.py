@@ -2,7 +2,7 @@
 
 usage: python benchmarks/build_verb_list.py [--wordnet-dir /usr/share/wordnet]
 
-The rewriter reads it (:func:`idiomkit.idioms.morphology.en_verbs`) to tell a meaning that is a verb phrase without
+The rewriter reads it (:func:`idiomkit.idioms.morphology_en.en_verbs`) to tell a meaning that is a verb phrase without
 its "to" ("tease someone", "reveal a secret") from one that is not ("easy", "very happy"), so that the verb takes
 the span's tense. Needs WordNet (Debian ``wordnet-base``, ``make wordnet``); a rebuild is byte-identical.
 """
@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from idiomkit.data.extra.wordnet import WORDNET_DIR
-from idiomkit.idioms.morphology import EN_VERB_FILE
+from idiomkit.idioms.morphology_en import EN_VERB_FILE
 from idiomkit.results import atomic_write_text
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "idiomkit" / "idioms" / "resources" / EN_VERB_FILE

@@ -52,7 +52,8 @@ from idiomkit.idioms.fragments import Sense, drop_fragments
 from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
 from idiomkit.idioms.light import EN_LIGHT, LightWords, drop_light, light_words
 from idiomkit.idioms.matcher import Matcher
-from idiomkit.idioms.morphology import en_forms, word_set
+from idiomkit.idioms.morphology import word_set
+from idiomkit.idioms.morphology_en import en_forms
 from idiomkit.idioms.sources import (
     PARTICLES,
     SEMEVAL_TAG,

@@ -1,10 +1,10 @@
 """Find a lexicon's idioms in running text, tolerant of inflection, slots, articles and short insertions.
 
 Each entry is parsed into a pattern of token slots (:mod:`~idiomkit.idioms.patterns`: words with every inflection
-from :mod:`~idiomkit.idioms.morphology`, optional determiners, fillers for "someone"/"one's"). A sentence is cut
-into Unicode word tokens (letters/digits/underscore/combining marks, inner apostrophes; hyphens split), so an
-idiom never matches inside a word. Each pattern is indexed by the forms of its rarest content word (its
-*anchor*), so a sentence only tries the few patterns whose anchor it contains.
+from :mod:`~idiomkit.idioms.morphology` and :mod:`~idiomkit.idioms.morphology_en`, optional determiners, fillers for
+"someone"/"one's"). A sentence is cut into Unicode word tokens (letters/digits/underscore/combining marks, inner
+apostrophes; hyphens split), so an idiom never matches inside a word. Each pattern is indexed by the forms of its
+rarest content word (its *anchor*), so a sentence only tries the few patterns whose anchor it contains.
 
 Tolerated: English verb inflection (regular + one table of irregular verbs), plurals, possessives, comparatives;
 an optional "be" ("[be] on cloud nine"); up to ``max_gap`` inserted words around a determiner slot ("spill all

@@ -1,15 +1,15 @@
 """Parse a lexicon entry into a match pattern: a sequence of token slots, indexed by its rarest word.
 
-Each idiom compiles to *slots*: a *word* (the idiom's word with every inflection, :mod:`~idiomkit.idioms.morphology`;
-an -ed/-ing word after the first keeps its ending: "posted" is never "post"), an optional *determiner* (the
-idiom's "the" -> the/this/that/possessives; "a/an" -> a/an; "[pron]" -> any determiner or pronoun; PT
-o/a/os/as/seu/sua...), a *possessive* ("one's"/"your"/"my"... -> any possessive or a noun's 's, never nothing: a
-determiner slot the matcher must fill) or a *filler* ("someone"/"something"/"alguém"/"(somebody)": one or two
-words; "someone's": one to three words ending in a possessive: "my", "the old man's"). A parenthesised part is
-optional; "be" is optional in an idiom of two or more other words; words may be inserted only around a
-determiner, or after the first word of an idiom of 3+ words when a function word follows (:func:`parse_idiom`). A
-:class:`Pattern` adds the slot of the idiom's rarest content word (its *anchor*, whose forms index it) and how far
-before the anchor a match may start.
+Each idiom compiles to *slots*: a *word* (the idiom's word with every inflection, :mod:`~idiomkit.idioms.morphology`
+and :mod:`~idiomkit.idioms.morphology_en`; an -ed/-ing word after the first keeps its ending: "posted" is never
+"post"), an optional *determiner* (the idiom's "the" -> the/this/that/possessives; "a/an" -> a/an; "[pron]" -> any
+determiner or pronoun; PT o/a/os/as/seu/sua...), a *possessive* ("one's"/"your"/"my"... -> any possessive or a noun's
+'s, never nothing: a determiner slot the matcher must fill) or a *filler*
+("someone"/"something"/"alguém"/"(somebody)": one or two words; "someone's": one to three words ending in a
+possessive: "my", "the old man's"). A parenthesised part is optional; "be" is optional in an idiom of two or more
+other words; words may be inserted only around a determiner, or after the first word of an idiom of 3+ words when a
+function word follows (:func:`parse_idiom`). A :class:`Pattern` adds the slot of the idiom's rarest content word (its
+*anchor*, whose forms index it) and how far before the anchor a match may start.
 
 Example::
 
@@ -32,11 +32,11 @@ from idiomkit.idioms.morphology import (
     PT_CONTRACTIONS,
     PT_DETS,
     PT_FUNCTION,
-    en_forms,
     pt_forms,
     pt_head_forms,
 )
 from idiomkit.idioms.morphology import word_set as _set
+from idiomkit.idioms.morphology_en import en_forms
 
 _EN_POSSESSIVES = _set("my your his her its our their one's someone's somebody's thy whose")
 _EN_ARTICLES = _set("a an the this that these those some any no every each another")

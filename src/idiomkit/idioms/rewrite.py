@@ -33,8 +33,9 @@ from typing import Any, Protocol
 from idiomkit.errors import OptionError
 from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Match, Matcher
-from idiomkit.idioms.morphology import inflect, verb_form, word_set  # noqa: F401 (re-exported)
-from idiomkit.idioms.shape import pt_article, shape_meaning
+from idiomkit.idioms.morphology import word_set
+from idiomkit.idioms.shape import shape_meaning
+from idiomkit.idioms.shape_pt import pt_article
 
 MODES = ("mark", "gloss", "replace")
 
@@ -150,7 +151,7 @@ def _drop_article(before: str, idiom: str, replacement: str = "") -> str:
 
 def _edge(text: str, start: int) -> int:
     """Where the part of ``text[:start]`` that :func:`_drop_article`, :func:`_article` and
-    :func:`~idiomkit.idioms.shape.pt_article` may change begins: the whitespace before ``start``, the article
+    :func:`~idiomkit.idioms.shape_pt.pt_article` may change begins: the whitespace before ``start``, the article
     before it (at most 4 letters: "umas") and one character more (their ``\\b`` sees it)."""
     k = start
     while k and text[k - 1].isspace():  # str.isspace: the \s of a str regex

@@ -45,7 +45,8 @@ from idiomkit.data.csvio import JSON_TOO_DEEP
 from idiomkit.data.errors import DataError
 from idiomkit.data.keys import normalise_idiom
 from idiomkit.idioms.matcher import tokenize
-from idiomkit.idioms.morphology import en_forms, pt_forms
+from idiomkit.idioms.morphology import pt_forms
+from idiomkit.idioms.morphology_en import en_forms
 from idiomkit.results import atomic_write_text
 
 log = logging.getLogger(__name__)

@@ -15,11 +15,13 @@ stays whole: "She let the cat out of the bag" + "to tell someone a secret, espec
   after a form of "be" a non-verbal idiom's "to be X" is "X" ("is on cloud nine" -> "is very happy") and its
   "to V" is "V-ing". An idiom's own "be" in the span is kept as it is ("were on cloud nine" -> "were very happy").
 - **verbs** (Portuguese): a meaning that starts with an infinitive ("errar", "falar francamente") takes the tense
-  and person of the idiom's verb in the span (pisou -> errou, abriu -> falou; :func:`~idiomkit.idioms.morphology.
-  pt_verb_form`); a clitic joined by a hyphen stays ("sair-se bem" -> "saiu-se bem").
+  and person of the idiom's verb in the span (pisou -> errou, abriu -> falou; :func:`~idiomkit.idioms.pt_verbs.
+  pt_verb_form`); a clitic joined by a hyphen stays ("sair-se bem" -> "saiu-se bem"); with the Portuguese agreement in
+  :mod:`~idiomkit.idioms.shape_pt`.
 - **slots**: the meaning's "someone's"/"one's" becomes the possessive the span gave the idiom's possessive slot,
   its "someone" that possessive's object form or the span's filler, "oneself" its reflexive ("pulling my leg" +
-  "to tease someone" -> "teasing me"; "gave him the cold shoulder" + "to ignore someone" -> "ignored him").
+  "to tease someone" -> "teasing me"; "gave him the cold shoulder" + "to ignore someone" -> "ignored him";
+  :mod:`~idiomkit.idioms.fills`).
 - **number**: a noun idiom used in the plural ("white elephants") makes a meaning that starts with "a"/"an" (PT
   "um"/"uma") plural: its article goes, its head noun (and in Portuguese the words up to the first function word)
   takes the plural, and a relative clause's verb agrees ("possessions that are unwanted").
@@ -40,25 +42,11 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from idiomkit.idioms.fills import OBJECT_PRONOUNS, PLACEHOLDER, Fills, fill_slots, span_fills
 from idiomkit.idioms.matcher import Match, tokenize
-from idiomkit.idioms.morphology import (
-    EN_FUNCTION,
-    EN_VERBS,
-    PT_DETS,
-    PT_FUNCTION,
-    be_form,
-    en_forms,
-    en_plural,
-    en_verbs,
-    inflect,
-    pt_conjugation,
-    pt_inflect,
-    pt_lemmas,
-    pt_verb_form,
-    verb_form,
-    word_set,
-)
-from idiomkit.idioms.patterns import FILL, OPT, Slot, parse_idiom
+from idiomkit.idioms.morphology import EN_FUNCTION, PT_DETS, PT_FUNCTION, word_set
+from idiomkit.idioms.morphology_en import EN_VERBS, be_form, en_forms, en_plural, en_verbs, inflect, verb_form
+from idiomkit.idioms.shape_pt import pt_plural, pt_pluralise, pt_shape_verb
 
 # --- the core paraphrase ------------------------------------------------------------------------------------------
 
@@ -96,150 +84,6 @@ def core_meaning(meaning: str, language: str = "EN") -> str:
         text = re.split(r"\s+or\s+(?=to\s)", text, maxsplit=1)[0]
     text = text.strip(" .:;,-–—")
     return text if re.search(r"\w", text) else meaning.strip()
-
-
-# --- where the idiom's words lie in the span ----------------------------------------------------------------------
-
-
-class Fills(NamedTuple):
-    """What the span put in the idiom's slots: its possessive ("my", "the boy's"), its filler ("him", "the new
-    guy"; or an object pronoun inserted into an idiom without a filler: "given *him* the slip"), the span's tokens
-    aligned with each idiom word (``words``: (idiom word, span token)) and whether the filler or the possessive
-    is the idiom's someone / someone's (``object``: it may follow a meaning that is a bare verb, "tease me")."""
-
-    possessive: str | None
-    filler: str | None
-    words: tuple[tuple[str, str], ...]
-    object: str | None = None
-    reflexive: str | None = None  # the span's word for the idiom's reflexive ("make yourself at home": himself)
-
-
-def _align(slots: list[Slot], keys: list[str], k: int, t: int, out: dict[int, tuple[int, int]]) -> bool:
-    """Lay ``slots[k:]`` over ``keys[t:]`` to their end (the matcher's walk, recording each slot's tokens)."""
-    if k == len(slots):
-        return t == len(keys)
-    slot = slots[k]
-    if slot.kind == FILL:
-        for count in range(slot.lo, slot.hi + 1):
-            last = t + count - 1
-            if last >= len(keys):
-                break
-            if slot.poss and count and keys[last] not in slot.accept and not keys[last].endswith("'s"):
-                continue
-            if _align(slots, keys, k + 1, t + count, out):
-                out[k] = (t, t + count)
-                return True
-        return False
-    for tt in range(t, min(t + slot.gap, len(keys) - 1) + 1):
-        if (keys[tt] in slot.accept or (slot.poss and keys[tt].endswith("'s"))) and _align(
-            slots, keys, k + 1, tt + 1, out
-        ):
-            out[k] = (tt, tt + 1)
-            return True
-    if slot.kind == OPT and _align(slots, keys, k + 1, t, out):
-        out[k] = (t, t)
-        return True
-    return False
-
-
-def span_fills(match: Match) -> Fills:
-    """The span's possessive, filler and idiom words (:class:`Fills`); empty when the span cannot be laid over
-    the idiom again."""
-    tokens = tokenize(match.text)
-    keys = [key for key, _, _ in tokens]
-    slots = parse_idiom(match.idiom, match.language)
-    out: dict[int, tuple[int, int]] = {}
-    if not slots or not _align(slots, keys, 0, 0, out):
-        return Fills(None, None, ())
-    possessive = filler = obj = reflexive = None
-    words = []
-    for k, slot in enumerate(slots):
-        a, b = out.get(k, (0, 0))
-        if a == b:
-            continue
-        text = match.text[tokens[a][1] : tokens[b - 1][2]]
-        if slot.kind == FILL:
-            possessive, filler = (text, filler) if slot.poss else (possessive, text)
-            obj = _object_of(text) if slot.poss else text
-        elif slot.kind == OPT and slot.poss and slot.word != "the" and (slot.word or _is_possessive(keys[a])):
-            possessive = text  # one's, your, [pron] filled with a possessive
-        elif slot.word:
-            words.append((slot.word, text))
-            if slot.word in _REFLEXIVES:
-                reflexive = text
-    covered = {t for a, b in out.values() for t in range(a, b)}
-    inserted = [t for t in range(len(keys)) if t not in covered]
-    if filler is None and len(inserted) == 1 and keys[inserted[0]] in _OBJECT_PRONOUNS:
-        filler = obj = match.text[tokens[inserted[0]][1] : tokens[inserted[0]][2]]
-    return Fills(possessive, filler, tuple(words), obj, reflexive)
-
-
-# --- slots --------------------------------------------------------------------------------------------------------
-
-_OBJECT = {"my": "me", "your": "you", "his": "him", "her": "her", "its": "it", "our": "us", "their": "them"}
-_REFLEXIVE = {
-    "my": "myself",
-    "your": "yourself",
-    "his": "himself",
-    "her": "herself",
-    "its": "itself",
-    "our": "ourselves",
-    "their": "themselves",
-}
-_PLACEHOLDER = re.compile(
-    r"\b(?:someone's|somebody's|one's|someone|somebody|oneself|something)\b(?!\s+else)", re.I
-)  # "someone else's work" is no slot
-_OBJECT_PRONOUNS = word_set("me you him her us them")
-_SUBJECT_FORM = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they"}
-_REFLEXIVES = word_set("myself yourself himself herself itself oneself ourselves yourselves themselves")
-_FINITE_NEXT = word_set("must will would can could should shall may might is was has had does did are were have do")
-
-
-def _is_possessive(key: str) -> bool:
-    return key in _OBJECT or key.endswith("'s")
-
-
-def _object_of(possessive: str) -> str:
-    """A possessive's object form: my -> me; the boy's -> the boy."""
-    low = possessive.casefold()
-    if low in _OBJECT:
-        return _OBJECT[low]
-    return re.sub(r"['’]s$|['’]$", "", possessive)
-
-
-def fill_slots(meaning: str, idiom: str, fills: Fills) -> str:
-    """The meaning's someone/someone's/one's/oneself/something (the first of each) filled from the span (module
-    docstring); each placeholder left as it is when the span has nothing for it."""
-    idiom_words = set(re.findall(r"[\w']+", idiom.casefold()))
-    filler_is_thing = bool(idiom_words & {"something", "sth"}) and not idiom_words & {"someone", "somebody", "sb"}
-    done: set[str] = set()
-
-    def swap(m: re.Match[str]) -> str:
-        word = m.group().casefold()
-        kind = "poss" if word.endswith("'s") else word
-        if kind in done:
-            return m.group()
-        new = None
-        if kind == "poss":
-            new = fills.possessive
-        elif kind in ("someone", "somebody"):
-            if fills.filler and not filler_is_thing:
-                new = fills.filler
-            elif fills.possessive:
-                new = _object_of(fills.possessive)
-        elif kind == "oneself" and (fills.reflexive or fills.possessive):
-            new = fills.reflexive or _REFLEXIVE.get(fills.possessive.casefold())
-        elif kind == "something" and fills.filler and filler_is_thing:
-            new = fills.filler
-        if new is None:
-            return m.group()
-        done.add(kind)
-        following = re.match(r"\s+(\w+)", meaning[m.end() :])
-        if kind in ("someone", "somebody") and following and following.group(1).casefold() in _FINITE_NEXT:
-            new = _SUBJECT_FORM.get(new.casefold(), new)  # "that somebody must leave": "that he must leave"
-        return new
-
-    return _PLACEHOLDER.sub(swap, meaning)
 
 
 # --- English verbs ------------------------------------------------------------------------------------------------
@@ -350,7 +194,7 @@ def en_verb_context(before: str) -> VerbContext:
     j = i - 1
     while j >= 0 and words[j] in _EN_DETERMINERS:
         j -= 1
-    if word in _OBJECT_PRONOUNS - {"you"} or (j >= 0 and words[j] in _CAUSATIVE):
+    if word in OBJECT_PRONOUNS - {"you"} or (j >= 0 and words[j] in _CAUSATIVE):
         return VerbContext("causative", None)  # "let the introduction steal", "made me spill": a bare verb
     if word in ("who", "which", "that") and i > 0:  # a relative pronoun agrees with the noun before it
         word = words[i - 1]
@@ -483,7 +327,7 @@ def _shape_en_verb(words: list[str], fills: Fills, context: VerbContext, before:
         return None
     if not explicit and not verbal_idiom:
         return None  # "open and honest" for "above board": no verb phrase
-    if fills.object and len(body) == 1 and not _PLACEHOLDER.search(" ".join(words)):
+    if fills.object and len(body) == 1 and not PLACEHOLDER.search(" ".join(words)):
         body = [*body, fills.object]  # "giving me a hand" + "to help" -> "helping me"
     if idiom_word == "be" and token.casefold() in en_forms("be"):
         keep = token if body[at].casefold() == "be" else None
@@ -520,7 +364,6 @@ def _noun_phrase(words: list[str]) -> bool:
 _PT_CONTRACTED_DETS = word_set("no na nos nas do da dos das num numa pelo pela pelos pelas")
 _EN_BOUNDARY = word_set("of that which who whom whose with without in on at for from to by about like than as or and")
 _EN_AGREE = {"is": "are", "was": "were", "has": "have", "does": "do"}
-_PT_BOUNDARY = PT_FUNCTION | word_set("que")
 
 
 def _is_plural_of(token: str, word: str, language: str) -> bool:
@@ -546,40 +389,6 @@ def _en_pluralise(words: list[str]) -> list[str]:
     return words
 
 
-def pt_plural(word: str) -> str:
-    """A Portuguese noun's or adjective's plural (avarento -> avarentos; -ão -> -ões, the commonest; papel ->
-    papéis, homem -> homens, flor -> flores; a word in -s as it is).
-
-    Example::
-
-        pt_plural("pessoa"), pt_plural("animal"), pt_plural("mulher")  # "pessoas", "animais", "mulheres"
-    """
-    if word.endswith("ão"):
-        return word[:-2] + "ões"
-    if word.endswith(("al", "ol", "ul")):
-        return word[:-2] + {"a": "ais", "o": "óis", "u": "uis"}[word[-2]]
-    if word.endswith("el"):
-        return word[:-2] + "éis"
-    if word.endswith("il"):
-        return word[:-1] + "s"
-    if word.endswith("m"):
-        return word[:-1] + "ns"
-    if word.endswith(("r", "z")):
-        return word + "es"
-    return word if word.endswith("s") else word + "s"
-
-
-def _pt_pluralise(words: list[str]) -> list[str]:
-    """A Portuguese noun phrase (its "um"/"uma" dropped) made plural up to its first function word."""
-    words = words[1:] if words[0].casefold() in ("um", "uma") else words
-    out = []
-    for i, w in enumerate(words):
-        if w.casefold() in _PT_BOUNDARY or w.endswith(","):
-            return out + words[i:]
-        out.append(pt_plural(w))
-    return out
-
-
 def _ends_with_determiner(before: str, language: str) -> bool:
     """Whether a determiner comes right before the span, or before one or two modifiers ("a giant ___")."""
     if not before[-1:].isspace() or re.search(r"[^\w\s'’-]\s*$", before):
@@ -594,81 +403,6 @@ def _ends_with_determiner(before: str, language: str) -> bool:
         if back == 2 or word in function or word in en_verbs():
             return False
     return False
-
-
-_PT_FEMININE_ENDINGS = ("a", "as", "ção", "ções", "são", "sões", "dade", "dades", "gem", "gens", "ez")
-_PT_MASCULINE_A = word_set(
-    "dia dias mapa mapas problema problemas sistema sistemas tema temas programa programas poeta poetas planeta "
-    "planetas clima idioma idiomas drama dramas cinema telefonema esquema esquemas diploma diplomas"
-)
-# each determiner's forms: masculine singular, feminine singular, masculine plural, feminine plural
-_PT_DET_FORMS = [
-    row.split()
-    for row in (
-        "um uma uns umas", "o a os as", "meu minha meus minhas", "teu tua teus tuas", "seu sua seus suas",
-        "nosso nossa nossos nossas", "vosso vossa vossos vossas", "este esta estes estas", "esse essa esses essas",
-        "aquele aquela aqueles aquelas", "no na nos nas", "do da dos das", "ao à aos às", "pelo pela pelos pelas",
-        "num numa nuns numas", "dum duma duns dumas", "outro outra outros outras", "todo toda todos todas",
-    )
-]  # fmt: skip
-_PT_DET_SLOT = {form: (row, i) for row in _PT_DET_FORMS for i, form in enumerate(row)}
-_PT_SINGULAR_S = word_set("lápis mês país ônibus vírus atlas tênis gás deus português inglês francês")
-
-
-def _pt_gender(word: str) -> str | None:
-    """A Portuguese noun's gender as its ending tells (f: -a, -ção, -dade, -gem; m: -o, -or), None when unsure."""
-    word = word.casefold()
-    if word in _PT_MASCULINE_A:
-        return "m"
-    if word.endswith(_PT_FEMININE_ENDINGS):
-        return "f"
-    if word.endswith(("o", "os", "or", "ores", "ão", "ões")):
-        return "m"
-    return None
-
-
-def pt_article(before: str, replacement: str) -> str:
-    """``before`` with a final determiner (article, possessive, demonstrative, preposition + article) made to
-    agree in gender and number with the replacement's first word ("um" + "pessoa avarenta" -> "uma"; "nossa" +
-    "cérebro" -> "nosso"); as it is when the gender is unsure.
-
-    Example::
-
-        pt_article("Ele é um ", "pessoa avarenta")  # "Ele é uma "
-    """
-    m = re.search(r"(?<!\w)(\w+)(\s+)$", before)
-    first = re.match(r"\w+", replacement)
-    gender = _pt_gender(first.group()) if first else None
-    if not m or gender is None or m.group(1).casefold() not in _PT_DET_SLOT:
-        return before
-    row, _ = _PT_DET_SLOT[m.group(1).casefold()]
-    noun = first.group().casefold()
-    plural = noun.endswith(("s",)) and noun not in _PT_SINGULAR_S and len(noun) > 3
-    word = row[(2 if plural else 0) + (gender == "f")]
-    word = word.capitalize() if m.group(1)[0].isupper() else word
-    return before[: m.start(1)] + word + m.group(2)
-
-
-# --- Portuguese verbs ---------------------------------------------------------------------------------------------
-
-
-def _pt_shape_verb(words: list[str], fills: Fills) -> list[str] | None:
-    """The Portuguese meaning ``words`` with its infinitive in the tense and person of the idiom's verb in the
-    span, or None (no infinitive at its head, or the idiom's verb not in the span)."""
-    if not words or not fills.words:
-        return None
-    idiom_word, token = fills.words[0]
-    head, _, clitic = words[0].partition("-")
-    if head.casefold() in PT_FUNCTION or not head.casefold().endswith(("ar", "er", "ir", "or", "ôr")):
-        return None
-    if not pt_conjugation(head.casefold()):
-        return None
-    lemmas = [idiom_word.partition("-")[0]] + sorted(pt_lemmas(idiom_word))
-    key = next((k for lemma in lemmas if pt_conjugation(lemma) and (k := pt_verb_form(token, lemma))), None)
-    if key is None or key == ("inf", -1):
-        return None
-    new = pt_inflect(head.casefold(), *key)
-    return [new + (f"-{clitic}" if clitic else ""), *words[1:]]
 
 
 # --- the whole shaping --------------------------------------------------------------------------------------------
@@ -688,7 +422,7 @@ def _join_after(words: list[str], idiom: str, after: str) -> list[str]:
     meaning's final "of something/someone" dropped before the sentence's own "of" ("the lion's share of their
     income")."""
     follows_of = re.match(r"\s+of\b", after, re.I) is not None
-    if follows_of and len(words) > 2 and words[-2].casefold() == "of" and _PLACEHOLDER.fullmatch(words[-1]):
+    if follows_of and len(words) > 2 and words[-2].casefold() == "of" and PLACEHOLDER.fullmatch(words[-1]):
         return words[:-2]
     idiom_words = re.findall(r"[\w']+", idiom.casefold())
     last = words[-1].casefold() if words else ""
@@ -715,7 +449,7 @@ def shape_meaning(meaning: str, match: Match, before: str = "", after: str = "")
     if language == "EN":
         shaped = _shape_en_verb(words, fills, en_verb_context(before), before)
     elif language == "PT":
-        shaped = _pt_shape_verb(words, fills)
+        shaped = pt_shape_verb(words, fills)
     if shaped is None and words:
         shaped = words
         plural = any(_is_plural_of(token, word, language) for word, token in fills.words)
@@ -724,7 +458,7 @@ def shape_meaning(meaning: str, match: Match, before: str = "", after: str = "")
         if plural and language == "EN" and article in ("a", "an", "one") and len(words) > 1:
             shaped = _en_pluralise(words)
         elif plural and language == "PT" and article not in PT_FUNCTION - {"um", "uma"}:
-            shaped = _pt_pluralise(words)
+            shaped = pt_pluralise(words)
         elif starts_article and len(words) > 1 and _ends_with_determiner(before, language):
             articles = ("a", "an", "the") if language == "EN" else ("um", "uma", "o", "a", "os", "as")
             shaped = words[1:] if article in articles else words

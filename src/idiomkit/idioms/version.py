@@ -17,23 +17,28 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 5
-READER_DIGEST = "bd1733dd719cf89dc0220e3845b1be8086fb2cbc1a6c74537f21ae9446652d5c"
+READER_DIGEST = "b95ea87ba4e21a324f1cfe691c168d80119f3a7191360ac49daff30d99548077"
 
 HERE = Path(__file__).resolve().parent
 
 # what defines the reader's behaviour, relative to this package: the shipped lexicon and sense check, the lexicon's
-# reading and lookup, the matcher (with its morphology and patterns), the rewrite (with its shaping of a meaning and
-# the English verb list), the sense check's scoring, the sentence-transformers module and the evaluation lexicon
-# (the shipped one minus the held-out idioms)
+# reading and lookup, the matcher (with its morphology, English and Portuguese, and patterns), the rewrite (with its
+# shaping of a meaning: the span's fills, Portuguese agreement and conjugation, the English verb list), the sense
+# check's scoring, the sentence-transformers module and the evaluation lexicon (the shipped one minus the held-out
+# idioms)
 READER_FILES = (
     "resources/lexicon.tsv",
     "resources/sense.json",
     "lexicon.py",
     "matcher.py",
     "morphology.py",
+    "morphology_en.py",
+    "pt_verbs.py",
     "patterns.py",
     "rewrite.py",
     "shape.py",
+    "fills.py",
+    "shape_pt.py",
     "resources/en_verbs.txt",
     "sense.py",
     "reader.py",

@@ -10,7 +10,8 @@ import pytest
 
 from idiomkit.idioms import Lexicon, Match, Matcher
 from idiomkit.idioms.matcher import tokenize
-from idiomkit.idioms.morphology import en_forms, pt_forms
+from idiomkit.idioms.morphology import pt_forms
+from idiomkit.idioms.morphology_en import en_forms
 from idiomkit.idioms.patterns import parse_idiom
 
 EN = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from idiomkit.idioms import Lexicon, Matcher
-from idiomkit.idioms.morphology import EN_VERBS, FORMS, en_forms, inflect, verb_form
+from idiomkit.idioms.morphology_en import EN_VERBS, FORMS, en_forms, inflect, verb_form
 from idiomkit.idioms.rewrite import Rewriter
 
 

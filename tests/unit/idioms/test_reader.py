@@ -14,8 +14,9 @@ from helpers.bad_inputs import assert_one_line_error
 
 from idiomkit.cli import app
 from idiomkit.idioms import Lexicon
+from idiomkit.idioms.morphology_en import inflect, verb_form
 from idiomkit.idioms.reader import IdiomReader
-from idiomkit.idioms.rewrite import Rewriter, inflect, verb_form
+from idiomkit.idioms.rewrite import Rewriter
 from idiomkit.reading import add_reader, read
 
 LEX = Lexicon.from_pairs(

@@ -7,21 +7,12 @@ from __future__ import annotations
 import pytest
 
 from idiomkit.idioms import Lexicon
-from idiomkit.idioms.morphology import (
-    EN_VERBS,
-    be_form,
-    en_forms,
-    en_plural,
-    en_verbs,
-    inflect,
-    pt_conjugation,
-    pt_forms,
-    pt_inflect,
-    pt_verb_form,
-    verb_form,
-)
+from idiomkit.idioms.morphology import pt_forms
+from idiomkit.idioms.morphology_en import EN_VERBS, be_form, en_forms, en_plural, en_verbs, inflect, verb_form
+from idiomkit.idioms.pt_verbs import pt_conjugation, pt_inflect, pt_verb_form
 from idiomkit.idioms.rewrite import Rewriter
-from idiomkit.idioms.shape import core_meaning, en_verb_context, pt_article, pt_plural
+from idiomkit.idioms.shape import core_meaning, en_verb_context
+from idiomkit.idioms.shape_pt import pt_article, pt_plural
 
 EN = [
     ("hit the nail on the head", "to be right"),
