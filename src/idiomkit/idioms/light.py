@@ -58,6 +58,13 @@ class LightWords:
 
     nouns: frozenset[str]
     restatements: dict[str, frozenset[str]]
+    verbs: frozenset[str] = frozenset()  # the verbs and modifiers (adjectives, adverbs): the meaning choice's parts
+    modifiers: frozenset[str] = frozenset()  # of speech (:mod:`~idiomkit.idioms.choice`)
+
+    @property
+    def known(self) -> frozenset[str]:
+        """Every lemma: the words the rare-word rule knows (:mod:`~idiomkit.idioms.curation`)."""
+        return self.nouns | self.verbs | self.modifiers | frozenset(self.restatements)
 
     @classmethod
     def read(cls, wordnet_dir: str | Path = WORDNET_DIR) -> LightWords:
@@ -74,7 +81,10 @@ class LightWords:
                     lemmas |= set(synsets[pos, offset].lemmas)
             for lemma in synset.lemmas:
                 related.setdefault(lemma.casefold(), {lemma}).update(lemmas)
-        return cls(nouns, {word: _stems(" ".join(lemmas)) for word, lemmas in related.items()})
+        verbs = frozenset(lemma.casefold() for s in synsets.values() if s.pos == "v" for lemma in s.lemmas)
+        modifiers = frozenset(lemma.casefold() for s in synsets.values() if s.pos in ("a", "r") for lemma in s.lemmas)
+        restatements = {word: _stems(" ".join(lemmas)) for word, lemmas in related.items()}
+        return cls(nouns, restatements, verbs, modifiers)
 
 
 @cache

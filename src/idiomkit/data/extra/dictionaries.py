@@ -48,7 +48,8 @@ FOLDERS = {
 
 
 class DictSense(NamedTuple):
-    """One (idiom, meaning) of a dictionary; ``examples`` are idiomatic usage sentences where it gives any."""
+    """One (idiom, meaning) of a dictionary; ``examples`` are idiomatic usage sentences where it gives any;
+    ``labelled``: the dictionary labels the sense idiomatic (GCIDE's [Colloq.], [Fig.], [Slang])."""
 
     idiom: str
     language: str
@@ -56,6 +57,7 @@ class DictSense(NamedTuple):
     meaning_language: str
     source: str
     examples: tuple[str, ...] = ()
+    labelled: bool = False
 
 
 def _words(text: str) -> frozenset[str]:
@@ -223,6 +225,11 @@ _OLD_RULES = (
     (re.compile(r"(?<=[aeiou])p(?=t)"), ""),  # acto, optimo -> ato, otimo
     (re.compile(r"aes\b"), "ais"),
     (re.compile(r"oes\b"), "ões"),
+    # 1913's circumflex on a closed vowel before the last syllable: bôca, ôlhos, segrêdo, cêrca (not before m or n,
+    # where Brazilian spelling keeps it: ônibus, gênero; not in the last syllable: você, três, avô)
+    (re.compile(r"[êô](?=[^mn][^aeiouáéíóúâêôãõ]*[aeiouáéíóúâêôãõ])"), lambda m: "e" if m.group() == "ê" else "o"),
+    (re.compile(r"ô(?=as?\b)"), "o"),  # pessôa, corôa, bôa
+    (re.compile(r"(?<=[aeiouáéíóú])h(?=[aeiouáéíóú])"), ""),  # retrahir, sahida: no h between vowels
 )
 _KEEP_CT = _words("facto factos pacto pactos contacto contactos tacto compacto intacto")
 
@@ -430,17 +437,18 @@ def load_gcide(data_dir: str | Path) -> list[DictSense]:
         kept = []
         for sense in _gcide_senses(_space(rec["definition"])):
             labelled = bool(_GCIDE_IDIOMATIC.search(sense))
+            figurative = labelled and not re.search(r"\[Prov\. Eng", sense)  # provincial, not proverbial
             meaning = _gcide_clean(sense)
             if not meaning or not re.search(r"[a-z]", meaning) or re.match(r"see\b", meaning, re.I):
                 continue
             plain = (verb or locution) and not _GCIDE_FIELD.search(sense)
             if labelled or (plain and not restates(phrase[3:] if verb else phrase, meaning)):
-                kept.append((not labelled, meaning))
+                kept.append((not labelled, meaning, figurative))
         if not kept:
             skipped["verb phrase or locution: technical or literal" if verb or locution else "compound or term"] += 1
             continue
-        for _, meaning in sorted(kept, key=lambda k: k[0])[:2]:
-            out.append(DictSense(phrase, "EN", meaning, "EN", "gcide"))
+        for _, meaning, figurative in sorted(kept, key=lambda k: k[0])[:2]:
+            out.append(DictSense(phrase, "EN", meaning, "EN", "gcide", labelled=figurative))
     _report("GCIDE phrases", path, read, len(out), skipped)
     return out
 
