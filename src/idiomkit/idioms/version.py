@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
-READER_VERSION = 5
-READER_DIGEST = "6e38d534737a3f10153cb74f1eff145ee2baa4c323e1e3be884d41579ca095cd"
+READER_VERSION = 6
+READER_DIGEST = "c07d20335dba85d9af4b2b60f273b2653a90d80e39ab70e34204f042a311fcee"
 
 HERE = Path(__file__).resolve().parent
 
