@@ -19,7 +19,8 @@ Dicionário Aberto (PT -> PT, 1913 spelling modernised), WordNet (idiomatic mult
 phrases), LIdioms (EN and PT idioms with *English* definitions) and FreeDict por-eng (PT -> English words). The
 dictionary loaders are in :mod:`idiomkit.data.extra.dictionaries`. Speak Like A Brazilian (:data:`EVALUATION_ONLY`)
 is never built in: its licence allows evaluation only. SemEval-2022 2A/2B train MWEs add the tag ``semeval-train``
-where one of those sources gave them a meaning; the PIE and EPIE idiom lists (:func:`corpus_idioms`) attest idioms.
+where one of those sources gave them a meaning; the PIE and EPIE idiom lists
+(:func:`~idiomkit.idioms.lexicon_sources.corpus_idioms`) attest idioms.
 
 Screening (counted per source): a one-word idiom, an idiom of function and light words only ("I do", "a couple
 of"), an English phrasal verb (verb + particles only: "give up", "look after", "put up with"), an empty meaning,

@@ -182,14 +182,13 @@ def _dictionaries(name: str) -> Callable[[str | Path], list[Sense]]:
 
 
 def corpus_idioms(data_dir: str | Path) -> set[tuple[str, str]]:
-    """``(language, normalised idiom)`` of the idiom corpora's idioms: PIE (every ISP split), EPIE (its formal
-    sentences) and the SemEval-2022 2A train MWEs (zero- and one-shot) that a train sentence uses idiomatically.
-    They attest an idiom (:func:`~idiomkit.idioms.curation.entry_problem`) whose meaning comes from a dictionary
-    ("gain ground", "beat a retreat", "olho gordo"). Empty parts when the data is missing."""
+    """``(language, normalised idiom)`` of the idiom corpora's idioms, PIE (every ISP split) and EPIE (its formal
+    sentences): they attest an idiom (:func:`~idiomkit.idioms.curation.entry_problem`) whose meaning comes from a
+    dictionary ("gain ground", "beat a retreat"). Empty parts when the data is missing. (SemEval 2A's MWEs attest
+    nothing: its "idiomatic" label marks any non-compositional compound, terms such as "search engine" too.)"""
     from idiomkit.data.definitions import load_epie_usages
     from idiomkit.data.errors import DataError
     from idiomkit.data.extra.pie import load_pie
-    from idiomkit.data.semeval2a import load_setting
 
     out: set[tuple[str, str]] = set()
     try:
@@ -197,9 +196,4 @@ def corpus_idioms(data_dir: str | Path) -> set[tuple[str, str]]:
         out |= {("EN", normalise_idiom(key)) for key in load_epie_usages(data_dir)[1].values()}
     except DataError as exc:
         log.warning("lexicon: idiom attestation without the PIE / EPIE idiom lists (%s)", exc)
-    try:
-        rows = load_setting(data_dir, "one_shot")[0]
-        out |= {(r.language, normalise_idiom(r.mwe)) for r in rows if r.label == 0 and r.language in ("EN", "PT")}
-    except DataError as exc:
-        log.warning("lexicon: idiom attestation without the SemEval 2A train MWEs (%s)", exc)
     return out

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "c07d20335dba85d9af4b2b60f273b2653a90d80e39ab70e34204f042a311fcee"
+READER_DIGEST = "4c3f2f6c5dc74fdb1e893100e6a9bb65b13b8a57404a59c592faa906171913f6"
 
 HERE = Path(__file__).resolve().parent
 
