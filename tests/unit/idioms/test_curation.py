@@ -174,6 +174,8 @@ def test_the_choice_prefers_the_idioms_part_of_speech_short_literal_meanings_and
     assert first("break the ice", (own, "clue", ""), ("to start a conversation", "baiango", "")) == (
         "to start a conversation"  # the idiom's own word "break" explains nothing
     )
+    snake = [("a hidden army", "mt_ambiguity", ""), ("deceitful person", "baiango", "")]
+    assert first("snake in the grass", *snake, ("a treacherous person", "lidioms", "")) == "deceitful person"
     gloss = ("to blunder", "lidioms", "EN")
     assert first("pisar na bola", gloss, ("errar", "dicionario_aberto", ""), language="PT") == "errar"
     assert first("pão-duro", ("a miser", "lidioms", "EN"), ("mão de vaca", "astitch", ""), language="PT") == (
