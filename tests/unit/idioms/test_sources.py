@@ -32,7 +32,7 @@ ROWS = [
     Sense("kick the bucket", "EN", "To die.", "pie"),
     Sense("kick the bucket", "EN", "die", "baiango"),
     Sense("spill the beans", "EN", "to reveal a secret", "epie"),
-    Sense("spilling the beans", "EN", "telling a secret", "baiango"),
+    Sense("spilling the beans", "EN", "telling a secret", "theidioms"),
     Sense("pull leg", "EN", "tease", "pie"),
     Sense("pull someone's leg", "EN", "to joke with someone", "mt_ambiguity"),
     Sense("give up", "EN", "to stop trying", "mt_ambiguity"),
@@ -67,7 +67,7 @@ def test_a_planted_heldout_idiom_is_in_the_full_lexicon_and_absent_from_the_eval
     assert "spill the beans" not in lex and "spilling the beans" not in lex
     assert "kick the bucket" in lex and "pull someone's leg" in lex
     assert report.counts["epie"]["held-out entries"] == 1
-    assert report.counts["baiango"]["held-out variants"] == 1
+    assert report.counts["theidioms"]["held-out variants"] == 1
 
 
 def test_a_permissive_build_keeps_permissive_sources_only(fake_sources):
@@ -218,7 +218,7 @@ def test_clean_idiom_and_slots():
 
 
 def test_assemble_caps_meanings_per_source():
-    rows = [Sense("kick the bucket", "EN", m, "baiango") for m in ("die", "pass away", "perish")]
+    rows = [Sense("kick the bucket", "EN", m, "theidioms") for m in ("die", "pass away", "perish")]
     assert assemble(rows).get("kick the bucket").meanings == ("die", "pass away")
 
 
@@ -242,7 +242,7 @@ def test_meanings_in_the_idioms_language_come_first_and_idioms_as_meanings_last_
 def test_the_shipped_lexicon_is_small_clean_full_and_licensed():
     assert DEFAULT_LEXICON.stat().st_size < 2_000_000
     lex = default_lexicon()
-    assert len(lex.entries("EN")) > 5000 and len(lex.entries("PT")) > 1000  # curated: idioms with a usable meaning
+    assert len(lex.entries("EN")) > 5000 and len(lex.entries("PT")) > 900  # curated: idioms with a usable meaning
     assert all(e.meaning_language() == "PT" for e in lex.entries("PT"))  # a PT idiom's first meaning is Portuguese
     assert "spill the beans" in lex and "under the weather" in lex and "bite the bullet" in lex
     assert not {s for e in lex for s in e.sources} & set(lexicon_build.EVALUATION_ONLY)
