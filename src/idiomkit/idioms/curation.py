@@ -54,7 +54,8 @@ dropped (``meaning truncated``).
   - ``foreign or rare word``: a word WordNet has no lemma for and ordinary text never uses ("in vitro", "ad
     hominem", "be on the qui vive", "sea piet");
   - ``compositional``: every meaning restates the idiom's content words ("day after day" -> "for an indefinite
-    number of days");
+    number of days"; Portuguese: its words after the verb, "fazer caminho" -> "caminhar", "exercer influência" ->
+    "influir");
   - ``Portuguese noun phrase``: a Dicionário Aberto noun phrase ("palma da mão", "anel de Saturno", "regimento
     provisional"): the dictionary's noun sub-entries are terms, its verb phrases idioms more often;
   - ``short Portuguese locution``: a Dicionário Aberto adverbial locution of two or three words ("de certo", "em

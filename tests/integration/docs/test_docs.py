@@ -55,3 +55,26 @@ def test_readme_scorecard_is_the_generated_plain_track():
     assert "| † |" not in block  # rows on the earlier core test stay on the results pages
     assert readme.index(SCORECARD_MARKERS[0]) < readme.index("<!-- results-table:start")
     assert "**Plain track**" in block and "**Marked track**" not in block  # the marked track: the results pages
+
+
+def test_readme_lexicon_counts_are_the_shipped_lexicons():
+    import re
+
+    from idiomkit.idioms.sources import default_lexicon
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"its lexicon knows \(([\d,]+) EN, ([\d,]+) PT", readme)
+    assert found, "the README states the lexicon's size"
+    lex = default_lexicon()
+    assert [int(n.replace(",", "")) for n in found.groups()] == [len(lex.entries("EN")), len(lex.entries("PT"))]
+
+
+def test_readme_judged_lexicon_rates_are_the_recorded_ones():
+    import json
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"judged by hand, \.(\d+) / \.(\d+) are idioms", readme)
+    assert found, "the README states the judged sample's rates"
+    summary = json.loads((ROOT / "benchmarks" / "lexicon_judged.json").read_text(encoding="utf-8"))["summary"]
+    assert [f"{summary[lang]['rate']:.2f}"[1:] for lang in ("EN", "PT")] == [f".{n}" for n in found.groups()]
