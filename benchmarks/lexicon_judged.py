@@ -7,15 +7,17 @@ usage: python benchmarks/lexicon_judged.py [--draw]
 The sample is fixed: per language, the :data:`SIZES` entries whose SHA-256 of ``"<SEED>:<language>:<normalised
 idiom>"`` is smallest (a bottom-k hash sample: when the lexicon changes, an entry stays in the sample as long as it is
 in the lexicon, and the next one by hash takes a dropped entry's place, so only what changed needs judging). The
-judgements are ``benchmarks/lexicon_judged.tsv`` (language, idiom, meaning, source, idiom, paraphrase, reason), one
-row per judged (entry, meaning): ``idiom`` yes when the entry is an idiom (a conventional multiword expression whose
-meaning is not the sum of its words, proverbs and figurative similes included; a term, a plain collocation or a
-phrase made up by a source: no), ``paraphrase`` yes when the meaning states the idiom's sense correctly in plain
-words of the entry's language (a gloss in another language, a fragment, garbled text, a description of the phrase
-instead of its sense, the literal sense, a wrong or obscure sense: no; a part of speech other than the idiom's is
-noted in the reason but allowed: the rewrite sample judges how the meaning fits a sentence). A sampled entry counts
-as right when both are yes. Judged by hand by the developer who wrote the curation rules, on 7 December 2026. ``--draw`` appends the sampled (entry, meaning) pairs that have no judgement yet, with empty
-judgement fields, for a person to fill in; scoring refuses a sample with unjudged rows.
+judgements are ``benchmarks/lexicon_judged.tsv`` (language, idiom, meaning, source, is_idiom, paraphrase, reason),
+one row per judged (entry, meaning): ``is_idiom`` yes when the entry is an idiom (a conventional multiword
+expression whose meaning is not the sum of its words, proverbs and figurative similes included; a term, a plain
+collocation or a phrase made up by a source: no), ``paraphrase`` yes when the meaning states the idiom's sense
+correctly in plain words of the entry's language (a gloss in another language, a fragment, garbled text, a
+description of the phrase instead of its sense, the literal sense, a wrong or obscure sense: no; a part of speech
+other than the idiom's is noted in the reason but allowed: the rewrite sample judges how the meaning fits a
+sentence). A sampled entry counts as right when both are yes. Judged by hand by the developer who wrote the curation
+rules, on 7 December 2026 (the rules were then improved where the sample showed a gap, the seed kept, and every
+entry that changed judged anew). ``--draw`` appends the sampled (entry, meaning) pairs that have no judgement yet,
+with empty judgement fields, for a person to fill in; scoring refuses a sample with unjudged rows.
 
 Targets: EN >= .90, PT >= .85 (with a Wilson 95 % interval).
 """
