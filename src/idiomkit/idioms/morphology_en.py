@@ -279,7 +279,7 @@ def _en_regular(lemma: str, past: bool = True) -> set[str]:
     return out
 
 
-def _en_lemmas(word: str) -> set[str]:
+def en_lemmas(word: str) -> set[str]:
     """``word`` and the lemmas it may be an inflection of (kept -> keep; testing -> test; candles -> candle;
     shortest -> short)."""
     out = {word}
@@ -315,7 +315,7 @@ def en_forms(word: str, keep_ending: bool = False) -> frozenset[str]:
     if word in EN_FUNCTION or "'" in word:
         return frozenset({word})
     out: set[str] = set()
-    for lemma in {word} if keep_ending and word.endswith(("ed", "ing")) else _en_lemmas(word):
+    for lemma in {word} if keep_ending and word.endswith(("ed", "ing")) else en_lemmas(word):
         verb = EN_VERBS.get(lemma)
         out |= _en_regular(lemma, verb is None or verb.regular) | _en_degrees(lemma)
         if verb:

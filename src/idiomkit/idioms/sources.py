@@ -51,7 +51,7 @@ PARTICLES = word_set(
     "up down out off in on over away back after through around round about along across by into onto forward "
     "apart aside together ahead behind under with for to at from upon of"
 )
-_FUNCTION = PARTICLES | word_set(
+FUNCTION_WORDS = PARTICLES | word_set(
     "a an the and or but not no nor as than so if is be are was were been being it its one one's my your his her "
     "our their me him us them anything something someone somebody anyone everything everyone nothing"
 )
@@ -101,7 +101,7 @@ def heldout_variants(lex: Lexicon, index: HeldOut) -> set[str]:
     """
     keys, matcher = sorted(index.idioms), Matcher(lex)  # every match counts, the shorter ones it overlaps too
     found = {normalise_idiom(m.idiom) for key in keys for m in matcher.find_all(key)}
-    inner = [(k, k) for k in keys if len(k.split()) >= 2 and any(w not in _FUNCTION for w in k.split())]
+    inner = [(k, k) for k in keys if len(k.split()) >= 2 and any(w not in FUNCTION_WORDS for w in k.split())]
     held = Matcher(Lexicon.from_pairs(inner)) if inner else None
     for entry in lex if held is not None else ():
         if held.find(normalise_idiom(entry.idiom)):

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
-READER_VERSION = 5
-READER_DIGEST = "b95ea87ba4e21a324f1cfe691c168d80119f3a7191360ac49daff30d99548077"
+READER_VERSION = 6
+READER_DIGEST = "d11854cbe643b1541fac50b43612570e61d0cde897032c5d1df810e82167ef30"
 
 HERE = Path(__file__).resolve().parent
 

@@ -112,3 +112,26 @@ def test_the_api_page_covers_the_public_names():
     public = [*idiomkit.__all__, "IdiomReader", "Task", "TaskMetadata", "TASKS"]
     public += [name for name in idiomkit.losses.__all__ if name.endswith("Loss")]
     assert [name for name in public if name not in api] == []
+
+
+def test_readme_lexicon_counts_are_the_shipped_lexicons():
+    import re
+
+    from idiomkit.idioms.sources import default_lexicon
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"its lexicon knows \(([\d,]+) EN, ([\d,]+) PT", readme)
+    assert found, "the README states the lexicon's size"
+    lex = default_lexicon()
+    assert [int(n.replace(",", "")) for n in found.groups()] == [len(lex.entries("EN")), len(lex.entries("PT"))]
+
+
+def test_readme_judged_lexicon_rates_are_the_recorded_ones():
+    import json
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"judged by hand, \.(\d+) / \.(\d+) are idioms", readme)
+    assert found, "the README states the judged sample's rates"
+    summary = json.loads((ROOT / "benchmarks" / "lexicon_judged.json").read_text(encoding="utf-8"))["summary"]
+    assert [f"{summary[lang]['rate']:.2f}"[1:] for lang in ("EN", "PT")] == [f".{n}" for n in found.groups()]

