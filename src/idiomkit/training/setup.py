@@ -59,6 +59,7 @@ def load_groups(cfg: TrainConfig) -> tuple[list[Group], list[Group], list[Path]]
             lambda g: (g.sentence, *g.correct, *(i for i, _ in g.incorrect)),
             (lambda g: g.mwes) if cfg.dedup_idioms else None,
             index=heldout_index(data_dir),
+            forms=cfg.dedup_idioms,
         ).kept
     train, val = split_by_mwe(groups, cfg.val_fraction, cfg.seed, mwe_key)
     if cfg.limit_groups:
