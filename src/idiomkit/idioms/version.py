@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
-READER_VERSION = 5
-READER_DIGEST = "6e38d534737a3f10153cb74f1eff145ee2baa4c323e1e3be884d41579ca095cd"
+READER_VERSION = 6
+READER_DIGEST = "e92f79e7f4fa06a0f6a29a947933beae4ec40229c1d9e7cf45f8ff7686f88a8d"
 
 HERE = Path(__file__).resolve().parent
 
