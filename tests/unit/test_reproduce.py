@@ -43,6 +43,9 @@ def test_cli_flags_follow_typer_spelling():
         ('benchmark = "x"\nseeds = ["a"]\n[method]\nscript = "idiomkit"\nsubcommand = "models"\n', "'seeds'"),
         ('benchmark = "x"\n[train]\nrecipe = "r"\n[evaluate]\ntask = "t"\nmodel = "m"\n', "exactly one run table"),
         ('benchmark = "x\n', "not valid TOML"),
+        ('benchmark = "x"\n[train]\nrecipe = "r"\nmodel = "m"\n[select]\nmetric = ""\n', "'select.metric'"),
+        ('benchmark = "x"\n[train]\nrecipe = "r"\nmodel = "m"\n[select]\nrule = "best"\n', "'select.rule'"),
+        ('benchmark = "x"\n[evaluate]\ntask = "semeval2b"\nmodel = "m"\n[select]\nmetric = "v"\n', "'select'"),
     ],
 )
 def test_bad_experiment_file_names_file_and_field(tmp_path, text, field):
@@ -51,6 +54,19 @@ def test_bad_experiment_file_names_file_and_field(tmp_path, text, field):
     with pytest.raises(DataError, match=field) as info:
         load_experiment(path)
     assert str(path) in str(info.value) and "\n" not in str(info.value).strip()
+
+
+def test_the_validation_rule_is_read_from_the_experiment_file(tmp_path):
+    path = tmp_path / "good.toml"
+    path.write_text(
+        'benchmark = "scorecard"\n[train]\nrecipe = "flagship-v2"\nmodel = "m"\n[select]\nmetric = "val_mean"\n'
+    )
+    assert load_experiment(path).select.metric == "val_mean"
+    path.write_text('benchmark = "scorecard"\n[train]\nrecipe = "flagship-v2"\nmodel = "m"\n')
+    assert load_experiment(path).select is None
+    flagships = [e for e in load_experiments(ROOT / "benchmarks/experiments") if e.name.startswith("flagship-v2")]
+    trained = [e for e in flagships if e.kind == "train"]
+    assert trained and all(e.select and e.select.metric == "val_mean" for e in trained)
 
 
 def test_every_experiment_is_a_valid_idiomkit_command():
