@@ -126,6 +126,8 @@ def training_summary(model) -> dict[str, Any] | None:
         "reads_max_seq_length": info.get("reads_max_seq_length"),  # None: saved at its training length (an older run)
         # the idiom reader the model trained with (absent: trained before the field; null: no reader)
         **{key: info[key] for key in ("reader_version", "reader_digest") if key in info},
+        # the core test whose held-out split the training streams were filtered by (absent: before version 3)
+        **{key: info[key] for key in ("core_test_version",) if key in info},
         "steps": info.get("steps"),
         "epochs_done": info.get("epochs_done"),
         "train_s": info.get("train_s"),

@@ -47,6 +47,9 @@ def test_a_train_table_is_spelled_as_idiomkit_train_declares_its_flags():
         ('benchmark = "x"\nseeds = ["a"]\n[method]\nscript = "idiomkit"\nsubcommand = "models"\n', "'seeds'"),
         ('benchmark = "x"\n[train]\nrecipe = "r"\n[evaluate]\ntask = "t"\nmodel = "m"\n', "exactly one run table"),
         ('benchmark = "x\n', "not valid TOML"),
+        ('benchmark = "x"\n[train]\nrecipe = "r"\nmodel = "m"\n[select]\nmetric = ""\n', "'select.metric'"),
+        ('benchmark = "x"\n[train]\nrecipe = "r"\nmodel = "m"\n[select]\nrule = "best"\n', "'select.rule'"),
+        ('benchmark = "x"\n[evaluate]\ntask = "semeval2b"\nmodel = "m"\n[select]\nmetric = "v"\n', "'select'"),
     ],
 )
 def test_bad_experiment_file_names_file_and_field(tmp_path, text, field):
@@ -96,6 +99,19 @@ def check_parsed_job(exp, spec: dict, ctx) -> None:
         parse_options(get_runnable(name).options, ctx.args, name)
     else:
         assert ctx.args == [], exp.name  # center, interpolate: every word is the command's own
+
+
+def test_the_validation_rule_is_read_from_the_experiment_file(tmp_path):
+    path = tmp_path / "good.toml"
+    path.write_text(
+        'benchmark = "scorecard"\n[train]\nrecipe = "flagship-v2"\nmodel = "m"\n[select]\nmetric = "val_mean"\n'
+    )
+    assert load_experiment(path).select.metric == "val_mean"
+    path.write_text('benchmark = "scorecard"\n[train]\nrecipe = "flagship-v2"\nmodel = "m"\n')
+    assert load_experiment(path).select is None
+    flagships = [e for e in load_experiments(ROOT / "benchmarks/experiments") if e.name.startswith("flagship-v2")]
+    trained = [e for e in flagships if e.kind == "train"]
+    assert trained and all(e.select and e.select.metric == "val_mean" for e in trained)
 
 
 def test_every_experiment_is_a_valid_idiomkit_command():

@@ -111,6 +111,8 @@ def scorecard_verb(argv: list[str], *, model: str, help_options: bool, run: RunO
 def show_cards(cards, results_dir) -> None:
     """Each card's table beside the untrained encoder and the published rows; its markdown table and PNG written
     beside its result JSON, and the paths printed."""
+    from idiomkit.report.core_test import control_rule, controls_rows
+    from idiomkit.report.scorecard import CORE_BLOCK
     from idiomkit.scorecard.card import transposed
     from idiomkit.scorecard.run import comparison_rows, published_cards, write_figure, write_table
 
@@ -119,6 +121,9 @@ def show_cards(cards, results_dir) -> None:
         rows = comparison_rows(card, published)
         rec = card.record
         print_table(transposed(rows[:4]), f"{rec.model} {rec.recipe}: {rec.params['track']} track ({rec.wall_s:.0f} s)")
+        core = controls_rows(rec.metrics.get(CORE_BLOCK) or {}, control_rule(rec.params))
+        if core:
+            print_table(core, "the core test, with its shortcut controls (a headline while both stay <= .55)")
         for path in (card.path, write_table(card, rows), write_figure(card, rows)):
             if path:
                 console.print(f"wrote {path}", highlight=False, markup=False)

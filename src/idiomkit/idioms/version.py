@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "d11854cbe643b1541fac50b43612570e61d0cde897032c5d1df810e82167ef30"
+READER_DIGEST = "037a422c9263bee0bacf95e39e337acfcb81ec89c45162c50c03761de0072568"
 
 HERE = Path(__file__).resolve().parent
 

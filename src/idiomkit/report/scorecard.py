@@ -9,6 +9,7 @@ from typing import Any
 
 import tomllib
 
+from idiomkit.data.meaning_triples import VERSION as CORE_TEST_VERSION
 from idiomkit.idioms.version import READER_VERSION
 from idiomkit.models.registry import REGISTRY
 from idiomkit.report.tables import RULES, mean_std, training_rule
@@ -56,8 +57,15 @@ def dig(metrics: dict[str, Any], block: str, path: tuple[str, ...]) -> float | N
 CORE_BLOCK = "meaning-triples"
 OLD_CORE_MARK = "†"
 OLD_CORE_NOTE = (
-    f"{OLD_CORE_MARK}: scored on the earlier core test (56 noun-compound triples held out), not comparable with "
-    "the 896-triple one; left out of every comparison and of the recommendation until the card is run again."
+    f"{OLD_CORE_MARK}: scored on an earlier core test (before the held-out columns held human-written readings "
+    "only), or a model trained before its held-out split: not comparable with the current core test; left out of "
+    "every comparison and of the recommendation until the card is run again (a trained model: trained again)."
+)
+CONTROL_MARK = "ᶜ"
+CONTROL_NOTE = (
+    f"{CONTROL_MARK}: not a headline: a shortcut control that knows no idioms (the bag of inserted words, or the "
+    "length/overlap rule, both fitted on the training rows) scores above .55 on this core-test column; the results "
+    "pages' core-test table gives the controls beside every column."
 )
 
 
@@ -119,17 +127,46 @@ def old_reader_mark(recs: Sequence[dict[str, Any]]) -> str:
 
 
 def old_core_test(metrics: dict[str, Any]) -> bool:
-    """Whether a card's core test is the earlier 56-triple one: its held-out slice has no bootstrap interval."""
-    heldout = (metrics.get(CORE_BLOCK) or {}).get("heldout")
-    return isinstance(heldout, dict) and "accuracy_ci95" not in heldout
+    """Whether a card's core test is an earlier one: it has a core-test block without the diagnostic PIE column
+    (``heldout_pie``, which every card of the current core test has, with the controls beside each column)."""
+    core = metrics.get(CORE_BLOCK)
+    return isinstance(core, dict) and "heldout_pie" not in core
+
+
+def trained_before_split(params: dict[str, Any]) -> bool:
+    """Whether a card's model was trained with an earlier held-out split than the current core test's (its
+    training record lacks ``core_test_version`` or names an older one): its held-out numbers may rest on idioms it
+    trained on."""
+    training = params.get("training")
+    return bool(training) and (training.get("core_test_version") or 0) < CORE_TEST_VERSION
+
+
+def stale_core(rec: dict[str, Any]) -> bool:
+    """Whether a card's core-test numbers compare with nothing current (:func:`old_core_test`,
+    :func:`trained_before_split`)."""
+    return old_core_test(rec["metrics"]) or trained_before_split(rec.get("params", {}))
 
 
 def any_old_core_test(recs: Sequence[dict[str, Any]]) -> bool:
-    """Whether one of a configuration's cards (``recs``) was scored on the earlier core test."""
-    return any(old_core_test(r["metrics"]) for r in recs)
+    """Whether one of a configuration's cards (``recs``) is on an earlier core test (:func:`stale_core`)."""
+    return any(stale_core(r) for r in recs)
 
 
-MARK_NOTES = ((OLD_CORE_MARK, OLD_CORE_NOTE), (SHORT_READ_MARK, SHORT_READ_NOTE), (OLD_READER_MARK, OLD_READER_NOTE))
+def control_failed(metrics: dict[str, Any], block: str, path: tuple[str, ...]) -> bool:
+    """Whether a core-test column (``path`` into the block) fails its shortcut controls: its group's
+    ``controls.headline`` is false (:mod:`idiomkit.tasks.core_controls`)."""
+    if block != CORE_BLOCK:
+        return False
+    group = (metrics.get(CORE_BLOCK) or {}).get(path[0]) or {}
+    return (group.get("controls") or {}).get("headline") is False
+
+
+MARK_NOTES = (
+    (OLD_CORE_MARK, OLD_CORE_NOTE),
+    (CONTROL_MARK, CONTROL_NOTE),
+    (SHORT_READ_MARK, SHORT_READ_NOTE),
+    (OLD_READER_MARK, OLD_READER_NOTE),
+)
 
 
 def marks_explained(lines: Sequence[str]) -> list[str]:
@@ -141,10 +178,13 @@ def marks_explained(lines: Sequence[str]) -> list[str]:
     return out
 
 
-def headline(metrics: dict[str, Any], columns: Columns = HEADLINE) -> dict[str, float | None]:
+def headline(
+    metrics: dict[str, Any], columns: Columns = HEADLINE, stale: bool | None = None
+) -> dict[str, float | None]:
     """``{column: number}`` of ``columns`` (:data:`HEADLINE`) for one card's metrics; no core-test numbers from a
-    card scored on the earlier core test (:func:`old_core_test`), which another card's cannot be compared with."""
-    stale = old_core_test(metrics)
+    card scored on an earlier core test (:func:`old_core_test`; ``stale``: the caller's judgement with the card's
+    params, :func:`stale_core`), which another card's cannot be compared with."""
+    stale = old_core_test(metrics) if stale is None else stale
     return {
         column: None if stale and block == CORE_BLOCK else dig(metrics, block, path) for column, block, path in columns
     }
@@ -214,11 +254,11 @@ def full_cards(results: list[tuple[Path, dict[str, Any]]], track: str) -> dict[t
 
 def off_the_readme(recs: Sequence[dict[str, Any]]) -> str | None:
     """Why a configuration's row (``recs``: its cards) stays off the README, which shows what a reader can act on
-    (the results pages keep every row): a card scored on the earlier core test, or a trained configuration on fewer
-    than :data:`RECOMMEND_MIN_SEEDS` seeds (:func:`enough_seeds`: a one-seed ablation); None when the README
-    shows it."""
+    (the results pages keep every row): a card on an earlier core test (:func:`stale_core`), or a trained
+    configuration on fewer than :data:`RECOMMEND_MIN_SEEDS` seeds (:func:`enough_seeds`: a one-seed ablation); None
+    when the README shows it."""
     if any_old_core_test(recs):
-        return "scored on the earlier core test"
+        return "on an earlier core test"
     if not enough_seeds(recs):
         return f"trained on fewer than {RECOMMEND_MIN_SEEDS} seeds"
     return None
@@ -234,11 +274,13 @@ def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str, readm
         if readme and off_the_readme(recs):
             continue
         cells, stale = {}, any_old_core_test(recs)
-        heads = [headline(r["metrics"]) for r in recs]
-        for column, block, _ in HEADLINE:
+        heads = [headline(r["metrics"], stale=stale_core(r)) for r in recs]
+        for column, block, path in HEADLINE:
             values = [v for head in heads if (v := head[column]) is not None]
             cells[column] = mean_std(values, "nDCG" in column) if values else ""
             cells[column] += OLD_CORE_MARK if stale and block == CORE_BLOCK else ""
+            failed = values and any(control_failed(r["metrics"], block, path) for r in recs)
+            cells[column] += CONTROL_MARK if failed else ""
         rule = training_rule((recs[0]["params"].get("training") or {}).get("label"))
         marks = short_read_mark(recs) + old_reader_mark(recs)
         rows.append((f"| {model} | {recipe}{marks} | {rule} | {len(recs)} | ", cells))
@@ -262,11 +304,8 @@ def rows_off_the_readme(results: list[tuple[Path, dict[str, Any]]], track: str) 
 def column_means(recs: list[dict[str, Any]], columns: Columns = HEADLINE) -> dict[str, float]:
     """The mean over seeds of each of ``columns`` (:data:`HEADLINE`) some of ``recs`` (one configuration's cards)
     have."""
-    runs = [headline(r["metrics"], columns) for r in recs]
+    runs = [headline(r["metrics"], columns, stale_core(r)) for r in recs]
     return {c: sum(vs) / len(vs) for c, _, _ in columns if (vs := [r[c] for r in runs if r[c] is not None])}
-
-
-PT_COLUMNS = ("ASSIN 2 test ρ",)  # what an English-only recommendation leaves out
 
 
 def speaks_portuguese(model: str) -> bool:
@@ -286,41 +325,83 @@ def enough_seeds(recs: Sequence[dict[str, Any]]) -> bool:
     return not trained or len({rec["seed"] for rec in recs}) >= RECOMMEND_MIN_SEEDS
 
 
-def recommended(results: list[tuple[Path, dict[str, Any]]], portuguese: bool) -> tuple[str, str] | None:
-    """The (model, recipe) the plain-track scorecard recommends: the best mean rank over the headline columns every
-    candidate has (rank 1 = highest; ties share the better rank), mean over seeds. ``portuguese``: only models made
-    for Portuguese, over every column; else every model over the columns but :data:`PT_COLUMNS`. A configuration
-    with a card scored on the earlier core test is no candidate (its core numbers compare with nothing), nor a
-    trained one with fewer than :data:`RECOMMEND_MIN_SEEDS` seeds (:func:`enough_seeds`)."""
-    means = {
-        group: column_means(recs)
-        for group, recs in full_cards(results, "plain").items()
-        if (speaks_portuguese(group[0]) or not portuguese) and not any_old_core_test(recs) and enough_seeds(recs)
-    }
-    if not means:
+def validation_value(recs: Sequence[dict[str, Any]], metric: str) -> float | None:
+    """The mean over a configuration's cards (``recs``) of its runs' best value of the validation ``metric`` (their
+    checkpoint's, ``params.training.best``); None when a run selected on another metric or recorded none."""
+    values = []
+    for rec in recs:
+        best = (rec.get("params", {}).get("training") or {}).get("best") or {}
+        if best.get("metric") != metric or not isinstance(best.get("value"), int | float):
+            return None
+        values.append(float(best["value"]))
+    return sum(values) / len(values) if values else None
+
+
+def selection_metric(model: str, recipe: str, card: Path) -> str | None:
+    """The validation metric the experiment that makes (``model``, ``recipe``) names in its ``[select]`` table
+    (None: no such experiment, or one without a rule)."""
+    name = experiment_of(model, recipe, card)
+    if name is None:
         return None
-    columns = [c for c, _, _ in HEADLINE if all(c in m for m in means.values()) and (portuguese or c not in PT_COLUMNS)]
-    ranks = {
-        group: sum(1 + sum(other[c] > mine[c] for other in means.values()) for c in columns) / max(len(columns), 1)
-        for group, mine in means.items()
-    }
-    return min(sorted(ranks), key=lambda group: ranks[group])
+    spec = tomllib.loads((card.parent.parent.parent / "experiments" / f"{name}.toml").read_text(encoding="utf-8"))
+    metric = (spec.get("select") or {}).get("metric")
+    return metric if isinstance(metric, str) and metric else None
+
+
+def candidates_on_validation(
+    results: list[tuple[Path, dict[str, Any]]], portuguese: bool
+) -> dict[tuple[str, str], tuple[str, float, int]]:
+    """``{(model, recipe): (metric, validation value, seeds)}`` of every configuration the validation rule may
+    recommend: trained, on :data:`RECOMMEND_MIN_SEEDS` seeds or more, its cards on the current core test, its
+    experiment file naming a ``[select]`` metric its runs recorded (``portuguese``: models made for Portuguese)."""
+    out = {}
+    for (model, recipe), pairs in full_cards_with_paths(results, "plain").items():
+        recs = [rec for _, rec in pairs]
+        trained = all(rec["params"].get("training") for rec in recs)
+        if not trained or not enough_seeds(recs) or any_old_core_test(recs):
+            continue
+        if portuguese and not speaks_portuguese(model):
+            continue
+        metric = selection_metric(model, recipe, pairs[0][0])
+        value = validation_value(recs, metric) if metric else None
+        if value is not None:
+            out[(model, recipe)] = (metric, value, len({rec["seed"] for rec in recs}))
+    return out
+
+
+def recommended(results: list[tuple[Path, dict[str, Any]]], portuguese: bool) -> tuple[str, str] | None:
+    """The (model, recipe) recommended on validation (:func:`candidates_on_validation`): among the candidates whose
+    experiment files name the most common selection metric, the highest mean over seeds of that metric at each
+    run's selected checkpoint (ties: more seeds, then name). No test column plays a part. ``portuguese``: only
+    models made for Portuguese."""
+    found = candidates_on_validation(results, portuguese)
+    if not found:
+        return None
+    metric = Counter(m for m, _, _ in found.values()).most_common(1)[0][0]
+    ranked = sorted((-value, -seeds, group) for group, (m, value, seeds) in found.items() if m == metric)
+    return ranked[0][2]
 
 
 def recommendation_line(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
-    """One line naming the scorecard's recommended models (English; English and Portuguese), a trained one with
-    the command that trains and cards it (:func:`experiment_of`)."""
+    """One line naming the configurations recommended on validation (English; English and Portuguese), each with
+    its validation number and the command that trains and cards it (:func:`experiment_of`)."""
     english, both = recommended(results, portuguese=False), recommended(results, portuguese=True)
-    if not english:
-        return []
-    named = [f"English: {how_to_get(english, results)}"] + (
-        [f"English + Portuguese: {how_to_get(both, results)}"] if both else []
+    rule = (
+        "**Recommended on validation** (the rule each candidate's experiment file names in `[select]`, written "
+        "before its runs: the highest mean over seeds of the validation metric its runs selected their checkpoint "
+        f"on; trained configurations on {RECOMMEND_MIN_SEEDS} seeds or more, on the current core test; no test "
+        "column below plays a part)"
     )
-    return [
-        "**Recommended by the scorecard** (best mean rank over the plain-track columns every card has; a trained "
-        f"model on {RECOMMEND_MIN_SEEDS} seeds or more): " + "; ".join(named) + ".",
-        "",
-    ]
+    if not english:
+        return [f"{rule}: none yet (no such configuration has cards on the current core test).", ""]
+    found = {**candidates_on_validation(results, False), **candidates_on_validation(results, True)}
+
+    def named(group: tuple[str, str]) -> str:
+        metric, value, seeds = found[group]
+        return f"{how_to_get(group, results)}, {metric} {value:.4f} over {seeds} seeds"
+
+    parts = [f"English: {named(english)}"] + ([f"English + Portuguese: {named(both)}"] if both else [])
+    return [f"{rule}: " + "; ".join(parts) + ".", ""]
 
 
 def how_to_get(group: tuple[str, str], results: list[tuple[Path, dict[str, Any]]]) -> str:
@@ -371,14 +452,18 @@ def scorecard_section(
             out += [TRACK_TEXT[track], "", *rows, ""]
             out += marks_explained(rows[2:])
             out += rows_off_the_readme(results, track) if readme else []
-    if not any(line.startswith("|") for line in out):
+        elif readme and (left := rows_off_the_readme(results, track)):
+            out += [TRACK_TEXT[track], "", "No card is on the current core test yet. " + left[0], ""]
+    if not any(line.startswith(("|", "No card")) for line in out):
         return []
     # each rule's text opens with its own name (a table cell elsewhere): the key in italics stands for it here
     rules = "; ".join(f"*{key}*: {text.partition(': ')[2]}" for key, text in RULES.items() if key != "untrained")
     return out + [
         "Each row: `idiomkit evaluate all -m MODEL --track both` (a trained model: its directory); "
         "mean ± std over seeds; core acc = the core test (figurative paraphrase nearer than the literal "
-        "misreading), idioms held out from every training source vs seen. The rule is what the training "
+        "misreading): *held-out*, idioms held out from every training stream with human-written readings; *seen*, "
+        "seen idioms in sentences no stream trains or validates on, lookup-equal triples apart (the results pages "
+        "give every column with its shortcut controls). The rule is what the training "
         f"data went through: {rules}.",
         "",
     ]

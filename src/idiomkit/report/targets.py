@@ -3,7 +3,10 @@
 Each target is a floor on a plain-track number (mean over seeds), or for an STS test guard a floor at
 :data:`~idiomkit.report.versus_base.STS_GUARD_TOLERANCE` below the same base model untrained with the reader. A row is a
 trained configuration with the seeds a recommendation needs (:func:`~idiomkit.report.scorecard.enough_seeds`) and a
-base + reader card beside it; the base + reader rows stand above them for reference.
+base + reader card beside it; the base + reader rows stand above them for reference. The configurations chosen on
+validation (:func:`~idiomkit.report.scorecard.recommended`, the rule their experiment files name) carry
+:data:`CHOSEN`; no row is chosen on these test numbers. The best-reached table beside it is a maximum over single
+runs on test, labelled so.
 """
 
 from __future__ import annotations
@@ -13,19 +16,25 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.report.scorecard import (
+    CONTROL_MARK,
+    CORE_BLOCK,
     HEADLINE,
     Columns,
     column_digits,
     column_means,
+    control_failed,
     enough_seeds,
     full_cards,
     number_cell,
     old_reader_mark,
+    recommended,
+    stale_core,
     titled_table,
 )
 from idiomkit.report.versus_base import BASE_WITH_READER, STS_GUARD_COLUMNS, STS_GUARD_TOLERANCE, clears
 
 MET, MISSED = "✓", "✗"
+CHOSEN = "◆"  # the configuration the validation rule recommends
 FLAGSHIP = "flagship-v2"  # the recipe labels the targets are set for (the single-benchmark models train in-domain)
 
 # the core test's held-out slice by language (the headline has it for both languages together)
@@ -73,11 +82,20 @@ def target_cell(column: str, value: float | None, base: float | None) -> str:
     return f"{number_cell(column, value)} {MET if met else MISSED}"
 
 
+def controls_mark(recs: list[dict[str, Any]], column: str) -> str:
+    """:data:`~idiomkit.report.scorecard.CONTROL_MARK` when a core-test target column fails its shortcut controls
+    on one of ``recs`` (a number no headline stands on)."""
+    block, path = _KNOWN[column][1:]
+    failed = block == CORE_BLOCK and any(control_failed(r["metrics"], block, path) and not stale_core(r) for r in recs)
+    return CONTROL_MARK if failed else ""
+
+
 def targets_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """The table (header first): each base model's base + reader row, then its trained configurations with enough
-    seeds, each target's number (mean over seeds) marked met or missed, and how many it meets; no lines when no
-    such trained configuration exists."""
+    seeds, each target's number (mean over seeds) marked met or missed, and how many it meets; the configurations
+    chosen on validation marked :data:`CHOSEN`; no lines when no such trained configuration exists."""
     cards = full_cards(results, "plain")
+    chosen = {recommended(results, portuguese=False), recommended(results, portuguese=True)}
     lines: list[str] = []
     with_base: set[str] = set()  # the base models whose base + reader row is in
     for (model, recipe), recs in sorted(cards.items()):
@@ -87,11 +105,12 @@ def targets_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
         base = column_means(bases, TARGET_COLUMNS)
         if model not in with_base:
             with_base.add(model)
-            cells = [target_cell(c, base.get(c), None) for c in FLOORS]
+            cells = [target_cell(c, base.get(c), None) + controls_mark(bases, c) for c in FLOORS]
             lines.append(_row(model, BASE_WITH_READER + old_reader_mark(bases), len(bases), cells))
         means = column_means(recs, TARGET_COLUMNS)
-        cells = [target_cell(c, means.get(c), base.get(c)) for c in FLOORS]
-        lines.append(_row(model, recipe + old_reader_mark([*recs, *bases]), len(recs), cells))
+        cells = [target_cell(c, means.get(c), base.get(c)) + controls_mark(recs, c) for c in FLOORS]
+        mark = f" {CHOSEN}" if (model, recipe) in chosen else ""
+        lines.append(_row(model, recipe + old_reader_mark([*recs, *bases]) + mark, len(recs), cells))
     if not lines:
         return []
     head = "| model | recipe | seeds | " + " | ".join(map(heading, FLOORS)) + " | met |"
@@ -99,8 +118,8 @@ def targets_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
 
 
 def _row(model: str, recipe: str, seeds: int, cells: Sequence[str]) -> str:
-    met = sum(cell.endswith(MET) for cell in cells)
-    judged = sum(cell.endswith((MET, MISSED)) for cell in cells)
+    met = sum(cell.rstrip(CONTROL_MARK).endswith(MET) for cell in cells)
+    judged = sum(cell.rstrip(CONTROL_MARK).endswith((MET, MISSED)) for cell in cells)
     return f"| {model} | {recipe} | {seeds} | " + " | ".join(cells) + f" | {met} of {judged} |"
 
 
@@ -136,12 +155,14 @@ def targets_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
 
 def _best_reached_table(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     return titled_table(
-        "The best reached on each target (plain track; any flagship v2 configuration, any number of seeds)",
+        "The best reached on each target: single runs, chosen on test (plain track; any flagship v2 configuration, "
+        "any number of seeds)",
         best_reached_rows(results),
         "Each row: the highest mean over seeds that a trained flagship v2 configuration reaches on the target, "
-        "that configuration and its seeds (models trained for one benchmark alone are left out). Rows with one "
-        "seed are single runs (often leave-one-out rows): they show what a part of a recipe can buy, not a "
-        "configuration the scorecard recommends; the table above has each configuration's whole line.",
+        "that configuration and its seeds (models trained for one benchmark alone are left out). Each row is chosen "
+        "on the test number it shows, target by target, over many configurations: a maximum over runs, biased "
+        "upwards, never a result to quote or a configuration to take (the recommendation is chosen on validation, "
+        f"{CHOSEN} in the table above). Rows with one seed are single runs (often leave-one-out rows).",
     )
 
 
@@ -150,7 +171,9 @@ def _targets_table(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
         "The flagship's targets (plain track)",
         targets_rows(results),
         f"Each cell: the number (mean over seeds) and {MET} when it meets the target in the column's heading, "
-        f"{MISSED} when not. The STS test guards' bar is the same base model untrained with the reader, less "
+        f"{MISSED} when not ({CONTROL_MARK}: a core-test column whose shortcut controls score above .55, so no "
+        "headline). The STS test guards' bar is the same base model untrained with the reader, less "
         f"{STS_GUARD_TOLERANCE:g}; the base + reader rows (first for each base model) are the reference, their "
-        "guards unjudged. Rows: the trained configurations with the seeds a recommendation needs.",
+        "guards unjudged. Rows: the trained configurations with the seeds a recommendation needs; "
+        f"{CHOSEN}: the configuration chosen on validation (English; English + Portuguese).",
     )

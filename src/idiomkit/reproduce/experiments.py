@@ -15,6 +15,7 @@ from idiomkit.reproduce.schema import (
     CheckSpec,
     Experiment,
     MethodRun,
+    SelectSpec,
     checked_fields,
     matches,
     plain_relative,
@@ -47,6 +48,20 @@ def checked_quick(path: Path, kind: str, raw: Any, scripts_dir: Path) -> dict[st
         base["args"] = {k: method_value(path, f"quick.args.{k}", v, flag_ok=True) for k, v in rest["args"].items()}
         check_write_options(path, "quick.args", base["args"])
     return base
+
+
+def checked_select(path: Path, kind: str, raw: Any) -> SelectSpec | None:
+    """``[select]`` (absent: None): a non-empty ``metric``, only on an experiment that trains or makes a model."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise DataError(path, None, "select", f"expected a table, got {raw!r}")
+    spec = SelectSpec(**checked_fields(path, "select", raw, SelectSpec))
+    if not spec.metric.strip():
+        raise DataError(path, None, "select.metric", "missing (the validation metric the runs select on)")
+    if kind == "evaluate":
+        raise DataError(path, None, "select", "an [evaluate] experiment trains nothing to select")
+    return spec
 
 
 def checked_check(path: Path, raw: Any) -> CheckSpec:
@@ -118,6 +133,7 @@ def load_experiment(path: Path) -> Experiment:
         exp.run = schema.RUN_TYPES[kind](**exp.spec)
     exp.quick = checked_quick(path, kind, raw.get("quick", {}), exp.scripts_dir)
     exp.check = checked_check(path, raw.get("check", {}))
+    exp.select = checked_select(path, kind, raw.get("select"))
     if isinstance(exp.run, MethodRun):
         check_seed_reaches_command(exp, exp.run)
     return exp

@@ -143,7 +143,7 @@ def run_types() -> dict[str, type]:
 __getattr__, __dir__ = lazy_values(
     __name__, {"TASK_OPTIONS": registered_task_options, "EvaluateRun": evaluate_schema, "RUN_TYPES": run_types}
 )
-TOP_FIELDS = ("description", "benchmark", "seeds", "data", "quick", "check", *KINDS)
+TOP_FIELDS = ("description", "benchmark", "seeds", "data", "quick", "check", "select", *KINDS)
 
 
 @dataclass
@@ -164,6 +164,16 @@ class CheckSpec:
 
 
 @dataclass
+class SelectSpec:
+    """``[select]``: the rule on validation by which ``idiomkit report`` recommends a trained configuration, written
+    before its runs: ``metric``, the validation metric its runs select their checkpoint on (``training.json``'s
+    ``best.metric``, e.g. ``val_mean``). Among the configurations whose experiment files name the same metric, the
+    one with the highest mean over seeds of its runs' best value is recommended; no test column plays a part."""
+
+    metric: str = ""
+
+
+@dataclass
 class Experiment:
     """One experiment file: the benchmark it feeds, seeds, data paths and one run spec (train/evaluate/method).
 
@@ -181,6 +191,7 @@ class Experiment:
     path: Path | None = None
     run: Any = None  # a TrainRun, EvaluateRun or MethodRun
     check: CheckSpec = field(default_factory=CheckSpec)
+    select: SelectSpec | None = None
 
     @property
     def in_quick(self) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 
 from idiomkit.config import default_results_dir
 from idiomkit.report import HEADLINE, headline, markdown_table
+from idiomkit.report.core_test import card_controls_lines
 from idiomkit.results import atomic_write_text, load_results
 from idiomkit.scorecard.card import TASK, Scorecard
 from idiomkit.training.card import SCORECARD_HEADING, write_card_section
@@ -63,6 +64,8 @@ def write_table(card: Scorecard, rows: list[tuple[str, dict[str, Any]]]) -> Path
         return None
     title = f"Scorecard: {card.record.model} {card.record.recipe}, {card.record.params['track']} track"
     text = f"# {title}\n\n" + markdown_table(rows)
+    controls = card_controls_lines(card.record.metrics, card.record.params)
+    text += "\n" + "\n".join(controls) + "\n" if controls else ""
     return atomic_write_text(card.path.with_suffix(".md"), text)
 
 

@@ -1,26 +1,34 @@
 """The core test of idiom understanding (``meaning-triples``): for an idiomatic sentence, is its figurative
 paraphrase nearer than its literal misreading? ("kicked the bucket" -> "died", not "struck the pail").
 
-Triples come from :mod:`idiomkit.data.meaning_triples`. Metrics, for all triples and per group (``seen`` /
-``heldout`` idioms, ``EN`` / ``PT``, ``heldout_EN`` / ``heldout_PT``, ``seen_EN`` / ``seen_PT``, each source, and,
-given a lexicon, ``seen_lookup_free`` / ``seen_lookup_equal``): ``accuracy`` (share of triples whose paraphrase is
-nearer), ``accuracy_ci95`` (its 95 % bootstrap interval: :data:`BOOTSTRAP_RESAMPLES` resamples of the group's
-*idioms* with replacement, all of an idiom's triples together, numpy seed :data:`BOOTSTRAP_SEED`; percentile
-interval), ``auc`` (ROC-AUC of cos(sentence, paraphrase) against cos(sentence, misreading)), ``margin`` (mean of
-their difference), ``n`` and ``idioms``.
+Triples come from :mod:`idiomkit.data.meaning_triples`. Groups (each with ``accuracy``, its 95 % bootstrap
+interval ``accuracy_ci95`` over *idioms* -- :data:`BOOTSTRAP_RESAMPLES` resamples with replacement, all of an idiom's
+triples together, numpy seed :data:`BOOTSTRAP_SEED`, percentile interval --, ``auc`` (ROC-AUC of cos(sentence,
+paraphrase) against cos(sentence, misreading)), ``margin`` (mean of their difference), ``n``, ``idioms`` and
+``controls``):
 
-Lookup-equal: a triple whose paraphrase a lexicon lookup reproduces, i.e. the paraphrase (normalised) is one of the
-lexicon's meanings of the idiom, or holds one as a run of words the sentence does not hold (the reader in replace
-mode turns the sentence into the paraphrase, or nearly). Such a seen triple grades the lexicon against itself (most
-AStitch triples: the lexicon's first meaning of an AStitch train compound is the triple's paraphrase), so
-``seen_lookup_free`` is the seen number that measures understanding; ``heldout_lookup_equal`` counts held-out
-triples the lexicon knows (0 unless the lexicon leaks held-out idioms).
+- ``heldout``, ``heldout_EN``, ``heldout_PT``: idioms held out from every training stream and from the scoring
+  lexicon, paraphrase and misreading *written by people* (NCS, AStitch in 2A sentences): the headline columns;
+- ``heldout_pie``: held-out idioms in PIE sentences with idiomkit's WordNet misreadings, the construction the
+  misreading stream trains on: a diagnostic, never a target;
+- ``seen`` (``seen_EN``, ``seen_PT``, ``seen_human``, ``seen_pie``): idioms the training streams see, in sentences no
+  stream trains or validates on, without the lookup-equal ones;
+- ``lookup_equal``: seen triples whose paraphrase a lexicon lookup reproduces (the paraphrase is one of the lexicon's
+  meanings of the idiom, or holds one as a run of words the sentence does not hold: the reader in replace mode turns
+  the sentence into the paraphrase, or nearly): they grade the lexicon against itself, so they are reported apart;
+  ``heldout_lookup_equal`` counts held-out triples the lexicon knows (0 unless it leaks held-out idioms);
+- ``all`` and ``source_<source>``.
+
+``controls`` (:mod:`idiomkit.tasks.core_controls`): on the same triples, the accuracy of the bag-of-inserted-words
+classifier (``bow``) and of the length/overlap rule fixed on the training rows (``length_overlap``; ``reversed``: the
+opposite rule), each with its interval, and ``headline``: whether both stay at or below
+:data:`~idiomkit.tasks.core_controls.CONTROL_CEILING` (a column is a headline only then).
 
 Example::
 
     core = core_test("../shared/data")
     metrics, cosines = score_triples(model, core.triples)
-    metrics["heldout"]["accuracy"]
+    metrics["heldout"]["accuracy"], metrics["heldout"]["controls"]["headline"]
 """
 
 from __future__ import annotations
@@ -33,12 +41,13 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
-from idiomkit.data.heldout import core_test
+from idiomkit.data.heldout import IdiomForms, core_test
 from idiomkit.data.keys import normalise_sentence
-from idiomkit.data.meaning_triples import CoreTest, Triple
+from idiomkit.data.meaning_triples import VERSION, CoreTest, Triple
 from idiomkit.embedding.encode import encode_texts
 from idiomkit.metrics.bootstrap import cluster_weights, percentile_interval, weighted_mean
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
+from idiomkit.tasks.core_controls import CONTROL_CEILING, Controls, fitted_controls, rule_correct
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +57,7 @@ __all__ = [
     "MeaningTriplesOptions",
     "Triple",
     "bootstrap_ci",
+    "control_metrics",
     "core_test",
     "lookup_equal",
     "score_triples",
@@ -58,6 +68,9 @@ __all__ = [
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0
 QUICK_STRIDE = 5  # quick mode keeps every 5th triple
+# the groups a card's table and the report show, in order (with the lookup-equal ones apart)
+COLUMNS = ("heldout_EN", "heldout_PT", "heldout", "heldout_pie", "seen", "lookup_equal")
+OPPOSITE = {"shorter": "longer", "longer": "shorter", "less overlap": "more overlap", "more overlap": "less overlap"}
 
 
 def bootstrap_ci(
@@ -107,19 +120,47 @@ def lookup_equal(triple: Triple, lexicon) -> bool:
 
 
 def groups_of(triple: Triple, looked_up: bool | None = None) -> list[str]:
-    """The metric groups a triple counts in (``looked_up``: whether it is lookup-equal; None: no lexicon)."""
-    held = "heldout" if triple.heldout else "seen"
-    out = ["all", held, triple.language, f"{held}_{triple.language}", f"source_{triple.source}"]
-    if looked_up is not None:
-        out.append(f"{held}_lookup_equal" if looked_up else f"{held}_lookup_free")
+    """The metric groups a triple counts in (module docstring; ``looked_up``: whether it is lookup-equal, None: no
+    lexicon, so none is)."""
+    out = ["all", f"source_{triple.source}"]
+    if triple.heldout:
+        out += [f"heldout_{triple.language}", "heldout"] if triple.human else ["heldout_pie"]
+        return out + (["heldout_lookup_equal"] if looked_up else [])
+    if looked_up:
+        return [*out, "lookup_equal"]
+    return [*out, "seen", f"seen_{triple.language}", "seen_human" if triple.human else "seen_pie"]
+
+
+def control_metrics(
+    controls: Controls, triples: Sequence[Triple], members: dict[str, list[int]]
+) -> dict[str, dict[str, Any]]:
+    """``{group: controls block}`` (module docstring) for the groups of ``members`` (group -> triple indices)."""
+    correct = controls.correct(triples)
+    correct["reversed"] = rule_correct(OPPOSITE[controls.rule], triples)
+    idioms = [t.idiom for t in triples]
+    out = {}
+    for group, idx in members.items():
+        block: dict[str, Any] = {}
+        for name, values in correct.items():
+            block[name] = float(np.mean(values[idx]))
+            block[f"{name}_ci95"] = list(bootstrap_ci(values[idx], [idioms[i] for i in idx]))
+        block["headline"] = max(block["bow"], block["length_overlap"]) <= CONTROL_CEILING
+        out[group] = block
     return out
 
 
 def score_triples(
-    model, triples: Sequence[Triple], *, batch_size: int = 64, prompt_name: str | None = None, lexicon=None
+    model,
+    triples: Sequence[Triple],
+    *,
+    batch_size: int = 64,
+    prompt_name: str | None = None,
+    lexicon=None,
+    controls: Controls | None = None,
 ) -> tuple[dict[str, Any], np.ndarray]:
     """Metrics per group and the ``(n, 2)`` cosines (paraphrase, misreading) of each triple; ``lexicon`` (a
-    :class:`~idiomkit.idioms.lexicon.Lexicon`) adds the lookup-equal groups."""
+    :class:`~idiomkit.idioms.lexicon.Lexicon`) splits the lookup-equal triples off; ``controls`` adds each group's
+    shortcut controls (:func:`control_metrics`)."""
     texts = list(dict.fromkeys(t for tr in triples for t in (tr.sentence, tr.paraphrase, tr.misreading)))
     emb = encode_texts(model, texts, prompt_name=prompt_name, batch_size=batch_size)
     emb = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
@@ -139,25 +180,31 @@ def score_triples(
         group: triple_metrics(cos[idx, 0], cos[idx, 1], [idioms[i] for i in idx])
         for group, idx in sorted(members.items())
     }
-    for group in ("seen", "heldout") + (("seen_lookup_free", "seen_lookup_equal") if lexicon is not None else ()):
+    if controls is not None:
+        for group, block in control_metrics(controls, triples, members).items():
+            metrics[group]["controls"] = block
+    for group in COLUMNS:
         metrics.setdefault(group, {"n": 0})
     return metrics, cos
 
 
 def triples_tsv(triples: Sequence[Triple], cos: np.ndarray, lexicon=None) -> str:
-    """Raw predictions: one line per triple with both cosines (and whether it is lookup-equal in ``lexicon``)."""
+    """Raw predictions: one line per triple with both cosines, whether it is lookup-equal in ``lexicon`` and its
+    column (``heldout``: held-out, human-written; ``heldout_pie``; ``seen``; ``lookup_equal``)."""
     lines = [
-        "idiom\tlanguage\tsource\theldout\tlookup_equal\tsentence\tparaphrase\tmisreading\tcos_paraphrase\t"
-        "cos_misreading"
+        "idiom\tlanguage\tsource\theldout\tlookup_equal\tcolumn\tsentence\tparaphrase\tmisreading\t"
+        "cos_paraphrase\tcos_misreading"
     ]
     for tr, (p, n) in zip(triples, cos, strict=True):
-        looked_up = "" if lexicon is None else str(int(lookup_equal(tr, lexicon)))
+        looked_up = None if lexicon is None else lookup_equal(tr, lexicon)
+        column = next(g for g in ("heldout", "heldout_pie", "seen", "lookup_equal") if g in groups_of(tr, looked_up))
         cells = [
             tr.idiom,
             tr.language,
             tr.source,
             str(int(tr.heldout)),
-            looked_up,
+            "" if looked_up is None else str(int(looked_up)),
+            column,
             tr.sentence,
             tr.paraphrase,
             tr.misreading,
@@ -183,8 +230,12 @@ def reader_lexicon(model, data_dir):
 
 
 def warn_leaks(triples: Sequence[Triple], lexicon, which: str) -> int:
-    """Log the held-out idioms ``lexicon`` knows (it should know none); their number."""
-    leaked = sorted({t.idiom for t in triples if t.heldout and lexicon.get(t.idiom, t.language) is not None})
+    """Log the held-out idioms ``lexicon`` knows in any form (an entry that is one, or holds one: the held-out
+    check, :class:`~idiomkit.data.heldout.IdiomForms`); it should know none. Returns their number."""
+    held = {(t.idiom, t.language) for t in triples if t.heldout}
+    forms = IdiomForms(held)
+    leaked = {idiom for idiom, language in held if lexicon.get(idiom, language) is not None}
+    leaked = sorted(leaked | {i for entry in lexicon for i in forms.find(entry.idiom)})
     if leaked:
         log.warning(
             "core test: the %s lexicon knows %d held-out idioms (%s%s): rebuild it from heldout_index",
@@ -210,36 +261,49 @@ class MeaningTriplesTask(Task):
         description="The core test: is the figurative paraphrase nearer than the literal misreading? (accuracy, AUC)",
         main_score="heldout.accuracy",
         languages=("en", "pt"),
-        reference="idiomkit core test: NCS, AStitch and PIE sentences; held-out idioms as the dedup keeps them out",
+        reference="idiomkit core test: human-written NCS and AStitch readings (headline), PIE/WordNet (diagnostic)",
         data_files=("idioms_extra",),
         title="The core test: figurative paraphrase vs literal misreading",
     )
     Options = MeaningTriplesOptions
 
     def run(self, model, options: MeaningTriplesOptions, context: EvalContext) -> TaskOutput:
-        """Score every triple (quick: every :data:`QUICK_STRIDE`-th) with 95 % bootstrap intervals over idioms."""
+        """Score every triple (quick: every :data:`QUICK_STRIDE`-th) with 95 % bootstrap intervals over idioms and
+        the shortcut controls beside every group."""
         core = core_test(context.data_dir)
         triples = core.triples[::QUICK_STRIDE] if context.quick else core.triples
         lexicon, which = (
             (options.lexicon, "given") if options.lexicon is not None else reader_lexicon(model, context.data_dir)
         )
+        controls = fitted_controls(context.data_dir)
         metrics, cos = score_triples(
-            model, triples, batch_size=context.batch_size, prompt_name=context.prompt_name, lexicon=lexicon
+            model,
+            triples,
+            batch_size=context.batch_size,
+            prompt_name=context.prompt_name,
+            lexicon=lexicon,
+            controls=controls,
         )
         params = {
+            "core_test_version": VERSION,
             "triples": len(triples),
             "lookup_lexicon": f"{which} ({len(lexicon)} entries)",
             "heldout_idioms_in_lexicon": warn_leaks(triples, lexicon, which),
+            "controls": {**controls.fit, "ceiling": CONTROL_CEILING},
             "discarded": core.discarded,
         }
         return TaskOutput(metrics, params, list(core.files), {"tsv": triples_tsv(triples, cos, lexicon)})
 
     def summary_table(self, metrics: dict[str, Any]) -> list[list[str]]:
-        rows = [["triples", "n", "accuracy", "95 % CI", "AUC"]]
-        for group in ("all", "seen", "heldout", "seen_lookup_free"):
+        rows = [["triples", "n", "accuracy", "95 % CI", "AUC", "control: BoW", "control: length/overlap", "headline"]]
+        for group in COLUMNS:
             block = metrics.get(group) or {}
             if block.get("n"):
                 low, high = block["accuracy_ci95"]
                 rows.append([group, str(block["n"]), f"{block['accuracy']:.3f}", f"{low:.3f}-{high:.3f}"])
                 rows[-1].append(f"{block['auc']:.3f}")
+                controls = block.get("controls") or {}
+                if controls:
+                    rows[-1] += [f"{controls['bow']:.3f}", f"{controls['length_overlap']:.3f}"]
+                    rows[-1].append("yes" if controls["headline"] else "no")
         return rows

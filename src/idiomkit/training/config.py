@@ -97,8 +97,9 @@ class TrainConfig:
     )
     dedup_idioms: bool = opt(
         True,
-        "With --heldout-dedup: also drop 2B train groups of held-out idioms (--no-dedup-idioms: SemEval 2B's"
-        " fine_tune rule, MWE overlap with dev allowed; held-out sentences are still dropped).",
+        "With --heldout-dedup: also drop 2B train groups of held-out idioms, by key or in any form in their"
+        " sentences (--no-dedup-idioms: SemEval 2B's fine_tune rule, MWE overlap with dev allowed; held-out"
+        " sentences are still dropped).",
     )
     max_steps: int | None = opt(None, range=Range(1))
     limit_groups: int | None = opt(None, "Use only the first N training groups.", range=Range(1))

@@ -58,11 +58,24 @@ def load_groups(cfg: TrainConfig) -> tuple[list[Group], list[Group], list[Path]]
             lambda g: (g.sentence, *g.correct, *(i for i, _ in g.incorrect)),
             (lambda g: g.mwes) if cfg.dedup_idioms else None,
             index=heldout_index(data_dir),
+            forms=cfg.dedup_idioms,
         ).kept
     train, val = split_by_mwe(groups, cfg.val_fraction, cfg.seed, mwe_key)
     if cfg.limit_groups:
-        train, val = train[: cfg.limit_groups], val[: max(2, cfg.limit_groups // 5)]
+        train, val = train[: cfg.limit_groups], across_mwes(val)[: max(2, cfg.limit_groups // 5)]
     return train, val, [path]
+
+
+def across_mwes(groups: list[Group]) -> list[Group]:
+    """``groups`` reordered round-robin over their MWEs (each MWE's first group, then each one's second, ...), so
+    that a limited validation (``limit_groups``) holds several idioms, not the first MWE's groups alone."""
+    count: dict[str, int] = {}
+    keyed = []
+    for i, group in enumerate(groups):
+        key = mwe_key(group)
+        keyed.append((count.get(key, 0), i))
+        count[key] = count.get(key, 0) + 1
+    return [groups[i] for _, i in sorted(keyed)]
 
 
 def validation_evaluator(val: list[Group], model, mwe_tokens: bool) -> SemEval2BEvaluator:

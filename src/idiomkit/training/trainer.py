@@ -26,6 +26,7 @@ import torch
 from transformers import get_linear_schedule_with_warmup
 
 from idiomkit.config import seed_everything
+from idiomkit.data.meaning_triples import VERSION as CORE_TEST_VERSION
 from idiomkit.idioms.reader import model_reader
 from idiomkit.idioms.version import reader_record
 from idiomkit.models import load_model
@@ -412,7 +413,8 @@ def _train(cfg: TrainConfig, out: Path, blob: dict[str, Any] | None, on_step, pr
 
 def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
     """Put the final model (best on validation, else last) in ``out`` with a model card and ``training.json``
-    (with the version of the idiom reader the model trained with and keeps: :func:`reader_record`, null without)."""
+    (with the version of the idiom reader the model trained with and keeps: :func:`reader_record`, null without;
+    and the core test's version, whose held-out split its streams were filtered by)."""
     best = out / "best"
     if best.is_dir():
         shutil.copytree(best, out, dirs_exist_ok=True)
@@ -424,6 +426,7 @@ def finish(run: Setup, state: TrainState, cfg: TrainConfig, out: Path) -> None:
         "config": cfg.record(),
         "reads_max_seq_length": base_length(run.model),
         **reader_record(model_reader(run.model)),
+        "core_test_version": CORE_TEST_VERSION,  # the held-out split its training streams were filtered by
         "data_sha256": sha256_files(run.data_files),
         "data_files": [str(p) for p in run.data_files],
         "counts": run.counts,

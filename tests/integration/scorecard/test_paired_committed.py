@@ -1,6 +1,7 @@
 """The paired bootstrap reads committed cards: every headline column (and AdMIRe's by sentence type) of mpnet's
 trained card and of its base + reader is reproduced from their prediction files (2B, 2A and IdioLink with the
-benchmarks' gold) before any resample."""
+benchmarks' gold) before any resample; the core-test columns of cards on an earlier core test compare with
+nothing."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ def test_every_column_of_a_committed_pair_of_cards_gets_an_interval_around_its_d
     trained, base = card(TRAINED), card(BASE)
     for column in PAIRED:
         interval = paired_interval(column, [trained], base, data_dir, resamples=200)
+        if trained.headline[column] is None:  # the core test of cards scored before the current one
+            assert column.startswith("core") and interval is None, column
+            continue
         assert interval is not None, column  # None: the files did not reproduce the card's number
         difference = trained.headline[column] - base.headline[column]
         assert interval[0] <= difference <= interval[1], column

@@ -93,9 +93,10 @@ def test_two_stream_recipe_resumes_exactly(tmp_path):
 
     from idiomkit.training import train
 
-    full, resumed = full_and_resumed(train, tmp_path, 3, "adaptive-triplet-sts", **SMALL, max_steps=5)
+    small = {**SMALL, "limit_groups": 20}  # enough 2B rows for 5 steps of 8 in one epoch
+    full, resumed = full_and_resumed(train, tmp_path, 3, "adaptive-triplet-sts", **small, max_steps=5)
     assert resumed.state.step == full.state.step == 5
-    assert full.counts["2b+sts/sts_rows"] == 48
+    assert full.counts["2b+sts/sts_rows"] == 80  # limit_groups * 4 STS pairs
     a = torch.load(tmp_path / "full" / "checkpoint.pt", weights_only=True)["model"]
     b = torch.load(tmp_path / "cut" / "checkpoint.pt", weights_only=True)["model"]
     assert all(torch.equal(v, b[k]) for k, v in a.items())

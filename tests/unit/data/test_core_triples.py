@@ -1,5 +1,6 @@
 """The core test's construction on tiny inputs: WordNet literal renderings (a fake WordNet database), the idiom span
-of a PIE sentence, the NCS / 2A substitutions, the held-out rule, the per-idiom cap and the stored lists' errors."""
+of a PIE sentence, the NCS / 2A substitutions, the held-out rule, the seen/held-out split, the per-idiom cap and the
+stored lists' errors."""
 
 from __future__ import annotations
 
@@ -183,16 +184,16 @@ def test_pie_candidates_and_discards(tmp_path, monkeypatch):
     from idiomkit.data.extra.pie import PieParaphrase
 
     items = [PieParaphrase(i, "EN", split, s, p, None, tags) for i, s, p, tags, split in rows]
-    monkeypatch.setattr(core, "load_pie", lambda data_dir: items)
+    monkeypatch.setattr(core, "load_pie", lambda data_dir, splits: [i for i in items if i.split in splits])
     monkeypatch.setattr(core, "load_literal_words", lambda path: words)
     discards: Counter = Counter()
     out = core.pie_candidates(tmp_path, discards)
     assert out == [
-        Triple(
-            "kick the bucket", "EN", "He kicked the bucket .", "He died .", "He struck the pail .", "pie", seen_ok=True
-        )
+        Triple("kick the bucket", "EN", "He kicked the bucket .", "He died .", "He struck the pail .", "pie")
     ]
+    assert not out[0].human  # idiomkit wrote the misreading
     assert discards == {"pie: paraphrase keeps the idiom's words": 1, "pie: a span word has no literal rendering": 1}
+    assert core.pie_candidates(tmp_path, Counter(), ("train",)) == []  # the test row is not a train row
 
 
 def test_compound_substitution_keeps_case_and_finds_hyphen_variants():
@@ -206,28 +207,62 @@ def test_compound_substitution_keeps_case_and_finds_hyphen_variants():
     assert core._rewrite_phrase("court case") is None
 
 
-def test_benchmark_heldout_idioms_are_heldout_even_when_a_training_split_names_them(monkeypatch):
-    """wet blanket is a 2A test MWE and an EPIE train idiom: held out (the dedup drops it from training)."""
-    monkeypatch.setattr(core, "is_carved", lambda idiom: idiom in ("spill the beans", "monkey business"))
+def test_heldout_rule_reasons(monkeypatch):
+    """wet blanket is a 2A test MWE and an EPIE train idiom: held out (the dedup drops it from training). A
+    human-written idiom SemEval train does not name is held out; SemEval train compounds only as few as bring a
+    language to its floor, in hash order; a PIE idiom only in its hashed share and never when a benchmark trains on
+    it."""
+    monkeypatch.setattr(core, "is_carved", lambda idiom: idiom in ("spill the beans", "kick the bucket"))
+    monkeypatch.setattr(core, "HUMAN_FLOOR", {"EN": 3, "PT": 0})
     found = [
         Triple("wet blanket", "EN", "s1", "p", "m", "ncs"),
         Triple("spill the beans", "EN", "s2", "p", "m", "pie"),
-        Triple("kick the bucket", "EN", "s3", "p", "m", "pie"),
-        Triple("monkey business", "EN", "monkey business", "p", "m", "astitch"),
+        Triple("kick the bucket", "EN", "s3", "p", "m", "pie"),  # hashed, but a benchmark trains on it
+        Triple("elbow room", "EN", "s4", "p", "m", "ncs"),  # no SemEval train MWE
+        Triple("rat race", "EN", "s5", "p", "m", "astitch-2a"),  # SemEval train MWEs: carved only to reach the floor
+        Triple("big fish", "EN", "s6", "p", "m", "astitch-2a"),
+        Triple("top dog", "EN", "s7", "p", "m", "astitch-2a"),
     ]
-    rule = core.heldout_rule(found, trained={"wet blanket", "kick bucket"}, benchmark=frozenset({"wet blanket"}))
-    assert rule == {"wet blanket": "benchmark", "spill beans": "hash"}  # AStitch train compounds are never carved
-    rows = core.heldout_rows(found + [Triple("spill the beans", "EN", "s4", "p", "m", "ncs")], rule)
-    assert rows == [
-        ("EN", "spill the beans", "spill beans", "ncs,pie", "hash"),
-        ("EN", "wet blanket", "wet blanket", "ncs", "benchmark"),
-    ]
+    trained = {"wet blanket", "kick bucket", "rat race", "big fish", "top dog", "elbow room"}
+    semeval = {"rat race", "big fish", "top dog"}
+
+    def count(held):  # one human-written held-out triple per held-out idiom
+        return core.Counter(t.language for t in found if t.human and core.normalise_idiom(t.idiom) in held)
+
+    base = core.heldout_rule(found, trained, semeval, frozenset({"wet blanket"}))
+    assert base == {"wet blanket": "benchmark", "spill beans": "hash", "elbow room": "human"}
+    rule = core.heldout_rule(found, trained, semeval, frozenset({"wet blanket"}), count)
+    topped = {k for k, reason in rule.items() if reason == "human-topup"}
+    assert len(topped) == 1 and topped < semeval  # two human-written idioms, the floor three: one compound more
+    first = min(semeval, key=lambda k: (core._hash(k), k))
+    assert topped == {first}  # the first in the fixed hash order
+    rows = core.heldout_rows(found + [Triple("spill the beans", "EN", "s8", "p", "m", "ncs")], rule)
+    assert ("EN", "elbow room", "elbow room", "ncs", "human") in rows
+    assert ("EN", "spill the beans", "spill beans", "ncs,pie", "hash") in rows
+
+
+def test_split_marks_heldout_and_drops_seen_rows_a_training_source_holds():
+    trained, validation = {"a training sentence"}, frozenset({"val idiom"})
+    discards: Counter = Counter()
+    held = core._split(Triple("x", "EN", "A training sentence.", "p", "m", "ncs"), {"x"}, trained, discards)
+    assert held.heldout and not held.seen_ok  # a held-out idiom keeps every sentence
+    assert core._split(Triple("y", "EN", "A training sentence", "p", "m", "pie"), {"x"}, trained, discards) is None
+    val = Triple("val idiom", "EN", "New.", "p", "m", "pie")
+    assert core._split(val, set(), trained, discards, validation) is None
+    seen = core._split(Triple("y", "EN", "New.", "p", "m", "pie"), {"x"}, trained, discards)
+    assert seen is not None and not seen.heldout
+    assert discards == {
+        "pie: seen idiom's sentence in a training source": 1,
+        "pie: a misreading validation idiom's row": 1,
+    }
 
 
 def test_cap_per_idiom_and_sentence_once(monkeypatch):
     monkeypatch.setattr(core, "MAX_PER_IDIOM", 2)
     triples = [Triple("x", "EN", f"sentence {i}", "p", "m", "pie", heldout=True) for i in range(5)]
     triples.append(Triple("y", "EN", "Sentence 0", "p", "m", "ncs", heldout=True))
+    human = [Triple("x", "EN", f"human {i}", "p", "m", "ncs", heldout=True) for i in range(3)]
+    assert sum(t.human for t in core._cap(triples + human, Counter())) == 2  # its own cap per construction
     discards: Counter = Counter()
     out = core._cap(triples, discards)
     assert sum(t.idiom == "x" for t in out) == 2 and core._cap(triples, Counter()) == out
@@ -240,7 +275,7 @@ def test_bad_heldout_list_names_file_row_and_field(tmp_path):
     path = tmp_path / "list.tsv"
     header = "\t".join(core.LIST_COLUMNS) + "\n"
     path.write_text(header + "EN\tspill the beans\tspill beans\tpie\tmaybe\n")
-    with pytest.raises(DataError, match=r"list.tsv: row 1: field 'reason': 'maybe' is not benchmark or hash"):
+    with pytest.raises(DataError, match=r"list.tsv: row 1: field 'reason': 'maybe' is not one of benchmark, human"):
         core.load_heldout_list(path)
     path.write_text(header + "EN\tspill the beans\tspill the beans\tpie\thash\n")
     with pytest.raises(DataError, match=r"row 1: field 'key': 'spill the beans' is not the key of 'spill the beans'"):

@@ -14,7 +14,7 @@ from idiomkit.report.paired import Card, admire_items, interval_mark, items_of, 
 from idiomkit.report.versus_base import BASE_WITH_READER, versus_base_rows
 
 HEADER = "\t".join(
-    ("idiom", "language", "source", "heldout", "lookup_equal", "sentence", "paraphrase", "misreading")
+    ("idiom", "language", "source", "heldout", "lookup_equal", "column", "sentence", "paraphrase", "misreading")
     + ("cos_paraphrase", "cos_misreading")
 )
 COLUMN = "core acc (held-out)"
@@ -26,17 +26,21 @@ def write_card(folder: Path, recipe: str, correct: list[bool], reported: float |
     lines = [HEADER]
     for i, ok in enumerate(correct):
         near, far = (0.9, 0.1) if ok else (0.1, 0.9)
-        lines.append(f"idiom{i // 2}\tEN\tpie\t1\t0\ts{i}\tp{i}\tm{i}\t{near:.6f}\t{far:.6f}")
+        lines.append(f"idiom{i // 2}\tEN\tncs\t1\t0\theldout\ts{i}\tp{i}\tm{i}\t{near:.6f}\t{far:.6f}")
+    lines.append(f"other\tEN\tpie\t1\t0\theldout_pie\tx\ty\tz\t{0.1:.6f}\t{0.9:.6f}")  # another column
     Path(f"{stem}.meaning-triples.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     accuracy = float(np.mean(correct)) if reported is None else reported
     training = None if recipe == BASE_WITH_READER else {"label": recipe, "reads_max_seq_length": 512}
+    training = training and {**training, "core_test_version": 3}
     rec = {
         "task": "scorecard",
         "model": "me5",
         "recipe": recipe,
         "seed": 0,
         "params": {"track": "plain", "training": training},
-        "metrics": {"meaning-triples": {"heldout": {"accuracy": accuracy, "accuracy_ci95": [0.0, 1.0]}}},
+        "metrics": {
+            "meaning-triples": {"heldout": {"accuracy": accuracy, "accuracy_ci95": [0.0, 1.0]}, "heldout_pie": {}}
+        },
     }
     path = Path(f"{stem}.json")
     path.write_text(json.dumps(rec), encoding="utf-8")

@@ -9,8 +9,9 @@ from idiomkit.report.scorecard import ADMIRE_BY_TYPE
 from idiomkit.report.versus_base import BASE_WITH_READER, admire_by_type_section, clears, versus_base_rows
 
 
-def card(model, recipe, seed, idiom, stsb, trained=True, track="plain"):
-    training = {"label": recipe, "reads_max_seq_length": 512}  # a run saved as runs are now
+def card(model, recipe, seed, idiom, stsb, trained=True, track="plain", val=None):
+    training = {"label": recipe, "reads_max_seq_length": 512, "core_test_version": 3}  # a run saved as runs are now
+    training |= {"best": {"metric": "val_mean", "value": val, "step": 300}} if val is not None else {}
     params = {"track": track, "training": training if trained else None}
     metrics = {"semeval2b": {"ALL": {"idiom": idiom}}, "sts-guard": {"stsb-en": stsb}}
     rec = {"task": "scorecard", "model": model, "recipe": recipe, "seed": seed, "params": params, "metrics": metrics}
@@ -63,45 +64,75 @@ def test_no_base_no_table():
     assert versus_base_rows([card("me5", "flagship-v2", 0, 0.4, 0.8)]) == []
 
 
-def test_the_recommended_model_has_the_best_mean_rank_and_speaks_portuguese_when_asked():
-    from idiomkit.report.scorecard import recommended
+def experiments_folder(root: Path, rules: dict[str, str | None]) -> Path:
+    """``root/benchmarks/experiments`` with one flagship-v2 experiment per model (``rules``: its ``[select]`` metric,
+    None: no rule); returns the results folder beside it."""
+    folder = root / "benchmarks" / "experiments"
+    folder.mkdir(parents=True)
+    for model, metric in rules.items():
+        text = f'[train]\nrecipe = "flagship-v2"\nmodel = "{model}"\n'
+        text += f'\n[select]\nmetric = "{metric}"\n' if metric else ""
+        (folder / f"flagship-v2-{model}.toml").write_text(text, encoding="utf-8")
+    return root / "benchmarks" / "results" / "scorecard"
 
-    def plain(model, recipe, idiom, assin):
-        rec = card(model, recipe, 0, idiom, 0.8, trained=False)[1]
-        rec["metrics"]["sts-guard"]["assin2"] = assin
-        return Path(f"{model}.json"), rec
 
-    results = [plain("mpnet", "zero-shot", 0.30, 0.50), plain("me5-small-enpt", "zero-shot", 0.20, 0.70)]
-    # English: idiom ranks mpnet 1 / me5 2, STS-B ties (both rank 1), ASSIN 2 left out -> mpnet
-    assert recommended(results, portuguese=False) == ("mpnet", "zero-shot")
-    # English + Portuguese: mpnet is English-only, so me5-small-enpt whatever its ranks
-    assert recommended(results, portuguese=True) == ("me5-small-enpt", "zero-shot")
-    assert recommended([plain("mpnet", "zero-shot", 0.3, 0.5)], portuguese=True) is None
+def test_the_recommendation_follows_the_validation_rule_of_the_experiment_files(tmp_path):
+    """The highest mean validation value at the selected checkpoints wins, whatever the test columns say; a
+    configuration whose experiment file names no rule, or on one seed, is no candidate; Portuguese: its models."""
+    from idiomkit.report.scorecard import recommendation_line, recommended
+
+    cards = experiments_folder(tmp_path, {"mpnet": "val_mean", "me5-small-enpt": "val_mean", "minilm": None})
+
+    def at(path_rec):
+        path, rec = path_rec
+        return cards / path.name, rec
+
+    results = [at(card("mpnet", "flagship-v2", s, 0.10, 0.8, val=0.60 + s / 100)) for s in (0, 1)]  # mean .605
+    results += [at(card("me5-small-enpt", "flagship-v2", s, 0.90, 0.9, val=0.58)) for s in (0, 1)]  # best on test
+    results += [at(card("minilm", "flagship-v2", s, 0.95, 0.9, val=0.99)) for s in (0, 1)]  # no rule in its file
+    results += [at(card("mpnet", "zero-shot", 0, 0.99, 0.99, trained=False))]  # untrained: nothing to select
+    assert recommended(results, portuguese=False) == ("mpnet", "flagship-v2")
+    assert recommended(results, portuguese=True) == ("me5-small-enpt", "flagship-v2")
+    line = recommendation_line(results)[0]
+    assert line.startswith("**Recommended on validation**") and "val_mean 0.6050 over 2 seeds" in line
+    assert recommended(results[2:3] + results[4:], portuguese=False) is None  # one seed of me5: no candidate
+    assert "none yet" in recommendation_line(results[4:])[0]
 
 
 def core_card(model, recipe, heldout, new_test=True):
-    """A plain untrained card with a core test: the current one (a bootstrap interval) or the earlier one."""
+    """A plain untrained card with a core test: the current one (its diagnostic column) or an earlier one."""
     path, rec = card(model, recipe, 0, 0.3, 0.8, trained=False)
-    slice_ = {"n": 896 if new_test else 56, "accuracy": heldout} | ({"accuracy_ci95": [0.5, 0.7]} if new_test else {})
+    slice_ = {"n": 300 if new_test else 750, "accuracy": heldout, "accuracy_ci95": [0.5, 0.7]}
     rec["metrics"]["meaning-triples"] = {"heldout": slice_, "seen": {"accuracy": 0.9}}
+    rec["metrics"]["meaning-triples"] |= {"heldout_pie": {"n": 600, "accuracy": 0.7}} if new_test else {}
     return path, rec
 
 
 def test_a_card_scored_on_the_earlier_core_test_is_marked_and_compared_with_nothing():
-    from idiomkit.report.scorecard import OLD_CORE_NOTE, headline, recommended, scorecard_rows, scorecard_section
+    from idiomkit.report.scorecard import CONTROL_NOTE, OLD_CORE_NOTE, headline, scorecard_rows, scorecard_section
 
     old, new = core_card("mpnet", "zero-shot", 0.90, new_test=False), core_card("minilm", "zero-shot", 0.50)
     assert headline(old[1]["metrics"])["core acc (held-out)"] is None  # the .90 is not a number to compare
     assert headline(new[1]["metrics"])["core acc (held-out)"] == 0.50
     rows = {line.split("|")[1].strip(): line for line in scorecard_rows([old, new], "plain")[2:]}
     assert "| † | † |" in rows["mpnet"] and "| 0.500 | 0.900 |" in rows["minilm"]
-    assert recommended([old, new], portuguese=False) == ("minilm", "zero-shot")  # mpnet's higher 2B ties; no say
     assert OLD_CORE_NOTE in scorecard_section([old, new]) and OLD_CORE_NOTE not in scorecard_section([new])
+    trained_before = card("me5", "flagship-v2", 0, 0.3, 0.8)
+    trained_before[1]["params"]["training"].pop("core_test_version")  # trained before the current held-out split
+    trained_before[1]["metrics"]["meaning-triples"] = new[1]["metrics"]["meaning-triples"]
+    assert (
+        headline(trained_before[1]["metrics"], stale=scorecard.stale_core(trained_before[1]))["core acc (seen)"] is None
+    )
+    assert "| † | † |" in scorecard_rows([trained_before], "plain")[2]
+    failing = core_card("minilm", "zero-shot", 0.70)
+    failing[1]["metrics"]["meaning-triples"]["heldout"]["controls"] = {"headline": False}
+    assert "| 0.700ᶜ | 0.900 |" in scorecard_rows([failing], "plain")[2]
+    assert CONTROL_NOTE in scorecard_section([failing]) and CONTROL_NOTE not in scorecard_section([new])
     readme = scorecard_section([old, new], readme=True)  # the README's table: no row on the earlier core test
     assert not any(line.startswith("| mpnet") for line in readme)
     assert any(line.startswith("| minilm") for line in readme)
     assert OLD_CORE_NOTE not in readme
-    assert "1 more row(s) on the results pages (1 scored on the earlier core test)." in readme
+    assert "1 more row(s) on the results pages (1 on an earlier core test)." in readme
 
 
 def test_the_readme_leaves_one_seed_trainings_to_the_results_pages(monkeypatch):
@@ -208,17 +239,6 @@ def test_a_model_trained_with_an_older_idiom_reader_is_marked_though_scored_with
     base["params"]["reader_version"] = 3
     rows = versus_base_rows([(path, base), results[0], results[1]])
     assert [row.split("|")[2].strip() for row in rows[2:]] == ["flagship-v2§2", "flagship-v2-student"]
-
-
-def test_a_trained_configuration_is_recommended_only_on_two_seeds_or_more():
-    from idiomkit.report.scorecard import recommended
-
-    base = card("me5-small-enpt", "zero-shot", 0, 0.10, 0.80, trained=False)
-    one_seed = [card("me5-small-enpt", "ablation", 0, 0.50, 0.90)]
-    two_seeds = [card("me5-small-enpt", "flagship-v2", s, 0.30, 0.85) for s in (0, 1)]
-    # the one-seed ablation is best on every column, yet no candidate
-    assert recommended([base, *one_seed, *two_seeds], portuguese=False) == ("me5-small-enpt", "flagship-v2")
-    assert recommended([base, *one_seed], portuguese=False) == ("me5-small-enpt", "zero-shot")
 
 
 def test_a_trained_recommendation_names_the_experiment_that_makes_it(tmp_path):

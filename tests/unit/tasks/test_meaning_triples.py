@@ -1,5 +1,6 @@
-"""The core test's scoring with a stub encoder: groups (seen/held-out, language, source, lookup-equal), the
-bootstrap interval over idioms and the raw TSV."""
+"""The core test's scoring with a stub encoder: groups (held-out human-written by language, held-out PIE, seen,
+lookup-equal, source), the bootstrap interval over idioms, the raw TSV, and the shortcut controls beside each
+group."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numpy as np
 import idiomkit.tasks.meaning_triples as mt
 from idiomkit.data.meaning_triples import HELDOUT_PERCENT, Triple, is_carved
 from idiomkit.idioms.lexicon import Lexicon
+from idiomkit.tasks.core_controls import fit_controls
 
 VECTORS = {"s": [1, 0], "fig": [1, 0.1], "lit": [0, 1], "s2": [0, 1], "fig2": [1, 0], "lit2": [0.1, 1]}
 
@@ -16,22 +18,26 @@ def test_groups_and_accuracy(monkeypatch):
     monkeypatch.setattr(mt, "encode_texts", lambda model, texts, **kw: np.array([VECTORS[t] for t in texts], float))
     triples = [
         Triple("kick the bucket", "EN", "s", "fig", "lit", "ncs", heldout=True),
-        Triple("pão duro", "PT", "s2", "fig2", "lit2", "astitch", heldout=False),
+        Triple("pão duro", "PT", "s2", "fig2", "lit2", "astitch-2a", heldout=False),
+        Triple("spill the beans", "EN", "s", "lit", "fig", "pie", heldout=True),
     ]
     metrics, cos = mt.score_triples(None, triples)
-    assert cos.shape == (2, 2) and cos[0, 0] > cos[0, 1] and cos[1, 0] < cos[1, 1]
-    assert metrics["all"]["accuracy"] == 0.5
-    assert metrics["heldout"]["accuracy"] == 1.0 and metrics["heldout_EN"]["n"] == 1
-    assert metrics["seen"]["accuracy"] == 0.0 and metrics["PT"]["n"] == 1
-    assert set(metrics) >= {"source_ncs", "source_astitch", "seen_PT"}
+    assert cos.shape == (3, 2) and cos[0, 0] > cos[0, 1] and cos[1, 0] < cos[1, 1]
+    assert metrics["all"]["accuracy"] == 1 / 3
+    assert metrics["heldout"]["accuracy"] == 1.0 and metrics["heldout_EN"]["n"] == 1  # human-written only
+    assert metrics["heldout_pie"]["n"] == 1 and metrics["heldout_pie"]["accuracy"] == 0.0  # the diagnostic apart
+    assert metrics["heldout_PT"] == {"n": 0} and metrics["lookup_equal"] == {"n": 0}
+    assert metrics["seen"]["accuracy"] == 0.0 and metrics["seen_PT"]["n"] == 1 and metrics["seen_human"]["n"] == 1
+    assert set(metrics) >= {"source_ncs", "source_astitch-2a", "source_pie"}
     lines = mt.triples_tsv(triples, cos).splitlines()
-    assert lines[0].startswith("idiom\tlanguage\tsource\theldout\tlookup_equal\t")
-    assert lines[1].startswith("kick the bucket\tEN\tncs\t1\t\ts\t")
+    assert lines[0].startswith("idiom\tlanguage\tsource\theldout\tlookup_equal\tcolumn\t")
+    assert lines[1].startswith("kick the bucket\tEN\tncs\t1\t\theldout\ts\t")
+    assert [line.split("\t")[5] for line in lines[2:]] == ["seen", "heldout_pie"]
     assert metrics["heldout"]["accuracy_ci95"] == [1.0, 1.0] and metrics["heldout"]["idioms"] == 1
 
 
 def test_lookup_equal_triples_are_reported_apart(monkeypatch):
-    """A seen triple whose paraphrase the lexicon's meaning reproduces counts in seen_lookup_equal, not _free."""
+    """A seen triple whose paraphrase the lexicon's meaning reproduces counts in lookup_equal, not in seen."""
     monkeypatch.setattr(mt, "encode_texts", lambda model, texts, **kw: np.array([VECTORS[t] for t in texts], float))
     lexicon = Lexicon.from_pairs([("pão duro", "fig2")], language="PT")
     looked_up = Triple("pão duro", "PT", "s2", "fig2", "lit2", "astitch")
@@ -39,10 +45,30 @@ def test_lookup_equal_triples_are_reported_apart(monkeypatch):
     assert mt.lookup_equal(looked_up, lexicon) and not mt.lookup_equal(free, lexicon)
     assert not mt.lookup_equal(looked_up, Lexicon.from_pairs([("pão duro", "fig2")], language="EN"))
     metrics, cos = mt.score_triples(None, [free, looked_up], lexicon=lexicon)
-    assert metrics["seen"]["n"] == 2 and metrics["seen_lookup_free"]["n"] == 1
-    assert metrics["seen_lookup_free"]["accuracy"] == 1.0 and metrics["seen_lookup_equal"]["accuracy"] == 0.0
-    assert mt.triples_tsv([free, looked_up], cos, lexicon).splitlines()[2].split("\t")[4] == "1"
-    assert "seen_lookup_free" not in mt.score_triples(None, [free], lexicon=None)[0]
+    assert metrics["seen"]["n"] == 1 and metrics["lookup_equal"]["n"] == 1
+    assert metrics["seen"]["accuracy"] == 1.0 and metrics["lookup_equal"]["accuracy"] == 0.0
+    assert mt.triples_tsv([free, looked_up], cos, lexicon).splitlines()[2].split("\t")[4:6] == ["1", "lookup_equal"]
+    assert mt.score_triples(None, [free, looked_up], lexicon=None)[0]["seen"]["n"] == 2  # no lexicon: none apart
+
+
+def test_controls_sit_beside_every_group_and_mark_headline_status(monkeypatch):
+    """Both controls are fitted on training rows only; a group where one scores above .55 is no headline."""
+    monkeypatch.setattr(mt, "encode_texts", lambda model, texts, **kw: np.array([[1.0, 0.0]] * len(texts)))
+    training = [Triple("x", "EN", f"a b c {i}", f"a b c {i} calm", f"a b c {i} pail", "pie") for i in range(20)]
+    controls = fit_controls(training)
+    assert controls.fit["rows"] == 20 and controls.fit["bow_accuracy_on_training_rows"] == 1.0
+    given_away = Triple("y", "EN", "q r", "q r calm", "q r pail", "ncs", heldout=True)  # the training words
+    unseen = Triple("z", "PT", "u v", "u v w", "u v k", "ncs", heldout=True)  # none of them: a tie
+    metrics, _ = mt.score_triples(None, [given_away, unseen], controls=controls)
+    assert metrics["heldout_EN"]["controls"]["bow"] == 1.0 and not metrics["heldout_EN"]["controls"]["headline"]
+    assert metrics["heldout_PT"]["controls"]["bow"] == 0.5  # a tie is right half the time
+    assert metrics["heldout_PT"]["controls"]["length_overlap"] == 0.5  # equal length, equal overlap
+    assert metrics["heldout_PT"]["controls"]["headline"]
+    assert set(metrics["heldout"]["controls"]) >= {"bow_ci95", "length_overlap_ci95", "reversed"}
+    table = mt.MeaningTriples().summary_table(metrics)
+    assert table[0][-3:] == ["control: BoW", "control: length/overlap", "headline"]
+    assert [r[0] for r in table[1:]] == ["heldout_EN", "heldout_PT", "heldout"]
+    assert table[1][-1] == "no" and table[2][-1] == "yes"
 
 
 def test_lookup_equal_finds_a_meaning_inside_a_sentence_paraphrase():

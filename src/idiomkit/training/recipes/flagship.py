@@ -8,16 +8,17 @@ Streams (one batch of each per step, losses summed; every source through the hel
 - ``idiolink``: IdioLink train tuples (query, positive, negatives) under InfoNCE (MNRL).
 - ``meaning``: idiom -> meaning and idiomatic sentence -> literal paraphrase pairs (definitions train/val idioms,
   PIE train, LIdioms, mt_ambiguity meanings) under MNRL (in-batch negatives, no idiom twice a batch).
-- ``misreading``: (idiomatic sentence, figurative paraphrase, literal misreading): the core test's seen triples (PIE
-  ISP test rows with WordNet word-by-word misreadings, NCS idiomatic compounds in their corpus sentences, AStitch
-  train compounds), plus mt_ambiguity (figurative use, its meaning, the literal use) under MNRL with the
-  misreading as a hard negative.
+- ``misreading``: (idiomatic sentence, figurative paraphrase, literal misreading): the core test's *training*
+  construction (:func:`~idiomkit.data.misreading.misreading_rows`: PIE ISP train rows with WordNet word-by-word
+  misreadings; the core test's headline triples are written by people, its PIE triples are a diagnostic), plus
+  mt_ambiguity (figurative use, its meaning, the literal use) under MNRL with the misreading as a hard negative.
 - ``sts``: STS-B / ASSIN 2 train pairs (deduplicated) under ``CoSENTLoss``: idiom pairs and ordinary pairs share
   one cosine scale (2B "all" measures exactly that).
 
-Every stream's rows go through the held-out dedup by exact key and sentence and then through the variant guard
-(:class:`~idiomkit.training.recipes.guard.HeldOutGuard`: a held-out core-test idiom found by the idiom matcher in
-any text of a row drops the row: "spilled all the beans" inside another idiom's sentence). Misreading triples that
+Every stream's rows go through the one held-out check (:func:`~idiomkit.data.heldout.filter_heldout`): a held-out
+sentence, a held-out idiom by key, or a held-out idiom in any form inside any text of a row drops the row ("spilled
+all the beans" inside another idiom's sentence, "pulling my leg"), each stream's drops counted in the log. Misreading
+triples that
 the reader's lexicon makes lookup-equal (the sentence is rewritten into its own gold paraphrase) are left out of
 training and validation. ``lora_rank`` trains LoRA adapters under the reader (merged on save).
 
@@ -25,14 +26,13 @@ Leave-one-out recipes drop one group of streams: ``flagship-no2b``, ``flagship-n
 (no ``meaning`` and ``misreading``), ``flagship-nosts``; ``flagship-noreader`` trains without the idiom reader.
 
 Selection: ``val_mean``, the mean of the 2B validation idiom ρ (10% of 2B train MWEs), the STS validation ρ
-(carved from STS train), the misreading accuracy on validation idioms (15% of the seen core-test idioms by hash)
+(carved from STS train), the misreading accuracy on validation idioms (15% of the idioms by hash)
 and the definition margin on the Xiao validation idioms: all carved by idiom from training sources, never a
 benchmark's dev or test.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -44,11 +44,12 @@ from sentence_transformers.sentence_transformer import losses as st_losses
 
 from idiomkit.config import run_data_dir
 from idiomkit.data.definitions import id_pairs, sp_pairs
-from idiomkit.data.extra import load_lidioms, load_mt_meanings, load_mt_triples, load_pie
-from idiomkit.data.heldout import HeldOut, core_test, filter_heldout, heldout_index
+from idiomkit.data.extra import load_lidioms, load_mt_meanings, load_pie
+from idiomkit.data.heldout import HeldOut, filter_heldout, heldout_index
 from idiomkit.data.idiolink import load_triplets, triplets_path
 from idiomkit.data.keys import normalise_idiom, normalise_sentence
-from idiomkit.data.meaning_triples import Triple
+from idiomkit.data.meaning_triples import VAL_PERCENT, Triple
+from idiomkit.data.misreading import misreading_rows
 from idiomkit.embedding.encode import shared_encodings
 from idiomkit.idioms.evaluation_reader import with_reader
 from idiomkit.idioms.reader import IdiomReader
@@ -64,19 +65,17 @@ from idiomkit.training.config import RecipeOptions
 from idiomkit.training.examples import Examples, make_examples
 from idiomkit.training.recipe_options import FlagshipRecipeOptions
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, SetupFn, Stream, sts_split
-from idiomkit.training.recipes.guard import HeldOutGuard
 from idiomkit.training.recipes.pairs import SP_TRAIN_PER_IDIOM, idiom_data
 from idiomkit.training.recipes.semeval2b import labelled_pair_examples, paraphrase_anchors, sts_examples
 from idiomkit.training.relabel import validation_pairs
 
 log = logging.getLogger(__name__)
 
-VAL_PERCENT = 15  # share of the seen core-test idioms carved out as misreading validation
 STREAMS = ("2b", "idiolink", "meaning", "misreading", "sts")
 LEAVE_OUT = {"no2b": ("2b",), "noidiolink": ("idiolink",), "noextra": ("meaning", "misreading"), "nosts": ("sts",)}
 VALIDATION_TEXT = (
     "mean of 2B validation idiom rho (10% of train MWEs), STS validation rho (carved from STS train), "
-    "misreading accuracy (15% of seen core-test idioms) and Xiao validation-idiom margin"
+    f"misreading accuracy ({VAL_PERCENT}% of the misreading idioms) and Xiao validation-idiom margin"
 )
 
 
@@ -123,11 +122,6 @@ def card_lines() -> list[str]:
     ]
 
 
-def validation_idiom(idiom: str) -> bool:
-    """Whether ``idiom`` is one of the misreading validation idioms (:data:`VAL_PERCENT` of them, by hash)."""
-    return int(hashlib.sha256(normalise_idiom(idiom).encode()).hexdigest()[:8], 16) % 100 < VAL_PERCENT
-
-
 def _groups_of(keys: Sequence[str]) -> list[int]:
     index: dict[str, int] = {}
     return [index.setdefault(normalise_idiom(k), len(index)) for k in keys]
@@ -138,10 +132,10 @@ def _rows(model, cfg, name: str, rows: list[tuple[str, ...]], keys: list[str]) -
 
 
 def meaning_rows(
-    cfg, index: HeldOut, guard: HeldOutGuard | None = None, splits: Sequence[str] = ("train", "val")
+    cfg, index: HeldOut, splits: Sequence[str] = ("train", "val")
 ) -> tuple[list[tuple[str, str]], list[str]]:
-    """(idiom or sentence, meaning or literal paraphrase) pairs and their idioms, after the held-out dedup (and the
-    ``guard``'s variant check); Xiao pairs of the idioms of ``splits``."""
+    """(idiom or sentence, meaning or literal paraphrase) pairs and their idioms, after the held-out check (held-out
+    idioms in any form included); Xiao pairs of the idioms of ``splits``."""
     data_dir = run_data_dir(cfg.data_dir)
     idioms = [i for split in splits for i in idiom_data(str(data_dir)).split(split)]
     pairs = [(p.anchor, p.positive, p.key) for p in id_pairs(idioms, seed=cfg.seed)]
@@ -150,36 +144,17 @@ def meaning_rows(
     pairs += [(e.idiom, e.definition, e.idiom) for e in load_lidioms(data_dir)]
     pairs += [(m.idiom, m.meaning, m.idiom) for m in load_mt_meanings(data_dir)]
     kept = filter_heldout("flagship meaning", pairs, lambda r: r[:2], lambda r: [r[2]], index=index).kept
-    kept = guard.filter("flagship meaning", kept, lambda r: r) if guard else kept
     return [(a, b) for a, b, _ in kept], [k for _, _, k in kept]
 
 
-def misreading_triples(
-    cfg, index: HeldOut, lexicon=None, guard: HeldOutGuard | None = None
-) -> tuple[list[Triple], list[Triple]]:
-    """(train, validation) misreading triples: the core test's *seen* triples (its held-out ones never: they are
-    in ``index``, and the ``guard`` drops any triple holding one in another form), validation = 15% of their
-    idioms by hash; plus mt_ambiguity usage triples for training. Triples that are lookup-equal in ``lexicon`` (the
-    reader's: it rewrites the sentence into its gold paraphrase) or whose sentence is its paraphrase are dropped
-    from both: a row graded against itself teaches and measures nothing."""
-    data_dir = run_data_dir(cfg.data_dir)
-    seen = [t for t in core_test(data_dir).triples if not t.heldout]
-    usage = [
-        Triple(u.idiom, u.language, u.figurative, u.meaning, u.literal, "mt-ambiguity")
-        for u in load_mt_triples(data_dir)
-    ]
-    kept = filter_heldout(
-        "flagship misreading",
-        seen + usage,
-        lambda t: (t.sentence, t.paraphrase, t.misreading),
-        lambda t: [t.idiom],
-        index=index,
-    ).kept
-    kept = (
-        guard.filter("flagship misreading", kept, lambda t: (t.sentence, t.paraphrase, t.misreading)) if guard else kept
-    )
-    kept = [t for t in kept if not self_graded(t, lexicon)]
-    return [t for t in kept if not validation_idiom(t.idiom)], [t for t in kept if validation_idiom(t.idiom)]
+def misreading_triples(cfg, index: HeldOut, lexicon=None) -> tuple[list[Triple], list[Triple]]:
+    """(train, validation) misreading triples (:func:`~idiomkit.data.misreading.misreading_rows`: PIE ISP train rows
+    with WordNet misreadings and mt_ambiguity usage triples, after the held-out check by ``index``; validation =
+    the rows of 15% of the idioms by hash). Triples that are lookup-equal in ``lexicon`` (the reader's: it rewrites
+    the sentence into its gold paraphrase) or whose sentence is its paraphrase are dropped from both: a row graded
+    against itself teaches and measures nothing."""
+    train, val = misreading_rows(run_data_dir(cfg.data_dir), index)
+    return [t for t in train if not self_graded(t, lexicon)], [t for t in val if not self_graded(t, lexicon)]
 
 
 def self_graded(triple: Triple, lexicon=None) -> bool:
@@ -189,8 +164,8 @@ def self_graded(triple: Triple, lexicon=None) -> bool:
     return same or (lexicon is not None and lookup_equal(triple, lexicon))
 
 
-def idiolink_rows(cfg, index: HeldOut, guard: HeldOutGuard | None = None) -> tuple[list[tuple[str, ...]], list[str]]:
-    """IdioLink train tuples (query, positive, negatives) after the held-out dedup (and the ``guard``'s check)."""
+def idiolink_rows(cfg, index: HeldOut) -> tuple[list[tuple[str, ...]], list[str]]:
+    """IdioLink train tuples (query, positive, negatives) after the held-out check."""
     triplets = load_triplets(triplets_path(run_data_dir(cfg.data_dir), "train", "span"))
     kept = filter_heldout(
         "flagship idiolink",
@@ -199,7 +174,6 @@ def idiolink_rows(cfg, index: HeldOut, guard: HeldOutGuard | None = None) -> tup
         lambda t: [t.query_idiom],
         index=index,
     ).kept
-    kept = guard.filter("flagship idiolink", kept, lambda t: (t.query, t.positive, *t.negatives)) if guard else kept
     return [(t.query, t.positive, *t.negatives) for t in kept], [t.query_idiom for t in kept]
 
 
@@ -210,11 +184,10 @@ def _limit(rows: list, keys: list, cfg) -> tuple[list, list]:
 
 @dataclass
 class Sources:
-    """What the flagship's training rows are filtered by: the held-out ``index`` (exact keys and sentences), the
-    variant ``guard`` (held-out idioms in any form inside a row's texts), and the Xiao idiom splits trained on."""
+    """What the flagship's training rows are filtered by: the held-out ``index`` (held-out sentences, and held-out
+    idioms by key or in any form inside a row's texts), and the Xiao idiom splits trained on."""
 
     index: HeldOut
-    guard: HeldOutGuard | None = None
     xiao_splits: tuple[str, ...] = ("train", "val")
 
 
@@ -255,18 +228,16 @@ def build_streams(
     the 2B pairs are trained (:class:`PairStream`; the flagship's: the defaults)."""
     pairs = pairs or PairStream()
     mnrl = st_losses.MultipleNegativesRankingLoss(model)
-    index, guard = sources.index, sources.guard
-    train_triples, val_triples = misreading_triples(cfg, index, reader_lexicon(model), guard)
+    index = sources.index
+    train_triples, val_triples = misreading_triples(cfg, index, reader_lexicon(model))
     misreading = ([(t.sentence, t.paraphrase, t.misreading) for t in train_triples], [t.idiom for t in train_triples])
     builders: dict[str, Callable[[], Stream]] = {
         "2b": lambda: Stream(
             labelled_pair_examples(model, groups, cfg, pairs.other_id), _pair_loss(model, pairs), weight=pairs.weight
         ),
-        "idiolink": lambda: Stream(
-            _rows(model, cfg, "idiolink", *_limit(*idiolink_rows(cfg, index, guard), cfg)), mnrl
-        ),
+        "idiolink": lambda: Stream(_rows(model, cfg, "idiolink", *_limit(*idiolink_rows(cfg, index), cfg)), mnrl),
         "meaning": lambda: Stream(
-            _rows(model, cfg, "meaning", *_limit(*meaning_rows(cfg, index, guard, sources.xiao_splits), cfg)), mnrl
+            _rows(model, cfg, "meaning", *_limit(*meaning_rows(cfg, index, sources.xiao_splits), cfg)), mnrl
         ),
         "misreading": lambda: Stream(_rows(model, cfg, "misreading", *_limit(*misreading, cfg)), mnrl),
         "sts": lambda: Stream(
@@ -367,9 +338,8 @@ def flagship_setup(cfg, load_groups: Callable) -> Setup:
     cfg.mwe_tokens = False
     model = base_model(cfg)
     data_dir = run_data_dir(cfg.data_dir)
-    sources = Sources(heldout_index(data_dir), HeldOutGuard.for_data(data_dir))
-    train, val, files = load_groups(cfg)
-    train = sources.guard.filter("flagship 2b", train, group_texts)
+    sources = Sources(heldout_index(data_dir))
+    train, val, files = load_groups(cfg)  # the 2B groups through the held-out check (held-out idioms in any form)
     streams, val_triples = build_streams(model, cfg, train, sources, wanted_streams(cfg.recipe))
     counts = data_counts(model, streams, train_groups=len(train), val_groups=len(val), val_triples=len(val_triples))
     return Setup(

@@ -15,10 +15,11 @@ its base knew, and a selection that sees idioms the model has not.
   translation (``sts/stsb_multi_mt/stsb-pt-train.csv``: DeepL, European Portuguese, row ``i`` aligned with the
   English row ``i``); no other EN/PT parallel text is in the data (ASSIN 2 is Portuguese only, the definitions
   sources English only). Sentences of held-out splits and of the STS validation carve are left out.
-- ``val_unseen`` (default on): the validation idioms -- the misreading validation idioms (15% of the seen core-test
+- ``val_unseen`` (default on): the validation idioms -- the misreading validation idioms (15% of the misreading
   idioms), the Xiao validation idioms and the 2B validation MWEs -- are left out of every training stream (by key
-  and by the variant guard) and of the reader's lexicon, so ``val_mean`` selects on idioms neither training nor the
-  lexicon saw, as the held-out core test measures. The saved reader's lexicon lacks those idioms too.
+  and in any form, :func:`~idiomkit.data.heldout.filter_heldout`) and of the reader's lexicon, so ``val_mean``
+  selects on idioms neither training nor the lexicon saw, as the held-out core test measures. The saved reader's
+  lexicon lacks those idioms too.
 
 - ``flagship-v2-no<part>`` (``no2b``, ``noidiolink``, ``noextra``, ``nosts``): the leave-one-out rows, all but that
   group of streams (as ``flagship-no<part>``), the keep stream and selection unchanged.
@@ -38,8 +39,9 @@ import torch
 from idiomkit.config import run_data_dir
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra import load_pie
-from idiomkit.data.heldout import core_test, filter_heldout, heldout_index
+from idiomkit.data.heldout import filter_heldout, heldout_index
 from idiomkit.data.keys import normalise_sentence
+from idiomkit.data.misreading import misreading_rows
 from idiomkit.data.sts import load_stsb
 from idiomkit.idioms.evaluation_reader import with_reader
 from idiomkit.idioms.sources import evaluation_lexicon
@@ -60,11 +62,9 @@ from idiomkit.training.recipes.flagship import (
     group_texts,
     misreading_triples,
     reader_lexicon,
-    validation_idiom,
     wanted_streams,
 )
 from idiomkit.training.recipes.frozen import frozen_embeddings, procrustes_align, reduce_dim, with_targets
-from idiomkit.training.recipes.guard import HeldOutGuard
 from idiomkit.training.recipes.pairs import idiom_data
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ KEEP_SENTENCES = 4000  # general and idiomatic sentences each in the keep stream
 PARALLEL = ("stsb_multi_mt/stsb-en-train.csv", "stsb_multi_mt/stsb-pt-train.csv")  # under data_dir/sts
 VALIDATION_TEXT = (
     "mean of 2B validation idiom rho (10% of train MWEs), STS validation rho (carved from STS train), "
-    "misreading accuracy (15% of seen core-test idioms) and Xiao validation-idiom margin; with val_unseen the "
+    "misreading accuracy (15% of the misreading idioms) and Xiao validation-idiom margin; with val_unseen the "
     "validation idioms are in no training stream and not in the reader's lexicon"
 )
 
@@ -87,7 +87,7 @@ def validation_idioms(cfg, val_groups: list) -> set[tuple[str, str]]:
     """(idiom, language) of every validation part: misreading validation idioms, Xiao validation idioms, 2B
     validation MWEs."""
     data_dir = run_data_dir(cfg.data_dir)
-    held = {(t.idiom, t.language) for t in core_test(data_dir).triples if not t.heldout and validation_idiom(t.idiom)}
+    held = {(t.idiom, t.language) for t in misreading_rows(data_dir)[1]}
     held |= {(i.key, "EN") for i in idiom_data(str(data_dir)).split("val")}
     held |= {(m, g.language) for g in val_groups for m in g.mwes}
     return held
@@ -95,15 +95,17 @@ def validation_idioms(cfg, val_groups: list) -> set[tuple[str, str]]:
 
 def keep_sentences(cfg, sources: Sources, idiomatic: list[str]) -> tuple[list[str], list[str]]:
     """(general, idiomatic) sentences of the keep stream: STS train sentences, and PIE train idiomatic sentences
-    plus ``idiomatic`` (the misreading stream's), each through the held-out dedup and the guard."""
+    plus ``idiomatic`` (the misreading stream's), each through the held-out check (STS train went through it in
+    :func:`~.base.sts_split`)."""
     n = cfg.limit_groups * 4 if cfg.limit_groups else KEEP_SENTENCES
-    general = _by_hash([s for p in sts_split(cfg)[0] for s in (p.sentence_1, p.sentence_2)], n)
+    general = [s for p in sts_split(cfg)[0] for s in (p.sentence_1, p.sentence_2)]
+    general = _by_hash(filter_heldout("keep general", general, lambda t: [t], index=sources.index).kept, n)
     pie = load_pie(run_data_dir(cfg.data_dir), ("train",))
     kept = filter_heldout(
         "keep idiomatic", pie, lambda p: [p.idiomatic_sentence], lambda p: [p.idiom], index=sources.index
     ).kept
     texts = [p.idiomatic_sentence for p in kept] + list(idiomatic)
-    texts = sources.guard.filter("keep idiomatic", texts, lambda t: [t]) if sources.guard else texts
+    texts = filter_heldout("keep idiomatic (all)", texts, lambda t: [t], index=sources.index).kept
     return general, _by_hash(texts, n)
 
 
@@ -122,7 +124,7 @@ def keep_stream(model, cfg, sentences: list[str]) -> Stream:
 
 
 def parallel_sentences(cfg, sources: Sources) -> list[tuple[str, str]]:
-    """(English, Portuguese) STS-B train sentences (module docstring), after the held-out dedup and the guard,
+    """(English, Portuguese) STS-B train sentences (module docstring), after the held-out check,
     without the STS validation carve's sentences; deduplicated by the English side, in hash order."""
     root = run_data_dir(cfg.data_dir) / "sts"
     en, pt = (load_stsb(root / name) for name in PARALLEL)
@@ -133,7 +135,6 @@ def parallel_sentences(cfg, sources: Sources) -> list[tuple[str, str]]:
     carved = {normalise_sentence(s) for p in sts_split(cfg)[1] for s in (p.sentence_1, p.sentence_2)}
     pairs = [p for p in pairs if normalise_sentence(p[0]) not in carved]
     pairs = filter_heldout("distill parallel", pairs, lambda p: p, index=sources.index).kept
-    pairs = sources.guard.filter("distill parallel", pairs, lambda p: p) if sources.guard else pairs
     by_en = dict(pairs)
     return [(e, by_en[e]) for e in _by_hash(list(by_en), None)]
 
@@ -183,22 +184,17 @@ def v2_setup(cfg, load_groups) -> Setup:
     """The trainer's :class:`Setup` for ``flagship-v2`` and ``flagship-v2-student`` (module docstring)."""
     cfg.mwe_tokens = False
     data_dir = run_data_dir(cfg.data_dir)
-    base = Sources(heldout_index(data_dir), HeldOutGuard.for_data(data_dir))
+    base = Sources(heldout_index(data_dir))
     train, val, files = load_groups(cfg)
     held = validation_idioms(cfg, val) if cfg.options.val_unseen else set()
     lexicon = without_idioms(evaluation_lexicon(data_dir), held) if held else None
     model = base_model(cfg, lexicon)
-    sources = Sources(base.index.with_idioms([i for i, _ in held], "flagship validation"), base.guard, ("train",))
-    if held:
-        sources.guard = HeldOutGuard.for_data(data_dir, held)
-    else:
-        sources.xiao_splits = ("train", "val")
+    sources = Sources(base.index.with_idioms(held, "flagship validation"), ("train",) if held else ("train", "val"))
     train = filter_heldout("flagship 2b", train, group_texts, lambda g: g.mwes, index=sources.index).kept
-    train = sources.guard.filter("flagship 2b", train, group_texts)
     streams, _ = build_streams(model, cfg, train, sources, wanted_streams(cfg.recipe), PairStream.of(cfg))
-    _, val_triples = misreading_triples(cfg, base.index, reader_lexicon(model), base.guard)
+    _, val_triples = misreading_triples(cfg, base.index, reader_lexicon(model))
     if cfg.options.keep_weight > 0:
-        train_triples, _ = misreading_triples(cfg, sources.index, reader_lexicon(model), sources.guard)
+        train_triples, _ = misreading_triples(cfg, sources.index, reader_lexicon(model))
         general, idiomatic = keep_sentences(cfg, sources, [t.sentence for t in train_triples])
         streams.append(keep_stream(model, cfg, general + idiomatic))
     phases = [Phase("flagship", streams, cfg.epochs)]
