@@ -69,7 +69,11 @@ def read_texts_verb(
         Path | None, typer.Option("--lexicon", help="An idiom lexicon TSV (idiom, language, meaning, source).")
     ] = None,
     sense: Annotated[
-        str, typer.Option(help="'default' (the shipped sense check), 'none' (every match figurative) or a JSON file.")
+        str,
+        typer.Option(
+            help="'default' (the shipped cross-encoder), 'features' (the feature model: no torch), "
+            "'none' (every match figurative) or a saved sense-check JSON file."
+        ),
     ] = "default",
     language: Annotated[str | None, typer.Option(help="Only idioms of EN or PT (default: both).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,

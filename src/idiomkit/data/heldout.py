@@ -53,7 +53,8 @@ from idiomkit.data.semeval2022 import load_subtask_b, semeval_root
 from idiomkit.data.sts import load_sts
 from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Matcher
-from idiomkit.idioms.morphology import EN_FUNCTION, PT_DETS, PT_FUNCTION, en_forms, pt_forms, word_set
+from idiomkit.idioms.morphology import EN_FUNCTION, PT_DETS, PT_FUNCTION, pt_forms, word_set
+from idiomkit.idioms.morphology_en import en_forms
 from idiomkit.idioms.patterns import TOKEN, WORD, parse_idiom
 
 log = logging.getLogger(__name__)

@@ -27,7 +27,7 @@ from idiomkit.data.errors import DataError
 from idiomkit.errors import InputError
 
 NAMES = ("default", "encoder", "features")
-DEFAULT = "features"  # what "default" names: the kind the shipped reader uses
+DEFAULT = "encoder"  # what "default" names: the kind the shipped reader uses (chosen on validation)
 
 
 def load_sense(path: str | Path) -> Any:

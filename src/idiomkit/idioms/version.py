@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "037a422c9263bee0bacf95e39e337acfcb81ec89c45162c50c03761de0072568"
+READER_DIGEST = "4d23cc7f6be4d7291dc838634fcda002067677bd3b610fa9602379f2114c0035"
 
 HERE = Path(__file__).resolve().parent
 
@@ -29,6 +29,8 @@ HERE = Path(__file__).resolve().parent
 READER_FILES = (
     "resources/lexicon.tsv",
     "resources/sense.json",
+    "resources/sense_encoder.json",
+    "resources/sense_encoder.safetensors",
     "lexicon.py",
     "matcher.py",
     "morphology.py",
@@ -41,6 +43,8 @@ READER_FILES = (
     "shape_pt.py",
     "resources/en_verbs.txt",
     "sense.py",
+    "sense_encoder.py",
+    "senses.py",
     "reader.py",
     "sources.py",
 )

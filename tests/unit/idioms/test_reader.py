@@ -274,9 +274,9 @@ def test_one_default_read_and_reader_options_judge_sense_add_reader_does_not(mon
     import idiomkit.models
     import idiomkit.scorecard.nearest
     import idiomkit.scorecard.run as run
-    from idiomkit.idioms.sense import default_sense_check
+    from idiomkit.idioms.senses import default_sense
 
-    shipped = default_sense_check()
+    shipped = default_sense()
     assert read("She kicked the bucket.").found[0].probability is not None
     assert add_reader(SentenceTransformer(modules=[Tokenizing()], device="cpu"))[0].sense is None
     readers = []
@@ -330,13 +330,15 @@ def test_read_command_bad_lexicon_is_one_line(tmp_path):
     assert_one_line_error(runner.invoke(app, ["read", "x", "--mode", "shout"]), "unknown mode 'shout'")
 
 
-def test_read_needs_no_model_libraries():
+def test_read_with_the_feature_sense_check_needs_no_model_libraries():
+    """The default sense check is a cross-encoder (torch); ``--sense features`` reads with no model library."""
     import subprocess
     import sys
 
     code = (
         "import sys; from typer.testing import CliRunner; from idiomkit.cli import app; "
-        "r = CliRunner().invoke(app, ['read', 'She kicked the bucket.', '--json']); assert r.exit_code == 0, r.output; "
+        "r = CliRunner().invoke(app, ['read', 'She kicked the bucket.', '--json', '--sense', 'features']); "
+        "assert r.exit_code == 0, r.output; "
         "print(*[m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
