@@ -29,6 +29,7 @@ import hashlib
 import json
 import logging
 import math
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -127,7 +128,9 @@ def build_model(rank: int, alpha: int, base_path: str | Path | None = None) -> t
         base_path = registry_model_path(BASE_MODEL)
     tokenizer = AutoTokenizer.from_pretrained(str(base_path))
     base = AutoModel.from_pretrained(str(base_path), add_pooling_layer=False)  # the head pools: no pooler
-    encoder = get_peft_model(base, lora_config(rank, alpha))
+    with warnings.catch_warnings():  # peft asks transformers a deprecated question: not the user's concern
+        warnings.simplefilter("ignore", FutureWarning)
+        encoder = get_peft_model(base, lora_config(rank, alpha))
     return SenseEncoderModel.build(encoder), tokenizer
 
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "4d23cc7f6be4d7291dc838634fcda002067677bd3b610fa9602379f2114c0035"
+READER_DIGEST = "f44fbfb24f1f0b04fa7d0a474215ba0821aca3a61b9dd614d9ed0e609679c76f"
 
 HERE = Path(__file__).resolve().parent
 
