@@ -32,7 +32,7 @@ sys.path.insert(0, str(HERE))
 
 from build_lexicon import table  # noqa: E402
 
-from idiomkit.data.csvio import read_text_lines  # noqa: E402
+from idiomkit.data.csvio import read_filled_tsv  # noqa: E402
 from idiomkit.data.errors import DataError  # noqa: E402
 from idiomkit.data.keys import normalise_idiom  # noqa: E402
 from idiomkit.idioms import Lexicon, Matcher  # noqa: E402
@@ -44,19 +44,7 @@ TARGET = 0.60
 
 def read_list(path: Path = LIST) -> list[dict[str, str]]:
     """The recall list's rows; a row without four non-empty tab-separated values is a DataError naming the row."""
-    lines = read_text_lines(path)
-    if lines[0].split("\t") != list(COLUMNS):
-        raise DataError(path, 0, None, f"expected the header {' <TAB> '.join(COLUMNS)}")
-    rows = []
-    for number, line in enumerate(lines[1:], start=1):
-        values = line.split("\t")
-        if len(values) != len(COLUMNS):
-            raise DataError(path, number, None, f"{len(values)} tab-separated values, expected {len(COLUMNS)}")
-        for name, value in zip(COLUMNS, values, strict=True):
-            if not value.strip():
-                raise DataError(path, number, name, "empty")
-        rows.append(dict(zip(COLUMNS, values, strict=True)))
-    return rows
+    return [dict(zip(COLUMNS, values, strict=True)) for values in read_filled_tsv(path, COLUMNS)]
 
 
 def related(a: str, b: str) -> bool:

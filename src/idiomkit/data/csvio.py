@@ -195,6 +195,25 @@ def read_text_lines(path: str | Path) -> list[str]:
 JSON_TOO_DEEP = "JSON nested too deeply to read (arrays or objects inside each other past Python's recursion limit)"
 
 
+def read_filled_tsv(path: str | Path, columns: Sequence[str]) -> list[list[str]]:
+    """The rows of a small hand-made TSV file whose header is ``columns`` and whose every cell is filled; a wrong
+    header, another number of cells or an empty cell is a DataError naming the row (and the field)."""
+    path = Path(path)
+    lines = read_text_lines(path)
+    if not lines or lines[0].split("\t") != list(columns):
+        raise DataError(path, 0, None, f"expected the header {' <TAB> '.join(columns)}")
+    rows = []
+    for number, line in enumerate(lines[1:], start=1):
+        values = line.split("\t")
+        if len(values) != len(columns):
+            raise DataError(path, number, None, f"{len(values)} tab-separated values, expected {len(columns)}")
+        for name, value in zip(columns, values, strict=True):
+            if not value.strip():
+                raise DataError(path, number, name, "empty")
+        rows.append(values)
+    return rows
+
+
 def read_json(path: str | Path, *, encoding: str = "utf-8-sig") -> object:
     """The value of a JSON file (``utf-8-sig``: a BOM is accepted); a bad byte or broken JSON is a one-line DataError
     naming the file."""

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import Literal, Protocol, get_args
 
 from idiomkit.data.csvio import read_text_lines
 from idiomkit.data.errors import DataError
@@ -33,8 +33,13 @@ from idiomkit.data.keys import normalise_idiom
 from idiomkit.errors import InputError, OptionError
 from idiomkit.results import atomic_write_text
 
-if TYPE_CHECKING:  # the held-out index finds idioms with the matcher, which reads this module
-    from idiomkit.data.heldout import HeldOut
+
+class HeldOutIdioms(Protocol):
+    """What :meth:`Lexicon.remove_heldout` asks of a held-out index (:class:`idiomkit.data.heldout.HeldOut` has it;
+    the index finds idioms with the matcher, which reads this module, so it is not imported here)."""
+
+    def has_idiom(self, idiom: str) -> bool: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +177,7 @@ class Lexicon:
             del self._records[key]
         return len(gone)
 
-    def remove_heldout(self, index: HeldOut) -> int:
+    def remove_heldout(self, index: HeldOutIdioms) -> int:
         """Drop every entry whose idiom is held out (``index.has_idiom``); returns and logs how many.
 
         Example::

@@ -37,22 +37,12 @@ def idiomkit_senses(data_dir: str | Path, path: str | Path = PT_IDIOMS) -> list[
     (``resources/pt_idioms.tsv``: idiom, meaning, and where the idiom is attested: ``lidioms``, ``freedict``,
     ``dicionario_aberto`` whose meanings are English or 1913 Portuguese, or ``common``); ``data_dir`` is not used.
     A row without three tab-separated values, or with an empty field, is a DataError naming file, row and field."""
-    from idiomkit.data.csvio import read_text_lines
-    from idiomkit.data.errors import DataError
+    from idiomkit.data.csvio import read_filled_tsv
 
-    lines = read_text_lines(path)
-    if lines[0].split("\t") != list(PT_IDIOMS_COLUMNS):
-        raise DataError(path, 0, None, f"expected the header {' <TAB> '.join(PT_IDIOMS_COLUMNS)}")
-    out = []
-    for number, line in enumerate(lines[1:], start=1):
-        values = line.split("\t")
-        if len(values) != len(PT_IDIOMS_COLUMNS):
-            raise DataError(path, number, None, f"{len(values)} tab-separated values, expected 3")
-        for name, value in zip(PT_IDIOMS_COLUMNS, values, strict=True):
-            if not value.strip():
-                raise DataError(path, number, name, "empty")
-        out.append(Sense(values[0].strip(), "PT", values[1].strip(), "idiomkit"))
-    return out
+    return [
+        Sense(values[0].strip(), "PT", values[1].strip(), "idiomkit")
+        for values in read_filled_tsv(path, PT_IDIOMS_COLUMNS)
+    ]
 
 
 def astitch_senses(data_dir: str | Path) -> list[Sense]:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "f44fbfb24f1f0b04fa7d0a474215ba0821aca3a61b9dd614d9ed0e609679c76f"
+READER_DIGEST = "676d78fab081b39805d9306d9c53c89868b146660ddc823411923ffe9f90d1b9"
 
 HERE = Path(__file__).resolve().parent
 
