@@ -22,7 +22,7 @@ def test_a_saved_model_reads_with_the_full_shipped_lexicon(minilm, tmp_path):
     save_plain(model, tmp_path / "m")
     assert len(model_reader(model).lexicon) == 1  # the model in memory is left as it was
     loaded = model_reader(load_model(str(tmp_path / "m")))
-    assert len(loaded.lexicon) == len(default_lexicon()) > 10_000
+    assert len(loaded.lexicon) == len(default_lexicon()) > 1_000
     assert loaded.mode == "replace"
 
 

@@ -6,6 +6,7 @@ the tiny-fixture half is tests/unit/training/test_recipes.py.
 """
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -184,7 +185,7 @@ class IdioCfg:
     data_dir = None
     limit_groups = 6
     max_seq_length = 128
-    span_queries = True
+    options = SimpleNamespace(span_queries=True)  # the IdioLink recipes' own options
 
 
 def test_span_aware_training_embeddings_equal_late_chunking(tokenizer_model):
@@ -257,7 +258,8 @@ def test_idiom_meaning_stream_never_sees_an_idiolink_val_or_test_pie(tokenizer_m
     from idiomkit.training.recipes.pairs import decontaminated_idioms, idiom_data
 
     class Cfg:
-        data_dir, limit_groups, seed, max_seq_length, span_queries, epochs = None, None, 0, 64, False, 1
+        data_dir, limit_groups, seed, max_seq_length, epochs = None, None, 0, 64, 1
+        options = SimpleNamespace(span_queries=False)
 
     idioms, removed = decontaminated_idioms(Cfg)
     pies = {idiom_key(d.idiom) for s in ("val", "test") for d in load_idiolink(default_data_dir(), s).documents}

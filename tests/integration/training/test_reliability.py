@@ -66,7 +66,7 @@ def test_the_last_step_is_validated_when_it_is_not_a_multiple_of_eval_every(tmp_
     last steps are a selection candidate; a run that ends on a validation step is not validated twice."""
     from idiomkit.training import train
 
-    small = {"model": "minilm", "epochs": 1, "batch_size": 4, "limit_groups": 4, "val_sts": False}
+    small = {"model": "minilm", "epochs": 1, "batch_size": 4, "limit_groups": 8, "val_sts": False}
     run = train("adaptive-triplet", output_dir=tmp_path / "odd", eval_every=2, max_steps=3, **small)
     assert [entry["step"] for entry in run.state.history] == [2, 3]
     run = train("adaptive-triplet", output_dir=tmp_path / "even", eval_every=2, max_steps=2, **small)
@@ -78,7 +78,7 @@ def test_the_last_checkpoint_holds_the_final_validation_so_a_finished_run_resume
     ``reproduce`` does before carding it) validates nothing again."""
     from idiomkit.training import train
 
-    small = {"model": "minilm", "epochs": 1, "batch_size": 4, "limit_groups": 4, "val_sts": False}
+    small = {"model": "minilm", "epochs": 1, "batch_size": 4, "limit_groups": 8, "val_sts": False}
     run = train("adaptive-triplet", output_dir=tmp_path / "odd", eval_every=2, max_steps=3, **small)
     saved = torch.load(tmp_path / "odd" / CHECKPOINT, weights_only=True)["state"]["history"]
     assert [entry["step"] for entry in saved] == [2, 3]

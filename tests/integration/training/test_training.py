@@ -102,7 +102,7 @@ def test_a_bf16_run_follows_the_fp32_run_and_is_labelled_as_its_own_recipe(tmp_p
         train(
             **SMALL,
             max_steps=3,
-            max_seq_length=16,
+            max_seq_length=64,  # 16 tokens cut most 2B pairs to the same words: no triplet to mine, every loss 0
             precision=precision,
             output_dir=out,
             progress=lambda s, v, seen=seen: seen.append(v),
@@ -112,7 +112,7 @@ def test_a_bf16_run_follows_the_fp32_run_and_is_labelled_as_its_own_recipe(tmp_p
         )
     assert losses["bf16"] != losses["fp32"]
     for half, full in zip(losses["bf16"], losses["fp32"], strict=True):
-        assert abs(half - full) <= 0.02 * abs(full)
+        assert abs(half - full) <= 0.02 * abs(full) + 0.002  # 2 %, or rounding where the loss is near 0
 
 
 def test_a_saved_copy_reads_at_the_base_length_and_the_training_model_keeps_its_own(tmp_path):

@@ -65,7 +65,7 @@ def test_controls_sit_beside_every_group_and_mark_headline_status(monkeypatch):
     assert metrics["heldout_PT"]["controls"]["length_overlap"] == 0.5  # equal length, equal overlap
     assert metrics["heldout_PT"]["controls"]["headline"]
     assert set(metrics["heldout"]["controls"]) >= {"bow_ci95", "length_overlap_ci95", "reversed"}
-    table = mt.MeaningTriples().summary_table(metrics)
+    table = mt.MeaningTriplesTask().summary_table(metrics)
     assert table[0][-3:] == ["control: BoW", "control: length/overlap", "headline"]
     assert [r[0] for r in table[1:]] == ["heldout_EN", "heldout_PT", "heldout"]
     assert table[1][-1] == "no" and table[2][-1] == "yes"

@@ -302,7 +302,7 @@ def base_model(cfg, lexicon=None):
     if cfg.lora_rank:
         add_lora(model, cfg.lora_rank)  # before the reader: LoRA wraps the Transformer module
     if cfg.recipe != "flagship-noreader":
-        model = with_reader(model, run_data_dir(cfg.data_dir), lexicon)
+        model = with_reader(model, run_data_dir(cfg.data_dir), lexicon=lexicon)
     return model
 
 
