@@ -48,7 +48,7 @@ from idiomkit.data.extra.pie import pie_file  # noqa: E402
 from idiomkit.data.heldout import filter_heldout, heldout_index  # noqa: E402
 from idiomkit.data.semeval2a import load_setting  # noqa: E402
 from idiomkit.idioms.rewrite import Rewriter  # noqa: E402
-from idiomkit.idioms.sense import default_sense_check  # noqa: E402
+from idiomkit.idioms.senses import default_sense  # noqa: E402
 from idiomkit.idioms.sources import default_lexicon  # noqa: E402
 from idiomkit.results import atomic_write_text  # noqa: E402
 
@@ -143,7 +143,7 @@ def judgements() -> dict[tuple[str, str], dict[str, str]]:
 
 def draw(data_dir: Path) -> list[dict[str, str]]:
     """The sample (module docstring), judgements carried over where (sentence, rewrite) is unchanged."""
-    rewriter = Rewriter(default_lexicon(), "replace", default_sense_check())
+    rewriter = Rewriter(default_lexicon(), "replace", default_sense())
     known = judgements()
     usages = training_usages(data_dir)
     rows = []
