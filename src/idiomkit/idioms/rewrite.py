@@ -35,7 +35,7 @@ from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Match, Matcher
 from idiomkit.idioms.morphology import word_set
 from idiomkit.idioms.shape import shape_meaning
-from idiomkit.idioms.shape_pt import pt_article
+from idiomkit.idioms.shape_pt import pt_agree_after, pt_article
 
 MODES = ("mark", "gloss", "replace")
 
@@ -130,7 +130,11 @@ def _article(before: str, replacement: str) -> str:
     m = re.search(r"\b(a|an|A|An)(\s+)$", before)
     if not m:
         return before
-    vowel = replacement[:1].lower() in "aeiou"
+    if re.match(r"(?:\d|(?:two|three|four|five|six|seven|eight|nine|ten|many|several|some)\b)", replacement, re.I):
+        return before[: m.start(1)]  # "a" + "two people who ..." -> "two people who ..."
+    vowel = replacement[:1].lower() in "aeiou" and not re.match(
+        r"(?:one\b|once\b|uni(?:que|t|vers|form|on)|us[eu]|eu)", replacement, re.I
+    )
     word = ("an" if vowel else "a") if m.group(1).islower() else ("An" if vowel else "A")
     return before[: m.start(1)] + word + m.group(2)
 
@@ -255,8 +259,14 @@ class Rewriter:
                 begin = edge + len(os.path.commonprefix([old, before]))  # a dropped or changed article is edited
                 while begin and head[begin - 1].isalnum():  # from its first letter: "a big fish" -> "an important.."
                     begin -= 1
+            tail = head[item.match.end : at]
+            agreed = pt_agree_after(tail, item.match.text, new) if self._replaces(item.match) else None
+            if agreed is not None and item.match.language == "PT":  # "o cérebro alterado": after the span
+                a, b, word = agreed
+                edits.append((item.match.end + a, item.match.end + b, word))
+                tail = tail[:a] + word + tail[b:]
             edits.append((begin, item.match.end, head[begin:edge] + before[max(0, begin - edge) :] + new))
-            pieces += [head[item.match.end : at], new, before]
+            pieces += [tail, new, before]
             at = edge
         if not found:
             return Reading(text, text, self.mode, found)

@@ -46,7 +46,7 @@ from idiomkit.idioms.fills import OBJECT_PRONOUNS, PLACEHOLDER, Fills, fill_slot
 from idiomkit.idioms.matcher import Match, tokenize
 from idiomkit.idioms.morphology import EN_FUNCTION, PT_DETS, PT_FUNCTION, word_set
 from idiomkit.idioms.morphology_en import EN_VERBS, be_form, en_forms, en_plural, en_verbs, inflect, verb_form
-from idiomkit.idioms.shape_pt import pt_plural, pt_pluralise, pt_shape_verb
+from idiomkit.idioms.shape_pt import pt_plural, pt_pluralise, pt_predicate, pt_shape_verb
 
 # --- the core paraphrase ------------------------------------------------------------------------------------------
 
@@ -241,6 +241,40 @@ def _en_head(words: list[str]) -> int | None:
     return None
 
 
+def _lemma(word: str) -> str:
+    """The verb an idiom's first word is a past or -ing form of ("saved" -> save, "baying" -> bay), else the word."""
+    low = word.casefold()
+    if low in en_verbs() or not low.endswith(("ed", "ing")):
+        return word
+    stem = low[:-2] if low.endswith("ed") else low[:-3]
+    candidates = [stem, stem + "e", stem[:-1], stem[:-1] + "y" if stem.endswith("i") else ""]
+    return next((c for c in candidates if c and c in en_verbs() and low in en_forms(c)), word)
+
+
+_POSSESSOR = {
+    "my": ("i", "me", "my"),
+    "your": ("you", "your"),
+    "our": ("we", "us", "our"),
+}
+
+
+def _possessive_object(fills: Fills, before: str) -> str | None:
+    """The object a first- or second-person possessive of the span stands for when the clause's last pronoun is
+    another person's ("stop him from getting under your skin": you); None for the subject's own ("I lost my
+    head") or a third-person possessive (whose it is, the words do not tell)."""
+    possessive = (fills.possessive or "").casefold()
+    if possessive not in _POSSESSOR:
+        return None
+    pronouns = [w for w in re.findall(r"[\w']+", _BREAK.split(before[-120:])[-1].casefold()) if w in _PRONOUNS]
+    if pronouns and pronouns[-1] in _POSSESSOR[possessive]:
+        return None
+    return _OBJECT_OF[possessive]
+
+
+_OBJECT_OF = {"my": "me", "your": "you", "our": "us"}
+_PRONOUNS = word_set("i me my you your he him his she her it its we us our they them their")
+
+
 def _gerund_lemma(word: str) -> str | None:
     """The verb an -ing word is a form of ("being" -> be, "making" -> make), None for another word."""
     word = word.casefold()
@@ -317,6 +351,7 @@ def _shape_en_verb(words: list[str], fills: Fills, context: VerbContext, before:
     explicit = len(words) > 1 and words[0].casefold() == "to"
     body = words[1:] if explicit else words
     idiom_word, token = fills.words[0] if fills.words else ("", "")
+    idiom_word = _lemma(idiom_word)  # an idiom listed in an inflected form: "baying for blood", "saved his neck"
     verbal_idiom = _verbal(token, idiom_word, before)
     at = _en_head(body)
     if at is None and verbal_idiom and not explicit and body and (lemma := _gerund_lemma(body[0])):
@@ -327,8 +362,12 @@ def _shape_en_verb(words: list[str], fills: Fills, context: VerbContext, before:
         return None
     if not explicit and not verbal_idiom:
         return None  # "open and honest" for "above board": no verb phrase
-    if fills.object and len(body) == 1 and not PLACEHOLDER.search(" ".join(words)):
-        body = [*body, fills.object]  # "giving me a hand" + "to help" -> "helping me"
+    obj = fills.object or _possessive_object(fills, before)
+    if obj and not PLACEHOLDER.search(" ".join(words)) and obj.casefold() not in " ".join(words).casefold():
+        if len(body) == 1:
+            body = [*body, obj]  # "giving me a hand" + "to help" -> "helping me"
+        elif at is not None and len(body) > at + 1 and body[at + 1].casefold() == "from":
+            body = [*body[: at + 1], obj, *body[at + 1 :]]  # "keep chaos at bay" -> "prevent chaos from happening"
     if idiom_word == "be" and token.casefold() in en_forms("be"):
         keep = token if body[at].casefold() == "be" else None
         form = "present" if verb_form(token, "be") == "base" else _target_form(token, "be", context)
@@ -383,6 +422,9 @@ def _en_pluralise(words: list[str]) -> list[str]:
         return words
     head = end - 1
     words = [*words[:head], en_plural(words[head]), *words[head + 1 :]]
+    if end + 2 == len(words) and words[end].casefold() in ("or", "and"):  # "a fight or quarrel": "fights or quarrels"
+        words[-1] = en_plural(words[-1])
+        return words
     if end + 1 < len(words) and words[end].casefold() in ("that", "which", "who"):
         verb = words[end + 1]
         words[end + 1] = _EN_AGREE.get(verb.casefold(), verb)
@@ -416,6 +458,9 @@ def _lower_first(text: str) -> str:
     return text
 
 
+_FINAL_PREPOSITIONS = word_set("on of with to for at about into onto upon over from against after")
+
+
 def _join_after(words: list[str], idiom: str, after: str) -> list[str]:
     """``words`` fitted to the text after the span: an idiom's final "of" kept after a meaning of two or more
     words ("borne the brunt of his misdeed" -> "taken the main force of his misdeed"; not after "dislike"), a
@@ -424,6 +469,11 @@ def _join_after(words: list[str], idiom: str, after: str) -> list[str]:
     follows_of = re.match(r"\s+of\b", after, re.I) is not None
     if follows_of and len(words) > 2 and words[-2].casefold() == "of" and PLACEHOLDER.fullmatch(words[-1]):
         return words[:-2]
+    text = " ".join(words)
+    placeholder = re.search(r"\s+(?:someone|somebody|something)(?:\s+or\s+(?:someone|somebody|something))?$", text)
+    idiom_end = re.findall(r"[\w']+", idiom.casefold())[-1:]
+    if placeholder and idiom_end and idiom_end[0] in _FINAL_PREPOSITIONS and re.match(r"\s+\w", after):
+        return text[: placeholder.start()].split()  # "keeps tabs on me": "monitors or observes me"
     idiom_words = re.findall(r"[\w']+", idiom.casefold())
     last = words[-1].casefold() if words else ""
     if idiom_words[-1:] == ["of"] and len(words) > 1 and last not in EN_FUNCTION:
@@ -450,6 +500,7 @@ def shape_meaning(meaning: str, match: Match, before: str = "", after: str = "")
         shaped = _shape_en_verb(words, fills, en_verb_context(before), before)
     elif language == "PT":
         shaped = pt_shape_verb(words, fills)
+        words = pt_predicate(words, before)  # "Ela está" + "distraído" -> "distraída"
     if shaped is None and words:
         shaped = words
         plural = any(_is_plural_of(token, word, language) for word, token in fills.words)

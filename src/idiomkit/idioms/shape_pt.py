@@ -131,3 +131,70 @@ def pt_shape_verb(words: list[str], fills: Fills) -> list[str] | None:
         return None
     new = pt_inflect(head.casefold(), *key)
     return [new + (f"-{clitic}" if clitic else ""), *words[1:]]
+
+
+# --- adjectives agreeing with a replaced noun or a feminine subject -----------------------------------------------
+
+# the endings of adjectives and participles whose gender shows in the last vowel (not a verb's -a: "trabalha")
+_PT_ADJECTIVE = re.compile(r"(?:ad|id|íd|os|iv|eir|ent|ud)([oa])(s?)$")
+_PT_DEGREE = r"(?:(?:mais|menos|muito|muita|tão|bem|meio|bastante|pouco|sempre|ainda|já|não)\s+)*"
+_PT_COPULA = (
+    r"(?:é|são|era|eram|foi|foram|será|serão|seria|seriam|seja|sejam|está|estão|estava|estavam|esteve|estiveram|"
+    r"estará|estaria|esteja|fica|ficam|ficou|ficaram|ficava|ficará|anda|andam|andava|parece|parecem|parecia|"
+    r"continua|continuam|continuava|permanece|permanecem|ser|estar|ficar)"
+)
+_PT_FEMININE_SUBJECT = re.compile(
+    rf"(?:\bela|\b(?:a|uma|esta|essa|minha|sua|nossa)\s+(\w+))"
+    rf"\s+(?:se\s+)?{_PT_DEGREE}{_PT_COPULA}\s+{_PT_DEGREE}$",
+    re.I,
+)
+
+
+def _pt_regender(word: str, gender: str) -> str:
+    """An adjective or participle in -o/-a (plural -os/-as) put in ``gender``; any other word as it is."""
+    m = _PT_ADJECTIVE.search(word)
+    if not m or not word.islower() or word in PT_FUNCTION:
+        return word
+    return word[: m.start(1)] + ("a" if gender == "f" else "o") + m.group(2)
+
+
+def pt_predicate(words: list[str], before: str) -> list[str]:
+    """A meaning that starts with an adjective, put in the feminine after a singular feminine subject and a copula ("Ela
+    está" + "distraído" -> "distraída"; "A casa é" + "antigo" -> "antiga"); as it is otherwise.
+
+    Example::
+
+        pt_predicate(["distraído"], "Ela está ")  # ["distraída"]
+    """
+    m = _PT_FEMININE_SUBJECT.search(before[-80:])
+    if not words or not m or (m.group(1) and _pt_gender(m.group(1)) != "f"):
+        return words
+    return [_pt_regender(words[0], "f"), *words[1:]]
+
+
+def pt_agree_after(after: str, span: str, replacement: str) -> tuple[int, int, str] | None:
+    """The adjective right after a replaced noun phrase (after "mais", "muito" ...), put in the replacement's
+    gender when the span's noun had the other one ("a massa cinzenta alterada" -> "o cérebro alterado"; "o tapete
+    vermelho mais famoso" -> "a entrada de evento mais famosa"): (start, end, new word) in ``after``, or None
+    when nothing changes or a gender is unsure.
+
+    Example::
+
+        pt_agree_after(" alterada e", "massa cinzenta", "cérebro")  # (1, 9, "alterado")
+    """
+    old, new = (re.match(r"\w+", text) for text in (span, replacement))
+    if old is None or new is None:
+        return None
+    last = span.split()[-1].casefold() if span.split() else ""
+    old_gender = _pt_gender(old.group()) or ({"o": "m", "a": "f"}.get(last.rstrip("s")[-1:]) if " " in span else None)
+    new_gender = _pt_gender(new.group())
+    if old_gender is None or new_gender is None or old_gender == new_gender:
+        return None
+    m = re.match(rf"\s+{_PT_DEGREE}(\w+)\b", after, re.I)
+    if m is None:
+        return None
+    word = m.group(1)
+    agreed = _pt_regender(word, new_gender)
+    if agreed == word or _pt_regender(word, old_gender) != word:  # it did not agree with the span's noun
+        return None
+    return m.start(1), m.end(1), agreed

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "676d78fab081b39805d9306d9c53c89868b146660ddc823411923ffe9f90d1b9"
+READER_DIGEST = "7d9677e95487ec1cb2e4ae56c80fae58ab2a4fe4306a6e0127b2690a143bd7d1"
 
 HERE = Path(__file__).resolve().parent
 

@@ -53,6 +53,15 @@ EN = [
     ("the acid test", "conclusive test"),
     ("rat race", "exhausting routine"),
     ("turn the tables", "to reverse the situation"),
+    ("get under [pron] skin", "irritating"),
+    ("take [pron] breath away", "astonish"),
+    ("keep something at bay", "prevent from happening"),
+    ("keep tabs on", "to routinely monitor or observe someone or something"),
+    ("blazing row", "a big fight or quarrel"),
+    ("match made in heaven", "two people who are perfect for each other"),
+    ("yes man", "one who always agrees with authority figures"),
+    ("baying for blood", "want somebody to be hurt or punished"),
+    ("lose [pron] head", "to become confused"),
 ]
 PT = [
     ("pisar na bola", "errar"),
@@ -69,6 +78,8 @@ PT = [
     ("fazer vista grossa", "ignorar"),
     ("quebrar o galho", "ajudar; resolver provisoriamente"),
     ("massa cinzenta", "cérebro"),
+    ("tapete vermelho", "entrada de evento"),
+    ("no mundo da lua", "distraído"),
 ]
 
 
@@ -158,6 +169,19 @@ EN_CASES = [
     ("The acid test was his first show.", "The conclusive test was his first show."),
     ("She never got caught in the rat race.", "She never got caught in the exhausting routine."),
     ("LYRICS THAT TURN THE TABLES ON SEXISM", "LYRICS THAT REVERSE THE SITUATION ON SEXISM"),
+    # a first- or second-person possessive that is no subject's own is the meaning's object
+    ("You alone can stop him from getting under your skin.", "You alone can stop him from irritating you."),
+    ("To look into it takes your breath away.", "To look into it astonishes you."),
+    ("I lost my head.", "I became confused."),
+    # the span's filler before the meaning's "from"; the meaning's placeholder before the sentence's own object
+    ("They did everything to keep Communism at bay.", "They did everything to prevent Communism from happening."),
+    ("She keeps tabs on me.", "She routinely monitors or observes me."),
+    # a plural noun phrase of two nouns; no article before a numeral; "a" before "one"
+    ("They are having blazing rows every day.", "They are having big fights or quarrels every day."),
+    ("Those two are a match made in heaven.", "Those two are two people who are perfect for each other."),
+    ("He turns into such a yes man.", "He turns into such a one who always agrees with authority figures."),
+    # an idiom listed in its -ing form: its verb's lemma gives the form
+    ("The mob was baying for blood.", "The mob was wanting somebody to be hurt or punished."),
 ]
 
 PT_CASES = [
@@ -184,6 +208,14 @@ PT_CASES = [
     ("Ele quebrou o galho para mim.", "Ele ajudou para mim."),
     ("Ajude a manter nossa massa cinzenta jovem.", "Ajude a manter nosso cérebro jovem."),
     ("A MASSA CINZENTA TRABALHA", "O CÉREBRO TRABALHA"),
+    # the adjective after a replaced noun takes the replacement's gender; a verb in -a does not change
+    ("Uma relação entre a massa cinzenta alterada e o café.", "Uma relação entre o cérebro alterado e o café."),
+    ("Cruzar o tapete vermelho mais famoso do mundo.", "Cruzar a entrada de evento mais famosa do mundo."),
+    ("A massa cinzenta trabalha.", "O cérebro trabalha."),
+    # a predicate adjective agrees with a singular feminine subject
+    ("Ela está no mundo da lua.", "Ela está distraída."),
+    ("A menina parece muito no mundo da lua.", "A menina parece muito distraída."),
+    ("Ele está no mundo da lua.", "Ele está distraído."),
 ]
 
 
@@ -337,3 +369,12 @@ def test_portuguese_article_and_plural():
         "homens",
         "ações",
     ]
+
+
+def test_a_changed_adjective_after_the_span_is_an_edit_of_its_own():
+    reading = REWRITER.read("Uma relação entre a massa cinzenta alterada e o café.")
+    start = reading.text.index("alterada")
+    a, b = reading.map_span(start, start + len("alterada"))
+    assert reading.rewritten[a:b] == "alterado"
+    end = reading.text.index(" e o café")
+    assert reading.rewritten[reading.map_span(end, len(reading.text))[0] :] == " e o café."
