@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "676d78fab081b39805d9306d9c53c89868b146660ddc823411923ffe9f90d1b9"
+READER_DIGEST = "75551f54750d2d5a4db0339cb509d915a8a63b9ea73dc1e8297c69823ee041d4"
 
 HERE = Path(__file__).resolve().parent
 
