@@ -54,10 +54,10 @@ $(WORDNET):
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wordnet-base
 
 lexicon: install $(WORDNET)
-	$(BIN)/python benchmarks/build_lexicon.py
+	$(BIN)/python benchmarks/lexicon/build_lexicon.py
 
 lexicon-benchmark: install $(WORDNET)
-	$(BIN)/python benchmarks/lexicon_benchmark.py
+	$(BIN)/python benchmarks/lexicon/lexicon_benchmark.py
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks

@@ -79,12 +79,14 @@ def full_and_resumed(train, tmp_path, stop_at: int, *args, **kwargs):
 
 
 def benchmark_script(name: str):
-    """``benchmarks/<name>.py`` imported as a module (its folder on ``sys.path`` for its own imports)."""
+    """``benchmarks/<name>.py`` imported as a module, ``name`` its path under ``benchmarks/`` without ``.py``
+    (``lexicon/pt_recall``); its folder goes on ``sys.path`` for its own imports."""
     import importlib.util
     import sys
 
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    path = ROOT / "benchmarks" / f"{name}.py"
+    sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)

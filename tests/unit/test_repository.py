@@ -75,3 +75,21 @@ def test_no_issue_numbers_in_src():
 )
 def test_the_patterns_find_what_they_mean(pattern, text, found):
     assert bool(re.search(pattern, text, re.IGNORECASE)) is found
+
+
+# benchmarks/ is laid out like the package: scripts by concern, each output beside its script (benchmarks/README.md)
+BENCHMARK_FOLDERS = {"experiments", "results", "speed", "lexicon", "sense", "checks", "analysis"}
+
+
+def test_benchmarks_top_level_holds_only_the_readme_and_its_folders():
+    top = {name.split("/")[1] for name in tracked_files() if name.startswith("benchmarks/")}
+    assert top == BENCHMARK_FOLDERS | {"README.md"}
+    files = {name.split("/")[1] for name in tracked_files() if name.count("/") == 1 and name.startswith("benchmarks/")}
+    assert files == {"README.md"}
+
+
+def test_benchmarks_readme_maps_every_folder_and_script():
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    assert [folder for folder in sorted(BENCHMARK_FOLDERS) if f"`{folder}/`" not in readme] == []
+    scripts = [name for name in tracked_files() if name.startswith("benchmarks/") and name.endswith(".py")]
+    assert [name for name in scripts if f"`{name.rsplit('/', 1)[1]}`" not in readme] == []

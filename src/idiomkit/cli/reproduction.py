@@ -37,7 +37,7 @@ def reproduce(
         ),
     ] = False,
     check_json: Annotated[Path, typer.Option("--check-json", help="Where --check writes its table.")] = Path(
-        "benchmarks/reproduce_check.json"
+        "benchmarks/checks/reproduce_check.json"
     ),
     keep: Annotated[
         bool,

@@ -1,9 +1,9 @@
 """Centering: subtract a reference mean from a model's unit embeddings, then rescale them to unit length.
 
 Fine-tuning can draw a model's space together: different sentences gain a common direction (their mean cosine
-rises; ``benchmarks/drift.py`` measures it), which shrinks every margin measured on raw cosines although the ranking
-of neighbours barely moves. Removing the mean embedding of a reference sample of ordinary text undoes that common
-direction (Mu & Viswanath 2018, "All-but-the-Top", step one; Su et al. 2021 centre before whitening).
+rises; ``benchmarks/analysis/drift.py`` measures it), which shrinks every margin measured on raw cosines although the
+ranking of neighbours barely moves. Removing the mean embedding of a reference sample of ordinary text undoes that
+common direction (Mu & Viswanath 2018, "All-but-the-Top", step one; Su et al. 2021 centre before whitening).
 
 The centre is built from sentence-transformers' own modules, so a saved model reloads with plain
 ``SentenceTransformer(path)`` and centres the same way: after the model's ``Normalize``, a ``Dense`` layer with

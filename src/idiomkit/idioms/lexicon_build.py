@@ -1,4 +1,4 @@
-"""Building the idiom lexicon (``benchmarks/build_lexicon.py``, ``make lexicon``): the sources, their screening,
+"""Building the idiom lexicon (``benchmarks/lexicon/build_lexicon.py``, ``make lexicon``): the sources, their screening,
 the merge into one entry per idiom and the common-phrase filter; the lexicons themselves (shipped, evaluation) and
 the held-out filter are :mod:`idiomkit.idioms.sources`.
 

@@ -496,5 +496,5 @@ def _parse(path: Path, data: Any) -> dict[str, Any]:
 
 
 def default_sense_check() -> SenseCheck:
-    """The shipped model (``idioms/resources/sense.json``, written by ``benchmarks/sense_check.py``)."""
+    """The shipped model (``idioms/resources/sense.json``, written by ``benchmarks/sense/sense_check.py``)."""
     return SenseCheck.load(RESOURCE)

@@ -1,5 +1,5 @@
 """Training the sense check (:class:`~idiomkit.idioms.sense.SenseCheck`): its samples, the fit and the choice of
-feature groups, C and threshold. Used by ``benchmarks/sense_check.py`` only; scoring with the shipped model
+feature groups, C and threshold. Used by ``benchmarks/sense/sense_check.py`` only; scoring with the shipped model
 (:func:`~idiomkit.idioms.sense.default_sense_check`) never imports this module (nor scikit-learn).
 
 Example::

@@ -128,7 +128,7 @@ def remove_heldout_entries(lex: Lexicon, index: HeldOut, report: BuildReport | N
 
 def default_lexicon() -> Lexicon:
     """The packaged lexicon that users get (``idioms/resources/lexicon.tsv``, written by
-    ``benchmarks/build_lexicon.py``): every shippable source, held-out idioms included.
+    ``benchmarks/lexicon/build_lexicon.py``): every shippable source, held-out idioms included.
 
     Example::
 

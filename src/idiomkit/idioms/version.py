@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "7d9677e95487ec1cb2e4ae56c80fae58ab2a4fe4306a6e0127b2690a143bd7d1"
+READER_DIGEST = "2fcb8ea983dc1535e758c346930bd4049033d38cad51124414c57c16c0537911"
 
 HERE = Path(__file__).resolve().parent
 

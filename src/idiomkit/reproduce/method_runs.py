@@ -76,8 +76,10 @@ def check_write_options(path: Path, where: str, args: dict[str, Value]) -> None:
 
 
 def known_scripts(scripts_dir: Path) -> list[str]:
-    """The allow-list of ``[method] script``: the benchmark scripts in ``scripts_dir`` and ``idiomkit`` itself."""
-    return sorted({p.stem for p in scripts_dir.glob("*.py")} | {IDIOMKIT_ENTRY})
+    """The allow-list of ``[method] script``: the benchmark scripts under ``scripts_dir``, each named by its path there
+    without ``.py`` (``analysis/drift``), and ``idiomkit`` itself."""
+    scripts = {p.relative_to(scripts_dir).with_suffix("").as_posix() for p in scripts_dir.rglob("*.py")}
+    return sorted(scripts | {IDIOMKIT_ENTRY})
 
 
 # The ``idiomkit`` verbs a ``[method]`` run may name (the CLI sits above this module, so the list is kept here and a

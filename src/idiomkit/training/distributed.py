@@ -12,7 +12,7 @@ Launch any training command unchanged under a launcher, e.g.::
     accelerate launch --num_processes 2 $(which idiomkit) train --recipe adaptive-triplet -m minilm -o runs/at
 
 The backend is NCCL on GPUs and gloo on CPU. Only process 0 writes checkpoints, model directories and logs.
-``benchmarks/distributed_check.py`` compares the loss trajectory of 2 CPU processes with 1 process.
+``benchmarks/speed/distributed_check.py`` compares the loss trajectory of 2 CPU processes with 1 process.
 """
 
 from __future__ import annotations

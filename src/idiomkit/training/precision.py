@@ -3,7 +3,7 @@
 On a CPU with AVX-512 BF16 (the AMD EPYC this project trains on), a training step of mpnet (32
 texts of 64 tokens, one thread) took about half as long under ``torch.autocast(dtype=torch.bfloat16)`` as in
 float32 in an ad-hoc timing, and a flagship step 20.6 s instead of 34 s (the lab notebook, training engineering;
-``benchmarks/train_speed.py``'s configuration ``ours-bf16`` times it, not yet run). Only the model's forward runs
+``benchmarks/speed/train_speed.py``'s configuration ``ours-bf16`` times it, not yet run). Only the model's forward runs
 under autocast (its matrix products in bfloat16); its outputs come back as float32, so the losses, the backward
 pass's accumulation into the float32 weights, the optimizer and the validations keep full precision. Unlike the
 speed-ups in :mod:`idiomkit.training.speedups`, this changes what a run computes (the forward's rounding), so a bf16

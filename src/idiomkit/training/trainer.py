@@ -3,7 +3,7 @@ round-robin streams, validation on a split carved from train by MWE, and exactly
 
 A small loop of our own (rather than ``SentenceTransformerTrainer``) keeps tokenisation cached, batches bucketed
 by length and the checkpoint complete: model, optimizer, scheduler, phase/epoch/batch position and RNG states.
-``benchmarks/train_speed.py`` measures it against a plain ``SentenceTransformerTrainer`` run.
+``benchmarks/speed/train_speed.py`` measures it against a plain ``SentenceTransformerTrainer`` run.
 
 The pieces around the loop have a module each: :mod:`.config` (what defines a run), :mod:`.setup` (model, phases,
 evaluators), :mod:`.checkpoints` (the checkpoint and saved model directories), :mod:`.run_dir` (a run directory
@@ -91,7 +91,7 @@ def validate(
 
 def make_optimizer(model, cfg: TrainConfig, total: int):
     params = [p for p in model.parameters() if p.requires_grad]
-    try:  # the fused kernel: 16 ms instead of 61 ms a step for MiniLM on 2 CPU cores (benchmarks/train_speed.py)
+    try:  # the fused kernel: 16 ms instead of 61 ms a step for MiniLM on 2 CPU cores (benchmarks/speed/train_speed.py)
         optimizer = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True)
     except (RuntimeError, TypeError):
         optimizer = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)

@@ -133,5 +133,7 @@ def test_readme_judged_lexicon_rates_are_the_recorded_ones():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     found = re.search(r"judged by hand, \.(\d+) / \.(\d+) are idioms", readme)
     assert found, "the README states the judged sample's rates"
-    summary = json.loads((ROOT / "benchmarks" / "lexicon_judged.json").read_text(encoding="utf-8"))["summary"]
+    summary = json.loads((ROOT / "benchmarks" / "lexicon" / "lexicon_judged.json").read_text(encoding="utf-8"))[
+        "summary"
+    ]
     assert [f"{summary[lang]['rate']:.2f}"[1:] for lang in ("EN", "PT")] == [f".{n}" for n in found.groups()]

@@ -1,4 +1,4 @@
-"""The shipped sense check (``idioms/resources/sense.json``, written by ``benchmarks/sense_check.py``)."""
+"""The shipped sense check (``idioms/resources/sense.json``, written by ``benchmarks/sense/sense_check.py``)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 e5.c is compiled with gcc into a small shared library (plus a tokenisation entry point that exposes its
 static ``tok_content``), then for both shipped ``.bin`` files the converted model must give e5.c's token
 ids and embeddings with cosine >= 0.9998 (e5.c quantises activations to int8, so not 1.0).
-The helpers here are also used by ``benchmarks/e5_conversion_check.py``.
+The helpers here are also used by ``benchmarks/checks/e5_conversion_check.py``.
 """
 
 from __future__ import annotations

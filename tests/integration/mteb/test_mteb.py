@@ -1,7 +1,7 @@
 """mteb task classes: mteb's main score equals idiomkit's own score (same data, same model, same metric).
 
 Both code paths run end to end (loaders included) on deterministic subsets of the real data written to a temporary
-data directory; the full-size comparison is ``benchmarks/mteb_check.py``.
+data directory; the full-size comparison is ``benchmarks/checks/mteb_check.py``.
 
 Integration half (real benchmark data or registry model weights);
 the tiny-fixture half is tests/unit/test_mteb_tasks.py.

@@ -1,5 +1,5 @@
-"""benchmarks/refile_2b_fine_tune.py: a trained model's 2B dev result moves from pre_train to fine_tune with the same
-similarities and numbers; an untrained one stays; a result whose numbers would change is refused in one line.
+"""benchmarks/checks/refile_2b_fine_tune.py: a trained model's 2B dev result moves from pre_train to fine_tune with
+the same similarities and numbers; an untrained one stays; a result whose numbers would change is refused in one line.
 
 The recorded results were all refiled (2026-11-27), so the test puts a trained one back as it was before: its
 similarities on the ``pre_train`` rows and ``params.setting`` ``pre_train``."""
@@ -18,7 +18,7 @@ from helpers import ROOT
 
 from idiomkit.tasks.semeval2b import read_2b_submission
 
-SCRIPT = ROOT / "benchmarks" / "refile_2b_fine_tune.py"
+SCRIPT = ROOT / "benchmarks" / "checks" / "refile_2b_fine_tune.py"
 RESULTS = ROOT / "benchmarks" / "results" / "semeval2b-dev"
 TRAINED = "minilm__triplet__seed0"
 UNTRAINED = "minilm__zero-shot__seed0"

@@ -13,11 +13,11 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_torchrun_two_processes_follow_the_one_process_loss_trajectory(tmp_path):
-    """benchmarks/distributed_check.py: 2 gloo processes vs 1 process, adaptive triplet on a tiny 2B slice."""
+    """benchmarks/speed/distributed_check.py: 2 gloo processes vs 1 process, adaptive triplet on a tiny 2B slice."""
     out = tmp_path / "check.json"
     cmd = [
         sys.executable,
-        str(ROOT / "benchmarks/distributed_check.py"),
+        str(ROOT / "benchmarks/speed/distributed_check.py"),
         "--steps",
         "2",
         "--batch-size",

@@ -1,4 +1,4 @@
-"""benchmarks/lexicon_benchmark.py's precision: matches on the annotated span over all matches, and over the
+"""benchmarks/lexicon/lexicon_benchmark.py's precision: matches on the annotated span over all matches, and over the
 matches the sense check accepts (the ones the reader rewrites), on hand-made sentences."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from idiomkit.idioms.matcher import Matcher
 
 
 def _benchmark():
-    return benchmark_script("lexicon_benchmark")
+    return benchmark_script("lexicon/lexicon_benchmark")
 
 
 def test_precision_counts_span_matches_over_all_and_over_the_accepted_ones():

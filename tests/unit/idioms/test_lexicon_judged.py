@@ -1,6 +1,6 @@
-"""benchmarks/lexicon_judged.py: the judged sample is a bottom-k hash sample (an entry dropped from the lexicon is
-replaced, the others stay), the rates count an entry right only when it is an idiom with a correct paraphrase, and
-the committed judgements cover the sample of the shipped lexicon."""
+"""benchmarks/lexicon/lexicon_judged.py: the judged sample is a bottom-k hash sample (an entry dropped from the
+lexicon is replaced, the others stay), the rates count an entry right only when it is an idiom with a correct
+paraphrase, and the committed judgements cover the sample of the shipped lexicon."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from idiomkit.idioms.lexicon import Lexicon
 
 
 def test_the_sample_keeps_its_entries_when_another_one_is_dropped():
-    bench = benchmark_script("lexicon_judged")
+    bench = benchmark_script("lexicon/lexicon_judged")
     lex = Lexicon.from_pairs([(f"idiom number {i}", f"meaning {i}") for i in range(40)])
     first = bench.sample(lex, "EN", 10)
     dropped = first[0][0]
@@ -21,7 +21,7 @@ def test_the_sample_keeps_its_entries_when_another_one_is_dropped():
 
 
 def test_rates_count_an_idiom_with_a_correct_paraphrase():
-    bench = benchmark_script("lexicon_judged")
+    bench = benchmark_script("lexicon/lexicon_judged")
     rows = [
         {"is_idiom": "yes", "paraphrase": "yes"},
         {"is_idiom": "yes", "paraphrase": "no"},
@@ -36,7 +36,7 @@ def test_rates_count_an_idiom_with_a_correct_paraphrase():
 def test_the_committed_judgements_cover_the_sample_of_the_shipped_lexicon():
     from idiomkit.idioms.sources import default_lexicon
 
-    bench = benchmark_script("lexicon_judged")
+    bench = benchmark_script("lexicon/lexicon_judged")
     judged = bench.read_judgements()
     lex = default_lexicon()
     for language, size in bench.SIZES.items():

@@ -1,5 +1,5 @@
-"""benchmarks/pt_recall.py: a recall-list row is found when an entry related to its idiom matches in its sentence,
-and counts for Portuguese recall only when the entry's first meaning is Portuguese; the committed list is
+"""benchmarks/lexicon/pt_recall.py: a recall-list row is found when an entry related to its idiom matches in its
+sentence, and counts for Portuguese recall only when the entry's first meaning is Portuguese; the committed list is
 well-formed and as large as promised."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from idiomkit.idioms.matcher import Matcher
 
 
 def test_a_row_counts_for_portuguese_recall_only_with_a_portuguese_first_meaning():
-    bench = benchmark_script("pt_recall")
+    bench = benchmark_script("lexicon/pt_recall")
     lex = Lexicon()
     lex.add("abrir o jogo", "PT", "falar com franqueza", "idiomkit")
     lex.add("pisar na bola", "PT", "to blunder", "lidioms", meaning_language="EN")
@@ -29,7 +29,7 @@ def test_a_row_counts_for_portuguese_recall_only_with_a_portuguese_first_meaning
 
 
 def test_the_committed_list_is_well_formed_and_holds_150_idioms_or_more(tmp_path):
-    bench = benchmark_script("pt_recall")
+    bench = benchmark_script("lexicon/pt_recall")
     rows = bench.read_list()
     assert len({r["idiom"] for r in rows}) >= 150
     assert {"Ela abriu o jogo com o chefe.", "Ele pisou na bola de novo."} <= {r["sentence"] for r in rows}

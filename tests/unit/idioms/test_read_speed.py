@@ -5,7 +5,7 @@ features and probabilities of a long text's matches are those of the plain per-m
 Linear is tested as growth, never as seconds (a bound in seconds fails on a busy machine): four times the text
 takes less than :data:`MAX_GROWTH` times as long (linear: about 4; quadratic: about 16), each size's best of
 :data:`REPEATS` reads, the two sizes read in turn so that a slow spell of the machine slows both. The seconds
-themselves are ``benchmarks/read_speed.py``'s."""
+themselves are ``benchmarks/speed/read_speed.py``'s."""
 
 from __future__ import annotations
 

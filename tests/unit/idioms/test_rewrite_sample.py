@@ -1,4 +1,4 @@
-"""benchmarks/rewrite_sample.py: judgements are keyed by (sentence, rewrite), so a re-drawn sample keeps the
+"""benchmarks/lexicon/rewrite_sample.py: judgements are keyed by (sentence, rewrite), so a re-drawn sample keeps the
 judgement of every row whose rewrite did not change and asks for the others; the score counts judged rows only."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from helpers import benchmark_script
 
 
 def test_judgements_carry_over_by_sentence_and_rewrite_and_the_score_counts_judged_rows(tmp_path, monkeypatch):
-    bench = benchmark_script("rewrite_sample")
+    bench = benchmark_script("lexicon/rewrite_sample")
     monkeypatch.setattr(bench, "SAMPLE", tmp_path / "sample.tsv")
     monkeypatch.setattr(bench, "LEDGER", tmp_path / "ledger.tsv")
     row = dict.fromkeys(bench.COLUMNS, "")

@@ -150,7 +150,7 @@ EN_CASES = [
     ("The new stadium is a white elephant.", "The new stadium is an expensive item that is useless."),
     ("That exam was a piece of cake.", "That exam was a very easy task."),
     ("They are men of straw.", "They are people who are weak."),
-    # found in the drawn sample (benchmarks/rewrite_sample.py)
+    # found in the drawn sample (benchmarks/lexicon/rewrite_sample.py)
     (
         "Do not let the introduction steal your thunder.",
         "Do not let the introduction take credit for someone else's work.",

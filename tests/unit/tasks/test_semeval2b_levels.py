@@ -1,4 +1,4 @@
-"""benchmarks/semeval2b_levels.py: where a card's 2B dev similarities sit, on hand-made gold rows."""
+"""benchmarks/analysis/semeval2b_levels.py: where a card's 2B dev similarities sit, on hand-made gold rows."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from idiomkit.data.semeval2022 import GoldRow
 
 
 def test_levels_are_the_hand_computed_medians_share_and_other_id_gap():
-    levels = benchmark_script("semeval2b_levels").levels
+    levels = benchmark_script("analysis/semeval2b_levels").levels
     gold = [
         GoldRow("1", "dev.EN.1", "EN", 1.0, None),  # a correct idiom pair
         GoldRow("2", "dev.EN.2", "EN", 1.0, None),

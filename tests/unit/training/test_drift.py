@@ -1,4 +1,4 @@
-"""benchmarks/drift.py: a sentence's own drift and the space drawing together, by hand on three sentences."""
+"""benchmarks/analysis/drift.py: a sentence's own drift and the space drawing together, by hand on three sentences."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from helpers import benchmark_script
 
 
 def test_drift_measures_self_cosine_and_the_pairs_drawing_together():
-    drift = benchmark_script("drift").drift
+    drift = benchmark_script("analysis/drift").drift
     base = np.eye(3)  # three orthogonal sentences: pairwise cosines 0
     trained = base + 1.0  # each gains the same direction: rows (2, 1, 1) ..., pairwise cosine 5/6 once normalised
     trained /= np.linalg.norm(trained, axis=1, keepdims=True)

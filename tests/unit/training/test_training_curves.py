@@ -1,4 +1,4 @@
-"""benchmarks/training_curves.py: which cards' validation curves are drawn, and one line for one training."""
+"""benchmarks/analysis/training_curves.py: which cards' validation curves are drawn, and one line for one training."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ CURVE = [{"step": 0, "phase": 0, "val_mean": 0.4, "val2b_idiom": 0.3}, {"step": 
 
 
 def test_curves_keep_the_model_and_recipe_asked_for_and_merge_one_training_scored_twice():
-    script = benchmark_script("training_curves")
+    script = benchmark_script("analysis/training_curves")
     other = [{"step": 0, "val_mean": 0.4}, {"step": 2, "val_mean": 0.45}]
     results = [
         card("mpnet", "flagship-v2-bf16", 0, CURVE),
@@ -47,7 +47,7 @@ def test_curves_keep_the_model_and_recipe_asked_for_and_merge_one_training_score
 
 
 def test_plot_writes_a_png(tmp_path):
-    script = benchmark_script("training_curves")
+    script = benchmark_script("analysis/training_curves")
     runs = script.curves([card("mpnet", "r", 0, CURVE)], "mpnet", [], ("val_mean",))
     out = tmp_path / "curves.png"
     script.plot(runs, ("val_mean",), out)

@@ -2,9 +2,9 @@
 
 Why: an idiomatic query's relevant set is 20 idiomatic uses of its PIE plus 20 *simplifications* and 20 *sense*
 paraphrases that do not contain the PIE. Fine-tuned encoders put the idiomatic uses near the top but leave the
-paraphrases hundreds of ranks down (``benchmarks/idiolink_errors.py``). In this index every simplification is the
-sentence of an idiomatic document with the PIE replaced by its meaning, i.e. a lexical near-duplicate ("twin") of a
-document the query already finds. Twin expansion is pseudo-relevance feedback along such near-duplicate links:
+paraphrases hundreds of ranks down (``benchmarks/analysis/idiolink_errors.py``). In this index every simplification
+is the sentence of an idiomatic document with the PIE replaced by its meaning, i.e. a lexical near-duplicate ("twin")
+of a document the query already finds. Twin expansion is pseudo-relevance feedback along such near-duplicate links:
 
     score'(q, d) = max(cos(q, d), lam * max{cos(q, d') : d' in top-k(q), J(d', d) >= tau})
 

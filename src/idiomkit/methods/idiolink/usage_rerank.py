@@ -1,8 +1,9 @@
 """Usage-aware re-ranking for IdioLink: a literal/figurative probe moves same-usage documents up.
 
 A document is relevant to a query only if it has the query's PIE *and* its usage (literal vs idiomatic /
-simplification / sense). Dense encoders find the PIE well but confuse the usage (``benchmarks/idiolink_errors.py``:
-a third of a figurative query's top 10 are literal uses of its PIE). The re-ranker adds
+simplification / sense). Dense encoders find the PIE well but confuse the usage
+(``benchmarks/analysis/idiolink_errors.py``: a third of a figurative query's top 10 are literal uses of its PIE).
+The re-ranker adds
 
     score'(q, d) = cos(q, d) + weight * u(q) * u(d),     u(x) = 2 * P(figurative | x) - 1
 
@@ -46,8 +47,8 @@ log = logging.getLogger(__name__)
 
 C_GRID = (0.1, 1.0, 10.0)
 WEIGHT_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
-# the oracle analysis (benchmarks/idiolink_usage_ceiling.py) puts the useful weights of a sharp decision at 0.02-0.1:
-# finer at the low end; 0.3 and 0.5 were added after val chose the edge of (0, 0.01, 0.02, 0.05, 0.1, 0.2)
+# the oracle analysis (benchmarks/analysis/idiolink_usage_ceiling.py) puts the useful weights of a sharp decision at
+# 0.02-0.1: finer at the low end; 0.3 and 0.5 were added after val chose the edge of (0, 0.01, 0.02, 0.05, 0.1, 0.2)
 CLASSIFIER_WEIGHT_GRID = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
 # where val chooses the grid's top weight, the grid goes on doubling it (a softer decision needs a larger weight; the
 # span probe's val choice was the edge 0.5), up to MAX_WEIGHT (cosines span [-1, 1]: beyond 4 the decision is all)
@@ -445,7 +446,7 @@ class ClassifierUsageReranker(Method):
     on the IdioLink **train** queries and literal/idiomatic documents plus, where ``data_dir`` has them, the 2A
     ``train_zero_shot`` examples, with any selection on a split of those carved by PIE/MWE. The weight is chosen on
     IdioLink **val** by the mean of R-Precision and nDCG@10 (weight 0 in the grid).
-    ``benchmarks/idiolink_usage_ceiling.py`` measures how accurate the decision must be.
+    ``benchmarks/analysis/idiolink_usage_ceiling.py`` measures how accurate the decision must be.
 
     Usage::
 

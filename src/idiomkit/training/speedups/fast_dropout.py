@@ -7,7 +7,7 @@ swaps the transformer's ``nn.Dropout`` layers for :class:`FastDropout` and its a
 keeps with probability ``1 - round(p * 65536) / 65536`` (``p`` = 0.1 drops with probability 0.100006), scaled by
 ``1 / (1 - p)`` like ``nn.Dropout``; the draws come from torch's default generator, so seeding and checkpoint
 resume stay exact. Nothing is saved differently: the attention setting is not serialised and ``FastDropout`` has no
-weights. ``benchmarks/train_speed.py`` measures what it buys (configurations ``ours`` vs ``ours-torch-dropout``).
+weights. ``benchmarks/speed/train_speed.py`` measures what it buys (configurations ``ours`` vs ``ours-torch-dropout``).
 
 Example::
 

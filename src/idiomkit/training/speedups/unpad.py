@@ -12,7 +12,7 @@ they expect.
 Without dropout the result equals the padded forward up to float rounding (tested, outputs and gradients); with
 dropout the masks are drawn for real tokens only, so the random stream differs (same distribution). Nothing is
 saved differently: the layer class is swapped on the instance and the weights are the same modules' weights.
-``benchmarks/train_speed.py`` measures what it buys (configurations ``ours`` vs ``ours-padded``).
+``benchmarks/speed/train_speed.py`` measures what it buys (configurations ``ours`` vs ``ours-padded``).
 
 Example::
 

@@ -1,0 +1,185 @@
+"""The sense checks side by side on SemEval-2022 2A dev (zero-shot: its idioms are in no training source), with the
+threshold curve, and how often the whole reader rewrites ordinary text (STS-B and ASSIN 2 test sentences).
+
+For each sense check (the cross-encoder and the feature model, each at its shipped threshold, chosen on the
+validation idioms carved from training):
+
+- 2A dev macro-F1 (the organisers' metric) for EN, PT and both, on the gold MWE spans;
+- the reader's rates on 2A dev, per language: the share of literal uses it would rewrite (P(figurative) >= the
+  threshold) and of idiomatic uses it reads (rewrites);
+- the threshold curve: the same numbers at thresholds 0.1 .. 0.9 (reported, never chosen on);
+- the share of STS-B / ASSIN 2 test sentences the reader (shipped lexicon, ``replace``) changes;
+- its cost: milliseconds per span on 2A dev (the encoder in batches, on the machine's torch threads).
+
+Beside them the task's reference numbers (its zero-shot leaderboard on the unreleased test split, from
+``semeval2022_task2/results``) and the task baseline. Writes ``benchmarks/sense/sense_check_table.json`` (+ ``.md``) and
+the raw probabilities beside them (``sense_check_table_predictions.jsonl.gz``).
+
+    .venv/bin/python benchmarks/sense/sense_check_table.py [--data-dir ../shared/data]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import json
+import logging
+import time
+from pathlib import Path
+from statistics import median
+
+import numpy as np
+
+from idiomkit.config import run_data_dir
+from idiomkit.data.sts import load_sts
+from idiomkit.idioms.rewrite import Rewriter
+from idiomkit.idioms.sense_training import evaluation_samples
+from idiomkit.idioms.senses import named_sense
+from idiomkit.idioms.sources import default_lexicon
+from idiomkit.metrics.classification import macro_f1
+from idiomkit.results import atomic_write_text, git_commit
+
+OUT = Path(__file__).with_name("sense_check_table.json")
+CURVE = [round(t, 1) for t in np.arange(0.1, 0.91, 0.1)]
+TASK_BASELINE = 0.65  # the organisers' mBERT zero-shot baseline on 2A dev, as the task reports it
+
+
+def rates(gold: np.ndarray, prob: np.ndarray, threshold: float) -> dict[str, float]:
+    pred = prob >= threshold
+    return {
+        "macro_f1": round(macro_f1(gold.tolist(), pred.tolist()), 4),
+        "literal_rewritten": round(float(pred[~gold].mean()), 4),
+        "idiomatic_read": round(float(pred[gold].mean()), 4),
+    }
+
+
+def by_language(samples, probs, threshold) -> dict[str, dict[str, float]]:
+    gold = np.array([s.figurative for s in samples])
+    lang = np.array([s.language for s in samples])
+    probs = np.asarray(probs)
+    out = {code: rates(gold[lang == code], probs[lang == code], threshold) for code in ("EN", "PT")}
+    out["ALL"] = rates(gold, probs, threshold)
+    return out
+
+
+def sts_rewrite_rate(data_dir: Path, sense) -> dict[str, dict[str, float | int]]:
+    """The share of STS-B / ASSIN 2 test sentences the reader (shipped lexicon, replace mode) changes."""
+    rewriter = Rewriter(default_lexicon(), "replace", sense)
+    out = {}
+    for source in ("stsb-en", "assin2"):
+        sentences = sorted({s for p in load_sts(data_dir, "test", (source,)) for s in (p.sentence_1, p.sentence_2)})
+        if hasattr(sense, "prefetch"):
+            sense.prefetch([(t, m.start, m.end) for t in sentences for m in rewriter.matcher.find(t)])
+        changed = [t for t in sentences if rewriter.rewrite(t) != t]
+        out[source] = {
+            "sentences": len(sentences),
+            "rewritten": len(changed),
+            "share": round(len(changed) / len(sentences), 4),
+        }
+    return out
+
+
+def torch_threads() -> int:
+    import torch
+
+    return torch.get_num_threads()
+
+
+def leaderboard(data_dir: Path) -> dict[str, float]:
+    path = (
+        data_dir / "semeval2022_task2" / "results" / "best_submission_for_each_participant" / "subtask_a_zero_shot.csv"
+    )
+    with path.open(encoding="utf-8") as f:
+        scores = [float(r["F1 Score"]) for r in csv.DictReader(f)]
+    return {"best": max(scores), "median": round(median(scores), 4), "teams": len(scores)}
+
+
+def markdown(report: dict) -> str:
+    lines = [
+        "| sense check | threshold | 2A dev F1 EN | PT | ALL | literal rewritten EN / PT | idiomatic read EN / PT |"
+        " STS-B rewritten | ASSIN 2 rewritten | ms per span |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, row in report["checks"].items():
+        d, s = row["2A dev"], row["sts"]
+        lines.append(
+            f"| {name} | {row['threshold']:.2f} | {d['EN']['macro_f1']:.3f} | {d['PT']['macro_f1']:.3f} | "
+            f"{d['ALL']['macro_f1']:.3f} | {d['EN']['literal_rewritten']:.2f} / {d['PT']['literal_rewritten']:.2f} | "
+            f"{d['EN']['idiomatic_read']:.2f} / {d['PT']['idiomatic_read']:.2f} | "
+            f"{100 * s['stsb-en']['share']:.1f} % | {100 * s['assin2']['share']:.1f} % | {row['ms_per_span']:.1f} |"
+        )
+    board = report["reference"]
+    lines += [
+        "",
+        f"Reference (2A zero-shot, macro-F1 ALL): task baseline {TASK_BASELINE:.2f} (dev); leaderboard on the "
+        f"unreleased test split: best {board['best']:.3f}, median {board['median']:.3f} of {board['teams']} teams.",
+        "",
+        "Threshold curve (2A dev, reported only; the shipped thresholds were chosen on the validation idioms):",
+        "",
+        "| sense check | threshold | F1 EN | F1 PT | F1 ALL | literal rewritten EN / PT | idiomatic read EN / PT |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, row in report["checks"].items():
+        for t, d in row["curve"].items():
+            lines.append(
+                f"| {name} | {t} | {d['EN']['macro_f1']:.3f} | {d['PT']['macro_f1']:.3f} | "
+                f"{d['ALL']['macro_f1']:.3f} | "
+                f"{d['EN']['literal_rewritten']:.2f} / {d['PT']['literal_rewritten']:.2f} | "
+                f"{d['EN']['idiomatic_read']:.2f} / {d['PT']['idiomatic_read']:.2f} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--checks", nargs="+", default=["encoder", "features"])
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    data_dir = run_data_dir(args.data_dir)
+    dev = evaluation_samples(data_dir)
+    dev_items = [(s.sentence, s.start, s.end) for s in dev]
+    report = {"checks": {}, "reference": leaderboard(data_dir) | {"task_baseline": TASK_BASELINE}}
+    predictions = []
+    for name in args.checks:
+        check = named_sense(name)
+        started = time.perf_counter()
+        if hasattr(check, "probabilities"):
+            check.probabilities(dev_items[:8])  # the model is built on first use: not part of the cost per span
+            check._cache.clear()
+            started = time.perf_counter()
+            probs = check.probabilities(dev_items)
+        else:
+            probs = [check.score(s.sentence, s.start, s.end, s.idiom, s.language) for s in dev]
+        per_span_ms = 1000 * (time.perf_counter() - started) / len(dev)
+        report["checks"][name] = {
+            "threshold": check.threshold,
+            "ms_per_span": round(per_span_ms, 2),
+            "torch_threads": torch_threads(),
+            "2A dev": by_language(dev, probs, check.threshold),
+            "curve": {str(t): by_language(dev, probs, t) for t in CURVE},
+            "sts": sts_rewrite_rate(data_dir, check),
+        }
+        predictions += [
+            {
+                "check": name,
+                "sentence": s.sentence,
+                "start": s.start,
+                "end": s.end,
+                "language": s.language,
+                "figurative": s.figurative,
+                "probability": round(float(p), 5),
+            }
+            for s, p in zip(dev, probs, strict=True)
+        ]
+    report["commit"] = git_commit()
+    atomic_write_text(OUT, json.dumps(report, indent=1) + "\n")
+    atomic_write_text(OUT.with_suffix(".md"), markdown(report))
+    with gzip.open(OUT.with_name("sense_check_table_predictions.jsonl.gz"), "wt", encoding="utf-8") as f:
+        f.writelines(json.dumps(p, ensure_ascii=False) + "\n" for p in predictions)
+    print(markdown(report))
+
+
+if __name__ == "__main__":
+    main()
