@@ -347,7 +347,7 @@ def test_every_trained_scorecard_experiment_cards_its_model(monkeypatch):
 
 
 def test_no_experiment_file_holds_a_shell_command_or_placeholder():
-    for path in sorted((ROOT / "benchmarks/experiments").glob("*.toml")):
+    for path in sorted((ROOT / "benchmarks/experiments").rglob("*.toml")):
         text = path.read_text(encoding="utf-8")
         assert "[command]" not in text and "{seed}" not in text and "{results}" not in text, path.name
 
@@ -514,3 +514,36 @@ def test_known_idiomkit_verbs_are_the_cli_commands():
     from idiomkit.reproduce.method_runs import IDIOMKIT_VERBS
 
     assert sorted(IDIOMKIT_VERBS) == sorted(typer.main.get_command(app).commands)
+
+
+def test_experiment_files_sit_in_the_folder_of_their_benchmark():
+    """``benchmarks/experiments/<benchmark>/NAME.toml``: the folder is the file's ``benchmark`` field."""
+    experiments = load_experiments(ROOT / "benchmarks/experiments")
+    assert len(experiments) >= 100
+    misplaced = [e.path for e in experiments if e.path.parent.name != e.benchmark]
+    assert misplaced == []
+    assert not list((ROOT / "benchmarks/experiments").glob("*.toml"))  # none left at the top
+
+
+def test_experiments_load_from_sub_folders_with_scripts_beside_the_experiments_folder(tmp_path):
+    path = experiment_file(tmp_path, '[method]\nscript = "hit"\n')
+    nested = path.parent / "toy" / path.name
+    nested.parent.mkdir()
+    path.rename(nested)
+    (exp,) = load_experiments(path.parent)
+    assert exp.name == "toy" and exp.path == nested
+    assert exp.scripts_dir == tmp_path / "benchmarks"
+    assert load_experiment(nested).scripts_dir == tmp_path / "benchmarks"  # alone: the folder named experiments
+
+
+def test_two_experiment_files_with_one_name_are_refused(tmp_path):
+    path = experiment_file(tmp_path, '[method]\nscript = "hit"\n')
+    for benchmark in ("one", "two"):
+        (path.parent / benchmark).mkdir()
+        (path.parent / benchmark / path.name).write_text(path.read_text())
+    path.unlink()
+    with pytest.raises(DataError) as info:
+        load_experiments(path.parent)
+    message = str(info.value)
+    assert message.startswith(str(path.parent / "two" / "toy.toml")) and "\n" not in message
+    assert "'toy' already used by" in message and str(path.parent / "one" / "toy.toml") in message

@@ -343,7 +343,7 @@ def selection_metric(model: str, recipe: str, card: Path) -> str | None:
     name = experiment_of(model, recipe, card)
     if name is None:
         return None
-    spec = tomllib.loads((card.parent.parent.parent / "experiments" / f"{name}.toml").read_text(encoding="utf-8"))
+    spec = experiment_specs(card)[name]
     metric = (spec.get("select") or {}).get("metric")
     return metric if isinstance(metric, str) and metric else None
 
@@ -413,13 +413,19 @@ def how_to_get(group: tuple[str, str], results: list[tuple[Path, dict[str, Any]]
     return f"`{model}` {recipe}{command}"
 
 
+def experiment_specs(card: Path) -> dict[str, dict]:
+    """The experiment files beside the card's results folder (``benchmarks/experiments/<benchmark>/NAME.toml``),
+    parsed, by name (empty when there is no such folder)."""
+    folder = card.parent.parent.parent / "experiments"
+    return {p.stem: tomllib.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.rglob("*.toml"))}
+
+
 def experiment_of(model: str, label: str, card: Path) -> str | None:
-    """The experiment (``benchmarks/experiments/NAME.toml``, beside the card's results folder) that trains
+    """The experiment (``benchmarks/experiments/<benchmark>/NAME.toml``, beside the card's results folder) that trains
     ``model`` into run label ``label``, or that makes it from another experiment's run with a post-training verb
     (:data:`~idiomkit.training.recipes.METHOD_SUFFIXES`: ``idiomkit center``); None when none does (or the card has
     no such folder beside it)."""
-    folder = card.parent.parent.parent / "experiments"
-    specs = {p.stem: tomllib.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.toml"))}
+    specs = experiment_specs(card)
     labels = {
         name: run_label(train["recipe"], train)
         for name, spec in specs.items()

@@ -1,4 +1,4 @@
-"""Reproduce the benchmark tables from declarative experiment files (``benchmarks/experiments/*.toml``).
+"""Reproduce the benchmark tables from declarative experiment files (``benchmarks/experiments/<benchmark>/*.toml``).
 
 One TOML file per experiment: which benchmark table it feeds, the seeds, the data it reads (paths inside the data
 directory) and exactly one run table:
@@ -20,7 +20,7 @@ same key: sha256 of the command + the code (the installed ``idiomkit`` package, 
 checkout) + the experiment's data files. Training jobs resume from their checkpoints, so an interrupted ``--full``
 run continues where it stopped.
 
-Example ``benchmarks/experiments/2b-adaptive-triplet-mwe-minilm.toml``::
+Example ``benchmarks/experiments/semeval2b-dev/2b-adaptive-triplet-mwe-minilm.toml``::
 
     benchmark = "semeval2b-dev"
     seeds = [0, 1, 2]

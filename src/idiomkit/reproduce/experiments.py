@@ -92,8 +92,9 @@ def check_data(path: Path, data: Any) -> list[str]:
     return list(data)
 
 
-def load_experiment(path: Path) -> Experiment:
-    """Parse and check one experiment file (errors name the file and the field)."""
+def load_experiment(path: Path, folder: Path | None = None) -> Experiment:
+    """Parse and check one experiment file (errors name the file and the field); ``folder`` is the experiments
+    folder it belongs to (default: the nearest folder above it named ``experiments``, else its own folder)."""
     path = Path(path)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -124,6 +125,7 @@ def load_experiment(path: Path) -> Experiment:
         data=check_data(path, raw.get("data", [])),
         description=raw.get("description", ""),
         path=path,
+        folder=Path(folder) if folder is not None else None,
     )
     if kind == "method":
         exp.run = method_run(path, raw[kind], exp.scripts_dir)
@@ -152,12 +154,19 @@ def check_seed_reaches_command(exp: Experiment, run: MethodRun) -> None:
 
 
 def load_experiments(folder: str | Path) -> list[Experiment]:
-    """Every experiment of ``folder``; an ``inject = "run"`` must name one of them."""
-    files = sorted(Path(folder).glob("*.toml"))
+    """Every experiment of ``folder`` and its sub-folders (one per benchmark: ``experiments/<benchmark>/NAME.toml``);
+    an experiment's name is its file stem, so two files may not share one; an ``inject = "run"`` must name one of
+    them."""
+    files = sorted(Path(folder).rglob("*.toml"))
     if not files:
         raise FileNotFoundError(f"{folder}: no experiment files (*.toml)")
-    experiments = [load_experiment(p) for p in files]
-    names = {e.name for e in experiments}
+    experiments = [load_experiment(p, Path(folder)) for p in files]
+    first: dict[str, Path] = {}
+    for exp in experiments:
+        if exp.name in first:
+            raise DataError(exp.path, None, None, f"experiment name {exp.name!r} already used by {first[exp.name]}")
+        first[exp.name] = exp.path
+    names = set(first)
     for exp in experiments:
         if isinstance(exp.run, MethodRun):
             for ref in injected_values(exp.run):

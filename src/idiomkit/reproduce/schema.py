@@ -189,6 +189,7 @@ class Experiment:
     quick: dict[str, Any] = field(default_factory=dict)
     description: str = ""
     path: Path | None = None
+    folder: Path | None = None  # the experiments folder it was loaded from (files sit in one sub-folder per benchmark)
     run: Any = None  # a TrainRun, EvaluateRun or MethodRun
     check: CheckSpec = field(default_factory=CheckSpec)
     select: SelectSpec | None = None
@@ -199,8 +200,16 @@ class Experiment:
 
     @property
     def scripts_dir(self) -> Path:
-        """The folder of the benchmark scripts a ``[method]`` may name: the experiments folder's parent."""
-        return (self.path or Path("benchmarks/experiments/x.toml")).parent.parent
+        """The folder of the benchmark scripts a ``[method]`` may name: the experiments folder's parent (the folder
+        given to :func:`~idiomkit.reproduce.experiments.load_experiments`, else the nearest folder above the file
+        named ``experiments``, else the file's folder)."""
+        return (self.folder or experiments_folder(self.path or Path("benchmarks/experiments/x.toml"))).parent
+
+
+def experiments_folder(path: Path) -> Path:
+    """The experiments folder of the file ``path``: the nearest folder above it named ``experiments`` (files sit in
+    ``experiments/<benchmark>/``), else the file's own folder."""
+    return next((p for p in path.parents if p.name == "experiments"), path.parent)
 
 
 def type_name(hint: Any) -> str:
