@@ -12,7 +12,7 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 
 from helpers import TINY_DEV, TINY_GOLD, write_semeval_tree  # noqa: E402
 
-from idiomkit.config import default_data_dir  # noqa: E402
+from idiomkit.settings import default_data_dir  # noqa: E402
 
 
 @pytest.fixture(scope="session")

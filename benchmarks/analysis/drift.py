@@ -61,8 +61,8 @@ def main() -> None:
 
     import torch
 
-    from idiomkit.config import run_data_dir
     from idiomkit.models import load_model
+    from idiomkit.settings import run_data_dir
 
     torch.set_num_threads(1)
     texts = sample(run_data_dir(args.data_dir), args.sentences, args.seed)

@@ -17,10 +17,10 @@ USAGES = ("literal", "idiomatic", "simplification", "sense")
 
 
 def main() -> None:
-    from idiomkit.config import default_data_dir
     from idiomkit.data.idiolink import load_idiolink
     from idiomkit.metrics.trec import read_trec_run
     from idiomkit.results import read_prediction
+    from idiomkit.settings import default_data_dir
     from idiomkit.tasks.idiolink import top_k_composition
 
     root = Path(__file__).resolve().parent

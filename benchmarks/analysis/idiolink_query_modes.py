@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parent
 
 def main() -> None:
     from idiomkit.api import auto_prompt_name
-    from idiomkit.config import default_data_dir
     from idiomkit.data.idiolink import IdioLinkSplit, load_idiolink
     from idiomkit.metrics.retrieval import r_precision_and_ndcg10
     from idiomkit.models import load_model
+    from idiomkit.settings import default_data_dir
     from idiomkit.tasks.idiolink import dense_scores, make_run
 
     parser = argparse.ArgumentParser()

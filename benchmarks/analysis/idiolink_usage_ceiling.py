@@ -121,7 +121,7 @@ def classifier(data_dir: Path, model_name: str, with_2a: bool, seed: int) -> Non
 
 
 def main() -> None:
-    from idiomkit.config import default_data_dir
+    from idiomkit.settings import default_data_dir
 
     parser = argparse.ArgumentParser()
     parser.add_argument("what", choices=("oracle", "classifier"))

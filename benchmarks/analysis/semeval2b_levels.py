@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from idiomkit.config import default_data_dir
 from idiomkit.data.semeval2022 import GoldRow, load_subtask_b
+from idiomkit.settings import default_data_dir
 
 SCORECARDS = Path(__file__).resolve().parents[1] / "results" / "scorecard"
 

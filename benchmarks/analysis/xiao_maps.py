@@ -93,8 +93,8 @@ def plot(xy, rows, zoom: list[str], title: str, path: Path) -> None:
 def main(argv: list[str]) -> None:
     import torch
 
-    from idiomkit.config import default_data_dir
     from idiomkit.models import load_model
+    from idiomkit.settings import default_data_dir
     from idiomkit.tasks.xiao_pairs import embed_unique
 
     torch.set_num_threads(1)

@@ -70,11 +70,11 @@ def main() -> None:
 
     import torch
 
-    from idiomkit.config import run_data_dir
     from idiomkit.data.definitions import id_pairs, load_idiom_data
     from idiomkit.data.sts import load_sts
     from idiomkit.embedding.encode import query_prompt_name
     from idiomkit.models import load_model
+    from idiomkit.settings import run_data_dir
     from idiomkit.training.center import reference_sentences, reference_sources
 
     torch.set_num_threads(1)

@@ -16,10 +16,10 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from idiomkit.config import default_data_dir  # noqa: E402
 from idiomkit.models import load_model  # noqa: E402
 from idiomkit.mteb_tasks import get_mteb_task, run_mteb  # noqa: E402
 from idiomkit.results import atomic_write_text, git_commit  # noqa: E402
+from idiomkit.settings import default_data_dir  # noqa: E402
 from idiomkit.tasks import get_task  # noqa: E402
 
 OUT = Path(__file__).with_name("mteb_check.json")

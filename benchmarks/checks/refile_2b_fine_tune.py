@@ -23,10 +23,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from idiomkit.config import default_data_dir
 from idiomkit.data.errors import DataError
 from idiomkit.data.semeval2022 import load_subtask_b
 from idiomkit.results import ResultKey, ResultRecord, read_json_object, write_result
+from idiomkit.settings import default_data_dir
 from idiomkit.tasks.semeval2b import score_submission, submission_csv, submission_rows
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -40,7 +40,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from idiomkit.config import default_data_dir
 from idiomkit.data.csvio import read_csv_rows
 from idiomkit.data.definitions import load_epie_usages, split_of
 from idiomkit.data.errors import DataError
@@ -50,6 +49,7 @@ from idiomkit.data.semeval2a import Example2A, find_mwe, load_dev_split, load_se
 from idiomkit.idioms import Lexicon, Matcher
 from idiomkit.idioms.lexicon_build import build_lexicon
 from idiomkit.idioms.sources import DEFAULT_LEXICON, BuildReport, remove_heldout_entries
+from idiomkit.settings import default_data_dir
 
 HERE = Path(__file__).parent
 LICENSES = DEFAULT_LEXICON.with_name("LICENSES.md")

@@ -57,7 +57,6 @@ sys.path.insert(0, str(HERE))
 from build_lexicon import detokenize, table  # noqa: E402
 from scipy.stats import binomtest  # noqa: E402
 
-from idiomkit.config import default_data_dir  # noqa: E402
 from idiomkit.data.csvio import read_csv_rows  # noqa: E402
 from idiomkit.data.definitions import load_epie_usages  # noqa: E402
 from idiomkit.data.errors import DataError  # noqa: E402
@@ -73,6 +72,7 @@ from idiomkit.idioms import Lexicon, Matcher  # noqa: E402
 from idiomkit.idioms.rewrite import Rewriter  # noqa: E402
 from idiomkit.idioms.sense import default_sense_check  # noqa: E402
 from idiomkit.idioms.sources import SEMEVAL_TAG, default_lexicon  # noqa: E402
+from idiomkit.settings import default_data_dir  # noqa: E402
 
 log = logging.getLogger("lexicon_benchmark")
 LABELS = HERE / "lexicon_precision_labels.csv"  # hand labels of a sample of off-span rewrites (labelled_precision)

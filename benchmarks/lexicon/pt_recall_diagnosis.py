@@ -39,7 +39,6 @@ sys.path.insert(0, str(HERE))
 from build_lexicon import table  # noqa: E402
 from lexicon_benchmark import Usage, _related, example_usages, finds, loso_sets, without_source  # noqa: E402
 
-from idiomkit.config import default_data_dir  # noqa: E402
 from idiomkit.data.extra.dictionaries import load_speaklikeabrazilian  # noqa: E402
 from idiomkit.data.extra.ncs import load_ncs  # noqa: E402
 from idiomkit.data.keys import normalise_idiom, strip_accents  # noqa: E402
@@ -47,6 +46,7 @@ from idiomkit.idioms import Lexicon, Matcher  # noqa: E402
 from idiomkit.idioms.lexicon_build import SOURCES  # noqa: E402
 from idiomkit.idioms.sense import default_sense_check  # noqa: E402
 from idiomkit.idioms.sources import default_lexicon  # noqa: E402
+from idiomkit.settings import default_data_dir  # noqa: E402
 
 PT_SOURCES = ("dicionario_aberto", "freedict", "lidioms")  # the build's PT sources besides AStitch
 CLASSES = {

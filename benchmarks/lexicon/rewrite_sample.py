@@ -40,7 +40,6 @@ sys.path.insert(0, str(HERE))
 
 from build_lexicon import detokenize  # noqa: E402
 
-from idiomkit.config import default_data_dir  # noqa: E402
 from idiomkit.data.csvio import read_csv_rows  # noqa: E402
 from idiomkit.data.definitions import idiom_key, load_epie_usages, split_of  # noqa: E402
 from idiomkit.data.extra.mt_ambiguity import load_mt_meanings, load_mt_triples  # noqa: E402
@@ -51,6 +50,7 @@ from idiomkit.idioms.rewrite import Rewriter  # noqa: E402
 from idiomkit.idioms.senses import default_sense  # noqa: E402
 from idiomkit.idioms.sources import default_lexicon  # noqa: E402
 from idiomkit.results import atomic_write_text  # noqa: E402
+from idiomkit.settings import default_data_dir  # noqa: E402
 
 log = logging.getLogger("rewrite_sample")
 SAMPLE = HERE / "rewrite_sample.tsv"

@@ -16,10 +16,10 @@ import logging
 import time
 from pathlib import Path
 
-from idiomkit.config import run_data_dir
 from idiomkit.idioms.sense import RESOURCE
 from idiomkit.idioms.sense_training import train_sense_check
 from idiomkit.results import atomic_write_text, git_commit
+from idiomkit.settings import run_data_dir
 
 OUT = Path(__file__).with_name("sense_check.json")
 ROOT = Path(__file__).resolve().parents[2]

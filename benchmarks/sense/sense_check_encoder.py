@@ -20,10 +20,10 @@ import logging
 import time
 from pathlib import Path
 
-from idiomkit.config import run_data_dir
 from idiomkit.idioms.sense_encoder import ENCODER_RESOURCE
 from idiomkit.idioms.sense_encoder_training import EncoderTrainOptions, train_encoder_sense_check
 from idiomkit.results import atomic_write_text, git_commit
+from idiomkit.settings import run_data_dir
 
 OUT = Path(__file__).with_name("sense_check_encoder.json")
 

@@ -31,7 +31,6 @@ from statistics import median
 
 import numpy as np
 
-from idiomkit.config import run_data_dir
 from idiomkit.data.sts import load_sts
 from idiomkit.idioms.rewrite import Rewriter
 from idiomkit.idioms.sense_training import evaluation_samples
@@ -39,6 +38,7 @@ from idiomkit.idioms.senses import named_sense
 from idiomkit.idioms.sources import default_lexicon
 from idiomkit.metrics.classification import macro_f1
 from idiomkit.results import atomic_write_text, git_commit
+from idiomkit.settings import run_data_dir
 
 OUT = Path(__file__).with_name("sense_check_table.json")
 CURVE = [round(t, 1) for t in np.arange(0.1, 0.91, 0.1)]

@@ -17,10 +17,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from idiomkit.config import default_data_dir  # noqa: E402
 from idiomkit.data.semeval2022 import load_subtask_b  # noqa: E402
 from idiomkit.embedding.encode import encode_texts  # noqa: E402
 from idiomkit.models import load_model  # noqa: E402
+from idiomkit.settings import default_data_dir  # noqa: E402
 
 
 def timed(fn) -> tuple[float, np.ndarray]:

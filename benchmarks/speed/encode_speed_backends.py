@@ -22,11 +22,11 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from idiomkit.config import default_data_dir  # noqa: E402
 from idiomkit.data.semeval2022 import load_subtask_b  # noqa: E402
 from idiomkit.models import load_model, resolve_name  # noqa: E402
 from idiomkit.models.onnx_backend import export_onnx, load_onnx_model  # noqa: E402
 from idiomkit.results import atomic_write_text, git_commit  # noqa: E402
+from idiomkit.settings import default_data_dir  # noqa: E402
 from idiomkit.tasks import get_task  # noqa: E402
 
 BACKENDS = ("torch", "onnx", "onnx-int8")

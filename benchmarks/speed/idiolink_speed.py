@@ -27,9 +27,9 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(args.threads)
-    from idiomkit.config import default_data_dir
     from idiomkit.embedding.cache import MEMORY_CACHE
     from idiomkit.models import load_model
+    from idiomkit.settings import default_data_dir
     from idiomkit.tasks.idiolink import IdioLinkTask
 
     start = time.perf_counter()

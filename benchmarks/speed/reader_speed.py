@@ -23,10 +23,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import torch  # noqa: E402
 
-from idiomkit.config import default_data_dir  # noqa: E402
 from idiomkit.data.sts import load_sts  # noqa: E402
 from idiomkit.models import load_model  # noqa: E402
 from idiomkit.reading import add_reader  # noqa: E402
+from idiomkit.settings import default_data_dir  # noqa: E402
 
 
 def sentences(n: int) -> list[str]:

@@ -91,9 +91,9 @@ def plain_st(steps: int | None, epochs: int, out: Path, shuffled: bool = False) 
     from sentence_transformers import SentenceTransformerTrainer, SentenceTransformerTrainingArguments
     from transformers import TrainerCallback
 
-    from idiomkit.config import seed_everything
     from idiomkit.losses import AdaptiveTripletLoss
     from idiomkit.models import load_model
+    from idiomkit.settings import seed_everything
 
     torch.set_num_threads(2)
     seed_everything(0)

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from idiomkit.config import default_data_dir, default_results_dir, seed_everything
 from idiomkit.embedding.encode import encode_texts, query_prompt_name
 from idiomkit.embedding.pooling import POOLINGS, pooling_of
 from idiomkit.embedding.spans import encode_spans
@@ -26,6 +25,7 @@ from idiomkit.models import DEFAULT_MODEL, load_model, resolve_name
 from idiomkit.models.registry import registry_entries
 from idiomkit.results import ResultKey, ResultRecord, check_writable_dir, read_json_object, sha256_files, write_result
 from idiomkit.run_options import RunOptions, check_run_options, split_run_options, with_seed_of
+from idiomkit.settings import default_data_dir, default_results_dir, seed_everything
 from idiomkit.tasks import EvalContext, IdioLinkOptions, Task, get_task
 from idiomkit.training.recipes import run_label
 

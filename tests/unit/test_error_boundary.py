@@ -8,7 +8,7 @@ import sys
 import pytest
 from helpers import runner
 
-import idiomkit.config
+import idiomkit.settings
 from idiomkit.cli import app, main
 from idiomkit.data.errors import DataError
 from idiomkit.errors import InputError, OptionError, UnknownName, api_errors, user_error_message
@@ -30,7 +30,7 @@ def broken_settings(error: Exception):
     ],
 )
 def test_a_bug_inside_a_command_keeps_its_traceback(monkeypatch, error):
-    monkeypatch.setattr(idiomkit.config, "settings", broken_settings(error))
+    monkeypatch.setattr(idiomkit.settings, "settings", broken_settings(error))
     result = runner.invoke(app, ["settings"])
     assert result.exit_code != 2 and result.exception is error
     assert "error:" not in result.output
@@ -48,7 +48,7 @@ def test_a_bug_inside_a_command_keeps_its_traceback(monkeypatch, error):
 )
 def test_a_typed_input_error_inside_a_command_is_one_line_and_exit_2(monkeypatch, error, line):
     """The same place in the same command: a typed error (a ValueError too) is one line, a plain one is not."""
-    monkeypatch.setattr(idiomkit.config, "settings", broken_settings(error))
+    monkeypatch.setattr(idiomkit.settings, "settings", broken_settings(error))
     result = runner.invoke(app, ["settings"])
     assert result.exit_code == 2 and result.exception.__class__ is SystemExit
     assert result.output.strip() == line
@@ -56,7 +56,7 @@ def test_a_typed_input_error_inside_a_command_is_one_line_and_exit_2(monkeypatch
 
 def test_the_console_entry_point_lets_a_bug_through(monkeypatch):
     """``idiomkit`` itself (cli.main): the KeyError leaves main(), so Python prints its traceback."""
-    monkeypatch.setattr(idiomkit.config, "settings", broken_settings(KeyError("data_dir")))
+    monkeypatch.setattr(idiomkit.settings, "settings", broken_settings(KeyError("data_dir")))
     monkeypatch.setattr(sys, "argv", ["idiomkit", "settings"])
     with pytest.raises(KeyError, match="data_dir"):
         main()
@@ -64,7 +64,7 @@ def test_the_console_entry_point_lets_a_bug_through(monkeypatch):
 
 def test_a_missing_file_inside_a_command_is_one_line(monkeypatch, tmp_path):
     missing = tmp_path / "gone.tsv"
-    monkeypatch.setattr(idiomkit.config, "settings", broken_settings(FileNotFoundError(2, "No such file", missing)))
+    monkeypatch.setattr(idiomkit.settings, "settings", broken_settings(FileNotFoundError(2, "No such file", missing)))
     result = runner.invoke(app, ["settings"])
     assert result.exit_code == 2 and result.exception.__class__ is SystemExit
     assert result.output.strip() == f"error: {missing}: file not found"

@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     (
         "utilities",
         (
-            "idiomkit.config",
+            "idiomkit.settings",
             "idiomkit.progress",
             "idiomkit.errors",
             "idiomkit.data.errors",

@@ -261,7 +261,7 @@ def test_commands_are_printed_as_written_not_as_rich_markup(tmp_path, monkeypatc
 def test_results_pages_are_regenerated_byte_identically_from_the_result_files():
     """docs/results/*.md are exactly what `idiomkit report` renders from benchmarks/results (nothing by hand; the
     data directory gives the paired intervals their gold, as the command's default does)."""
-    from idiomkit.config import default_data_dir
+    from idiomkit.settings import default_data_dir
 
     pages = render_pages(ROOT / "benchmarks/results", data_dir=default_data_dir())
     on_disk = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "docs/results").glob("*.md")}

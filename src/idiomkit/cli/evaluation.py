@@ -137,9 +137,9 @@ def score(
     data_dir: DataDir = None,
 ) -> None:
     """Rescore a SemEval 2B dev submission CSV with the organisers' rules."""
-    from idiomkit.config import default_data_dir
     from idiomkit.data.semeval2022 import load_subtask_b
     from idiomkit.errors import check_choice
+    from idiomkit.settings import default_data_dir
     from idiomkit.tasks.semeval2b import SETTINGS, score_submission
 
     check_choice("setting", setting, SETTINGS)
@@ -196,9 +196,9 @@ def report(
 ) -> None:
     """Regenerate the results pages (docs/results/*.md) from the result JSON files (the benchmarks' gold, from the
     data directory, gives the paired intervals of the 2B, 2A and IdioLink columns)."""
-    from idiomkit.config import default_results_dir, run_data_dir
     from idiomkit.errors import FileSystemError
     from idiomkit.results import check_writable_dir
+    from idiomkit.settings import default_results_dir, run_data_dir
 
     source = Path(results_dir or default_results_dir())
     if not source.is_dir():
@@ -218,8 +218,8 @@ def compare(
 ) -> None:
     """Two scorecard cards column by column: the difference (first - second) and its 95 % paired bootstrap
     interval over the same items; ▲ / ▼ when the whole interval lies above / below 0."""
-    from idiomkit.config import run_data_dir
     from idiomkit.report.compare import compare_rows
+    from idiomkit.settings import run_data_dir
 
     rows = compare_rows(first, second, run_data_dir(data_dir))
     print_table(rows, title=f"A = {first.stem}\nB = {second.stem}\n(paired bootstrap, 1,000 resamples)")

@@ -44,7 +44,7 @@ def models(as_json: Annotated[bool, typer.Option("--json", help="Print JSON inst
 @user_errors
 def show_settings(data_dir: DataDir = None, results_dir: ResultsDir = None) -> None:
     """Where data is read, results are written and models are cached, and where each setting came from."""
-    from idiomkit.config import settings
+    from idiomkit.settings import settings
 
     rows = [["setting", "path", "from", "exists"]]
     for setting in settings(data_dir, results_dir):

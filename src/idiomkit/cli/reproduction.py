@@ -52,8 +52,8 @@ def reproduce(
     regenerate the report as `idiomkit report` does: --quick → runs/reproduce-quick/report/, --full → docs/results/
     and README.md's tables. With --check: re-run them as recorded and compare (benchmarks/results is never
     written)."""
-    from idiomkit.config import default_data_dir
     from idiomkit.reproduce.experiments import load_experiments
+    from idiomkit.settings import default_data_dir
 
     data = Path(data_dir or os.environ.get("IDIOMKIT_DATA_DIR") or default_data_dir()).resolve()
     if check:
@@ -68,9 +68,9 @@ def reproduce_run(
 ) -> None:
     """``reproduce --quick`` / ``--full``: the selected jobs that are not up to date run (or, with ``dry_run``,
     are listed), the table printed and the report regenerated; exit 1 when a job failed."""
-    from idiomkit.config import default_results_dir
     from idiomkit.reproduce.experiments import load_experiments
     from idiomkit.reproduce.jobs import plan
+    from idiomkit.settings import default_results_dir
 
     root = Path("runs/reproduce-quick" if quick else "runs/reproduce")
     results_dir = root / "results" if quick else default_results_dir()
@@ -134,9 +134,9 @@ def reproduce_check(
     import contextlib
     import tempfile
 
-    from idiomkit.config import default_results_dir
     from idiomkit.reproduce.check import check_jobs, run_check
     from idiomkit.reproduce.check_report import check_lines, failed_checks, write_check_json
+    from idiomkit.settings import default_results_dir
 
     recorded = default_results_dir()
     log_dir = Path("runs/reproduce-check/logs")

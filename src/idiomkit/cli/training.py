@@ -273,7 +273,7 @@ def center(
     """Centre a trained model: subtract the mean embedding of ordinary training text, then rescale to unit length
     (undoes the common direction fine-tuning adds; saved as sentence-transformers' own modules)."""
     check_evaluate_tasks(evaluate_on or [])
-    from idiomkit.config import run_data_dir
+    from idiomkit.settings import run_data_dir
     from idiomkit.training.center import center_run
 
     info = center_run(run, output, run_data_dir(data_dir), sentences=sentences, seed=seed)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from idiomkit.config import default_cache_dir
 from idiomkit.data.errors import DataError
+from idiomkit.settings import default_cache_dir
 
 MEMORY_CACHE: dict[str, np.ndarray] = {}
 
@@ -33,7 +33,7 @@ def model_fingerprint(model) -> str:
 
 
 def embeddings_cache_dir(name: str) -> Path:
-    """``<idiomkit cache>/embeddings/<name>`` (see :mod:`idiomkit.config`)."""
+    """``<idiomkit cache>/embeddings/<name>`` (see :mod:`idiomkit.settings`)."""
     return default_cache_dir() / "embeddings" / name
 
 

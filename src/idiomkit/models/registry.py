@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from idiomkit.config import default_cache_dir
+from idiomkit.settings import default_cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ def registry_entries() -> list[dict[str, Any]]:
 
 
 def cache_dir() -> Path:
-    """Where converted and assembled registry models live (see :mod:`idiomkit.config`)."""
+    """Where converted and assembled registry models live (see :mod:`idiomkit.settings`)."""
     return default_cache_dir()
 
 

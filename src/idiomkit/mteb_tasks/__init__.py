@@ -8,7 +8,7 @@
   ``spearman`` (``query_mode=sentence``); ``ndcg_at_5`` x 3.631 = the organisers' DCG.
 
 ``load_data`` reads the files through idiomkit's loaders from ``data_dir`` (default
-:func:`idiomkit.config.default_data_dir`); nothing is fetched from a hub. Run them with :func:`run_mteb`.
+:func:`idiomkit.settings.default_data_dir`); nothing is fetched from a hub. Run them with :func:`run_mteb`.
 
 One task per module (``semeval2b``, ``idiolink``, ``admire``); :data:`MTEB_TASKS` is the registry: a new task is
 one file plus an entry there.

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from idiomkit.config import default_data_dir
 from idiomkit.results import sha256_files
+from idiomkit.settings import default_data_dir
 
 
 class LocalData:

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.api import auto_prompt_name, made_by
-from idiomkit.config import default_data_dir, default_results_dir, seed_everything
 from idiomkit.errors import OptionError, api_errors
 from idiomkit.idioms.evaluation_reader import with_reader
 from idiomkit.idioms.reader import attach_reader, model_reader
@@ -31,6 +30,7 @@ from idiomkit.scorecard.table import (  # noqa: F401  (the CLI reads them here)
     write_figure,
     write_table,
 )
+from idiomkit.settings import default_data_dir, default_results_dir, seed_everything
 from idiomkit.tasks import EvalContext
 
 log = logging.getLogger(__name__)

@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from idiomkit.config import default_results_dir
 from idiomkit.report import HEADLINE, headline, markdown_table
 from idiomkit.report.core_test import card_controls_lines
 from idiomkit.results import atomic_write_text, load_results
 from idiomkit.scorecard.card import TASK, Scorecard
+from idiomkit.settings import default_results_dir
 from idiomkit.training.card import SCORECARD_HEADING, write_card_section
 
 BASELINE = ("zero-shot",)  # recipes drawn as the untrained encoder beside a model

@@ -9,7 +9,6 @@ from typing import Any
 
 import torch
 
-from idiomkit.config import run_data_dir
 from idiomkit.data.heldout import filter_heldout, heldout_index
 from idiomkit.data.idiolink import load_idiolink, triplets_path
 from idiomkit.data.semeval2022 import B_FILES, load_train_pairs, semeval_root
@@ -20,6 +19,7 @@ from idiomkit.embedding.spans import install_span_pooling
 from idiomkit.errors import OptionError, check_choice
 from idiomkit.models import load_model
 from idiomkit.models.lora import add_lora
+from idiomkit.settings import run_data_dir
 from idiomkit.tasks.idiolink import IdioLinkEvaluator
 from idiomkit.tasks.semeval2a import split_by_mwe
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator

@@ -25,12 +25,12 @@ from typing import Any
 import torch
 from transformers import get_linear_schedule_with_warmup
 
-from idiomkit.config import seed_everything
 from idiomkit.data.meaning_triples import VERSION as CORE_TEST_VERSION
 from idiomkit.idioms.reader import model_reader
 from idiomkit.idioms.version import reader_record
 from idiomkit.models import load_model
 from idiomkit.results import atomic_write_text, read_json_object, sha256_files
+from idiomkit.settings import seed_everything
 from idiomkit.training.card import write_model_card
 from idiomkit.training.checkpoints import (
     RunDirError,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from idiomkit.config import default_cache_dir, default_data_dir, default_results_dir, settings
 from idiomkit.models.registry import cache_dir
+from idiomkit.settings import default_cache_dir, default_data_dir, default_results_dir, settings
 
 
 def test_flag_beats_environment_beats_default(tmp_path, monkeypatch):

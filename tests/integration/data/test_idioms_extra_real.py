@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from idiomkit.config import default_data_dir
 from idiomkit.data.extra import (
     load_astitch,
     load_clue,
@@ -25,6 +24,7 @@ from idiomkit.data.extra import (
     load_overlap,
     load_pie,
 )
+from idiomkit.settings import default_data_dir
 
 
 @pytest.fixture(scope="module")

@@ -212,8 +212,8 @@ def test_span_aware_training_embeddings_equal_late_chunking(tokenizer_model):
 
 
 def test_idiolink_labels_follow_relevance_classes(tokenizer_model):
-    from idiomkit.config import default_data_dir
     from idiomkit.data.idiolink import load_idiolink
+    from idiomkit.settings import default_data_dir
     from idiomkit.training.recipes.idiolink import idiolink_labelled_examples, idiolink_triplets
 
     examples = idiolink_labelled_examples(tokenizer_model, None, IdioCfg)
@@ -230,8 +230,8 @@ def test_idiolink_labels_follow_relevance_classes(tokenizer_model):
 
 
 def test_index_tuples_follow_the_paper_recipe_on_train_documents_only():
-    from idiomkit.config import default_data_dir
     from idiomkit.data.idiolink import load_idiolink
+    from idiomkit.settings import default_data_dir
     from idiomkit.training.recipes.idiolink import index_tuples
 
     class Cfg:
@@ -251,9 +251,9 @@ def test_index_tuples_follow_the_paper_recipe_on_train_documents_only():
 
 
 def test_idiom_meaning_stream_never_sees_an_idiolink_val_or_test_pie(tokenizer_model):
-    from idiomkit.config import default_data_dir
     from idiomkit.data.definitions import idiom_key
     from idiomkit.data.idiolink import load_idiolink
+    from idiomkit.settings import default_data_dir
     from idiomkit.training.recipes import build_phases
     from idiomkit.training.recipes.pairs import decontaminated_idioms, idiom_data
 

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 import torch
 
-from idiomkit.config import seed_everything
 from idiomkit.embedding.cache import MEMORY_CACHE, cached_array
 from idiomkit.embedding.encode import unit_rows
 from idiomkit.embedding.spans import masked_mean
+from idiomkit.settings import seed_everything
 
 
 def test_masked_mean_averages_only_the_masked_tokens():

@@ -30,7 +30,6 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from idiomkit.config import seed_everything
 from idiomkit.data.admire import AdmireItem
 from idiomkit.embedding.cache import cached_array, model_fingerprint
 from idiomkit.embedding.encode import encode_texts, unit_rows
@@ -40,6 +39,7 @@ from idiomkit.losses.adaptive_triplet import AdaptiveTripletLoss
 from idiomkit.losses.ranked_triplet import ranked_triplet_loss
 from idiomkit.methods.base import Method
 from idiomkit.models.lora import add_lora
+from idiomkit.settings import seed_everything
 from idiomkit.tasks.admire import caption_scores, marker_of, query_inputs
 
 log = logging.getLogger(__name__)

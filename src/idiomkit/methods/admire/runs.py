@@ -29,7 +29,6 @@ import numpy as np
 import torch
 from sklearn.metrics import roc_auc_score
 
-from idiomkit.config import seed_everything
 from idiomkit.data.admire import load_admire
 from idiomkit.errors import OptionError
 from idiomkit.methods.admire import features as af
@@ -38,6 +37,7 @@ from idiomkit.methods.admire import structured as st
 from idiomkit.methods.runner import RunContext
 from idiomkit.models import load_model, resolve_name
 from idiomkit.results import ResultRecord, result_path, write_result
+from idiomkit.settings import seed_everything
 from idiomkit.tasks.admire import predictions_tsv, score_items, submission_tsv
 
 log = logging.getLogger(__name__)

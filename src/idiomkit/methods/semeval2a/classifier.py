@@ -24,13 +24,13 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from idiomkit.config import seed_everything
 from idiomkit.data.semeval2a import Example2A, find_mwe
 from idiomkit.embedding.spans import masked_mean, span_token_mask
 from idiomkit.errors import OptionError, check_choice
 from idiomkit.idioms.reader import model_inputs
 from idiomkit.methods.base import Method
 from idiomkit.metrics.classification import macro_f1
+from idiomkit.settings import seed_everything
 from idiomkit.tasks.semeval2a import split_by_mwe
 
 log = logging.getLogger(__name__)

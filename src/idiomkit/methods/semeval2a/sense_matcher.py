@@ -32,7 +32,6 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from idiomkit.config import seed_everything
 from idiomkit.data.semeval2a import Example2A, find_mwe
 from idiomkit.embedding.spans import masked_mean
 from idiomkit.methods.base import Method
@@ -46,6 +45,7 @@ from idiomkit.methods.semeval2a.classifier import (
     warmup_linear_schedule,
 )
 from idiomkit.metrics.classification import macro_f1
+from idiomkit.settings import seed_everything
 from idiomkit.tasks.semeval2a import pick_shots, split_by_mwe
 
 log = logging.getLogger(__name__)

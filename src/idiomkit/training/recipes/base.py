@@ -13,10 +13,10 @@ from typing import Any
 
 import torch
 
-from idiomkit.config import run_data_dir
 from idiomkit.data.heldout import filter_heldout, heldout_index, normalise_sentence
 from idiomkit.data.sts import StsPair, load_sts
 from idiomkit.losses import AdaptiveTripletLoss
+from idiomkit.settings import run_data_dir
 from idiomkit.training.config import RecipeOptions
 from idiomkit.training.distributed import DistInfo
 from idiomkit.training.examples import Examples

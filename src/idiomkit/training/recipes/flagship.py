@@ -42,7 +42,6 @@ import torch
 from sentence_transformers.base.evaluation import BaseEvaluator
 from sentence_transformers.sentence_transformer import losses as st_losses
 
-from idiomkit.config import run_data_dir
 from idiomkit.data.definitions import id_pairs, sp_pairs
 from idiomkit.data.extra import load_lidioms, load_mt_meanings, load_pie
 from idiomkit.data.heldout import HeldOut, filter_heldout, heldout_index
@@ -56,6 +55,7 @@ from idiomkit.idioms.reader import IdiomReader
 from idiomkit.losses import OtherIdTargetsLoss, PinPositivesLoss
 from idiomkit.models import load_model
 from idiomkit.models.lora import add_lora
+from idiomkit.settings import run_data_dir
 from idiomkit.tasks.meaning_triples import lookup_equal, score_triples
 from idiomkit.tasks.semeval2b import SemEval2BEvaluator
 from idiomkit.tasks.sts import StsEvaluator

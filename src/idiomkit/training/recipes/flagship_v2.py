@@ -36,7 +36,6 @@ import math
 import numpy as np
 import torch
 
-from idiomkit.config import run_data_dir
 from idiomkit.data.errors import DataError
 from idiomkit.data.extra import load_pie
 from idiomkit.data.heldout import filter_heldout, heldout_index
@@ -47,6 +46,7 @@ from idiomkit.idioms.evaluation_reader import with_reader
 from idiomkit.idioms.sources import evaluation_lexicon
 from idiomkit.losses import KeepCloseLoss
 from idiomkit.models import get_spec, load_model
+from idiomkit.settings import run_data_dir
 from idiomkit.training.examples import make_examples
 from idiomkit.training.recipe_options import FlagshipV2RecipeOptions, KeepRecipeOptions, StudentRecipeOptions
 from idiomkit.training.recipes.base import Phase, Recipe, Setup, Stream, sts_split

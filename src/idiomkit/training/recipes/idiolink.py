@@ -21,8 +21,8 @@ from collections.abc import Sequence
 import torch
 from sentence_transformers.sentence_transformer import losses as st_losses
 
-from idiomkit.config import run_data_dir
 from idiomkit.data.idiolink import Triplet, load_idiolink, load_triplets, triplets_path
+from idiomkit.settings import run_data_dir
 from idiomkit.training.examples import Examples, make_examples, prompt_prefix
 from idiomkit.training.recipe_options import IdioLinkRecipeOptions
 from idiomkit.training.recipes.base import PhasesFn, Recipe, adaptive_loss, single_stream

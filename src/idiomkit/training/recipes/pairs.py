@@ -21,11 +21,11 @@ from collections.abc import Sequence
 import torch
 from sentence_transformers.sentence_transformer import losses as st_losses
 
-from idiomkit.config import run_data_dir
 from idiomkit.data.definitions import IdiomData, Pair, id_pairs, idiom_key, load_idiom_data, sp_pairs
 from idiomkit.data.idiolink import load_idiolink
 from idiomkit.data.sts import sts_files
 from idiomkit.models import load_model
+from idiomkit.settings import run_data_dir
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.tasks.xiao_pairs import XiaoPairsEvaluator
 from idiomkit.training.checkpoints import set_training_length
