@@ -20,7 +20,7 @@ from pathlib import Path
 
 from idiomkit.idioms.sense import default_sense_check
 from idiomkit.idioms.sources import default_lexicon
-from idiomkit.reading import read
+from idiomkit.reader_api import read
 
 OUT = Path(__file__).with_name("read_speed.json")
 

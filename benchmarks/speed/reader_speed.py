@@ -25,7 +25,7 @@ import torch  # noqa: E402
 
 from idiomkit.data.sts import load_sts  # noqa: E402
 from idiomkit.models import load_model  # noqa: E402
-from idiomkit.reading import add_reader  # noqa: E402
+from idiomkit.reader_api import add_reader  # noqa: E402
 from idiomkit.settings import default_data_dir  # noqa: E402
 
 

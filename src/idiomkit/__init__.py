@@ -20,8 +20,8 @@ _LAZY = {
     "models": "idiomkit.api",
     "load_model": "idiomkit.models",
     "run_method": "idiomkit.api",
-    "add_reader": "idiomkit.reading",
-    "read": "idiomkit.reading",
+    "add_reader": "idiomkit.reader_api",
+    "read": "idiomkit.reader_api",
 }
 __all__ = [
     "DataError",
@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from idiomkit.api import embed, evaluate, models, run_method
     from idiomkit.data.errors import DataError
     from idiomkit.models import load_model
-    from idiomkit.reading import add_reader, read
+    from idiomkit.reader_api import add_reader, read
     from idiomkit.scorecard import evaluate_all
 
 

@@ -63,7 +63,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("report", ("idiomkit.report",)),
     # the package root re-exports the API; the scorecard, the reader's API and the run options of both evaluate
     # verbs sit beside it
-    ("api", ("idiomkit.api", "idiomkit.scorecard", "idiomkit.reading", "idiomkit.run_options", "idiomkit")),
+    ("api", ("idiomkit.api", "idiomkit.scorecard", "idiomkit.reader_api", "idiomkit.run_options", "idiomkit")),
     ("cli", ("idiomkit.cli", "idiomkit.reproduce")),  # reproduce runs the CLI's commands
 ]
 

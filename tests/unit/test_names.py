@@ -96,7 +96,7 @@ def test_one_registry_per_kind():
     ``RUNNABLE`` beside ``METHODS`` there was) would have to be kept in step by hand. A recipe family's module keeps
     the part of ``RECIPES`` it registers; ``training.recipes.RECIPES`` joins them."""
     modules = package_modules("idiomkit.tasks", "idiomkit.methods", "idiomkit.scorecard", "idiomkit.training.recipes")
-    modules += [importlib.import_module(m) for m in ("idiomkit.api", "idiomkit.reading", "idiomkit.cli")]
+    modules += [importlib.import_module(m) for m in ("idiomkit.api", "idiomkit.reader_api", "idiomkit.cli")]
     assert registries_of(is_task, modules) == {"idiomkit.tasks.TASKS"}
     assert registries_of(is_method, modules) == {"idiomkit.methods.METHODS"}
     recipes = registries_of(lambda v: isinstance(v, Recipe), modules)

@@ -83,7 +83,7 @@ def read_texts_verb(
 
     check_choice("mode", mode, ("mark", "gloss", "replace"))
     check_choice("language", language, (None, "EN", "PT"))
-    from idiomkit.reading import read, reading_json, reading_rows
+    from idiomkit.reader_api import read, reading_json, reading_rows
 
     readings = [read(t, mode=mode, lexicon=lexicon, sense=sense, language=language) for t in texts]
     if as_json:
@@ -112,7 +112,7 @@ def nearest(
     """For five English and three Portuguese idiomatic sentences, which of {figurative paraphrase, literal
     misreading, unrelated} each model puts nearest (✓: the figurative paraphrase)."""
     from idiomkit.models import load_model
-    from idiomkit.reading import add_reader
+    from idiomkit.reader_api import add_reader
     from idiomkit.scorecard.nearest import nearest_table
 
     loaded = {}

@@ -7,7 +7,7 @@ its :meth:`IdiomReader.preprocess` rewrites the texts (strings, and the strings 
 as they are) and hands them, with the prompt and keyword arguments, to the next module's ``preprocess`` (the
 Transformer's, which prepends the prompt and tokenizes). ``forward`` passes the features through untouched. The
 next module is found by the ``Module.on_model_ready(model)`` hook, which sentence-transformers calls when a model is
-built or loaded (:func:`idiomkit.reading.add_reader` calls it on a model that exists already); the reader keeps a
+built or loaded (:func:`idiomkit.reader_api.add_reader` calls it on a model that exists already); the reader keeps a
 plain reference to it, not a child module, so its weights are not saved twice.
 
 The reader is a sentence-transformers ``InputModule`` (the kind of module a model puts first: it takes the raw

@@ -17,7 +17,7 @@ from idiomkit.idioms.sources import evaluation_lexicon
 from idiomkit.idioms.version import reader_record
 from idiomkit.models import load_model, resolve_name
 from idiomkit.options import make_options
-from idiomkit.reading import MODES
+from idiomkit.reader_api import MODES
 from idiomkit.results import check_writable_dir, reader_recipe
 from idiomkit.run_options import RunOptions, check_run_options, split_run_options, with_seed_of
 from idiomkit.scorecard.blocks import BLOCKS

@@ -11,7 +11,7 @@ import pytest
 
 from idiomkit.data.admire import COLUMNS
 from idiomkit.idioms import Lexicon
-from idiomkit.reading import add_reader
+from idiomkit.reader_api import add_reader
 from idiomkit.scorecard.blocks import run_block
 from idiomkit.tasks import EvalContext
 

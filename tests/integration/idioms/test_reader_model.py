@@ -14,7 +14,7 @@ from idiomkit.idioms import Lexicon
 from idiomkit.idioms.reader import IdiomReader
 from idiomkit.idioms.sources import default_lexicon
 from idiomkit.models import load_model
-from idiomkit.reading import add_reader
+from idiomkit.reader_api import add_reader
 from idiomkit.training.examples import make_examples
 
 IDIOM, REWRITTEN, PLAIN = "she finally kicked the bucket", "she finally died", "the weather is nice today"

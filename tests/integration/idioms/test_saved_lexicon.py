@@ -10,7 +10,7 @@ from idiomkit.idioms import Lexicon
 from idiomkit.idioms.reader import model_reader
 from idiomkit.idioms.sources import default_lexicon, evaluation_lexicon
 from idiomkit.models import load_model
-from idiomkit.reading import add_reader
+from idiomkit.reader_api import add_reader
 from idiomkit.scorecard.run import scoring_lexicon
 from idiomkit.training.checkpoints import save_plain
 

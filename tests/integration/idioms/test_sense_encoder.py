@@ -17,7 +17,7 @@ from idiomkit.idioms.sense import SenseCheck
 from idiomkit.idioms.sense_encoder import EncoderSenseCheck, build_model, encode_batch, marked_text, state_dict
 from idiomkit.idioms.senses import load_sense
 from idiomkit.models import load_model
-from idiomkit.reading import add_reader
+from idiomkit.reader_api import add_reader
 
 ITEMS = [
     ("The fisherman landed a big fish.", 22, 30),

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from idiomkit.cli import app
 from idiomkit.idioms import Lexicon
-from idiomkit.reading import read, reading_rows
+from idiomkit.reader_api import read, reading_rows
 
 TEXTS = ["She spilled the beans.", "He has been under the weather all week.", "We had to bite the bullet."]
 

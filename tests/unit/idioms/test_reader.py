@@ -17,7 +17,7 @@ from idiomkit.idioms import Lexicon
 from idiomkit.idioms.morphology_en import inflect, verb_form
 from idiomkit.idioms.reader import IdiomReader
 from idiomkit.idioms.rewrite import Rewriter
-from idiomkit.reading import add_reader, read
+from idiomkit.reader_api import add_reader, read
 
 LEX = Lexicon.from_pairs(
     [
