@@ -6,7 +6,7 @@ ITU, mt-ambiguity, EPIE formal, each through the held-out guard), split by idiom
 and label so that it does not outweigh the sources with many idioms. The loss is binary cross-entropy with
 source-balanced weights. The model is validated every ``eval_every`` steps; the kept checkpoint and its threshold
 are those with the highest mean per-source macro-F1 on the validation idioms (the rule of
-``benchmarks/experiments/sense-check-encoder.toml``, written before the run). 2A dev is scored once, at the end,
+``benchmarks/sense/sense_check_encoder.py``, written before the run). 2A dev is scored once, at the end,
 with the chosen model: it is reported, never chosen on. Checkpoints are written at every validation; a re-run with
 the same output folder resumes.
 
