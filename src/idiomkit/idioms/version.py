@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "2fcb8ea983dc1535e758c346930bd4049033d38cad51124414c57c16c0537911"
+READER_DIGEST = "24b67503a7324c3ff290da81d599c2e3a9da68af1115f2874e01fec979fa7535"
 
 HERE = Path(__file__).resolve().parent
 
