@@ -69,9 +69,7 @@ def sts_rewrite_rate(data_dir: Path, sense) -> dict[str, dict[str, float | int]]
     out = {}
     for source in ("stsb-en", "assin2"):
         sentences = sorted({s for p in load_sts(data_dir, "test", (source,)) for s in (p.sentence_1, p.sentence_2)})
-        if hasattr(sense, "prefetch"):
-            sense.prefetch([(t, m.start, m.end) for t in sentences for m in rewriter.matcher.find(t)])
-        changed = [t for t in sentences if rewriter.rewrite(t) != t]
+        changed = [t for t, r in zip(sentences, rewriter.read_all(sentences), strict=True) if r.rewritten != t]
         out[source] = {
             "sentences": len(sentences),
             "rewritten": len(changed),
@@ -147,7 +145,7 @@ def main() -> None:
         started = time.perf_counter()
         if hasattr(check, "probabilities"):
             check.probabilities(dev_items[:8])  # the model is built on first use: not part of the cost per span
-            check._cache.clear()
+            check.forget()
             started = time.perf_counter()
             probs = check.probabilities(dev_items)
         else:

@@ -120,35 +120,22 @@ class IdiomReader(InputModule):
     # --- what the model asks its first module ------------------------------------------------------------------
 
     def rewrite_inputs(self, inputs: Any) -> list[Any]:
-        """The inputs with every text rewritten: strings, and the strings of tuples (pairs); others as they are."""
-        self.prefetch(
-            [x for x in inputs if isinstance(x, str)] + [y for x in inputs if isinstance(x, tuple) for y in x]
-        )
-        rewrite = self.rewriter.rewrite
-        return [
-            rewrite(x)
-            if isinstance(x, str)
-            else tuple(rewrite(y) if isinstance(y, str) else y for y in x)
-            if isinstance(x, tuple)
-            else x
-            for x in inputs
-        ]
+        """The inputs with every text rewritten: strings, and the strings of tuples (pairs); others as they are. All
+        the texts are read at once (:meth:`~idiomkit.idioms.rewrite.Rewriter.read_all`: one batched pass of a sense
+        check that scores in batches)."""
+        texts = [y for x in inputs for y in (x if isinstance(x, tuple) else (x,)) if isinstance(y, str)]
+        rewritten = iter([r.rewritten for r in self.rewriter.read_all(texts)])
 
-    def prefetch(self, texts: Sequence[Any]) -> None:
-        """Let a sense check that scores in batches (the encoder's ``prefetch``) score every match of ``texts`` at
-        once, before the texts are rewritten one by one."""
-        prefetch = getattr(self.sense, "prefetch", None)
-        if prefetch is None:
-            return
-        find = self.rewriter.matcher.find
-        prefetch([(t, m.start, m.end) for t in texts if isinstance(t, str) for m in find(t, self.language)])
+        def one(y: Any) -> Any:
+            return next(rewritten) if isinstance(y, str) else y
+
+        return [tuple(one(y) for y in x) if isinstance(x, tuple) else one(x) for x in inputs]
 
     def rewrite_spans(self, texts: Sequence[str], spans: Sequence[Span | None]) -> tuple[list[str], list[Span | None]]:
         """``texts`` rewritten as :meth:`preprocess` rewrites them, and each text's character span (None: none)
         moved to where it lies in its rewritten text (:meth:`~idiomkit.idioms.rewrite.Reading.map_span`: a span
         over a rewritten idiom covers its replacement)."""
-        self.prefetch(texts)
-        readings = [self.rewriter.read(t) for t in texts]
+        readings = self.rewriter.read_all(texts)
         moved = [None if sp is None else r.map_span(*sp) for r, sp in zip(readings, spans, strict=True)]
         return [r.rewritten for r in readings], moved
 

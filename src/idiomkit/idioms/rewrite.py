@@ -237,8 +237,22 @@ class Rewriter:
 
     def read(self, text: str) -> Reading:
         """What was found in ``text`` and the rewritten text."""
+        return self._reading(text, self._matches(text))
+
+    def read_all(self, texts: Sequence[str]) -> list[Reading]:
+        """:meth:`read` of every text; a sense check that scores in batches (one with ``prefetch``, the encoder)
+        first scores every match of ``texts`` in one pass, so its one-by-one answers cost nothing more."""
+        matches = [self._matches(t) for t in texts]
+        prefetch = getattr(self.sense, "prefetch", None)
+        if prefetch is not None:
+            prefetch([(t, m.start, m.end) for t, found in zip(texts, matches, strict=True) for m in found])
+        return [self._reading(t, found) for t, found in zip(texts, matches, strict=True)]
+
+    def _matches(self, text: str) -> list[Match]:
         matches = self.matcher.find(text, self.language)
-        matches = matches if self.language else in_their_language(text, matches)
+        return matches if self.language else in_their_language(text, matches)
+
+    def _reading(self, text: str, matches: Sequence[Match]) -> Reading:
         found = tuple(self._judge(text, m) for m in matches)
         # right to left; the rewritten text is head[:at] + the pieces reversed, so that each replacement costs the
         # size of its neighbourhood, not of the text: an article edit only reaches the word before the span. Each

@@ -204,6 +204,10 @@ class EncoderSenseCheck:
                 for item, p in zip(part, torch.sigmoid(self._model(**batch).float()).tolist(), strict=True):
                     self._cache[item] = p
 
+    def forget(self) -> None:
+        """Drop every scored span (a timing run starts with none)."""
+        self._cache.clear()
+
     def score(self, sentence: str, start: int, end: int, idiom: str = "", language: str = "EN") -> float:
         """P(figurative) of the span ``sentence[start:end]`` (``idiom`` and ``language`` are not needed: the
         encoder reads the span in its sentence)."""

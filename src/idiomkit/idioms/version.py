@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "24b67503a7324c3ff290da81d599c2e3a9da68af1115f2874e01fec979fa7535"
+READER_DIGEST = "d65c25d8cd6abee606f6bb65480f46ecd7ee1d513d5f437e3836b4c50682a189"
 
 HERE = Path(__file__).resolve().parent
 

@@ -366,3 +366,31 @@ def test_a_sentence_is_read_with_the_idioms_of_the_language_its_function_words_t
     assert (
         rewriter.rewrite(mixed) == "The team had to start the work de novo (anew). Ele pisou na bola (errar) de novo."
     )
+
+
+def test_read_all_asks_a_batching_sense_check_once_and_reads_as_read_does():
+    """``Rewriter.read_all`` (what the reader module uses for a batch of texts) hands a sense check that scores in
+    batches every match of every text in one ``prefetch`` call, then reads each text exactly as ``read`` does."""
+    from idiomkit.idioms.rewrite import Rewriter
+
+    class Batching:
+        threshold = 0.5
+
+        def __init__(self):
+            self.batches = []
+
+        def prefetch(self, items):
+            self.batches.append(list(items))
+
+        def figurative_probability(self, text, match):
+            return 0.9 if "finally" in text else 0.1
+
+    lexicon = Lexicon.from_pairs([("kick the bucket", "to die"), ("spill the beans", "reveal a secret")])
+    texts = ["He finally kicked the bucket.", "She spilled the beans.", "Nothing here.", "He kicked the bucket."]
+    sense = Batching()
+    rewriter = Rewriter(lexicon, "replace", sense)
+    readings = rewriter.read_all(texts)
+    assert sense.batches == [[(t, m.match.start, m.match.end) for t, r in zip(texts, readings, strict=True) for m in r.found]]
+    assert len(sense.batches[0]) == 3
+    assert [r.rewritten for r in readings] == [rewriter.read(t).rewritten for t in texts]
+    assert readings[0].rewritten == "He finally died." and readings[3].rewritten == texts[3]
