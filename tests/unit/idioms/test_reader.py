@@ -390,7 +390,9 @@ def test_read_all_asks_a_batching_sense_check_once_and_reads_as_read_does():
     sense = Batching()
     rewriter = Rewriter(lexicon, "replace", sense)
     readings = rewriter.read_all(texts)
-    assert sense.batches == [[(t, m.match.start, m.match.end) for t, r in zip(texts, readings, strict=True) for m in r.found]]
+    assert sense.batches == [
+        [(t, m.match.start, m.match.end) for t, r in zip(texts, readings, strict=True) for m in r.found]
+    ]
     assert len(sense.batches[0]) == 3
     assert [r.rewritten for r in readings] == [rewriter.read(t).rewritten for t in texts]
     assert readings[0].rewritten == "He finally died." and readings[3].rewritten == texts[3]
