@@ -23,6 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from idiomkit.data.csvio import read_json
 from idiomkit.data.errors import DataError
 from idiomkit.errors import InputError
 
@@ -36,13 +37,11 @@ def load_sense(path: str | Path) -> Any:
 
     path = Path(path)
     try:
-        with path.open(encoding="utf-8") as f:
-            head = f.read(4096)
-    except (OSError, UnicodeDecodeError) as exc:
+        data = read_json(path)
+    except OSError as exc:
         raise DataError(path, None, None, f"not a readable sense-check file ({type(exc).__name__})") from None
-    if f'"format": "{sense_encoder.FORMAT}"' in head or f'"format":"{sense_encoder.FORMAT}"' in head:
-        return sense_encoder.EncoderSenseCheck.load(path)
-    return sense.SenseCheck.load(path)
+    kind = data.get("format") if isinstance(data, dict) else None
+    return (sense_encoder.EncoderSenseCheck if kind == sense_encoder.FORMAT else sense.SenseCheck).load(path)
 
 
 @cache

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "d65c25d8cd6abee606f6bb65480f46ecd7ee1d513d5f437e3836b4c50682a189"
+READER_DIGEST = "a50471af92e7b1ff9a6845b84845588770cdd6f54771b8181e05c38782ca29eb"
 
 HERE = Path(__file__).resolve().parent
 
