@@ -25,7 +25,6 @@ Example::
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import math
@@ -139,10 +138,6 @@ def state_dict(model: Any) -> dict[str, Any]:
     return {k: v.detach().to("cpu").half().contiguous() for k, v in model.named_parameters() if v.requires_grad}
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 class EncoderSenseCheck:
     """A trained cross-encoder sense check (see the module docstring)."""
 
@@ -227,10 +222,12 @@ class EncoderSenseCheck:
         """``path`` (the JSON config, with the weights' sha256) and the weights beside it (``.safetensors``)."""
         from safetensors.torch import save_file
 
+        from idiomkit.models.registry import sha256_file
+
         path = Path(path)
         weights = path.with_suffix(WEIGHTS_SUFFIX)
         save_file(self.state, str(weights))
-        data = self.to_json() | {"weights": weights.name, "sha256": _sha256(weights)}
+        data = self.to_json() | {"weights": weights.name, "sha256": sha256_file(weights)}
         atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
         return path
 
@@ -238,8 +235,7 @@ class EncoderSenseCheck:
     def load(cls, path: str | Path, base_path: str | Path | None = None) -> EncoderSenseCheck:
         """Load a saved sense encoder; a file that is not one, weights that are not a plain file beside it, weights
         whose sha256 differs from the recorded one, or a non-finite number are refused in one line (DataError)."""
-        from safetensors import SafetensorError
-        from safetensors.torch import load_file
+        from idiomkit.models.tensor_files import read_checked_tensors
 
         path = Path(path)
         data = read_format_record(path, FORMAT, "sense encoder file", "a sense encoder")
@@ -256,16 +252,6 @@ class EncoderSenseCheck:
         weights = path.parent / str(name)
         if not isinstance(name, str) or Path(name).name != name or weights.is_symlink() or not weights.is_file():
             raise DataError(path, None, "weights", f"{name!r} is not a plain file beside it")
-        if _sha256(weights) != data.get("sha256"):
-            raise DataError(weights, None, None, f"sha256 differs from the one recorded in {path.name} (changed file)")
-        try:
-            state = load_file(str(weights))
-        except (SafetensorError, OSError) as exc:
-            raise DataError(weights, None, None, f"not a readable safetensors file ({exc})") from None
-        import torch
-
-        for key, value in state.items():
-            if not torch.isfinite(value).all():
-                raise DataError(weights, None, key, "non-finite values")
+        state = read_checked_tensors(weights, data.get("sha256"), path)
         config = {k: v for k, v in data.items() if k not in ("format", "version", "weights", "sha256")}
         return cls(state, config, base_path)

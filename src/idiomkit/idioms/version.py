@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "a50471af92e7b1ff9a6845b84845588770cdd6f54771b8181e05c38782ca29eb"
+READER_DIGEST = "2b1ffeb648be1308eff57780a2e8a4d2687bafb677e317084624af0e132386ab"
 
 HERE = Path(__file__).resolve().parent
 

@@ -20,7 +20,6 @@ Example::
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +28,8 @@ from typing import Any
 
 from idiomkit.data.csvio import read_format_record
 from idiomkit.data.errors import DataError
+from idiomkit.models.registry import sha256_file
+from idiomkit.models.tensor_files import read_checked_tensors
 
 ADAPTERS = Path(__file__).parent / "resources" / "adapters"
 ADAPTER_FORMAT = "idiomkit-adapter"
@@ -86,16 +87,9 @@ SHIPPED: dict[str, ShippedModel] = {
 }
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def read_adapter(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """The adapter's record and tensors; a missing, changed (sha256), linked or non-finite file is refused in one
     line (DataError)."""
-    from safetensors import SafetensorError
-    from safetensors.torch import load_file
-
     record_path, weights = folder / "adapter.json", folder / "adapter.safetensors"
     record = read_format_record(record_path, ADAPTER_FORMAT, "adapter record", "an idiomkit adapter")
     for name in ("rank", "alpha"):
@@ -104,15 +98,7 @@ def read_adapter(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
             raise DataError(record_path, None, name, f"expected a positive integer, got {value!r}")
     if weights.is_symlink() or not weights.is_file():
         raise DataError(weights, None, None, "missing, or not a plain file")
-    if _sha256(weights) != record.get("sha256"):
-        raise DataError(weights, None, None, "sha256 differs from the one in adapter.json (changed file)")
-    try:
-        state = load_file(str(weights))
-    except (SafetensorError, OSError) as exc:
-        raise DataError(weights, None, None, f"not a readable safetensors file ({exc})") from None
-    for key, value in state.items():
-        if not bool(value.isfinite().all()):
-            raise DataError(weights, None, key, "non-finite values")
+    state = read_checked_tensors(weights, record.get("sha256"), record_path)
     return record, state
 
 
@@ -190,7 +176,7 @@ def save_adapter(peft_model: Any, folder: Path, base: str, run: str = "") -> Pat
         "rank": config.r,
         "alpha": config.lora_alpha,
         "targets": sorted(config.target_modules),
-        "sha256": _sha256(folder / "adapter.safetensors"),
+        "sha256": sha256_file(folder / "adapter.safetensors"),
         "run": run,
     }
     atomic_write_text(folder / "adapter.json", json.dumps(record, indent=1) + "\n")
