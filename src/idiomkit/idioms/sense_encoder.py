@@ -110,6 +110,24 @@ def encode_batch(tokenizer: Any, items: Sequence[tuple[str, int, int]], max_leng
     return {"input_ids": enc["input_ids"], "attention_mask": enc["attention_mask"], "span_mask": span_mask}
 
 
+def score_spans(
+    model: Any, tokenizer: Any, items: Sequence[tuple[str, int, int]], max_length: int, batch_size: int
+) -> list[float]:
+    """P(figurative) of each ``(sentence, start, end)`` item by ``model`` (in eval mode, no gradients), in batches
+    of similar lengths; in the items' order."""
+    import torch
+
+    order = sorted(range(len(items)), key=lambda i: len(items[i][0]))
+    probs = [0.0] * len(items)
+    with torch.inference_mode():
+        for at in range(0, len(order), batch_size):
+            idx = order[at : at + batch_size]
+            batch = encode_batch(tokenizer, [items[i] for i in idx], max_length)
+            for i, p in zip(idx, torch.sigmoid(model(**batch).float()).tolist(), strict=True):
+                probs[i] = p
+    return probs
+
+
 def lora_config(rank: int, alpha: int) -> Any:
     from peft import LoraConfig
 
@@ -184,20 +202,19 @@ class EncoderSenseCheck:
     def prefetch(self, items: Sequence[tuple[str, int, int]]) -> None:
         """Score the items not scored yet in batches, so that the reader's one-by-one questions cost no extra pass
         (the reader calls it with every match of a batch of texts before it rewrites them)."""
-        import torch
-
-        todo = sorted({tuple(i) for i in items} - self._cache.keys(), key=lambda i: len(i[0]))
+        todo = sorted({tuple(i) for i in items} - self._cache.keys())  # a fixed order: the same batches each run
         if not todo:
             return
         self._ensure()
         if len(self._cache) + len(todo) > CACHE_SIZE:
             self._cache.clear()
-        with torch.inference_mode():
-            for at in range(0, len(todo), self.batch_size):
-                part = todo[at : at + self.batch_size]
-                batch = encode_batch(self._tokenizer, part, self.config["max_length"])
-                for item, p in zip(part, torch.sigmoid(self._model(**batch).float()).tolist(), strict=True):
-                    self._cache[item] = p
+        self._cache.update(
+            zip(
+                todo,
+                score_spans(self._model, self._tokenizer, todo, self.config["max_length"], self.batch_size),
+                strict=True,
+            )
+        )
 
     def forget(self) -> None:
         """Drop every scored span (a timing run starts with none)."""

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from idiomkit.data.keys import normalise_idiom
-from idiomkit.idioms.sense_encoder import EncoderSenseCheck, build_model, encode_batch, state_dict
+from idiomkit.idioms.sense_encoder import EncoderSenseCheck, build_model, encode_batch, score_spans, state_dict
 from idiomkit.idioms.sense_training import (
     Sample,
     by_group,
@@ -104,23 +104,11 @@ def _items(samples: Sequence[Sample]) -> list[tuple[str, int, int]]:
 
 
 def predict(model: Any, tokenizer: Any, samples: Sequence[Sample], max_length: int, batch: int = 64) -> list[float]:
-    import torch
-
+    """P(figurative) of every sample by the model being trained (:func:`score_spans`), which returns to training."""
     model.eval()
-    out: list[float] = []
-    order = sorted(range(len(samples)), key=lambda i: len(samples[i].sentence))  # similar lengths batch together
-    probs = [0.0] * len(samples)
-    with torch.inference_mode():
-        for at in range(0, len(order), batch):
-            idx = order[at : at + batch]
-            enc = encode_batch(
-                tokenizer, [(samples[i].sentence, samples[i].start, samples[i].end) for i in idx], max_length
-            )
-            for i, p in zip(idx, torch.sigmoid(model(**enc)).tolist(), strict=True):
-                probs[i] = p
-    out.extend(probs)
+    probs = score_spans(model, tokenizer, _items(samples), max_length, batch)
     model.train()
-    return out
+    return probs
 
 
 def _native_bf16() -> bool:

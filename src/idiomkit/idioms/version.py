@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "2b1ffeb648be1308eff57780a2e8a4d2687bafb677e317084624af0e132386ab"
+READER_DIGEST = "bd9d77a782290fd63068f516d7d34d7517ceb61495b73240d0aebaf05b574491"
 
 HERE = Path(__file__).resolve().parent
 
