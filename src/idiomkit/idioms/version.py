@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "bd9d77a782290fd63068f516d7d34d7517ceb61495b73240d0aebaf05b574491"
+READER_DIGEST = "984243657087fecadecd0364589844f4daf03d5c35b4540266ae731e0bd22b67"
 
 HERE = Path(__file__).resolve().parent
 
