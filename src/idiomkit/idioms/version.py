@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "984243657087fecadecd0364589844f4daf03d5c35b4540266ae731e0bd22b67"
+READER_DIGEST = "d8160f7ad0508154ebedb84cbc75c30c13579a9de951f2c06bffc0f5707a3da7"
 
 HERE = Path(__file__).resolve().parent
 

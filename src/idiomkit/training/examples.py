@@ -14,8 +14,7 @@ from functools import cached_property
 import torch
 
 from idiomkit.errors import InputError, OptionError
-from idiomkit.idioms.reader import model_inputs
-from idiomkit.models.lora import encoder_module
+from idiomkit.idioms.reader import encoder_module, model_inputs
 from idiomkit.training.sampler import grouped_length_batches
 
 log = logging.getLogger("idiomkit.training")
