@@ -21,8 +21,8 @@ import json
 import logging
 from pathlib import Path
 
+from idiomkit.idioms.reader import encoder_module
 from idiomkit.models import load_model
-from idiomkit.models.lora import encoder_module
 from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator
 from idiomkit.training.config import TrainConfig

@@ -9,7 +9,9 @@ words, read at their most frequent sense. A word's rendering comes from WordNet 
 2. per part of speech, the lemma's first synset (its most frequent sense): its first other one-word lemma, else
    the first one-word lemma of its hypernym (nouns, verbs) or similar adjective (adjectives), else a several-word
    one of either, else the second synset's first other one-word lemma; never a lemma holding the word itself;
-3. inflected like the word (plural, third person, past, -ing; irregular forms from WordNet's exception lists).
+3. inflected like the word (plural, third person, past, participle, -ing) by the English inflector the idiom
+   reader's rewrites use (:mod:`idiomkit.idioms.morphology_en`: its irregular verb and noun tables and spelling
+   rules); an adjective's comparative or superlative with more/most.
 
 In a sentence (:func:`literal_span`) a word is read as a noun after a determiner or preposition, as a verb after
 ``to`` or a modal, else in the part of speech its lemma has most sense-tagged occurrences in (WordNet's
@@ -35,6 +37,7 @@ from pathlib import Path
 
 from idiomkit.data.csvio import read_resource_tsv, write_resource_tsv
 from idiomkit.data.errors import DataError
+from idiomkit.idioms.morphology_en import be_form, en_plural, inflect, verb_form
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +79,6 @@ FUNCTION_WORDS = _words(
     "might must ca wo 'll 'd 're 've 'm"
 )
 _WORD = re.compile(r"^[a-z][a-z'-]*$")
-_VOWELS = set("aeiou")
 
 
 @dataclass(frozen=True)
@@ -183,41 +185,31 @@ def is_content_word(word: str) -> bool:
     return bool(_WORD.match(word)) and word not in FUNCTION_WORDS
 
 
-def _plural(word: str) -> str:
-    if word.endswith(("s", "x", "z", "ch", "sh")):
-        return word + "es"
-    if word.endswith("y") and len(word) > 1 and word[-2] not in _VOWELS:
-        return word[:-1] + "ies"
-    return word + "s"
+def _verb_form(word: str, lemma: str) -> str:
+    """Which verb form ``word`` is of ``lemma``: :func:`~idiomkit.idioms.morphology_en.verb_form`, else (a form
+    the English tables do not know: "ups", "upped" of "up") read from its ending."""
+    form = verb_form(word, lemma)
+    if form != "base":
+        return form
+    return "ing" if word.endswith("ing") else "s" if word.endswith("s") and not word.endswith("ss") else "past"
 
 
-def _past(word: str, wn: WordNet) -> str:
-    irregular = [f for f, lemmas in wn.exceptions["v"].items() if word in lemmas and not f.endswith(("ing", "s"))]
-    if irregular:
-        return min(irregular, key=lambda f: (len(f), f))
-    if word.endswith("e"):
-        return word + "d"
-    if word.endswith("y") and len(word) > 1 and word[-2] not in _VOWELS:
-        return word[:-1] + "ied"
-    return word + "ed"
+def inflect_like(literal: str, word: str, lemma: str, pos: str) -> str:
+    """``literal`` (a lemma) in the form ``word`` has relative to its ``lemma``, spelled by the English inflector
+    the idiom reader's rewrites use (:mod:`idiomkit.idioms.morphology_en`): a noun's plural, a verb's form (``be``
+    by :func:`~idiomkit.idioms.morphology_en.be_form`), an adjective's comparative or superlative with more/most.
 
+    Example::
 
-def _gerund(word: str) -> str:
-    return word[:-1] + "ing" if word.endswith("e") and not word.endswith("ee") and len(word) > 2 else word + "ing"
-
-
-def inflect(literal: str, word: str, lemma: str, pos: str, wn: WordNet) -> str:
-    """``literal`` (a lemma) in the form ``word`` has relative to its ``lemma``."""
+        inflect_like("strike", "kicked", "kick", "v"), inflect_like("pail", "buckets", "bucket", "n")  # struck, pails
+    """
     if word == lemma:
         return literal
     if pos == "n":
-        return _plural(literal)
+        return en_plural(literal)
     if pos == "v":
-        if word.endswith("ing"):
-            return _gerund(literal)
-        if word.endswith("s") and not word.endswith("ss"):
-            return _plural(literal)
-        return _past(literal, wn)
+        form = _verb_form(word, lemma)
+        return be_form(form) if literal == "be" else inflect(literal, form)
     if pos == "a":
         return ("more " if word.endswith("er") else "most ") + literal
     return literal
@@ -266,7 +258,7 @@ def render(word: str, wn: WordNet) -> list[Rendering]:
             continue
         lemma = lemmas[0]
         literal, how = _literal(wn, pos, lemma)
-        literal = inflect(literal, word, lemma, pos, wn) if literal else None
+        literal = inflect_like(literal, word, lemma, pos) if literal else None
         out.append(Rendering(word, literal, lemma, pos, how, wn.counts.get((lemma, pos), 0)))
     return out or [Rendering(word, None)]  # pos "": WordNet does not know the word
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from idiomkit.data.errors import DataError
+from idiomkit.idioms.reader import encoder_module
 from idiomkit.settings import default_cache_dir
 
 MEMORY_CACHE: dict[str, np.ndarray] = {}
@@ -24,7 +25,7 @@ def model_fingerprint(model) -> str:
     """sha256 over the model's source path, module layout and weights (changes when the model is trained)."""
     digest = hashlib.sha256()
     with contextlib.suppress(AttributeError, IndexError, TypeError):
-        digest.update(str(model[0].auto_model.config._name_or_path).encode())
+        digest.update(str(encoder_module(model).auto_model.config._name_or_path).encode())
     digest.update(repr(model).encode())
     for name, tensor in model.state_dict().items():
         digest.update(name.encode())

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import torch
 
+from idiomkit.idioms.reader import encoder_module
+
 NOT_MWES = {"", "none", "sts"}
 
 
@@ -70,7 +72,7 @@ def add_mwe_tokens(model, mwes: Iterable[str]) -> list[str]:
         return []
     pieces = {t: tokenizer(m, add_special_tokens=False)["input_ids"] for t, m in todo.items()}
     tokenizer.add_tokens(list(todo))
-    auto_model = model[0].auto_model
+    auto_model = encoder_module(model).auto_model
     auto_model.resize_token_embeddings(len(tokenizer), mean_resizing=False)
     weight = auto_model.get_input_embeddings().weight
     with torch.no_grad():

@@ -17,6 +17,7 @@ from sentence_transformers.sentence_transformer.modules import Pooling, Weighted
 
 from idiomkit.embedding import POOLINGS  # declared without torch (the command line offers them); used here
 from idiomkit.errors import InputError, OptionError
+from idiomkit.idioms.reader import encoder_module
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ def with_pooling(model: SentenceTransformer, pooling: str) -> SentenceTransforme
     if pooling == "mean":
         return model
     before, dim, after = _split_modules(model)
-    config = before[0].model.config
+    config = encoder_module(model).model.config
     config.output_hidden_states = True
     layers = last_layers_module(config.num_hidden_layers, dim, 2)
     modules = [*before, layers, Pooling(dim, pooling_mode="mean"), *after]

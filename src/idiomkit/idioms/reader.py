@@ -13,7 +13,8 @@ plain reference to it, not a child module, so its weights are not saved twice.
 The reader is a sentence-transformers ``InputModule`` (the kind of module a model puts first: it takes the raw
 inputs, reads text only). What a ``SentenceTransformer`` asks of its first module beyond ``preprocess`` --
 ``tokenizer``, ``processor`` and ``max_seq_length`` (``model.tokenizer``, ``model.max_seq_length = n``) -- is the
-next module's; so are ``auto_model`` / ``model``, for code that reaches the encoder as ``model[0].auto_model``.
+next module's. The reader forwards nothing else: code that reaches the encoder itself takes the module behind the
+reader (:func:`encoder_module`), not ``model[0]``.
 
 The paths that tokenize without ``model.preprocess`` -- span pooling (:mod:`idiomkit.embedding.spans`: the 2A probe,
 AdMIRe, IdioLink span queries), training's token cache (:func:`idiomkit.training.examples.make_examples`) and the
@@ -155,32 +156,26 @@ class IdiomReader(InputModule):
     def forward(self, features: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         return features
 
+    # what SentenceTransformer asks its first module (model[0]) for, each the next module's:
+
     @property
-    def tokenizer(self) -> Any:
+    def tokenizer(self) -> Any:  # SentenceTransformer.tokenizer
         return self.next_module.tokenizer
 
     @tokenizer.setter
-    def tokenizer(self, value: Any) -> None:
+    def tokenizer(self, value: Any) -> None:  # SentenceTransformer.tokenizer = ...
         self.next_module.tokenizer = value
 
     @property
-    def processor(self) -> Any:
+    def processor(self) -> Any:  # SentenceTransformer.processor (its trainer's processing class)
         return self.next_module.processor
 
     @property
-    def auto_model(self) -> Any:
-        return self.next_module.auto_model
-
-    @property
-    def model(self) -> Any:  # sentence-transformers 6: the Transformer module's model (auto_model is its alias)
-        return self.next_module.model
-
-    @property
-    def max_seq_length(self) -> int | None:
+    def max_seq_length(self) -> int | None:  # SentenceTransformer.max_seq_length (and its model card)
         return getattr(self.next_module, "max_seq_length", None)
 
     @max_seq_length.setter
-    def max_seq_length(self, value: int | None) -> None:
+    def max_seq_length(self, value: int | None) -> None:  # SentenceTransformer.max_seq_length = ...
         self.next_module.max_seq_length = value
 
     # --- save / load -------------------------------------------------------------------------------------------
@@ -272,6 +267,14 @@ def model_reader(model: Any) -> IdiomReader | None:
     saved with a trained model), else None."""
     first = next(iter(model._modules.values()), None) if hasattr(model, "_modules") else None
     return first if isinstance(first, IdiomReader) else None
+
+
+def encoder_module(model: Any) -> Any:
+    """The module that holds ``model``'s transformer and tokenizer: its first module, or the one behind an idiom
+    reader in front (the reader forwards only what ``SentenceTransformer`` asks of its first module, not the
+    encoder: weights, adapters and the Transformer's own ``preprocess`` are this module's)."""
+    first = model[0]
+    return getattr(first, "next_module", first)
 
 
 def model_inputs(

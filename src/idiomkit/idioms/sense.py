@@ -143,7 +143,15 @@ def _shape(text: str) -> str:
     return "title" if all(w[0].isupper() for w in words) else "mixed"
 
 
-def _forms(word: str, language: str) -> frozenset[str]:
+def word_forms(word: str, language: str) -> frozenset[str]:
+    """Every surface form an idiom word may take in ``language`` (``PT``: :func:`~idiomkit.idioms.morphology.pt_forms`,
+    else :func:`~idiomkit.idioms.morphology_en.en_forms`): what the span features and the training's idiom
+    locating accept as the idiom's word.
+
+    Example::
+
+        "kicked" in word_forms("kick", "EN"), "chutou" in word_forms("chutar", "PT")  # True, True
+    """
     return pt_forms(word) if language == "PT" else en_forms(word)
 
 
@@ -168,7 +176,7 @@ def _span_shape(
     none) and whether no word comes before / after it."""
     idiom_words = normalise_idiom(idiom).split()
     span_words = [t for t, _, _ in tokenize(span)]
-    forms = frozenset().union(*(_forms(w, language) for w in idiom_words))
+    forms = frozenset().union(*(word_forms(w, language) for w in idiom_words))
     inserted = [w for w in span_words if w not in forms and w not in _SKIP]
     masked = " ".join("X" if w in forms else w for w in span_words if w not in _SKIP)
     out = {f"shape={_shape(span)}{'@start' if at_start else ''}", f"masked={masked}"}
@@ -242,7 +250,7 @@ def _idiom_features(idiom: str, language: str, outside: _Bag) -> set[str]:
     "fisherman") recur outside the span: a literal use tends to talk about what the words name."""
     words = normalise_idiom(idiom).split()
     out = {f"I={w}" for w in words} | {f"Iwords={min(len(words), 4)}"}
-    if any(f in outside for w in words if w not in _SKIP for f in _forms(w, language)):
+    if any(f in outside for w in words if w not in _SKIP for f in word_forms(w, language)):
         out.add("repeated")
     related = sum(outside.with_prefix(stem) for stem in {w[:4] for w in words if len(w) >= 4})
     if related:

@@ -23,7 +23,7 @@ from idiomkit.data.keys import normalise_idiom
 from idiomkit.errors import InputError
 from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Matcher, tokenize
-from idiomkit.idioms.sense import DEFAULT_GROUPS, SenseCheck, _forms, features
+from idiomkit.idioms.sense import DEFAULT_GROUPS, SenseCheck, features, word_forms
 from idiomkit.metrics.classification import macro_f1
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ def locate(sentence: str, idiom: str, language: str, matcher: Matcher | None = N
     for first in range(len(tokens)):
         at, end = first, None
         for k, word in enumerate(words):
-            forms = _forms(word, language)
+            forms = word_forms(word, language)
             stop = at + 1 if k == 0 else min(len(tokens), at + 4)
             hit = next((t for t in range(at, stop) if tokens[t][0] in forms), None)
             if hit is None:

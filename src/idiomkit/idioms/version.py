@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "bd9d77a782290fd63068f516d7d34d7517ceb61495b73240d0aebaf05b574491"
+READER_DIGEST = "d8160f7ad0508154ebedb84cbc75c30c13579a9de951f2c06bffc0f5707a3da7"
 
 HERE = Path(__file__).resolve().parent
 

@@ -5,16 +5,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from idiomkit.idioms.reader import encoder_module
+
 log = logging.getLogger(__name__)
 
 LORA_TARGETS = ["query", "key", "value", "dense"]  # attention and feed-forward projections of BERT-style encoders
-
-
-def encoder_module(model):
-    """The module that holds ``model``'s transformer: the first module, or the one behind an idiom reader in front
-    (the reader only proxies ``model``/``auto_model``, so adapters must be set on the module that owns them)."""
-    first = model[0]
-    return getattr(first, "next_module", first)
 
 
 def add_lora(model, rank: int, trainable_token_ids: Sequence[int] = ()) -> None:

@@ -20,6 +20,7 @@ import torch
 
 from idiomkit.embedding.pooling import pooling_of
 from idiomkit.errors import OptionError
+from idiomkit.idioms.reader import encoder_module
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ def export_onnx(model, output_dir: str | Path, *, quantize: bool = True) -> Path
     model.save(str(out))
     onnx_dir = out / ONNX_DIR
     onnx_dir.mkdir(parents=True, exist_ok=True)
-    encoder = _Encoder(model[0].auto_model, _layers(pooling)).eval()
+    encoder = _Encoder(encoder_module(model).auto_model, _layers(pooling)).eval()
     sample = model.tokenizer(
         ["he kicked the bucket", "a longer sentence to trace padding with"], padding=True, return_tensors="pt"
     ).to(model.device)

@@ -132,7 +132,7 @@ def apply_adapter(model: Any, folder: Path) -> Any:
     import torch
     from peft import LoraConfig, get_peft_model, set_peft_model_state_dict
 
-    from idiomkit.models.lora import encoder_module
+    from idiomkit.idioms.reader import encoder_module
 
     record, state = read_adapter(folder)
     encoder = encoder_module(model)

@@ -21,8 +21,7 @@ import numpy as np
 import torch
 
 from idiomkit.errors import InputError, is_safetensors_error, load_failure
-from idiomkit.idioms.reader import ship_full_lexicon
-from idiomkit.models.lora import encoder_module
+from idiomkit.idioms.reader import encoder_module, ship_full_lexicon
 from idiomkit.results import atomic_write_text
 from idiomkit.training.config import TrainConfig, TrainState
 

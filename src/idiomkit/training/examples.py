@@ -14,7 +14,7 @@ from functools import cached_property
 import torch
 
 from idiomkit.errors import InputError, OptionError
-from idiomkit.idioms.reader import model_inputs
+from idiomkit.idioms.reader import encoder_module, model_inputs
 from idiomkit.training.sampler import grouped_length_batches
 
 log = logging.getLogger("idiomkit.training")
@@ -67,18 +67,42 @@ class Examples:
         )
 
 
-def prompt_prefix(model, kind: str) -> str:
-    """The model's prompt text for ``kind`` (e5: ``query: ``/``passage: ``); empty for models without prompts."""
-    return (getattr(model, "prompts", None) or {}).get(kind, "") if kind else ""
+# what the tokenizing module's ``preprocess`` returns for the cache: token ids per text, unpadded and uncut
+UNPADDED = {"text": {"padding": False, "truncation": False}, "common": {"return_tensors": None}}
 
 
-def tokenize(model, texts: Sequence[str], max_seq_length: int) -> tuple[list[list[int]], int]:
-    """Token ids of ``texts`` (as given: :func:`make_examples` has the idiom reader rewrite them first) cut to
-    ``max_seq_length`` (keeping the final special token); and how many were cut."""
-    enc = model.tokenizer(list(texts), truncation=False, add_special_tokens=True)["input_ids"]
-    cut = sum(len(ids) > max_seq_length for ids in enc)
-    ids = [x[: max_seq_length - 1] + [x[-1]] if len(x) > max_seq_length else x for x in enc]
-    return ids, cut
+def model_prompt(model, kind: str) -> str | None:
+    """The model's prompt text for the prompt name ``kind`` (e5: ``query: ``/``passage: ``); None for ``""`` and for
+    a model without that prompt."""
+    if not kind:
+        return None
+    return (getattr(model, "prompts", None) or {}).get(kind) or None
+
+
+def tokenize(
+    model, texts: Sequence[str], prompts: Sequence[str | None], max_seq_length: int, offsets: bool = False
+) -> tuple[list[list[int]], int, list | None]:
+    """Token ids of ``texts`` (as given: :func:`make_examples` has the idiom reader rewrite them first), each with
+    its prompt (None: none), cut to ``max_seq_length`` (keeping the final special token); how many were cut; and
+    with ``offsets`` each token's character offsets in its prompted text.
+
+    The route is ``encode``'s: ``model.encode(prompt_name=...)`` hands the prompt text to ``model.preprocess``,
+    whose first module (or the one behind an idiom reader, which hands the prompt on) is the Transformer: its
+    ``preprocess`` prepends the prompt and tokenizes. Here that ``preprocess`` gets each prompt the same way (one
+    call per prompt), asked for unpadded, uncut token ids to cache.
+    """
+    kwargs = {**UNPADDED, "text": {**UNPADDED["text"], "return_offsets_mapping": offsets}}
+    ids: list = [None] * len(texts)
+    where: list = [None] * len(texts)
+    for prompt in dict.fromkeys(prompts):
+        at = [i for i, p in enumerate(prompts) if p == prompt]
+        enc = encoder_module(model).preprocess([texts[i] for i in at], prompt=prompt, processing_kwargs=kwargs)
+        for k, i in enumerate(at):
+            ids[i] = enc["input_ids"][k]
+            where[i] = enc["offset_mapping"][k] if offsets else None
+    cut = sum(len(x) > max_seq_length for x in ids)
+    ids = [x[: max_seq_length - 1] + [x[-1]] if len(x) > max_seq_length else x for x in ids]
+    return ids, cut, where if offsets else None
 
 
 def make_examples(
@@ -93,35 +117,43 @@ def make_examples(
     spread_groups: bool = False,
     spans: Sequence[tuple[int, int] | None] | None = None,
     prompts: Sequence[str] | None = None,
+    row_prompts: Sequence[str] | None = None,
     target_columns: int = 0,
 ) -> Examples:
     """Tokenise ``rows`` (tuples of texts, one per column) once; log how many texts were truncated.
 
     The texts are those ``encode`` would hand the tokenizer: rewritten by the model's idiom reader, when it has
-    one (:func:`~idiomkit.idioms.reader.model_inputs`, spans moved with the rewrite), then prompted.
+    one (:func:`~idiomkit.idioms.reader.model_inputs`, spans moved with the rewrite), then prompted by the
+    Transformer module as ``encode(prompt_name=...)`` prompts them (:func:`tokenize`).
     ``spans``: character offsets in column 0 per row (or None for a row without one); the trainer then pools
     those rows over the span's tokens only (span-aware training, as late chunking does at inference).
-    ``prompts``: the prompt kind per column (``query``/``passage``, ``""`` for none); default ``query`` for every
-    column — what evaluation prepends for models with prompts (e5), so training sees the same inputs.
+    ``prompts``: the prompt name per column (``query``/``passage``, ``""`` for none); default ``query`` for every
+    column -- what evaluation encodes with for models with prompts (e5), so training sees the same inputs.
+    ``row_prompts``: the prompt name per row, for every column, instead (a stream whose rows are queries and
+    passages alike).
     ``target_columns``: see :class:`Examples`.
     """
     if not rows:
         raise InputError(f"{name}: no training rows")
     n = len(rows[0])
     rows, spans = read_rows(model, rows, spans)
-    prefixes = [prompt_prefix(model, kind) for kind in (prompts or ["query"] * n)]
-    if spans is not None and prefixes[0]:
-        k = len(prefixes[0])
-        spans = [(sp[0] + k, sp[1] + k) if sp is not None else None for sp in spans]
-    rows = [tuple(p + t for p, t in zip(prefixes, r, strict=True)) for r in rows] if any(prefixes) else rows
-    columns, truncated = [], 0
+    kinds = prompts or ["query"] * n
+    columns, truncated, offsets = [], 0, None
     for c in range(n):
-        ids, cut = tokenize(model, [r[c] for r in rows], max_seq_length)
+        per_row = [model_prompt(model, kind) for kind in (row_prompts or [kinds[c]] * len(rows))]
+        want = c == 0 and spans is not None
+        ids, cut, found = tokenize(model, [r[c] for r in rows], per_row, max_seq_length, want)
         columns.append(ids)
         truncated += cut
+        if want:  # the Transformer prepends the prompt to the text (prepend_prompt_to_texts): spans move by it
+            spans = [
+                None if sp is None else (sp[0] + len(p or ""), sp[1] + len(p or ""))
+                for sp, p in zip(spans, per_row, strict=True)
+            ]
+            offsets = found
     if truncated:
         log.info("%s: %d of %d texts truncated to %d tokens", name, truncated, n * len(rows), max_seq_length)
-    masks = span_token_masks(model, [r[0] for r in rows], spans, columns[0]) if spans is not None else None
+    masks = span_token_masks(offsets, spans, columns[0]) if spans is not None else None
     return Examples(
         name, columns, list(labels), list(groups), label_dtype, spread_groups, truncated, masks, target_columns
     )
@@ -138,18 +170,17 @@ def read_rows(model, rows: Sequence[Sequence[str]], spans: Sequence[tuple[int, i
     return [tuple(r) for r in zip(*columns, strict=True)], spans
 
 
-def span_token_masks(model, texts, spans, ids: list[list[int]]) -> list[list[int]]:
-    """Per row, 1 for tokens overlapping the character span (all ones for rows without a span or when the
-    span was cut off by truncation)."""
-    enc = model.tokenizer(list(texts), truncation=False, add_special_tokens=True, return_offsets_mapping=True)
+def span_token_masks(offsets: list, spans, ids: list[list[int]]) -> list[list[int]]:
+    """Per row, 1 for tokens (``offsets``: their character offsets in the prompted text) overlapping the character
+    span (all ones for rows without a span or when the span was cut off by truncation)."""
     masks = []
-    for offsets, span, row_ids in zip(enc["offset_mapping"], spans, ids, strict=True):
+    for row_offsets, span, row_ids in zip(offsets, spans, ids, strict=True):
         n = len(row_ids)
         if span is None:
             masks.append([1] * n)
             continue
         start, end = span
-        mask = [int(a < end and b > start and b > a) for a, b in offsets[:n]]
+        mask = [int(a < end and b > start and b > a) for a, b in row_offsets[:n]]
         masks.append(mask if any(mask) else [1] * n)
     return masks
 

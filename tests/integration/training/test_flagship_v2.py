@@ -10,6 +10,7 @@ import logging
 
 import pytest
 
+from idiomkit.idioms.reader import encoder_module
 from idiomkit.models import load_model
 from idiomkit.training import train
 from idiomkit.training.recipes.frozen import FROZEN_DIR
@@ -111,7 +112,7 @@ def test_frozen_targets_are_cached_and_read_back_on_resume(student_run):
 def test_lora_is_merged_and_the_reader_reloads(student_run):
     out, _, _, _ = student_run
     model = load_model(str(out))
-    assert type(model[0]).__name__ == "IdiomReader" and not hasattr(model[0].model, "merge_and_unload")
+    assert type(model[0]).__name__ == "IdiomReader" and not hasattr(encoder_module(model).model, "merge_and_unload")
     assert not any("lora" in name for name, _ in model.named_parameters())
     assert model.encode(["He spilled the beans."]).shape == (1, 384)
 

@@ -153,8 +153,8 @@ def test_an_encoder_saved_without_a_pooler_reloads_without_one(tmp_path, caplog)
     freshly initialised pooler and a "MISSING" load report."""
     from sentence_transformers import SentenceTransformer
 
+    from idiomkit.idioms.reader import encoder_module
     from idiomkit.models import load_model
-    from idiomkit.models.lora import encoder_module
     from idiomkit.training.checkpoints import save_model_dir
 
     model = load_model("minilm")

@@ -15,6 +15,7 @@ from idiomkit.data.literal_words import (
     COLUMNS,
     WordNet,
     build_literal_words,
+    inflect_like,
     literal_span,
     load_literal_words,
     part_of_speech,
@@ -103,7 +104,7 @@ def test_renderings_from_a_wordnet_database(tmp_path):
     )
     got = {(r.word, r.pos): (r.literal, r.how) for r in rows}
     assert got[("bucket", "n")] == ("pail", "synonym")
-    assert got[("kicked", "v")] == ("struck", "hypernym")  # irregular past from verb.exc
+    assert got[("kicked", "v")] == ("struck", "hypernym")  # the English inflector's irregular past
     assert got[("legs", "n")] == ("limbs", "hypernym")
     assert got[("bacon", "n")] == ("cut of pork", "hypernym")  # several words only when one word fails
     assert got[("fence", "n")] == ("fencing", "synonym") and got[("fence", "v")] == ("enclose", "hypernym")
@@ -118,6 +119,31 @@ def test_renderings_from_a_wordnet_database(tmp_path):
     assert literal_span(words_of("They fence it ."), [1], words) == words_of("They fencing it .")  # most counted
     assert literal_span(words_of("to fence it"), [1], words) == words_of("to enclose it")  # a verb after "to"
     assert literal_span(words_of("a zzz"), [1], words) is None and words["zzz"] == {}
+
+
+@pytest.mark.parametrize(
+    ("literal", "word", "lemma", "pos", "expected"),
+    [
+        ("pail", "buckets", "bucket", "n", "pails"),
+        ("person", "friends", "friend", "n", "people"),  # an irregular plural
+        ("strike", "kicked", "kick", "v", "struck"),
+        ("go", "fallen", "fall", "v", "gone"),  # a participle that is no past
+        ("go", "fell", "fall", "v", "went"),
+        ("hit", "shooting", "shoot", "v", "hitting"),  # the final consonant doubles
+        ("run", "draining", "drain", "v", "running"),
+        ("shut", "closed", "close", "v", "shut"),
+        ("have", "bears", "bear", "v", "has"),
+        ("be", "lay", "lie", "v", "was"),  # "be" by be_form
+        ("be", "lying", "lie", "v", "being"),
+        ("increase", "upped", "up", "v", "increased"),  # a form the English tables do not know: read from its end
+        ("pop", "downs", "down", "v", "pops"),
+        ("big", "larger", "large", "a", "more big"),
+        ("big", "largest", "large", "a", "most big"),
+        ("pail", "bucket", "bucket", "n", "pail"),  # the word is its lemma: the literal as it is
+    ],
+)
+def test_literal_inflected_like_the_word_by_the_readers_inflector(literal, word, lemma, pos, expected):
+    assert inflect_like(literal, word, lemma, pos) == expected
 
 
 def test_part_of_speech_reads_the_context():

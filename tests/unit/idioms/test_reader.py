@@ -15,7 +15,7 @@ from helpers.bad_inputs import assert_one_line_error
 from idiomkit.cli import app
 from idiomkit.idioms import Lexicon
 from idiomkit.idioms.morphology_en import inflect, verb_form
-from idiomkit.idioms.reader import IdiomReader
+from idiomkit.idioms.reader import IdiomReader, encoder_module
 from idiomkit.idioms.rewrite import Rewriter
 from idiomkit.reader_api import add_reader, read
 
@@ -140,9 +140,22 @@ def test_the_module_rewrites_before_the_next_module_preprocesses():
     model = SentenceTransformer(modules=[reader, inner], device="cpu")
     model.preprocess(["he kicked the bucket", ("a piece of cake", "plain"), "plain text"], prompt="query: ")
     assert inner.seen == [(["he died", ("easy", "plain"), "plain text"], "query: ")]
-    assert model.max_seq_length == 128 and model.modalities == ["text"]
-    model.max_seq_length, model.tokenizer = 64, "a tokenizer"
-    assert (inner.max_seq_length, inner.tokenizer) == (64, "a tokenizer") and reader.forward({"x": 1}) == {"x": 1}
+    assert model.modalities == ["text"] and reader.forward({"x": 1}) == {"x": 1}
+
+
+def test_what_sentence_transformers_asks_its_first_module_is_the_next_modules():
+    """``SentenceTransformer.tokenizer`` (get and set), ``.processor`` and ``.max_seq_length`` (get and set) read
+    ``model[0]``: a reader in front hands each to the module behind it; the encoder is ``encoder_module``'s."""
+    from sentence_transformers import SentenceTransformer
+
+    inner = Tokenizing()
+    inner.tokenizer, inner.processor = "a tokenizer", "a processor"
+    model = SentenceTransformer(modules=[IdiomReader(LEX), inner], device="cpu")
+    assert (model.tokenizer, model.processor, model.max_seq_length) == ("a tokenizer", "a processor", 128)
+    model.tokenizer, model.max_seq_length = "another tokenizer", 64
+    assert (inner.tokenizer, inner.max_seq_length) == ("another tokenizer", 64)
+    plain = Tokenizing()
+    assert encoder_module(model) is inner and encoder_module(SentenceTransformer(modules=[plain])) is plain
 
 
 def test_the_module_leaves_a_literal_use_alone():

@@ -36,6 +36,7 @@ import torch
 from idiomkit.data.idiolink import IdioLinkSplit, load_idiolink
 from idiomkit.data.semeval2a import Example2A, data_paths, load_train
 from idiomkit.errors import OptionError
+from idiomkit.idioms.reader import encoder_module
 from idiomkit.methods.base import Method
 from idiomkit.methods.semeval2a.classifier import ClassifierConfig, classify, train_classifier
 from idiomkit.metrics.retrieval import RUN_METRICS, r_precision_and_ndcg10, run_metrics_mean
@@ -352,7 +353,7 @@ def shared_parameters(model, classifier) -> dict[str, int]:
     """Parameter counts of the retrieval encoder, of what the classifier adds to it (parameters that differ from the
     encoder's: its fine-tuned layers and head) and of the pair."""
 
-    encoder = dict(model[0].auto_model.named_parameters())
+    encoder = dict(encoder_module(model).auto_model.named_parameters())
 
     def shared(name: str, p) -> bool:
         mine = encoder.get(name.removeprefix("encoder.")) if name.startswith("encoder.") else None

@@ -27,7 +27,7 @@ from torch import Tensor, nn
 from idiomkit.data.semeval2a import Example2A, find_mwe
 from idiomkit.embedding.spans import masked_mean, span_token_mask
 from idiomkit.errors import OptionError, check_choice
-from idiomkit.idioms.reader import model_inputs
+from idiomkit.idioms.reader import encoder_module, model_inputs
 from idiomkit.methods.base import Method
 from idiomkit.metrics.classification import macro_f1
 from idiomkit.settings import seed_everything
@@ -115,7 +115,7 @@ class SpanClassifier(nn.Module):
 
     def __init__(self, st, pool: str = "span+mean", num_labels: int = 2):
         super().__init__()
-        self.encoder = st[0].auto_model
+        self.encoder = encoder_module(st).auto_model
         self.tokenizer = st.tokenizer
         self.read = functools.partial(model_inputs, st)  # the texts as st's idiom reader (if any) rewrites them
         self.pool = pool

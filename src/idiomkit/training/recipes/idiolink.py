@@ -23,7 +23,7 @@ from sentence_transformers.sentence_transformer import losses as st_losses
 
 from idiomkit.data.idiolink import Triplet, load_idiolink, load_triplets, triplets_path
 from idiomkit.settings import run_data_dir
-from idiomkit.training.examples import Examples, make_examples, prompt_prefix
+from idiomkit.training.examples import Examples, make_examples
 from idiomkit.training.recipe_options import IdioLinkRecipeOptions
 from idiomkit.training.recipes.base import PhasesFn, Recipe, adaptive_loss, single_stream
 
@@ -112,19 +112,18 @@ def idiolink_labelled_examples(model, _groups, cfg) -> Examples:
     docs = {d.sentence: d for d in load_idiolink(run_data_dir(cfg.data_dir), "train").documents}
     triplets = idiolink_triplets(cfg)
     labels: dict[tuple[str, str], int] = {}
-    rows, row_labels, groups, spans = [], [], [], []
+    rows, row_labels, groups, spans, kinds = [], [], [], [], []
 
-    query, passage = prompt_prefix(model, "query"), prompt_prefix(model, "passage")
-
-    def add(text: str, key: tuple[str, str], group: int, span=None, prefix: str = passage) -> None:
-        rows.append((prefix + text,))
+    def add(text: str, key: tuple[str, str], group: int, span=None, kind: str = "passage") -> None:
+        rows.append((text,))
         row_labels.append(labels.setdefault(key, len(labels)))
         groups.append(group)
-        spans.append((span[0] + len(prefix), span[1] + len(prefix)) if span else None)
+        spans.append(span)
+        kinds.append(kind)
 
     for g, t in enumerate(triplets):
         query_key = (t.query_idiom, _relevance_class(t.query_usage))
-        add(t.query, query_key, g, _query_span(cfg, t), prefix=query)
+        add(t.query, query_key, g, _query_span(cfg, t), kind="query")
         add(t.positive, query_key, g)
         for n in t.negatives:
             doc = docs.get(n)
@@ -138,7 +137,7 @@ def idiolink_labelled_examples(model, _groups, cfg) -> Examples:
         cfg.max_seq_length,
         label_dtype=torch.long,
         spans=spans if cfg.options.span_queries else None,
-        prompts=[""],
+        row_prompts=kinds,
     )
 
 
