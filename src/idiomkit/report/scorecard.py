@@ -142,10 +142,19 @@ def trained_before_split(params: dict[str, Any]) -> bool:
     return bool(training) and (training.get("core_test_version") or 0) < CORE_TEST_VERSION
 
 
+def scored_before(params: dict[str, Any]) -> bool:
+    """Whether a card's core test was scored with an earlier construction (its block's recorded
+    ``core_test_version`` is older than the current one)."""
+    block = (params.get("blocks") or {}).get(CORE_BLOCK) or {}
+    version = block.get("core_test_version")
+    return isinstance(version, int) and version < CORE_TEST_VERSION
+
+
 def stale_core(rec: dict[str, Any]) -> bool:
     """Whether a card's core-test numbers compare with nothing current (:func:`old_core_test`,
-    :func:`trained_before_split`)."""
-    return old_core_test(rec["metrics"]) or trained_before_split(rec.get("params", {}))
+    :func:`scored_before`, :func:`trained_before_split`)."""
+    params = rec.get("params", {})
+    return old_core_test(rec["metrics"]) or scored_before(params) or trained_before_split(params)
 
 
 def any_old_core_test(recs: Sequence[dict[str, Any]]) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from idiomkit.data.meaning_triples import VERSION as CORE_VERSION
 from idiomkit.report.core_test import (
     card_controls_lines,
     controls_rows,
@@ -42,7 +43,7 @@ def card(recipe, seed, heldout_en, track="plain", n=10, trained=False):
     params = {"track": track, "reader_version": 5}
     params["blocks"] = {"meaning-triples": {"controls": {"length_overlap_rule": "less overlap"}}}
     if trained:
-        params["training"] = {"label": recipe, "core_test_version": 3}
+        params["training"] = {"label": recipe, "core_test_version": CORE_VERSION}
     rec = {"task": "scorecard", "model": "mpnet", "recipe": recipe, "seed": seed, "params": params}
     rec["metrics"] = {"meaning-triples": core}
     return Path(f"mpnet__{recipe}__{seed}.json"), rec

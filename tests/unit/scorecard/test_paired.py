@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from idiomkit.data.meaning_triples import VERSION as CORE_VERSION
 from idiomkit.report import scorecard
 from idiomkit.report.compare import COMPARED
 from idiomkit.report.paired import Card, admire_items, interval_mark, items_of, paired_interval
@@ -32,7 +33,7 @@ def write_card(folder: Path, recipe: str, correct: list[bool], reported: float |
     Path(f"{stem}.meaning-triples.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     accuracy = float(np.mean(correct)) if reported is None else reported
     training = None if recipe == BASE_WITH_READER else {"label": recipe, "reads_max_seq_length": 512}
-    training = training and {**training, "core_test_version": 3}
+    training = training and {**training, "core_test_version": CORE_VERSION}
     rec = {
         "task": "scorecard",
         "model": "me5",

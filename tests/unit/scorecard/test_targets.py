@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from idiomkit.data.meaning_triples import VERSION as CORE_VERSION
 from idiomkit.report import scorecard
 from idiomkit.report.targets import best_reached_rows, target_cell, targets_rows, targets_section
 from idiomkit.report.versus_base import BASE_WITH_READER
 
 
 def card(recipe, seed, heldout_en, stsb, trained=True, headline=True):
-    training = {"label": recipe, "reads_max_seq_length": 512, "core_test_version": 3}
+    training = {"label": recipe, "reads_max_seq_length": 512, "core_test_version": CORE_VERSION}
     params = {"track": "plain", "training": training if trained else None}
     core = {"heldout_EN": {"accuracy": heldout_en, "controls": {"headline": headline}}, "heldout_pie": {}}
     metrics = {"meaning-triples": core, "sts-guard": {"stsb-en": stsb}}

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from idiomkit.data.meaning_triples import VERSION as CORE_VERSION
 from idiomkit.report import scorecard
 from idiomkit.report.scorecard import ADMIRE_BY_TYPE
 from idiomkit.report.versus_base import BASE_WITH_READER, admire_by_type_section, clears, versus_base_rows
 
 
 def card(model, recipe, seed, idiom, stsb, trained=True, track="plain", val=None):
-    training = {"label": recipe, "reads_max_seq_length": 512, "core_test_version": 3}  # a run saved as runs are now
+    training = {
+        "label": recipe,
+        "reads_max_seq_length": 512,
+        "core_test_version": CORE_VERSION,
+    }  # a run saved as runs are now
     training |= {"best": {"metric": "val_mean", "value": val, "step": 300}} if val is not None else {}
     params = {"track": track, "training": training if trained else None}
     metrics = {"semeval2b": {"ALL": {"idiom": idiom}}, "sts-guard": {"stsb-en": stsb}}
@@ -266,3 +271,14 @@ def test_a_trained_recommendation_names_the_experiment_that_makes_it(tmp_path):
         "`mpnet` flagship-v2-pool-mean-bf16 (`idiomkit reproduce --full --only mine --seed 0`)"
     )
     assert how_to_get(("mpnet", "zero-shot"), results) == "`mpnet` zero-shot"
+
+
+def test_a_card_scored_on_an_earlier_construction_of_the_core_test_compares_with_nothing():
+    from idiomkit.report.scorecard import stale_core
+
+    path, rec = core_card("minilm", "zero-shot", 0.6)
+    assert not stale_core(rec)
+    rec["params"]["blocks"] = {"meaning-triples": {"core_test_version": CORE_VERSION - 1}}
+    assert stale_core(rec)
+    rec["params"]["blocks"]["meaning-triples"]["core_test_version"] = CORE_VERSION
+    assert not stale_core(rec)
