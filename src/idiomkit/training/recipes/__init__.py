@@ -38,7 +38,7 @@ def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> lis
 
 
 # the suffix a post-training verb adds to the label of the run it reads (``idiomkit center RUN``: that run's label
-# + ``-center``), so a method experiment's cards are named from the experiment it reads
+# + ``-center``), so a method experiment's scorecards are named from the experiment it reads
 METHOD_SUFFIXES = {"center": "-center"}
 
 
