@@ -7,13 +7,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import tomllib
-
 from idiomkit.data.meaning_triples import VERSION as CORE_TEST_VERSION
 from idiomkit.idioms.version import READER_VERSION
 from idiomkit.models.registry import REGISTRY
+from idiomkit.report.experiments import (
+    EXPERIMENT_NOTE,
+    experiment_cell,
+    experiment_specs,
+    experiments_beside,
+    experiments_for,
+    made_by_experiments,
+)
 from idiomkit.report.tables import RULES, mean_std, training_rule
-from idiomkit.training.recipes import METHOD_SUFFIXES, run_label
 
 # (column, block, path into the block's metrics): the headline numbers of a scorecard, in table order
 HEADLINE: list[tuple[str, str, tuple[str, ...]]] = [
@@ -268,11 +273,13 @@ def off_the_readme(recs: Sequence[dict[str, Any]]) -> str | None:
 
 def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str, readme: bool = False) -> list[str]:
     """The table (header first) of the full (not quick) scorecards of ``track``: one line per (model, recipe), mean
-    ± std over seeds, the :data:`HEADLINE` columns some row has; no lines when the track has no scorecard. With
-    ``readme`` only the rows :func:`off_the_readme` keeps (the README's choice)."""
-    groups = full_scorecards(results, track)
+    ± std over seeds, the :data:`HEADLINE` columns some row has, then the experiment that makes a trained row
+    (:func:`~idiomkit.report.experiments.experiment_cell`); no lines when the track has no scorecard. With
+    ``readme`` only the rows :func:`off_the_readme` keeps and no experiment column (the README's choice)."""
+    groups = full_scorecards_with_paths(results, track)
     rows = []
-    for (model, recipe), recs in sorted(groups.items(), key=lambda item: (item[0][1] != "zero-shot", item[0])):
+    for (model, recipe), pairs in sorted(groups.items(), key=lambda item: (item[0][1] != "zero-shot", item[0])):
+        recs = [rec for _, rec in pairs]
         if readme and off_the_readme(recs):
             continue
         cells, stale = {}, any_old_core_test(recs)
@@ -285,12 +292,15 @@ def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str, readm
             cells[column] += CONTROL_MARK if failed else ""
         rule = training_rule((recs[0]["params"].get("training") or {}).get("label"))
         marks = short_read_mark(recs) + old_reader_mark(recs)
-        rows.append((f"| {model} | {recipe}{marks} | {rule} | {len(recs)} | ", cells))
-    columns = [c for c, _, _ in HEADLINE if any(cells[c] for _, cells in rows)]
+        end = "" if readme else f" {experiment_cell(recs, pairs[0][0])} |"
+        rows.append((f"| {model} | {recipe}{marks} | {rule} | {len(recs)} | ", cells, end))
+    columns = [c for c, _, _ in HEADLINE if any(cells[c] for _, cells, _ in rows)]
     if not rows:
         return []
-    head = ["| model | recipe | rule | seeds | " + " | ".join(columns) + " |", "|" + "---|" * (len(columns) + 4)]
-    return head + [start + " | ".join(cells[c] for c in columns) + " |" for start, cells in rows]
+    extra = [] if readme else ["experiment"]
+    head = ["| model | recipe | rule | seeds | " + " | ".join([*columns, *extra]) + " |"]
+    head.append("|" + "---|" * (len(columns) + len(extra) + 4))
+    return head + [start + " | ".join(cells[c] for c in columns) + " |" + end for start, cells, end in rows]
 
 
 def rows_off_the_readme(results: list[tuple[Path, dict[str, Any]]], track: str) -> list[str]:
@@ -345,7 +355,7 @@ def selection_metric(model: str, recipe: str, card: Path) -> str | None:
     name = experiment_of(model, recipe, card)
     if name is None:
         return None
-    spec = experiment_specs(card)[name]
+    spec = experiment_specs(experiments_beside(card))[name]
     metric = (spec.get("select") or {}).get("metric")
     return metric if isinstance(metric, str) and metric else None
 
@@ -415,33 +425,13 @@ def how_to_get(group: tuple[str, str], results: list[tuple[Path, dict[str, Any]]
     return f"`{model}` {recipe}{command}"
 
 
-def experiment_specs(card: Path) -> dict[str, dict]:
-    """The experiment files beside the scorecard's results folder (``benchmarks/experiments/<benchmark>/NAME.toml``),
-    parsed, by name (empty when there is no such folder)."""
-    folder = card.parent.parent.parent / "experiments"
-    return {p.stem: tomllib.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.rglob("*.toml"))}
-
-
-def experiment_of(model: str, label: str, card: Path) -> str | None:
-    """The experiment (``benchmarks/experiments/<benchmark>/NAME.toml``, beside the scorecard's results folder) that
-    trains ``model`` into run label ``label``, or that makes it from another experiment's run with a post-training verb
-    (:data:`~idiomkit.training.recipes.METHOD_SUFFIXES`: ``idiomkit center``); None when none does (or the scorecard
-    has no such folder beside it)."""
-    specs = experiment_specs(card)
-    labels = {
-        name: run_label(train["recipe"], train)
-        for name, spec in specs.items()
-        if (train := spec.get("train") or {}).get("model") == model and "recipe" in train
-    }
-    for name, spec in specs.items():
-        if labels.get(name) == label:
-            return name
-        method = spec.get("method") or {}
-        read = next((v.get("experiment") for v in method.get("positional", []) if isinstance(v, dict)), None)
-        suffix = METHOD_SUFFIXES.get(method.get("subcommand", ""))
-        if suffix and read in labels and labels[read] + suffix == label:
-            return name
-    return None
+def experiment_of(model: str, label: str, card: Path, config: dict[str, Any] | None = None) -> str | None:
+    """The first experiment (``benchmarks/experiments/<benchmark>/NAME.toml``, beside the scorecard's results
+    folder) that makes ``model`` into run label ``label`` (:func:`~idiomkit.report.experiments.experiments_for`:
+    its ``[train]`` table, or another experiment's run it reads with a post-training verb; ``config``: the row's
+    recorded training options); None when none does (or the scorecard has no such folder beside it)."""
+    names = experiments_for(model, label, made_by_experiments(experiments_beside(card)), config)
+    return names[0] if names else None
 
 
 def scorecard_section(
@@ -474,6 +464,7 @@ def scorecard_section(
         "give every column with its shortcut controls). The rule is what the training "
         f"data went through: {rules}.",
         "",
+        *([] if readme else [EXPERIMENT_NOTE, ""]),
     ]
 
 
