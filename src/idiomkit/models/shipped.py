@@ -10,7 +10,9 @@ the rebuilt core test and the scorecard. Until one does, the shipped model is th
 model card says so.
 
 Adapter files (``models/resources/adapters/<name>/``): ``adapter.json`` (``format``, ``base``, ``rank``,
-``alpha``, ``targets``, ``sha256`` of the weights, the run it came from) and ``adapter.safetensors``.
+``alpha``, ``targets``, ``files``: each weight file's sha256, the run it came from) and the weights, split into
+``adapter-<k>.safetensors`` shards of at most :data:`SHARD_BYTES` of tensors so that no file passes 2 MB (a record
+of one ``adapter.safetensors`` and its ``sha256`` reads too).
 
 Example::
 
@@ -33,6 +35,7 @@ from idiomkit.models.tensor_files import read_checked_tensors
 
 ADAPTERS = Path(__file__).parent / "resources" / "adapters"
 ADAPTER_FORMAT = "idiomkit-adapter"
+SHARD_BYTES = 1_800_000  # tensor bytes per weight file: each file stays under the repository's 2 MB
 
 
 @dataclass(frozen=True)
@@ -88,18 +91,39 @@ SHIPPED: dict[str, ShippedModel] = {
 
 
 def read_adapter(folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The adapter's record and tensors; a missing, changed (sha256), linked or non-finite file is refused in one
-    line (DataError)."""
-    record_path, weights = folder / "adapter.json", folder / "adapter.safetensors"
+    """The adapter's record and tensors (every shard's); a missing, changed (sha256), linked or non-finite file is
+    refused in one line (DataError)."""
+    record_path = folder / "adapter.json"
     record = read_format_record(record_path, ADAPTER_FORMAT, "adapter record", "an idiomkit adapter")
     for name in ("rank", "alpha"):
         value = record.get(name)
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             raise DataError(record_path, None, name, f"expected a positive integer, got {value!r}")
-    if weights.is_symlink() or not weights.is_file():
-        raise DataError(weights, None, None, "missing, or not a plain file")
-    state = read_checked_tensors(weights, record.get("sha256"), record_path)
+    files = record.get("files", {"adapter.safetensors": record.get("sha256")})
+    if not isinstance(files, dict) or not files or any(Path(n).name != n for n in files):
+        raise DataError(record_path, None, "files", "expected file names in this folder with their sha256")
+    state: dict[str, Any] = {}
+    for name, digest in sorted(files.items()):
+        weights = folder / name
+        if weights.is_symlink() or not weights.is_file():
+            raise DataError(weights, None, None, "missing, or not a plain file")
+        state.update(read_checked_tensors(weights, digest, record_path))
     return record, state
+
+
+def shards(state: dict[str, Any], limit: int = SHARD_BYTES) -> list[dict[str, Any]]:
+    """``state``'s tensors (in name order) packed into consecutive groups of at most ``limit`` bytes each (a
+    tensor larger than ``limit`` alone in its group)."""
+    out: list[dict[str, Any]] = [{}]
+    size = 0
+    for name in sorted(state):
+        nbytes = state[name].numel() * state[name].element_size()
+        if out[-1] and size + nbytes > limit:
+            out.append({})
+            size = 0
+        out[-1][name] = state[name]
+        size += nbytes
+    return out
 
 
 def apply_adapter(model: Any, folder: Path) -> Any:
@@ -116,9 +140,7 @@ def apply_adapter(model: Any, folder: Path) -> Any:
     peft_model = get_peft_model(encoder.model, config)
     result = set_peft_model_state_dict(peft_model, {k: v.to(torch.float32) for k, v in state.items()})
     if getattr(result, "unexpected_keys", None):
-        raise DataError(
-            folder / "adapter.safetensors", None, None, f"tensors the base lacks: {result.unexpected_keys[:3]}"
-        )
+        raise DataError(folder, None, None, f"adapter tensors the base lacks: {result.unexpected_keys[:3]}")
     encoder.model = peft_model.merge_and_unload()
     return model
 
@@ -169,14 +191,18 @@ def save_adapter(peft_model: Any, folder: Path, base: str, run: str = "") -> Pat
     folder.mkdir(parents=True, exist_ok=True)
     config = peft_model.peft_config["default"]
     state = {k: v.detach().half().contiguous() for k, v in get_peft_model_state_dict(peft_model).items()}
-    save_file(state, str(folder / "adapter.safetensors"))
+    files = {}
+    for k, shard in enumerate(shards(state, SHARD_BYTES), start=1):
+        name = f"adapter-{k}.safetensors"
+        save_file(shard, str(folder / name))
+        files[name] = sha256_file(folder / name)
     record = {
         "format": ADAPTER_FORMAT,
         "base": base,
         "rank": config.r,
         "alpha": config.lora_alpha,
         "targets": sorted(config.target_modules),
-        "sha256": sha256_file(folder / "adapter.safetensors"),
+        "files": files,
         "run": run,
     }
     atomic_write_text(folder / "adapter.json", json.dumps(record, indent=1) + "\n")

@@ -15,7 +15,8 @@ from idiomkit.report.paired import ScorecardHeadline, interval_mark, paired_inte
 from idiomkit.report.scorecard import ADMIRE_BY_TYPE, HEADLINE, SCORECARD_TASK, column_digits, headline
 from idiomkit.results import read_result
 
-COMPARED = [*HEADLINE, *ADMIRE_BY_TYPE]  # the headline columns, then AdMIRe's pool by sentence type
+# the headline columns, the raw held-out core accuracy (beside its control-balanced one), AdMIRe by sentence type
+COMPARED = [*HEADLINE, ("core acc (held-out)", "meaning-triples", ("heldout", "accuracy")), *ADMIRE_BY_TYPE]
 
 
 def read_scorecard(path: Path) -> ScorecardHeadline:

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from idiomkit.data.idiolink import Query, load_idiolink
+from idiomkit.data.meaning_triples import Triple
 from idiomkit.data.semeval2022 import GoldRow, SubtaskAExample, load_subtask_a, load_subtask_b
 from idiomkit.metrics.bootstrap import (
     RESAMPLES,
@@ -39,6 +40,7 @@ from idiomkit.metrics.bootstrap import (
 from idiomkit.metrics.ranking import item_metrics
 from idiomkit.metrics.retrieval import query_metrics, relevant_documents
 from idiomkit.results import read_prediction
+from idiomkit.tasks.core_controls import CONTROLS, balancing_weights, fitted_controls
 
 log = logging.getLogger(__name__)
 
@@ -123,20 +125,49 @@ def _idiolink_test(data_dir: Path) -> tuple[list[Query], dict[str, set[str]]]:
     return [q for q in data.queries if q.id in qrels], relevant
 
 
+def _core_rows(stem: Path, column: str) -> list[dict[str, str]] | None:
+    """The rows of one core-test column in a scorecard's TSV (None: no TSV, or one of an earlier core test)."""
+    rows = _rows(Path(f"{stem}.meaning-triples.tsv"), "\t")
+    if rows is None or (rows and "column" not in rows[0]):
+        return None
+    return [r for r in rows if r["column"] == column]
+
+
 def core_items(column: str) -> Callable[[Path, Path | None], Items | None]:
     """The core test's triples of one column (``heldout``: held-out, human-written; ``seen``; the TSV's ``column``):
     correct when the paraphrase is nearer; clusters are idioms. A scorecard on an earlier core test (no ``column``)
     gives none."""
 
     def read(stem: Path, data_dir: Path | None) -> Items | None:
-        rows = _rows(Path(f"{stem}.meaning-triples.tsv"), "\t")
-        if rows is None or (rows and "column" not in rows[0]):
+        rows = _core_rows(stem, column)
+        if rows is None:
             return None
-        rows = [r for r in rows if r["column"] == column]
         keys = _unique(["\t".join((r["idiom"], r["sentence"], r["paraphrase"], r["misreading"])) for r in rows])
         pos, neg = (np.array([float(r[f"cos_{side}"]) for r in rows]) for side in ("paraphrase", "misreading"))
         undecided = float(np.mean(pos == neg)) if rows else 0.0
         return Items(keys, [r["idiom"] for r in rows], {"score": (pos > neg).astype(float)}, undecided)
+
+    return read
+
+
+def core_balanced_items(column: str) -> Callable[[Path, Path | None], Items | None]:
+    """:func:`core_items` with each triple's score scaled by its control-balancing weight (times the number of
+    triples): the mean of the scores is the control-balanced accuracy
+    (:func:`~idiomkit.tasks.core_controls.balancing_weights`, the controls fitted on ``data_dir``). The weights are
+    the same for both scorecards (the controls know no model) and held fixed across resamples."""
+    plain = core_items(column)
+
+    def read(stem: Path, data_dir: Path | None) -> Items | None:
+        items, rows = plain(stem, data_dir), _core_rows(stem, column)
+        if items is None or rows is None or data_dir is None or not rows:
+            return None
+        triples = [Triple(r["idiom"], r["language"], r["sentence"], r["paraphrase"], r["misreading"], "") for r in rows]
+        correct = fitted_controls(data_dir).correct(triples)
+        weights = balancing_weights([correct[c] for c in CONTROLS])
+        if not np.isfinite(weights).all():
+            return None
+        score = items.values["score"] * weights * len(weights)
+        return Items(items.keys, items.clusters, {"score": score}, items.undecided)
 
     return read
 
@@ -268,6 +299,7 @@ PAIRED: dict[str, PairedColumn] = {
     "Xiao I/D margin": PairedColumn(xiao_margin_items, _mean),
     "Xiao MRR": PairedColumn(xiao_mrr_items, _mean),
     "core acc (held-out)": PairedColumn(core_items("heldout"), _mean),
+    "core acc (held-out, balanced)": PairedColumn(core_balanced_items("heldout"), _mean),
     "core acc (seen)": PairedColumn(core_items("seen"), _mean),
     "STS-B test ρ": PairedColumn(sts_items("stsb-en"), _spearman),
     "ASSIN 2 test ρ": PairedColumn(sts_items("assin2"), _spearman),

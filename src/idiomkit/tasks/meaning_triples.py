@@ -21,8 +21,11 @@ paraphrase) against cos(sentence, misreading)), ``margin`` (mean of their differ
 
 ``controls`` (:mod:`idiomkit.tasks.core_controls`): on the same triples, the accuracy of the bag-of-inserted-words
 classifier (``bow``) and of the length/overlap rule fixed on the training rows (``length_overlap``; ``reversed``: the
-opposite rule), each with its interval, and ``headline``: whether both stay at or below
-:data:`~idiomkit.tasks.core_controls.CONTROL_CEILING` (a column is a headline only then).
+opposite rule), each with its interval; ``headline``: whether both stay within
+:data:`~idiomkit.tasks.core_controls.CONTROL_CEILING` of chance either way (.45-.55; a column is a headline only
+then); and ``balanced``: the model's *control-balanced accuracy* (the triples weighted so both controls score .5,
+:func:`~idiomkit.tasks.core_controls.balancing_weights`), its interval and ``n_eff``, the number a column that is no
+headline can still be read by.
 
 Example::
 
@@ -47,7 +50,15 @@ from idiomkit.data.meaning_triples import VERSION, CoreTest, Triple
 from idiomkit.embedding.encode import encode_texts
 from idiomkit.metrics.bootstrap import cluster_weights, percentile_interval, weighted_mean
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
-from idiomkit.tasks.core_controls import CONTROL_CEILING, Controls, fitted_controls, rule_correct
+from idiomkit.tasks.core_controls import (
+    CONTROL_CEILING,
+    CONTROLS,
+    Controls,
+    balancing_weights,
+    fitted_controls,
+    rule_correct,
+    within_ceiling,
+)
 
 log = logging.getLogger(__name__)
 
@@ -132,21 +143,53 @@ def groups_of(triple: Triple, looked_up: bool | None = None) -> list[str]:
 
 
 def control_metrics(
-    controls: Controls, triples: Sequence[Triple], members: dict[str, list[int]]
+    controls: Controls,
+    triples: Sequence[Triple],
+    members: dict[str, list[int]],
+    model_correct: np.ndarray | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """``{group: controls block}`` (module docstring) for the groups of ``members`` (group -> triple indices)."""
+    """``{group: controls block}`` (module docstring) for the groups of ``members`` (group -> triple indices); with
+    ``model_correct`` (per triple, whether the model chose the paraphrase) each block also holds ``balanced``: the
+    model's control-balanced accuracy (:func:`balanced_metrics`)."""
     correct = controls.correct(triples)
-    correct["reversed"] = rule_correct(OPPOSITE[controls.rule], triples)
+    reversed_rule = rule_correct(OPPOSITE[controls.rule], triples)
     idioms = [t.idiom for t in triples]
     out = {}
     for group, idx in members.items():
+        clusters = [idioms[i] for i in idx]
         block: dict[str, Any] = {}
-        for name, values in correct.items():
+        for name, values in (*correct.items(), ("reversed", reversed_rule)):
             block[name] = float(np.mean(values[idx]))
-            block[f"{name}_ci95"] = list(bootstrap_ci(values[idx], [idioms[i] for i in idx]))
-        block["headline"] = max(block["bow"], block["length_overlap"]) <= CONTROL_CEILING
+            block[f"{name}_ci95"] = list(bootstrap_ci(values[idx], clusters))
+        block["headline"] = all(within_ceiling(block[name]) for name in CONTROLS)
+        if model_correct is not None:
+            block["balanced"] = balanced_metrics(model_correct[idx], [correct[c][idx] for c in CONTROLS], clusters)
         out[group] = block
     return out
+
+
+def balanced_metrics(
+    model_correct: np.ndarray,
+    control_correct: Sequence[np.ndarray],
+    clusters: Sequence[str],
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+) -> dict[str, Any]:
+    """The model's accuracy with the triples weighted so every control scores .5
+    (:func:`~idiomkit.tasks.core_controls.balancing_weights`), its interval (the same idiom resamples as
+    :func:`bootstrap_ci`, each resample balanced again) and ``n_eff``; ``{}`` when the column cannot be balanced (a
+    control right on every triple, or wrong on every one)."""
+    weights = balancing_weights(control_correct)
+    if not np.isfinite(weights).all():
+        return {}
+    draws = balancing_weights(control_correct, cluster_weights(clusters, resamples=resamples, seed=seed)[1:])
+    model_correct = np.asarray(model_correct, dtype=float)
+    return {
+        "accuracy": float(weights @ model_correct),
+        "accuracy_ci95": list(percentile_interval(draws @ model_correct)),
+        "n_eff": float(1 / np.sum(weights**2)),
+    }
 
 
 def score_triples(
@@ -181,7 +224,7 @@ def score_triples(
         for group, idx in sorted(members.items())
     }
     if controls is not None:
-        for group, block in control_metrics(controls, triples, members).items():
+        for group, block in control_metrics(controls, triples, members, cos[:, 0] > cos[:, 1]).items():
             metrics[group]["controls"] = block
     for group in COLUMNS:
         metrics.setdefault(group, {"n": 0})
@@ -295,7 +338,19 @@ class MeaningTriplesTask(Task):
         return TaskOutput(metrics, params, list(core.files), {"tsv": triples_tsv(triples, cos, lexicon)})
 
     def summary_table(self, metrics: dict[str, Any]) -> list[list[str]]:
-        rows = [["triples", "n", "accuracy", "95 % CI", "AUC", "control: BoW", "control: length/overlap", "headline"]]
+        rows = [
+            [
+                "triples",
+                "n",
+                "accuracy",
+                "95 % CI",
+                "AUC",
+                "control: BoW",
+                "control: length/overlap",
+                "headline",
+                "balanced (n_eff)",
+            ]
+        ]
         for group in COLUMNS:
             block = metrics.get(group) or {}
             if block.get("n"):
@@ -306,4 +361,6 @@ class MeaningTriplesTask(Task):
                 if controls:
                     rows[-1] += [f"{controls['bow']:.3f}", f"{controls['length_overlap']:.3f}"]
                     rows[-1].append("yes" if controls["headline"] else "no")
+                    balanced = controls.get("balanced") or {}
+                    rows[-1].append(f"{balanced['accuracy']:.3f} ({balanced['n_eff']:.0f})" if balanced else "")
         return rows

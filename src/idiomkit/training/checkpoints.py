@@ -203,6 +203,22 @@ def save_model_dir(model, path: Path) -> None:
     os.replace(tmp, path)
 
 
+def save_lora_adapter(model, path: Path, base: str, run: str = "") -> Path | None:
+    """For a LoRA run, the adapters alone (unmerged, fp16: :func:`~idiomkit.models.shipped.save_adapter`) in
+    ``path``, written whole beside the model directory or not at all; None for a run without LoRA."""
+    from idiomkit.models.shipped import save_adapter
+
+    encoder = encoder_module(model).model
+    if not hasattr(encoder, "peft_config"):
+        return None
+    tmp = path.with_name(path.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    save_adapter(encoder, tmp, base, run)
+    shutil.rmtree(path, ignore_errors=True)
+    os.replace(tmp, path)
+    return path
+
+
 def write_failure(exc: BaseException, path: Path) -> OSError:
     """The OSError behind safetensors' "Error while serializing: IoError(Os { code: 28, ... })", naming ``path``
     (so a full disk reads as "no space left on device", not as corrupt weights)."""

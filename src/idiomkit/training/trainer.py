@@ -36,6 +36,7 @@ from idiomkit.training.checkpoints import (
     base_length,
     restore_checkpoint,
     save_checkpoint,
+    save_lora_adapter,
     save_model_dir,
     save_plain,
 )
@@ -82,6 +83,7 @@ def validate(
         state.best, state.best_step, state.bad_evals = score, state.step, 0
         if save:
             save_model_dir(model, out / "best")
+            save_lora_adapter(model, out / "best-adapter", cfg.model, out.name)  # a LoRA run's delta alone
     else:
         state.bad_evals += 1
         if cfg.patience is not None and state.bad_evals >= cfg.patience:

@@ -48,9 +48,9 @@ def test_a_changed_adapter_is_refused_in_one_line(tuned, tmp_path):
     _, folder = tuned
     for part in folder.iterdir():
         (tmp_path / part.name).write_bytes(part.read_bytes())
-    data = bytearray((tmp_path / "adapter.safetensors").read_bytes())
+    data = bytearray((tmp_path / "adapter-1.safetensors").read_bytes())
     data[-2] ^= 0x40
-    (tmp_path / "adapter.safetensors").write_bytes(bytes(data))
+    (tmp_path / "adapter-1.safetensors").write_bytes(bytes(data))
     with pytest.raises(DataError, match="sha256 differs") as err:
         read_adapter(tmp_path)
     assert "\n" not in str(err.value)
@@ -58,7 +58,7 @@ def test_a_changed_adapter_is_refused_in_one_line(tuned, tmp_path):
 
 def test_a_record_that_is_not_an_adapter_is_refused(tuned, tmp_path):
     _, folder = tuned
-    (tmp_path / "adapter.safetensors").write_bytes((folder / "adapter.safetensors").read_bytes())
+    (tmp_path / "adapter-1.safetensors").write_bytes((folder / "adapter-1.safetensors").read_bytes())
     (tmp_path / "adapter.json").write_text('{"format": "other"}')
     with pytest.raises(DataError, match="not an idiomkit adapter"):
         read_adapter(tmp_path)
@@ -79,3 +79,53 @@ def test_me5_idioms_loads_in_one_line_with_the_reader_in_front():
         "After years of illness, the old farmer finally kicked the bucket."
     ]
     assert model.encode(TEXTS).shape == (3, 384)
+
+
+def test_a_lora_run_keeps_its_best_delta_as_an_adapter(minilm, tmp_path):
+    """What training writes beside ``best/`` for a LoRA run (``best-adapter/``) is the adapter ``load_model`` of a
+    shipped model applies; a run without LoRA writes none."""
+    import torch
+
+    from idiomkit.models.lora import add_lora
+    from idiomkit.training.checkpoints import plain_copy, save_lora_adapter
+
+    assert save_lora_adapter(copy.deepcopy(minilm), tmp_path / "none", "minilm") is None
+    assert not (tmp_path / "none").exists()
+    model = copy.deepcopy(minilm)
+    add_lora(model, rank=4)
+    torch.manual_seed(1)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if "lora_" in name:
+                p.copy_(torch.randn_like(p).mul(0.1).half().float())
+    folder = save_lora_adapter(model, tmp_path / "best-adapter", "minilm", "run-1")
+    record, _ = read_adapter(folder)
+    assert record["base"] == "minilm" and record["rank"] == 4 and record["run"] == "run-1"
+    want = plain_copy(model).encode(TEXTS)
+    np.testing.assert_allclose(apply_adapter(copy.deepcopy(minilm), folder).encode(TEXTS), want, atol=1e-4)
+
+
+def test_a_large_delta_is_split_into_files_that_each_stay_small(minilm, tuned, tmp_path, monkeypatch):
+    """The shards a bigger adapter is written in: each file holds at most SHARD_BYTES of tensors, all are checked and
+    read back into the same delta; a missing shard is refused in one line."""
+    import idiomkit.models.shipped as shipped
+
+    want, folder = tuned
+    record, state = read_adapter(folder)
+    limit = max(v.numel() * v.element_size() for v in state.values()) * 3
+    monkeypatch.setattr(shipped, "SHARD_BYTES", limit)
+    peft_model = copy.deepcopy(minilm)
+    apply_like = apply_adapter(copy.deepcopy(minilm), folder).encode(TEXTS)
+    from peft import LoraConfig, get_peft_model, set_peft_model_state_dict
+
+    wrapped = get_peft_model(peft_model[0].auto_model, LoraConfig(r=2, lora_alpha=4, target_modules=["query", "value"]))
+    set_peft_model_state_dict(wrapped, {k: v.float() for k, v in state.items()})
+    split = save_adapter(wrapped, tmp_path / "split", base="minilm")
+    files = sorted(p.name for p in split.glob("*.safetensors"))
+    assert len(files) > 2 and set(read_adapter(split)[0]["files"]) == set(files)
+    _, again = read_adapter(split)
+    assert sorted(again) == sorted(state) and all((again[k] == state[k]).all() for k in state)
+    np.testing.assert_allclose(apply_adapter(copy.deepcopy(minilm), split).encode(TEXTS), apply_like, atol=1e-6)
+    (split / files[-1]).unlink()
+    with pytest.raises(DataError, match="missing"):
+        read_adapter(split)

@@ -95,7 +95,7 @@ def test_quick_scorecard_writes_envelope_predictions_table_figure(tmp_path, data
     ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "core acc (held-out)" in result.output and "STS-B test ρ" in result.output
+    assert "core acc (held-out, balanced)" in result.output and "STS-B test ρ" in result.output
     for track in ("plain",):
         card = tmp_path / "scorecard" / f"minilm__zero-shot__{track}-quick__seed0.json"
         rec = json.loads(card.read_text())

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from idiomkit.report import scorecard
+from idiomkit.report.compare import COMPARED
 from idiomkit.report.paired import ScorecardHeadline, admire_items, interval_mark, items_of, paired_interval
 from idiomkit.report.versus_base import BASE_WITH_READER, versus_base_rows
 
@@ -49,7 +50,7 @@ def write_scorecard(folder: Path, recipe: str, correct: list[bool], reported: fl
 
 def card_of(path: Path) -> ScorecardHeadline:
     rec = json.loads(path.read_text(encoding="utf-8"))
-    return ScorecardHeadline(path.with_suffix(""), scorecard.headline(rec["metrics"]))
+    return ScorecardHeadline(path.with_suffix(""), scorecard.headline(rec["metrics"], COMPARED))
 
 
 @pytest.fixture(autouse=True)
@@ -66,7 +67,8 @@ def test_a_clear_gain_is_marked_and_an_equal_card_is_not(tmp_path, monkeypatch):
     assert interval_mark((low, high)) == "▲"
     same = paired_interval(COLUMN, [card_of(base)], card_of(base))
     assert same == (0.0, 0.0) and interval_mark(same) == ""
-    rows = versus_base_rows([(base, json.loads(base.read_text())), (trained, json.loads(trained.read_text()))])
+    pair = [(base, json.loads(base.read_text())), (trained, json.loads(trained.read_text()))]
+    rows = versus_base_rows(pair, columns=COMPARED)  # the raw held-out column: no data to balance with here
     cells = [c.strip() for c in rows[2].strip("|").split("|")]
     assert "1.000 (+0.500▲)" in cells and cells[-1] == "1 ▲, 0 ▼ of 1"
 

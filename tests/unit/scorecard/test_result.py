@@ -16,7 +16,7 @@ METRICS = {
     "semeval2b": {"ALL": {"idiom": 0.25, "sts": 0.8, "all": 0.7}},
     "idiolink": {"sentence": {"ndcg@10": 41.234, "r_precision": 20.0}},
     "meaning-triples": {
-        "heldout": {"accuracy": 0.5, "accuracy_ci95": [0.4, 0.6]},
+        "heldout": {"accuracy": 0.9, "accuracy_ci95": [0.8, 1.0], "controls": {"balanced": {"accuracy": 0.5}}},
         "heldout_pie": {"n": 0},  # the current core test's diagnostic column
         "seen": {"n": 0},
     },
@@ -32,7 +32,7 @@ def test_dig_follows_the_path_and_gives_none_when_absent():
 
 def test_tables_show_only_columns_some_row_has():
     table = markdown_table([("a", METRICS), ("b", {})])
-    head = "| model | 2B idiom ρ | 2B STS ρ | 2B all ρ | IdioLink nDCG@10 | core acc (held-out) |"
+    head = "| model | 2B idiom ρ | 2B STS ρ | 2B all ρ | IdioLink nDCG@10 | core acc (held-out, balanced) |"
     assert table.splitlines()[0] == head
     assert table.splitlines()[2] == "| a | 0.250 | 0.800 | 0.700 | 41.23 | 0.500 |"
     assert table.splitlines()[3] == "| b |  |  |  |  |  |"
@@ -40,7 +40,7 @@ def test_tables_show_only_columns_some_row_has():
     assert rows[0] == ["", "a", "b"] and rows[4] == ["IdioLink nDCG@10", "41.23", ""]
     assert headline(METRICS)["2B all ρ"] == 0.7
     earlier = {**METRICS, "meaning-triples": {"heldout": {"accuracy": 0.5, "accuracy_ci95": [0.4, 0.6]}}}
-    assert headline(earlier)["core acc (held-out)"] is None  # an earlier core test compares with nothing
+    assert headline(earlier)["core acc (held-out, balanced)"] is None  # an earlier core test compares with nothing
 
 
 def test_block_selection_and_tracks():

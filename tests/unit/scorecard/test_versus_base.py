@@ -102,7 +102,8 @@ def test_the_recommendation_follows_the_validation_rule_of_the_experiment_files(
 def core_card(model, recipe, heldout, new_test=True):
     """A plain untrained card with a core test: the current one (its diagnostic column) or an earlier one."""
     path, rec = card(model, recipe, 0, 0.3, 0.8, trained=False)
-    slice_ = {"n": 300 if new_test else 750, "accuracy": heldout, "accuracy_ci95": [0.5, 0.7]}
+    slice_ = {"n": 300 if new_test else 750, "accuracy": 0.99, "accuracy_ci95": [0.5, 0.7]}
+    slice_["controls"] = {"balanced": {"accuracy": heldout}}  # the scorecard shows the control-balanced accuracy
     rec["metrics"]["meaning-triples"] = {"heldout": slice_, "seen": {"accuracy": 0.9}}
     rec["metrics"]["meaning-triples"] |= {"heldout_pie": {"n": 600, "accuracy": 0.7}} if new_test else {}
     return path, rec
@@ -112,8 +113,8 @@ def test_a_card_scored_on_the_earlier_core_test_is_marked_and_compared_with_noth
     from idiomkit.report.scorecard import CONTROL_NOTE, OLD_CORE_NOTE, headline, scorecard_rows, scorecard_section
 
     old, new = core_card("mpnet", "zero-shot", 0.90, new_test=False), core_card("minilm", "zero-shot", 0.50)
-    assert headline(old[1]["metrics"])["core acc (held-out)"] is None  # the .90 is not a number to compare
-    assert headline(new[1]["metrics"])["core acc (held-out)"] == 0.50
+    assert headline(old[1]["metrics"])["core acc (held-out, balanced)"] is None  # the .90 is not a number to compare
+    assert headline(new[1]["metrics"])["core acc (held-out, balanced)"] == 0.50
     rows = {line.split("|")[1].strip(): line for line in scorecard_rows([old, new], "plain")[2:]}
     assert "| † | † |" in rows["mpnet"] and "| 0.500 | 0.900 |" in rows["minilm"]
     assert OLD_CORE_NOTE in scorecard_section([old, new]) and OLD_CORE_NOTE not in scorecard_section([new])
@@ -125,8 +126,9 @@ def test_a_card_scored_on_the_earlier_core_test_is_marked_and_compared_with_noth
     )
     assert "| † | † |" in scorecard_rows([trained_before], "plain")[2]
     failing = core_card("minilm", "zero-shot", 0.70)
-    failing[1]["metrics"]["meaning-triples"]["heldout"]["controls"] = {"headline": False}
-    assert "| 0.700ᶜ | 0.900 |" in scorecard_rows([failing], "plain")[2]
+    failing[1]["metrics"]["meaning-triples"]["seen"]["controls"] = {"headline": False}
+    failing[1]["metrics"]["meaning-triples"]["heldout"]["controls"]["headline"] = False
+    assert "| 0.700 | 0.900ᶜ |" in scorecard_rows([failing], "plain")[2]  # the balanced column is never marked
     assert CONTROL_NOTE in scorecard_section([failing]) and CONTROL_NOTE not in scorecard_section([new])
     readme = scorecard_section([old, new], readme=True)  # the README's table: no row on the earlier core test
     assert not any(line.startswith("| mpnet") for line in readme)

@@ -42,3 +42,18 @@ def test_the_bag_of_words_knows_only_the_training_words():
     assert seen.tolist() == [1.0] and unseen.tolist() == [0.5]
     with pytest.raises(ValueError, match="training rows"):
         fit_controls([])
+
+
+def test_balancing_weights_hold_every_control_at_chance():
+    from idiomkit.tasks.core_controls import balancing_weights, within_ceiling
+
+    rng = np.random.default_rng(0)
+    first, second = (rng.random(300) < 0.75).astype(float), (rng.random(300) < 0.3).astype(float)
+    second[:10] = 0.5  # ties stay as they are
+    weights = balancing_weights([first, second])
+    assert abs(weights.sum() - 1) < 1e-9 and (weights > 0).all()
+    assert abs(weights @ first - 0.5) < 1e-6 and abs(weights @ second - 0.5) < 1e-6
+    rows = balancing_weights([first, second], np.ones((3, 300)))
+    assert rows.shape == (3, 300) and np.allclose(rows @ first, 0.5)
+    assert np.isnan(balancing_weights([np.ones(5)])).all()  # a control right everywhere cannot be balanced
+    assert within_ceiling(0.5) and within_ceiling(0.45) and not within_ceiling(0.26) and not within_ceiling(0.6)

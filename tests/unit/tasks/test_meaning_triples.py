@@ -66,9 +66,40 @@ def test_controls_sit_beside_every_group_and_mark_headline_status(monkeypatch):
     assert metrics["heldout_PT"]["controls"]["headline"]
     assert set(metrics["heldout"]["controls"]) >= {"bow_ci95", "length_overlap_ci95", "reversed"}
     table = mt.MeaningTriplesTask().summary_table(metrics)
-    assert table[0][-3:] == ["control: BoW", "control: length/overlap", "headline"]
+    assert table[0][-4:] == ["control: BoW", "control: length/overlap", "headline", "balanced (n_eff)"]
     assert [r[0] for r in table[1:]] == ["heldout_EN", "heldout_PT", "heldout"]
-    assert table[1][-1] == "no" and table[2][-1] == "yes"
+    assert table[1][-2] == "no" and table[2][-2] == "yes"
+
+
+def test_a_control_far_below_chance_is_no_headline_either(monkeypatch):
+    """The same shortcut the other way round: a column where the bag of words is always wrong is no headline."""
+    monkeypatch.setattr(mt, "encode_texts", lambda model, texts, **kw: np.array([[1.0, 0.0]] * len(texts)))
+    training = [Triple("x", "EN", f"a b c {i}", f"a b c {i} calm", f"a b c {i} pail", "pie") for i in range(20)]
+    reversed_words = Triple("y", "EN", "q r", "q r pail", "q r calm", "ncs", heldout=True)  # paraphrase says "pail"
+    metrics, _ = mt.score_triples(None, [reversed_words], controls=fit_controls(training))
+    assert metrics["heldout_EN"]["controls"]["bow"] == 0.0 and not metrics["heldout_EN"]["controls"]["headline"]
+
+
+def test_control_balanced_accuracy_weights_the_triples_so_each_control_scores_half(monkeypatch):
+    """Four idioms, the bag of words right on three of them: weighted so it scores .5, a model right exactly where
+    the bag of words is right scores .5 too, however high its raw accuracy."""
+    training = [Triple("x", "EN", f"a b c {i}", f"a b c {i} calm", f"a b c {i} pail", "pie") for i in range(20)]
+    controls = fit_controls(training)
+    right = [Triple(f"i{k}", "EN", f"q{k} r", f"q{k} r calm", f"q{k} r pail", "ncs", heldout=True) for k in range(3)]
+    wrong = Triple("i3", "EN", "q3 r", "q3 r pail", "q3 r calm", "ncs", heldout=True)
+    triples = [*right, wrong]
+    vectors = {t.paraphrase: [1.0, 0.0] for t in right} | {t.misreading: [0.0, 1.0] for t in right}
+    vectors |= {wrong.paraphrase: [0.0, 1.0], wrong.misreading: [1.0, 0.0]}
+    vectors |= {t.sentence: [1.0, 0.0] for t in triples}
+    monkeypatch.setattr(mt, "encode_texts", lambda model, texts, **kw: np.array([vectors[t] for t in texts]))
+    metrics, _ = mt.score_triples(None, triples, controls=controls)
+    block = metrics["heldout_EN"]
+    assert block["accuracy"] == 0.75 and block["controls"]["bow"] == 0.75
+    balanced = block["controls"]["balanced"]
+    assert abs(balanced["accuracy"] - 0.5) < 1e-9  # the model knows what the bag of words knows, no more
+    assert abs(balanced["n_eff"] - 3) < 1e-6  # weights 1/6, 1/6, 1/6, 1/2: 1 / (3/36 + 1/4)
+    low, high = balanced["accuracy_ci95"]
+    assert 0.0 <= low <= high <= 1.0
 
 
 def test_lookup_equal_finds_a_meaning_inside_a_sentence_paraphrase():
