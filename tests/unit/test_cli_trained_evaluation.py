@@ -52,7 +52,7 @@ def test_scorecard_after_training_is_the_plain_card_of_the_output(monkeypatch, t
     calls = []
     monkeypatch.setattr(idiomkit.api, "evaluate", lambda task, model, **kw: calls.append(task) or _FakeResult)
     monkeypatch.setattr(idiomkit.scorecard, "evaluate_all", lambda model, **kw: calls.append((model, kw)) or ["card"])
-    monkeypatch.setattr(idiomkit.cli.evaluation, "show_cards", lambda cards, results: calls.append(cards))
+    monkeypatch.setattr(idiomkit.cli.evaluation, "show_scorecards", lambda cards, results: calls.append(cards))
     training.check_evaluate_tasks(["scorecard"])
     assert training.trained_evaluation_jobs(["scorecard"], {"mwe_tokens": False}) == []
     info = {"label": "flagship-v2-pool-mean-bf16", "config": {"model": "mpnet", "seed": 1, "mwe_tokens": False}}

@@ -105,18 +105,18 @@ def scorecard_verb(argv: list[str], *, model: str, help_options: bool, run: RunO
         print_options("evaluate all", ScorecardOptions)
         return
     options = parse_options(ScorecardOptions, argv, "evaluate all")
-    show_cards(evaluate_all(model, options, run=run), run.results_dir)
+    show_scorecards(evaluate_all(model, options, run=run), run.results_dir)
 
 
-def show_cards(cards, results_dir) -> None:
-    """Each card's table beside the untrained encoder and the published rows; its markdown table and PNG written
+def show_scorecards(cards, results_dir) -> None:
+    """Each scorecard's table beside the untrained encoder and the published rows; its markdown table and PNG written
     beside its result JSON, and the paths printed."""
     from idiomkit.report.core_test import control_rule, controls_rows
     from idiomkit.report.scorecard import CORE_BLOCK
-    from idiomkit.scorecard.card import transposed
-    from idiomkit.scorecard.run import comparison_rows, published_cards, write_figure, write_table
+    from idiomkit.scorecard.result import transposed
+    from idiomkit.scorecard.run import comparison_rows, published_scorecards, write_figure, write_table
 
-    published = published_cards(results_dir)
+    published = published_scorecards(results_dir)
     for card in cards:
         rows = comparison_rows(card, published)
         rec = card.record
@@ -212,11 +212,11 @@ def report(
 @app.command()
 @user_errors
 def compare(
-    first: Annotated[Path, typer.Argument(help="A scorecard card (result JSON of `idiomkit evaluate all`).")],
-    second: Annotated[Path, typer.Argument(help="The card it is set against (its raw predictions beside it).")],
+    first: Annotated[Path, typer.Argument(help="A scorecard (result JSON of `idiomkit evaluate all`).")],
+    second: Annotated[Path, typer.Argument(help="The scorecard it is set against (its raw predictions beside it).")],
     data_dir: DataDir = None,
 ) -> None:
-    """Two scorecard cards column by column: the difference (first - second) and its 95 % paired bootstrap
+    """Two scorecards column by column: the difference (first - second) and its 95 % paired bootstrap
     interval over the same items; ▲ / ▼ when the whole interval lies above / below 0."""
     from idiomkit.report.compare import compare_rows
     from idiomkit.settings import run_data_dir

@@ -16,7 +16,7 @@ from idiomkit.cli.common import DataDir, ResultsDir, app, console, print_table, 
 @user_errors
 def models(as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False) -> None:
     """List registry models (name, parameters, languages, source package, installed or not), then the shipped
-    idiom-aware models with their cards."""
+    idiom-aware models with their model cards."""
     from idiomkit.models.registry import registry_entries
     from idiomkit.models.shipped import shipped_entries
 

@@ -141,7 +141,7 @@ def trained_evaluation_jobs(tasks: list[str], config: dict) -> list[tuple[str, d
     jobs: list[tuple[str, dict]] = []
     for task_name in tasks:
         if task_name == SCORECARD:
-            continue  # not one task: evaluate_trained runs the whole card
+            continue  # not one task: evaluate_trained runs the whole scorecard
         if task_name == "semeval2b":
             # a model idiomkit trained: its submission is filed under fine_tune, as the scorecard files it
             jobs.append((task_name, {"mwe_tokens": bool(config.get("mwe_tokens")), "setting": "fine_tune"}))
@@ -165,7 +165,7 @@ def evaluate_trained(
     (or the given ``jobs``) with the model's own pooling; result files carry the recipe label and base model (and
     ``command``, when the caller is not the ``idiomkit`` CLI); ``quick``: each task's fixed small slice. With
     ``scorecard`` among ``tasks``, then the model's plain-track scorecard (named by the recipe label, as
-    ``idiomkit evaluate all -m OUTPUT`` names it; a card killed part-way resumes at its first unfinished block)."""
+    ``idiomkit evaluate all -m OUTPUT`` names it; a scorecard killed part-way resumes at its first unfinished block)."""
     from idiomkit.api import evaluate as run_evaluation
 
     config = info["config"]
@@ -186,10 +186,10 @@ def evaluate_trained(
         print_table(evaluation.table, f"{task_name}: {evaluation.record.model} {evaluation.record.recipe}")
         console.print(f"result: {evaluation.path}")
     if SCORECARD in tasks:
-        from idiomkit.cli.evaluation import show_cards
+        from idiomkit.cli.evaluation import show_scorecards
         from idiomkit.scorecard import evaluate_all
 
-        show_cards(evaluate_all(str(output), track="plain", quick=quick, data_dir=data_dir), None)
+        show_scorecards(evaluate_all(str(output), track="plain", quick=quick, data_dir=data_dir), None)
 
 
 def ratio_list(text: str) -> str:

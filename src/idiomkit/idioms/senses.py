@@ -64,7 +64,7 @@ def default_sense() -> Any:
 
 
 def sense_kind(check: Any) -> str | None:
-    """``encoder``, ``features`` or None (no sense check), for cards and logs."""
+    """``encoder``, ``features`` or None (no sense check), for scorecards and logs."""
     if check is None:
         return None
     return "encoder" if hasattr(check, "probabilities") else "features"

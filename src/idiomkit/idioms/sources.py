@@ -55,7 +55,7 @@ FUNCTION_WORDS = PARTICLES | word_set(
     "a an the and or but not no nor as than so if is be are was were been being it its one one's my your his her "
     "our their me him us them anything something someone somebody anyone everything everyone nothing"
 )
-LEXICON_NAMES = ("shipped", "evaluation")  # the two lexicons' names in score cards (``params.lexicon``)
+LEXICON_NAMES = ("shipped", "evaluation")  # the two lexicons' names in scorecards (``params.lexicon``)
 
 
 # --- the held-out filter ----------------------------------------------------------------------------------------
@@ -148,7 +148,7 @@ def _heldout_keys(data_dir: str, lexicon_file: str, stamp: float) -> frozenset[t
 def evaluation_lexicon(data_dir: str | Path) -> Lexicon:
     """The lexicon for scoring: the shipped one (:func:`default_lexicon`) minus every held-out idiom of
     ``data_dir``'s benchmarks in any form (:func:`remove_heldout_entries`), so a score never rests on a meaning
-    the lexicon was given for an evaluated idiom. Its name in score cards is ``"evaluation"``.
+    the lexicon was given for an evaluated idiom. Its name in scorecards is ``"evaluation"``.
 
     Example::
 
@@ -165,7 +165,7 @@ def evaluation_lexicon(data_dir: str | Path) -> Lexicon:
 
 
 def lexicon_named(name: str, data_dir: str | Path) -> Lexicon:
-    """The lexicon a score card names (:data:`LEXICON_NAMES`): ``"shipped"`` or ``"evaluation"``."""
+    """The lexicon a scorecard names (:data:`LEXICON_NAMES`): ``"shipped"`` or ``"evaluation"``."""
     if name not in LEXICON_NAMES:
         raise OptionError(f"unknown lexicon {name!r} (expected one of {', '.join(LEXICON_NAMES)})")
     return default_lexicon() if name == "shipped" else evaluation_lexicon(data_dir)

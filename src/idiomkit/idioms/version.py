@@ -1,5 +1,5 @@
 """The idiom reader's version, recorded on every scorecard the reader takes part in (``params.reader_version``)
-and in the ``training.json`` of every run that trains with it (``params.training.reader_version`` on its cards).
+and in the ``training.json`` of every run that trains with it (``params.training.reader_version`` on its scorecards).
 
 :data:`READER_VERSION` names what the reader does: bump it when a change to the shipped lexicon, the sense check or
 the matching and rewriting code changes what the reader finds or writes, so the scorecard marks the rows measured
@@ -59,7 +59,7 @@ def reader_digest(root: Path = HERE) -> str:
 
 
 def reader_record(reader: IdiomReader | None) -> dict[str, Any]:
-    """What a card or a run's ``training.json`` records of ``reader`` (the idiom reader a model carries,
+    """What a scorecard or a run's ``training.json`` records of ``reader`` (the idiom reader a model carries,
     :func:`~idiomkit.idioms.reader.model_reader`): ``reader_version`` (:data:`READER_VERSION`) and ``reader_digest``
     (the reader's files as they are now); ``reader_version`` None when there is no reader."""
     if reader is None:

@@ -7,7 +7,7 @@ entry's ``card`` says what it is, what it was measured on and why it holds what 
 
 An adapter is shipped only where it earns its place: where the trained model clears its untrained base + reader on
 the rebuilt core test and the scorecard. Until one does, the shipped model is the base with the reader, and its
-card says so.
+model card says so.
 
 Adapter files (``models/resources/adapters/<name>/``): ``adapter.json`` (``format``, ``base``, ``rank``,
 ``alpha``, ``targets``, ``files``: each weight file's sha256, the run it came from) and the weights, split into

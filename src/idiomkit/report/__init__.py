@@ -9,7 +9,8 @@ tables), :mod:`~idiomkit.report.versus_base` (trained models against their base 
 :mod:`~idiomkit.report.leave_one_out` (the leave-one-out rows), :mod:`~idiomkit.report.targets` (the flagship's
 targets), :mod:`~idiomkit.report.core_test` (the core test with its intervals), :mod:`~idiomkit.report.curves`
 (the training curves), :mod:`~idiomkit.report.semeval2b` (the 2B page's grid and training-rule rows),
-:mod:`~idiomkit.report.engineering` (the engineering page) and :mod:`~idiomkit.report.pages` (pages and README).
+:mod:`~idiomkit.report.engineering` (the engineering page), :mod:`~idiomkit.report.experiments` (the experiment that
+trains a row's model) and :mod:`~idiomkit.report.pages` (pages and README).
 """
 
 from idiomkit.report.matrix import matrix_section, row_config

@@ -1,4 +1,4 @@
-"""``idiomkit compare``: two scorecard cards side by side, each column's difference with its paired bootstrap
+"""``idiomkit compare``: two scorecards side by side, each column's difference with its paired bootstrap
 interval (:mod:`idiomkit.report.paired`).
 
 Example::
@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from idiomkit.errors import InputError
-from idiomkit.report.paired import Card, interval_mark, paired_interval
+from idiomkit.report.paired import ScorecardHeadline, interval_mark, paired_interval
 from idiomkit.report.scorecard import ADMIRE_BY_TYPE, HEADLINE, SCORECARD_TASK, column_digits, headline
 from idiomkit.results import read_result
 
@@ -19,19 +19,19 @@ from idiomkit.results import read_result
 COMPARED = [*HEADLINE, ("core acc (held-out)", "meaning-triples", ("heldout", "accuracy")), *ADMIRE_BY_TYPE]
 
 
-def read_card(path: Path) -> Card:
-    """A scorecard result file as a :class:`Card`; anything else is a one-line error naming the file."""
-    rec = read_result(path, "scorecard card")
+def read_scorecard(path: Path) -> ScorecardHeadline:
+    """A scorecard result file as a :class:`ScorecardHeadline`; anything else is a one-line error naming the file."""
+    rec = read_result(path, "scorecard")
     if rec.get("task") != SCORECARD_TASK or not isinstance(rec.get("metrics"), dict):
-        raise InputError(f"{path}: not a scorecard card (task {rec.get('task')!r}); give an `evaluate all` result")
-    return Card(path.with_suffix(""), headline(rec["metrics"], COMPARED))
+        raise InputError(f"{path}: not a scorecard (task {rec.get('task')!r}); give an `evaluate all` result")
+    return ScorecardHeadline(path.with_suffix(""), headline(rec["metrics"], COMPARED))
 
 
 def compare_rows(first: Path, second: Path, data_dir: Path | None = None) -> list[list[str]]:
-    """``idiomkit compare``: each column of :data:`COMPARED` both cards have, their numbers, the difference (first -
-    second), its 95 % paired bootstrap interval ("none" when the files do not allow one: the log says why) and ▲ / ▼
-    when the whole interval lies above / below 0."""
-    a, b = read_card(first), read_card(second)
+    """``idiomkit compare``: each column of :data:`COMPARED` both scorecards have, their numbers, the difference
+    (first - second), its 95 % paired bootstrap interval ("none" when the files do not allow one: the log says why)
+    and ▲ / ▼ when the whole interval lies above / below 0."""
+    a, b = read_scorecard(first), read_scorecard(second)
     rows = [["column", "A", "B", "A - B", "95 % interval", ""]]
     for column, _, _ in COMPARED:
         if a.headline.get(column) is None or b.headline.get(column) is None:

@@ -1,7 +1,7 @@
-"""The core test card by card: for each plain-track scorecard on the current core test, the accuracy of every column
-with its 95 % bootstrap interval over idioms (``accuracy_ci95``, :mod:`idiomkit.tasks.meaning_triples`), and the
-shortcut controls beside every column (:mod:`idiomkit.tasks.core_controls`): a column is a headline only while both
-controls stay between .45 and .55 (within .05 of chance, either way); and the control-balanced accuracy of the
+"""The core test scorecard by scorecard: for each plain-track scorecard on the current core test, the accuracy of
+every column with its 95 % bootstrap interval over idioms (``accuracy_ci95``, :mod:`idiomkit.tasks.meaning_triples`),
+and the shortcut controls beside every column (:mod:`idiomkit.tasks.core_controls`): a column is a headline only while
+both controls stay between .45 and .55 (within .05 of chance, either way); and the control-balanced accuracy of the
 human-written held-out columns (the triples weighted so both controls score .5), the number no such shortcut reaches.
 
 Columns: held-out EN and PT (idioms held out from every training stream, paraphrase and misreading written by
@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from idiomkit.report.scorecard import CORE_BLOCK, full_cards, old_reader_mark, stale_core, titled_table
+from idiomkit.report.scorecard import CORE_BLOCK, full_scorecards, old_reader_mark, stale_core, titled_table
 
 # (column, the core test's group)
 CORE_GROUPS = (
@@ -28,7 +28,7 @@ CORE_GROUPS = (
     ("lookup-equal", "lookup_equal"),
 )
 CONTROL_NAMES = (("bow", "bag of inserted words"), ("length_overlap", "length/overlap rule"))
-# (column, group) whose control-balanced accuracy the card-by-card table adds
+# (column, group) whose control-balanced accuracy the scorecard-by-scorecard table adds
 BALANCED_GROUPS = (
     ("held-out EN, control-balanced", "heldout_EN"),
     ("held-out PT, control-balanced", "heldout_PT"),
@@ -59,7 +59,7 @@ def status(block: dict[str, Any]) -> str:
 
 
 def controls_rows(core: dict[str, Any], rule: str | None = None) -> list[list[str]]:
-    """Rows (header first) per core-test column of one card (``core``: its ``meaning-triples`` metrics): its
+    """Rows (header first) per core-test column of one scorecard (``core``: its ``meaning-triples`` metrics): its
     triples, accuracy, each control with its interval (``rule``: the length/overlap rule's name), the opposite
     rule's score and the column's headline status; no rows without a column."""
     rule_name = f"length/overlap rule ({rule})" if rule else "length/overlap rule"
@@ -88,14 +88,14 @@ def controls_lines(core: dict[str, Any], rule: str | None = None) -> list[str]:
 
 
 def control_rule(params: dict[str, Any] | None) -> str | None:
-    """The length/overlap rule a card's core-test block was scored with (its params), None when absent."""
+    """The length/overlap rule a scorecard's core-test block was scored with (its params), None when absent."""
     block = ((params or {}).get("blocks") or {}).get(CORE_BLOCK) or {}
     return (block.get("controls") or {}).get("length_overlap_rule")
 
 
-def card_controls_lines(metrics: dict[str, Any], params: dict[str, Any] | None = None) -> list[str]:
-    """The core-test table of one card (:func:`controls_lines`) under a heading, for the card's markdown beside its
-    JSON and the command line; nothing without a current core-test block."""
+def scorecard_controls_lines(metrics: dict[str, Any], params: dict[str, Any] | None = None) -> list[str]:
+    """The core-test table of one scorecard (:func:`controls_lines`) under a heading, for the scorecard's markdown
+    beside its JSON and the command line; nothing without a current core-test block."""
     lines = controls_lines(metrics.get(CORE_BLOCK) or {}, control_rule(params))
     if not lines:
         return []
@@ -109,11 +109,11 @@ def card_controls_lines(metrics: dict[str, Any], params: dict[str, Any] | None =
 
 
 def core_test_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
-    """The table (header first): a row per plain-track card on the current core test, sorted by model, recipe and
+    """The table (header first): a row per plain-track scorecard on the current core test, sorted by model, recipe and
     seed; each heading names its group's usual size (triples, idioms)."""
     cards = [
         (model, recipe + old_reader_mark(recs), rec)
-        for (model, recipe), recs in sorted(full_cards(results, "plain").items())
+        for (model, recipe), recs in sorted(full_scorecards(results, "plain").items())
         for rec in sorted(recs, key=lambda r: r["seed"])
         if rec["metrics"].get(CORE_BLOCK) and not stale_core(rec)
     ]
@@ -140,10 +140,10 @@ def core_test_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
 
 
 def controls_table(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
-    """The controls of every column (:func:`controls_lines`) as the first current card has them (they know no
-    model: the same on every card, but for the seen and lookup-equal columns, whose split follows each card's
+    """The controls of every column (:func:`controls_lines`) as the first current scorecard has them (they know no
+    model: the same on every scorecard, but for the seen and lookup-equal columns, whose split follows each scorecard's
     lexicon)."""
-    for (_, _), recs in sorted(full_cards(results, "plain").items()):
+    for (_, _), recs in sorted(full_scorecards(results, "plain").items()):
         for rec in recs:
             if rec["metrics"].get(CORE_BLOCK) and not stale_core(rec):
                 return controls_lines(rec["metrics"][CORE_BLOCK], control_rule(rec["params"]))
@@ -153,7 +153,7 @@ def controls_table(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
 def core_test_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """The core test table under a heading, with what each cell means, then its shortcut controls."""
     table = titled_table(
-        "The core test card by card, with 95 % intervals (plain track)",
+        "The core test scorecard by scorecard, with 95 % intervals (plain track)",
         core_test_rows(results),
         "The core test: for an idiomatic sentence, its figurative paraphrase must be nearer than its literal "
         "misreading. Each cell: the accuracy and its 95 % bootstrap interval (resamples of whole idioms, so the "
@@ -165,7 +165,7 @@ def core_test_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
         "WordNet misreadings, the construction the misreading stream trains on: a diagnostic, never a target. "
         "*Seen*: idioms the training streams see, in sentences no stream trains or validates on, lookup-equal "
         "triples left out; *lookup-equal*: triples whose paraphrase a lookup in the model's lexicon reproduces "
-        "(which they are depends on the lexicon, so their number varies by row). One row per card and seed: "
+        "(which they are depends on the lexicon, so their number varies by row). One row per scorecard and seed: "
         "`idiomkit evaluate all -m MODEL` prints the same columns for any model.",
     )
     controls = titled_table(

@@ -1,11 +1,11 @@
-"""The validation curve of each trained model (carved from its training sources), from its scorecard card."""
+"""The validation curve of each trained model (carved from its training sources), from its scorecard."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from idiomkit.report.scorecard import full_cards
+from idiomkit.report.scorecard import full_scorecards
 
 CURVE_COLUMNS = 8  # validation metrics shown per training curve at the most
 
@@ -43,10 +43,10 @@ def curve_selection(best: dict[str, Any]) -> str:
 
 
 def training_curves_section(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
-    """The validation curve of each trained model with a plain-track card: one row per evaluation during training
-    (step, phase, the first :data:`CURVE_COLUMNS` validation metrics), from the card's ``params.training``."""
+    """The validation curve of each trained model with a plain-track scorecard: one row per evaluation during training
+    (step, phase, the first :data:`CURVE_COLUMNS` validation metrics), from the scorecard's ``params.training``."""
     out = []
-    for (model, recipe), recs in sorted(full_cards(results, "plain").items()):
+    for (model, recipe), recs in sorted(full_scorecards(results, "plain").items()):
         for rec in sorted(recs, key=lambda r: r["seed"]):
             curve = (rec["params"].get("training") or {}).get("validation") or []
             if not curve:

@@ -4,7 +4,7 @@ A leave-one-out run is found by its label: the recipe's label with one part name
 training streams left out, :data:`~idiomkit.training.recipes.flagship.LEAVE_OUT`) or ``-keep0`` (the
 keep-what-you-know term at weight 0); ``flagship-v2-no2b-pool-mean`` is ``flagship-v2-pool-mean`` without the SemEval
 2B stream. A ``-keep0`` run is also the row without the keep term of every recipe that differs from it only in its
-keep term (``flagship-v2-keep10-keep-cosine-pool-mean``). Both sides are plain-track cards of the same base model.
+keep term (``flagship-v2-keep10-keep-cosine-pool-mean``). Both sides are plain-track scorecards of the same base model.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from idiomkit.report.scorecard import (
     HEADLINE,
     column_digits,
     column_means,
-    full_cards,
+    full_scorecards,
     headline,
     number_cell,
     old_reader_mark,
@@ -75,10 +75,10 @@ def _difference(column: str, value: float, mean: float, sd: float | None) -> str
 
 
 def leave_one_out_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
-    """One table (header first) of every trained recipe that has leave-one-out cards: the recipe's row (mean ± std
+    """One table (header first) of every trained recipe that has leave-one-out scorecards: the recipe's row (mean ± std
     over seeds), then each leave-one-out row (mean over its seeds, difference from the recipe's mean). No lines
-    when no leave-one-out card has its recipe's cards beside it."""
-    cards = full_cards(results, "plain")
+    when no leave-one-out scorecard has its recipe's scorecards beside it."""
+    cards = full_scorecards(results, "plain")
     ablations: dict[tuple[str, str], list[tuple[str, str, list[dict[str, Any]]]]] = {}
     for (model, recipe), recs in sorted(cards.items()):
         if not recs[0]["params"].get("training"):

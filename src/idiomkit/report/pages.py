@@ -25,7 +25,10 @@ GENERATED = (
     "Each row aggregates the seeds of one configuration (mean ± std); `wall s` is the evaluation time; "
     "raw predictions (submission CSVs, run files) lie beside each JSON. `command` is the command that recorded "
     "the row; rows recorded by benchmark scripts since replaced by `idiomkit run` / `idiomkit train` are re-run "
-    "from their experiment files (`idiomkit reproduce --only <experiment>`, `benchmarks/experiments/`)."
+    "from their experiment files (`idiomkit reproduce --only <experiment>`, `benchmarks/experiments/`). "
+    "`experiment` is, for a trained row, the experiment file that trains its model under the row's recipe "
+    "label, derived from the file's `[train]` table (`idiomkit reproduce --full --only <experiment>` trains it "
+    "again)."
 )
 
 log = logging.getLogger(__name__)

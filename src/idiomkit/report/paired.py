@@ -1,12 +1,12 @@
-"""Is a trained card's difference from its base + reader beyond chance? A paired bootstrap per headline column.
+"""Is a trained scorecard's difference from its base + reader beyond chance? A paired bootstrap per headline column.
 
-Both cards' raw predictions (written beside every result) are read item by item and matched by key; each resample
+Both scorecards' raw predictions (written beside every result) are read item by item and matched by key; each resample
 draws the column's clusters with replacement (an idiom for the core test and 2A, a compound for AdMIRe, a query's
-expression for IdioLink, an item elsewhere) and scores both cards on the same draw
+expression for IdioLink, an item elsewhere) and scores both scorecards on the same draw
 (:mod:`idiomkit.metrics.bootstrap`). The interval is the 95 % percentile interval of (trained - base); for a
 trained row with several seeds, of (mean over its seeds - base).
 
-Before any resample, each card's statistic on its items as they are must equal the number its card reports (to
+Before any resample, each scorecard's statistic on its items as they are must equal the number its scorecard reports (to
 :data:`TOLERANCE`): a column whose files do not reproduce it (older files, another protocol) gets no interval, and
 the log says so. 2B, 2A and IdioLink read their gold from ``data_dir``; without it those columns get none either.
 
@@ -44,15 +44,15 @@ from idiomkit.tasks.core_controls import CONTROLS, balancing_weights, fitted_con
 
 log = logging.getLogger(__name__)
 
-TOLERANCE = 1e-4  # a card's statistic on its own items must equal its reported number this closely (the prediction
+TOLERANCE = 1e-4  # a scorecard's statistic on its own items must equal its reported number this closely (the prediction
 # files round cosines to 6 decimals and STS gold to 4)
 
 
 @dataclass(frozen=True)
 class Items:
-    """One card's items for one column: a key per item (pairs two cards), its cluster (the resampling unit), the
-    per-item arrays the column's statistic reads, and ``undecided``: how far the statistic may stand from the
-    card's number because the file's rounding hides a decision (two cosines equal to 6 decimals)."""
+    """One scorecard's items for one column: a key per item (pairs two scorecards), its cluster (the resampling unit),
+    the per-item arrays the column's statistic reads, and ``undecided``: how far the statistic may stand from the
+    scorecard's number because the file's rounding hides a decision (two cosines equal to 6 decimals)."""
 
     keys: list[str]
     clusters: list[str]
@@ -71,7 +71,7 @@ Statistic = Callable[[dict[str, np.ndarray], np.ndarray], np.ndarray]
 
 @dataclass(frozen=True)
 class PairedColumn:
-    """How a headline column is bootstrapped: ``read(stem, data_dir)`` gives a card's :class:`Items` (None when
+    """How a headline column is bootstrapped: ``read(stem, data_dir)`` gives a scorecard's :class:`Items` (None when
     its files are missing) and ``statistic(values, weights)`` the column's number per weight row."""
 
     read: Callable[[Path, Path | None], Items | None]
@@ -126,7 +126,7 @@ def _idiolink_test(data_dir: Path) -> tuple[list[Query], dict[str, set[str]]]:
 
 
 def _core_rows(stem: Path, column: str) -> list[dict[str, str]] | None:
-    """The rows of one core-test column in a card's TSV (None: no TSV, or one of an earlier core test)."""
+    """The rows of one core-test column in a scorecard's TSV (None: no TSV, or one of an earlier core test)."""
     rows = _rows(Path(f"{stem}.meaning-triples.tsv"), "\t")
     if rows is None or (rows and "column" not in rows[0]):
         return None
@@ -135,7 +135,7 @@ def _core_rows(stem: Path, column: str) -> list[dict[str, str]] | None:
 
 def core_items(column: str) -> Callable[[Path, Path | None], Items | None]:
     """The core test's triples of one column (``heldout``: held-out, human-written; ``seen``; the TSV's ``column``):
-    correct when the paraphrase is nearer; clusters are idioms. A card on an earlier core test (no ``column``)
+    correct when the paraphrase is nearer; clusters are idioms. A scorecard on an earlier core test (no ``column``)
     gives none."""
 
     def read(stem: Path, data_dir: Path | None) -> Items | None:
@@ -154,7 +154,7 @@ def core_balanced_items(column: str) -> Callable[[Path, Path | None], Items | No
     """:func:`core_items` with each triple's score scaled by its control-balancing weight (times the number of
     triples): the mean of the scores is the control-balanced accuracy
     (:func:`~idiomkit.tasks.core_controls.balancing_weights`, the controls fitted on ``data_dir``). The weights are
-    the same for both cards (the controls know no model) and held fixed across resamples."""
+    the same for both scorecards (the controls know no model) and held fixed across resamples."""
     plain = core_items(column)
 
     def read(stem: Path, data_dir: Path | None) -> Items | None:
@@ -228,8 +228,8 @@ def sts_items(source: str) -> Callable[[Path, Path | None], Items | None]:
 
 
 def semeval2b_items(subset: str) -> Callable[[Path, Path | None], Items | None]:
-    """2B dev gold rows of ``subset`` (idiom, sts, all) with the card's similarities; a row whose gold is empty
-    takes the card's similarity of its ``otherID`` (the organisers' rule)."""
+    """2B dev gold rows of ``subset`` (idiom, sts, all) with the scorecard's similarities; a row whose gold is empty
+    takes the scorecard's similarity of its ``otherID`` (the organisers' rule)."""
 
     def read(stem: Path, data_dir: Path | None) -> Items | None:
         rows = _rows(Path(f"{stem}.semeval2b.submission.csv"), ",")
@@ -248,7 +248,7 @@ def semeval2b_items(subset: str) -> Callable[[Path, Path | None], Items | None]:
 
 
 def semeval2a_items(stem: Path, data_dir: Path | None) -> Items | None:
-    """2A dev examples with the card's labels; clusters are MWEs."""
+    """2A dev examples with the scorecard's labels; clusters are MWEs."""
     rows = _rows(Path(f"{stem}.semeval2a.submission.csv"), ",")
     if rows is None or data_dir is None:
         return None
@@ -307,8 +307,8 @@ PAIRED: dict[str, PairedColumn] = {
 
 
 @dataclass(frozen=True)
-class Card:
-    """A card's stem (its result JSON path without ``.json``) and its headline numbers (column -> value)."""
+class ScorecardHeadline:
+    """A scorecard's stem (its result JSON path without ``.json``) and its headline numbers (column -> value)."""
 
     stem: Path
     headline: dict[str, float | None]
@@ -316,7 +316,7 @@ class Card:
 
 @lru_cache(maxsize=512)
 def items_of(column: str, stem: Path, data_dir: Path | None) -> Items | None:
-    """A card's items for ``column`` (read once: a base card stands beside many trained rows)."""
+    """A scorecard's items for ``column`` (read once: a base scorecard stands beside many trained rows)."""
     return PAIRED[column].read(stem, data_dir)
 
 
@@ -327,14 +327,14 @@ def _weights(clusters: tuple[str, ...], resamples: int) -> np.ndarray:
 
 def paired_interval(
     column: str,
-    trained: Sequence[Card],
-    base: Card,
+    trained: Sequence[ScorecardHeadline],
+    base: ScorecardHeadline,
     data_dir: Path | None = None,
     *,
     resamples: int = RESAMPLES,
 ) -> tuple[float, float] | None:
     """The 95 % paired bootstrap interval of (mean of ``trained`` over seeds - ``base``) on ``column``; None when
-    the column has no reader, a card's files are missing or do not reproduce its number, or the cards' items
+    the column has no reader, a scorecard's files are missing or do not reproduce its number, or the scorecards' items
     differ."""
     spec = PAIRED.get(column)
     cards = (*trained, base)
@@ -344,7 +344,9 @@ def paired_interval(
     found = [items for items in read if items is not None]
     keys = found[-1].keys
     if any(sorted(items.keys) != sorted(keys) for items in found):
-        log.warning("%s: the cards' items differ (%s); no interval", column, ", ".join(c.stem.name for c in trained))
+        log.warning(
+            "%s: the scorecards' items differ (%s); no interval", column, ", ".join(c.stem.name for c in trained)
+        )
         return None
     weights = _weights(tuple(found[-1].clusters), resamples)
     scores = []
@@ -353,7 +355,7 @@ def paired_interval(
         reported = card.headline.get(column)
         if reported is None or not abs(values[0] - reported) <= TOLERANCE + items.undecided:
             log.warning(
-                "%s: %s's files give %.6f, its card %s; no interval", column, card.stem.name, values[0], reported
+                "%s: %s's files give %.6f, its scorecard %s; no interval", column, card.stem.name, values[0], reported
             )
             return None
         scores.append(values)

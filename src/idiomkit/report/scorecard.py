@@ -1,4 +1,4 @@
-"""The scorecard tables (``idiomkit evaluate all`` cards): headline numbers, plain track first."""
+"""The scorecard tables (``idiomkit evaluate all`` scorecards): headline numbers, plain track first."""
 
 from __future__ import annotations
 
@@ -7,15 +7,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import tomllib
-
 from idiomkit.data.meaning_triples import VERSION as CORE_TEST_VERSION
 from idiomkit.idioms.version import READER_VERSION
 from idiomkit.models.registry import REGISTRY
+from idiomkit.report.experiments import (
+    EXPERIMENT_NOTE,
+    experiment_cell,
+    experiment_specs,
+    experiments_beside,
+    experiments_for,
+    made_by_experiments,
+)
 from idiomkit.report.tables import RULES, mean_std, training_rule
-from idiomkit.training.recipes import METHOD_SUFFIXES, run_label
 
-# (column, block, path into the block's metrics): the headline numbers of a card, in table order
+# (column, block, path into the block's metrics): the headline numbers of a scorecard, in table order
 HEADLINE: list[tuple[str, str, tuple[str, ...]]] = [
     ("2B idiom ρ", "semeval2b", ("ALL", "idiom")),
     ("2B STS ρ", "semeval2b", ("ALL", "sts")),
@@ -59,7 +64,7 @@ OLD_CORE_MARK = "†"
 OLD_CORE_NOTE = (
     f"{OLD_CORE_MARK}: scored on an earlier core test (before the held-out columns held human-written readings "
     "only), or a model trained before its held-out split: not comparable with the current core test; left out of "
-    "every comparison and of the recommendation until the card is run again (a trained model: trained again)."
+    "every comparison and of the recommendation until the scorecard is run again (a trained model: trained again)."
 )
 CONTROL_MARK = "ᶜ"
 CONTROL_NOTE = (
@@ -78,7 +83,7 @@ SHORT_READ_NOTE = (
 
 
 def short_read_mark(recs: Sequence[dict[str, Any]]) -> str:
-    """``‡N`` when a trained model's card was scored reading only its training length N (its training summary
+    """``‡N`` when a trained model's scorecard was scored reading only its training length N (its training summary
     predates ``reads_max_seq_length``), else nothing."""
     for rec in recs:
         training = rec.get("params", {}).get("training")
@@ -91,13 +96,13 @@ OLD_READER_MARK = "§"
 OLD_READER_NOTE = (
     f"{OLD_READER_MARK}N: measured, or trained, with version N of the idiom reader (against the base: the row or "
     f"its base), older than the current one ({READER_VERSION}): its lexicon, matcher or sense check has changed "
-    "since, so the row does not compare with the rows measured with the current reader until the card is run again "
-    "(a model trained with the older reader: trained again)."
+    "since, so the row does not compare with the rows measured with the current reader until the scorecard is run "
+    "again (a model trained with the older reader: trained again)."
 )
 
 
 def used_reader(params: dict[str, Any]) -> bool:
-    """Whether a card written before ``params.reader_version`` was measured with the idiom reader: put in front
+    """Whether a scorecard written before ``params.reader_version`` was measured with the idiom reader: put in front
     (``params.reader``: ``--reader``), found first in the model by the core test (its lookup lexicon is the
     reader's), or a flagship run, which trains with the reader and saves it (every flagship recipe but
     ``flagship-noreader``)."""
@@ -109,9 +114,9 @@ def used_reader(params: dict[str, Any]) -> bool:
 
 
 def reader_version(rec: dict[str, Any]) -> int | None:
-    """The oldest version of the idiom reader a card was measured with, None when no reader took part: the version
+    """The oldest version of the idiom reader a scorecard was measured with, None when no reader took part: the version
     at evaluation (``params.reader_version``) and, for a trained model, the version it trained with and keeps
-    (``params.training.reader_version``: its lexicon was built then), when recorded. A card written before
+    (``params.training.reader_version``: its lexicon was built then), when recorded. A scorecard written before
     ``params.reader_version`` is version 1 when it used the reader (:func:`used_reader`)."""
     params = rec.get("params", {})
     evaluated = params["reader_version"] if "reader_version" in params else 1 if used_reader(params) else None
@@ -121,21 +126,21 @@ def reader_version(rec: dict[str, Any]) -> int | None:
 
 
 def old_reader_mark(recs: Sequence[dict[str, Any]]) -> str:
-    """``§N`` when one of a configuration's cards was measured with an idiom reader older than
+    """``§N`` when one of a configuration's scorecards was measured with an idiom reader older than
     :data:`~idiomkit.idioms.version.READER_VERSION` (N the oldest), else nothing."""
     old = [version for rec in recs if (version := reader_version(rec)) is not None and version < READER_VERSION]
     return f"{OLD_READER_MARK}{min(old)}" if old else ""
 
 
 def old_core_test(metrics: dict[str, Any]) -> bool:
-    """Whether a card's core test is an earlier one: it has a core-test block without the diagnostic PIE column
-    (``heldout_pie``, which every card of the current core test has, with the controls beside each column)."""
+    """Whether a scorecard's core test is an earlier one: it has a core-test block without the diagnostic PIE column
+    (``heldout_pie``, which every scorecard of the current core test has, with the controls beside each column)."""
     core = metrics.get(CORE_BLOCK)
     return isinstance(core, dict) and "heldout_pie" not in core
 
 
 def trained_before_split(params: dict[str, Any]) -> bool:
-    """Whether a card's model was trained with an earlier held-out split than the current core test's (its
+    """Whether a scorecard's model was trained with an earlier held-out split than the current core test's (its
     training record lacks ``core_test_version`` or names an older one): its held-out numbers may rest on idioms it
     trained on."""
     training = params.get("training")
@@ -143,7 +148,7 @@ def trained_before_split(params: dict[str, Any]) -> bool:
 
 
 def scored_before(params: dict[str, Any]) -> bool:
-    """Whether a card's core test was scored with an earlier construction (its block's recorded
+    """Whether a scorecard's core test was scored with an earlier construction (its block's recorded
     ``core_test_version`` is older than the current one)."""
     block = (params.get("blocks") or {}).get(CORE_BLOCK) or {}
     version = block.get("core_test_version")
@@ -151,14 +156,14 @@ def scored_before(params: dict[str, Any]) -> bool:
 
 
 def stale_core(rec: dict[str, Any]) -> bool:
-    """Whether a card's core-test numbers compare with nothing current (:func:`old_core_test`,
+    """Whether a scorecard's core-test numbers compare with nothing current (:func:`old_core_test`,
     :func:`scored_before`, :func:`trained_before_split`)."""
     params = rec.get("params", {})
     return old_core_test(rec["metrics"]) or scored_before(params) or trained_before_split(params)
 
 
 def any_old_core_test(recs: Sequence[dict[str, Any]]) -> bool:
-    """Whether one of a configuration's cards (``recs``) is on an earlier core test (:func:`stale_core`)."""
+    """Whether one of a configuration's scorecards (``recs``) is on an earlier core test (:func:`stale_core`)."""
     return any(stale_core(r) for r in recs)
 
 
@@ -192,9 +197,9 @@ def marks_explained(lines: Sequence[str]) -> list[str]:
 def headline(
     metrics: dict[str, Any], columns: Columns = HEADLINE, stale: bool | None = None
 ) -> dict[str, float | None]:
-    """``{column: number}`` of ``columns`` (:data:`HEADLINE`) for one card's metrics; no core-test numbers from a
-    card scored on an earlier core test (:func:`old_core_test`; ``stale``: the caller's judgement with the card's
-    params, :func:`stale_core`), which another card's cannot be compared with."""
+    """``{column: number}`` of ``columns`` (:data:`HEADLINE`) for one scorecard's metrics; no core-test numbers from a
+    scorecard on an earlier core test (:func:`old_core_test`; ``stale``: the caller's judgement with the scorecard's
+    params, :func:`stale_core`), which another scorecard's cannot be compared with."""
     stale = old_core_test(metrics) if stale is None else stale
     return {
         column: None if stale and block == CORE_BLOCK else dig(metrics, block, path) for column, block, path in columns
@@ -246,7 +251,7 @@ TRACK_TEXT = {
 }
 
 
-def full_cards_with_paths(
+def full_scorecards_with_paths(
     results: list[tuple[Path, dict[str, Any]]], track: str
 ) -> dict[tuple[str, str], list[tuple[Path, dict[str, Any]]]]:
     """The full (not quick) scorecards of ``track`` with their paths, grouped by (model, recipe)."""
@@ -258,14 +263,16 @@ def full_cards_with_paths(
     return groups
 
 
-def full_cards(results: list[tuple[Path, dict[str, Any]]], track: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
+def full_scorecards(
+    results: list[tuple[Path, dict[str, Any]]], track: str
+) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """The full (not quick) scorecards of ``track``, grouped by (model, recipe)."""
-    return {group: [rec for _, rec in pairs] for group, pairs in full_cards_with_paths(results, track).items()}
+    return {group: [rec for _, rec in pairs] for group, pairs in full_scorecards_with_paths(results, track).items()}
 
 
 def off_the_readme(recs: Sequence[dict[str, Any]]) -> str | None:
-    """Why a configuration's row (``recs``: its cards) stays off the README, which shows what a reader can act on
-    (the results pages keep every row): a card on an earlier core test (:func:`stale_core`), or a trained
+    """Why a configuration's row (``recs``: its scorecards) stays off the README, which shows what a reader can act on
+    (the results pages keep every row): a scorecard on an earlier core test (:func:`stale_core`), or a trained
     configuration on fewer than :data:`RECOMMEND_MIN_SEEDS` seeds (:func:`enough_seeds`: a one-seed ablation); None
     when the README shows it."""
     if any_old_core_test(recs):
@@ -277,11 +284,13 @@ def off_the_readme(recs: Sequence[dict[str, Any]]) -> str | None:
 
 def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str, readme: bool = False) -> list[str]:
     """The table (header first) of the full (not quick) scorecards of ``track``: one line per (model, recipe), mean
-    ± std over seeds, the :data:`HEADLINE` columns some row has; no lines when the track has no card. With
-    ``readme`` only the rows :func:`off_the_readme` keeps (the README's choice)."""
-    groups = full_cards(results, track)
+    ± std over seeds, the :data:`HEADLINE` columns some row has, then the experiment that makes a trained row
+    (:func:`~idiomkit.report.experiments.experiment_cell`); no lines when the track has no scorecard. With
+    ``readme`` only the rows :func:`off_the_readme` keeps and no experiment column (the README's choice)."""
+    groups = full_scorecards_with_paths(results, track)
     rows = []
-    for (model, recipe), recs in sorted(groups.items(), key=lambda item: (item[0][1] != "zero-shot", item[0])):
+    for (model, recipe), pairs in sorted(groups.items(), key=lambda item: (item[0][1] != "zero-shot", item[0])):
+        recs = [rec for _, rec in pairs]
         if readme and off_the_readme(recs):
             continue
         cells, stale = {}, any_old_core_test(recs)
@@ -294,18 +303,21 @@ def scorecard_rows(results: list[tuple[Path, dict[str, Any]]], track: str, readm
             cells[column] += CONTROL_MARK if failed else ""
         rule = training_rule((recs[0]["params"].get("training") or {}).get("label"))
         marks = short_read_mark(recs) + old_reader_mark(recs)
-        rows.append((f"| {model} | {recipe}{marks} | {rule} | {len(recs)} | ", cells))
-    columns = [c for c, _, _ in HEADLINE if any(cells[c] for _, cells in rows)]
+        end = "" if readme else f" {experiment_cell(recs, pairs[0][0])} |"
+        rows.append((f"| {model} | {recipe}{marks} | {rule} | {len(recs)} | ", cells, end))
+    columns = [c for c, _, _ in HEADLINE if any(cells[c] for _, cells, _ in rows)]
     if not rows:
         return []
-    head = ["| model | recipe | rule | seeds | " + " | ".join(columns) + " |", "|" + "---|" * (len(columns) + 4)]
-    return head + [start + " | ".join(cells[c] for c in columns) + " |" for start, cells in rows]
+    extra = [] if readme else ["experiment"]
+    head = ["| model | recipe | rule | seeds | " + " | ".join([*columns, *extra]) + " |"]
+    head.append("|" + "---|" * (len(columns) + len(extra) + 4))
+    return head + [start + " | ".join(cells[c] for c in columns) + " |" + end for start, cells, end in rows]
 
 
 def rows_off_the_readme(results: list[tuple[Path, dict[str, Any]]], track: str) -> list[str]:
     """One line counting the configurations of ``track`` that :func:`off_the_readme` leaves to the results pages,
     by reason (then a blank line); no lines when none is left out."""
-    reasons = Counter(filter(None, map(off_the_readme, full_cards(results, track).values())))
+    reasons = Counter(filter(None, map(off_the_readme, full_scorecards(results, track).values())))
     if not reasons:
         return []
     counted = "; ".join(f"{n} {reason}" for reason, n in sorted(reasons.items()))
@@ -313,14 +325,14 @@ def rows_off_the_readme(results: list[tuple[Path, dict[str, Any]]], track: str) 
 
 
 def column_means(recs: list[dict[str, Any]], columns: Columns = HEADLINE) -> dict[str, float]:
-    """The mean over seeds of each of ``columns`` (:data:`HEADLINE`) some of ``recs`` (one configuration's cards)
+    """The mean over seeds of each of ``columns`` (:data:`HEADLINE`) some of ``recs`` (one configuration's scorecards)
     have."""
     runs = [headline(r["metrics"], columns, stale_core(r)) for r in recs]
     return {c: sum(vs) / len(vs) for c, _, _ in columns if (vs := [r[c] for r in runs if r[c] is not None])}
 
 
 def speaks_portuguese(model: str) -> bool:
-    """Whether a card's (base) model was made for Portuguese (registry languages; an unknown name: no)."""
+    """Whether a scorecard's (base) model was made for Portuguese (registry languages; an unknown name: no)."""
     spec = REGISTRY.get(model)
     return spec is not None and "pt" in spec.languages
 
@@ -330,14 +342,14 @@ RECOMMEND_MIN_SEEDS = 2  # a trained configuration is recommended on at least th
 
 def enough_seeds(recs: Sequence[dict[str, Any]]) -> bool:
     """Whether a configuration has the seeds a recommendation needs: an untrained encoder has one deterministic
-    card; a trained one needs :data:`RECOMMEND_MIN_SEEDS` (a one-seed ablation or leave-one-out row is no
+    scorecard; a trained one needs :data:`RECOMMEND_MIN_SEEDS` (a one-seed ablation or leave-one-out row is no
     candidate: one seed's luck is within the seed spread)."""
     trained = any(rec["params"].get("training") for rec in recs)
     return not trained or len({rec["seed"] for rec in recs}) >= RECOMMEND_MIN_SEEDS
 
 
 def validation_value(recs: Sequence[dict[str, Any]], metric: str) -> float | None:
-    """The mean over a configuration's cards (``recs``) of its runs' best value of the validation ``metric`` (their
+    """The mean over a configuration's scorecards (``recs``) of its runs' best value of the validation ``metric`` (their
     checkpoint's, ``params.training.best``); None when a run selected on another metric or recorded none."""
     values = []
     for rec in recs:
@@ -354,7 +366,7 @@ def selection_metric(model: str, recipe: str, card: Path) -> str | None:
     name = experiment_of(model, recipe, card)
     if name is None:
         return None
-    spec = experiment_specs(card)[name]
+    spec = experiment_specs(experiments_beside(card))[name]
     metric = (spec.get("select") or {}).get("metric")
     return metric if isinstance(metric, str) and metric else None
 
@@ -363,10 +375,10 @@ def candidates_on_validation(
     results: list[tuple[Path, dict[str, Any]]], portuguese: bool
 ) -> dict[tuple[str, str], tuple[str, float, int]]:
     """``{(model, recipe): (metric, validation value, seeds)}`` of every configuration the validation rule may
-    recommend: trained, on :data:`RECOMMEND_MIN_SEEDS` seeds or more, its cards on the current core test, its
+    recommend: trained, on :data:`RECOMMEND_MIN_SEEDS` seeds or more, its scorecards on the current core test, its
     experiment file naming a ``[select]`` metric its runs recorded (``portuguese``: models made for Portuguese)."""
     out = {}
-    for (model, recipe), pairs in full_cards_with_paths(results, "plain").items():
+    for (model, recipe), pairs in full_scorecards_with_paths(results, "plain").items():
         recs = [rec for _, rec in pairs]
         trained = all(rec["params"].get("training") for rec in recs)
         if not trained or not enough_seeds(recs) or any_old_core_test(recs):
@@ -395,7 +407,7 @@ def recommended(results: list[tuple[Path, dict[str, Any]]], portuguese: bool) ->
 
 def recommendation_line(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """One line naming the configurations recommended on validation (English; English and Portuguese), each with
-    its validation number and the command that trains and cards it (:func:`experiment_of`)."""
+    its validation number and the command that trains and scores it (:func:`experiment_of`)."""
     english, both = recommended(results, portuguese=False), recommended(results, portuguese=True)
     rule = (
         "**Recommended on validation** (the rule each candidate's experiment file names in `[select]`, written "
@@ -404,7 +416,7 @@ def recommendation_line(results: list[tuple[Path, dict[str, Any]]]) -> list[str]
         "column below plays a part)"
     )
     if not english:
-        return [f"{rule}: none yet (no such configuration has cards on the current core test).", ""]
+        return [f"{rule}: none yet (no such configuration has scorecards on the current core test).", ""]
     found = {**candidates_on_validation(results, False), **candidates_on_validation(results, True)}
 
     def named(group: tuple[str, str]) -> str:
@@ -424,33 +436,13 @@ def how_to_get(group: tuple[str, str], results: list[tuple[Path, dict[str, Any]]
     return f"`{model}` {recipe}{command}"
 
 
-def experiment_specs(card: Path) -> dict[str, dict]:
-    """The experiment files beside the card's results folder (``benchmarks/experiments/<benchmark>/NAME.toml``),
-    parsed, by name (empty when there is no such folder)."""
-    folder = card.parent.parent.parent / "experiments"
-    return {p.stem: tomllib.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.rglob("*.toml"))}
-
-
-def experiment_of(model: str, label: str, card: Path) -> str | None:
-    """The experiment (``benchmarks/experiments/<benchmark>/NAME.toml``, beside the card's results folder) that trains
-    ``model`` into run label ``label``, or that makes it from another experiment's run with a post-training verb
-    (:data:`~idiomkit.training.recipes.METHOD_SUFFIXES`: ``idiomkit center``); None when none does (or the card has
-    no such folder beside it)."""
-    specs = experiment_specs(card)
-    labels = {
-        name: run_label(train["recipe"], train)
-        for name, spec in specs.items()
-        if (train := spec.get("train") or {}).get("model") == model and "recipe" in train
-    }
-    for name, spec in specs.items():
-        if labels.get(name) == label:
-            return name
-        method = spec.get("method") or {}
-        read = next((v.get("experiment") for v in method.get("positional", []) if isinstance(v, dict)), None)
-        suffix = METHOD_SUFFIXES.get(method.get("subcommand", ""))
-        if suffix and read in labels and labels[read] + suffix == label:
-            return name
-    return None
+def experiment_of(model: str, label: str, card: Path, config: dict[str, Any] | None = None) -> str | None:
+    """The first experiment (``benchmarks/experiments/<benchmark>/NAME.toml``, beside the scorecard's results
+    folder) that makes ``model`` into run label ``label`` (:func:`~idiomkit.report.experiments.experiments_for`:
+    its ``[train]`` table, or another experiment's run it reads with a post-training verb; ``config``: the row's
+    recorded training options); None when none does (or the scorecard has no such folder beside it)."""
+    names = experiments_for(model, label, made_by_experiments(experiments_beside(card)), config)
+    return names[0] if names else None
 
 
 def scorecard_section(
@@ -470,8 +462,8 @@ def scorecard_section(
             out += marks_explained(rows[2:])
             out += rows_off_the_readme(results, track) if readme else []
         elif readme and (left := rows_off_the_readme(results, track)):
-            out += [TRACK_TEXT[track], "", "No card is on the current core test yet. " + left[0], ""]
-    if not any(line.startswith(("|", "No card")) for line in out):
+            out += [TRACK_TEXT[track], "", "No scorecard is on the current core test yet. " + left[0], ""]
+    if not any(line.startswith(("|", "No scorecard")) for line in out):
         return []
     # each rule's text opens with its own name (a table cell elsewhere): the key in italics stands for it here
     rules = "; ".join(f"*{key}*: {text.partition(': ')[2]}" for key, text in RULES.items() if key != "untrained")
@@ -483,6 +475,7 @@ def scorecard_section(
         "give every column with its shortcut controls). The rule is what the training "
         f"data went through: {rules}.",
         "",
+        *([] if readme else [EXPERIMENT_NOTE, ""]),
     ]
 
 

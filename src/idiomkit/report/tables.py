@@ -8,6 +8,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from idiomkit.report.experiments import experiment_cell
 from idiomkit.results import ResultKey
 from idiomkit.tasks import task_titles
 from idiomkit.tasks.admire import PREFERRED_COLUMNS as ADMIRE_COLUMNS
@@ -160,10 +161,13 @@ def is_pipeline(variant: str) -> bool:
 
 
 def task_table(task: str, entries: list[tuple[Path, dict[str, Any]]]) -> str:
+    """One benchmark's table: a row per configuration (seeds aggregated), the experiment that makes a trained row
+    (:func:`~idiomkit.report.experiments.experiment_cell`) and the command that recorded it; then the reference
+    rows."""
     runs = [r for _, r in entries]
     cols = _columns(task, runs)
     percent = task == "idiolink-test"
-    head = ["model", "recipe", "config", "seeds", *cols, "epochs", "train s", "wall s", "command"]
+    head = ["model", "recipe", "config", "seeds", *cols, "epochs", "train s", "wall s", "experiment", "command"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for key, recs in sorted(by_configuration(entries), key=lambda item: is_pipeline(item[0].variant)):
         first = recs[0]
@@ -175,13 +179,14 @@ def task_table(task: str, entries: list[tuple[Path, dict[str, Any]]]) -> str:
             cells.append(mean_std(values, percent) if values else "")
         cells += training_cells(recs)
         cells.append(f"{statistics.fmean(r['wall_s'] for r in recs):.0f}")
+        cells.append(experiment_cell(recs, entries[0][0]))
         cells.append("; ".join(f"`{c}`" for c in seeds_commands(recs)))
         lines.append("| " + " | ".join(cells) + " |")
     for label, values, source in REFERENCES.get(task, []):
         cells = (
             [label, "reference", source, ""]
             + [f"{values[c]:.{2 if percent else 3}f}" if c in values else "" for c in cols]
-            + ["", "", "", ""]
+            + ["", "", "", "", ""]
         )
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -3,7 +3,7 @@
 Each target is a floor on a plain-track number (mean over seeds), or for an STS test guard a floor at
 :data:`~idiomkit.report.versus_base.STS_GUARD_TOLERANCE` below the same base model untrained with the reader. A row is a
 trained configuration with the seeds a recommendation needs (:func:`~idiomkit.report.scorecard.enough_seeds`) and a
-base + reader card beside it; the base + reader rows stand above them for reference. The configurations chosen on
+base + reader scorecard beside it; the base + reader rows stand above them for reference. The configurations chosen on
 validation (:func:`~idiomkit.report.scorecard.recommended`, the rule their experiment files name) carry
 :data:`CHOSEN`; no row is chosen on these test numbers. The best-reached table beside it is a maximum over single
 runs on test, labelled so.
@@ -24,7 +24,7 @@ from idiomkit.report.scorecard import (
     column_means,
     control_failed,
     enough_seeds,
-    full_cards,
+    full_scorecards,
     number_cell,
     old_reader_mark,
     recommended,
@@ -72,7 +72,7 @@ def meets_floor(column: str, value: float) -> bool:
 
 def target_cell(column: str, value: float | None, base: float | None) -> str:
     """The number and whether it meets ``column``'s target (an STS guard: :func:`clears` against ``base``, the base
-    + reader's number); empty when the card lacks it, the number alone for a guard without a base."""
+    + reader's number); empty when the scorecard lacks it, the number alone for a guard without a base."""
     if value is None:
         return ""
     floor = FLOORS[column]
@@ -94,7 +94,7 @@ def targets_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """The table (header first): each base model's base + reader row, then its trained configurations with enough
     seeds, each target's number (mean over seeds) marked met or missed, and how many it meets; the configurations
     chosen on validation marked :data:`CHOSEN`; no lines when no such trained configuration exists."""
-    cards = full_cards(results, "plain")
+    cards = full_scorecards(results, "plain")
     chosen = {recommended(results, portuguese=False), recommended(results, portuguese=True)}
     lines: list[str] = []
     with_base: set[str] = set()  # the base models whose base + reader row is in
@@ -126,11 +126,11 @@ def _row(model: str, recipe: str, seeds: int, cells: Sequence[str]) -> str:
 def best_reached_rows(results: list[tuple[Path, dict[str, Any]]]) -> list[str]:
     """The table (header first): for each target with a fixed floor, the best mean over seeds that any trained
     flagship v2 configuration (:data:`FLAGSHIP`) reaches, which one (with its seeds: a one-seed row is a single
-    run, not a recommendation) and whether it meets the floor; no lines without such a card. Ties go to the
+    run, not a recommendation) and whether it meets the floor; no lines without such a scorecard. Ties go to the
     configuration with more seeds."""
     trained = [
         (model, recipe + old_reader_mark(recs), len(recs), column_means(recs, TARGET_COLUMNS))
-        for (model, recipe), recs in sorted(full_cards(results, "plain").items())
+        for (model, recipe), recs in sorted(full_scorecards(results, "plain").items())
         if recs[0]["params"].get("training") and recipe.startswith(FLAGSHIP)
     ]
     lines = []

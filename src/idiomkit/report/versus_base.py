@@ -7,14 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.metrics.bootstrap import RESAMPLES
-from idiomkit.report.paired import Card, interval_mark, paired_interval
+from idiomkit.report.paired import ScorecardHeadline, interval_mark, paired_interval
 from idiomkit.report.scorecard import (
     ADMIRE_BY_TYPE,
     HEADLINE,
     Columns,
     column_digits,
     column_means,
-    full_cards_with_paths,
+    full_scorecards_with_paths,
     headline,
     number_cell,
     old_reader_mark,
@@ -41,12 +41,12 @@ def clears(column: str, trained: float, base: float) -> bool:
 def versus_base_rows(
     results: list[tuple[Path, dict[str, Any]]], data_dir: Path | None = None, columns: Columns = HEADLINE
 ) -> list[str]:
-    """Each trained model's plain-track card (mean over seeds) beside its untrained base with the reader
+    """Each trained model's plain-track scorecard (mean over seeds) beside its untrained base with the reader
     (:data:`BASE_WITH_READER`, same base model), on ``columns`` (:data:`HEADLINE`): the trained number, its
     difference from the base with ``▲``/``▼`` where the paired bootstrap interval (:mod:`idiomkit.report.paired`)
     lies wholly above/below the bar, and on how many columns it clears the base (:func:`clears`; ``§N`` on the
-    recipe when either was measured with an older idiom reader). No lines when no trained card has such a base."""
-    cards = full_cards_with_paths(results, "plain")
+    recipe when either was measured with an older idiom reader). No lines when no trained scorecard has such a base."""
+    cards = full_scorecards_with_paths(results, "plain")
     rows = []
     for (model, recipe), pairs in sorted(cards.items()):
         recs = [rec for _, rec in pairs]
@@ -54,8 +54,8 @@ def versus_base_rows(
         if not bases or not recs[0]["params"].get("training"):
             continue
         base = headline(bases[0][1]["metrics"], columns)
-        trained = [Card(path.with_suffix(""), headline(rec["metrics"], columns)) for path, rec in pairs]
-        base_card = Card(bases[0][0].with_suffix(""), base)
+        trained = [ScorecardHeadline(path.with_suffix(""), headline(rec["metrics"], columns)) for path, rec in pairs]
+        base_card = ScorecardHeadline(bases[0][0].with_suffix(""), base)
         cells = {
             column: (
                 mean,
@@ -90,7 +90,7 @@ def versus_cell(column: str, mean: float, difference: float, cleared: bool, mark
     return f"{number_cell(column, mean)} ({difference:+.{column_digits(column)}f}{mark or ''})"
 
 
-def mark(column: str, trained: list[Card], base: Card, data_dir: Path | None) -> str | None:
+def mark(column: str, trained: list[ScorecardHeadline], base: ScorecardHeadline, data_dir: Path | None) -> str | None:
     """``▲``/``▼``/nothing for ``column`` (:func:`~idiomkit.report.paired.interval_mark`; the STS guards against
     the bar of :data:`STS_GUARD_TOLERANCE` below the base); None when there is no interval."""
     interval = paired_interval(column, trained, base, data_dir)
@@ -108,7 +108,7 @@ def versus_base_section(results: list[tuple[Path, dict[str, Any]]], data_dir: Pa
         f"base model untrained with the idiom reader in front (`idiomkit evaluate all -m BASE --reader replace`). "
         f"A column is cleared when the trained number is higher; an STS test column when it is no more than "
         f"{STS_GUARD_TOLERANCE} below. ▲ / ▼: the 95 % paired bootstrap interval of the difference lies wholly "
-        f"above / below that bar (both cards' predictions resampled together over the same items, "
+        f"above / below that bar (both scorecards' predictions resampled together over the same items, "
         f"{RESAMPLES} resamples of whole idioms, compounds or query expressions where the benchmark has them: "
         f"`idiomkit.report.paired`); no mark: the interval straddles it, so the difference may be chance. "
         f"*Beyond chance* counts the marks over the columns that have an interval.",

@@ -2,7 +2,7 @@
 tracks, the core test of idiom understanding, and the STS guards no training may touch."""
 
 from idiomkit.scorecard.blocks import BLOCKS, Block, BlockOutput, run_block
-from idiomkit.scorecard.card import HEADLINE, Scorecard, headline, markdown_table
+from idiomkit.scorecard.result import HEADLINE, Scorecard, headline, markdown_table
 from idiomkit.scorecard.run import ScorecardOptions, evaluate_all
 
 __all__ = [

@@ -21,11 +21,19 @@ from idiomkit.reader_api import MODES
 from idiomkit.results import check_writable_dir, reader_recipe
 from idiomkit.run_options import RunOptions, check_run_options, split_run_options, with_seed_of
 from idiomkit.scorecard.blocks import BLOCKS
-from idiomkit.scorecard.card import TASK, TRACK_CHOICES, CardSpec, Scorecard, selected_blocks, tracks_of, write_card
 from idiomkit.scorecard.partial import BlockStore
+from idiomkit.scorecard.result import (
+    TASK,
+    TRACK_CHOICES,
+    Scorecard,
+    ScorecardSpec,
+    selected_blocks,
+    tracks_of,
+    write_scorecard,
+)
 from idiomkit.scorecard.table import (  # noqa: F401  (the CLI reads them here)
     comparison_rows,
-    published_cards,
+    published_scorecards,
     update_model_card,
     write_figure,
     write_table,
@@ -94,14 +102,14 @@ def evaluate_all(
     model's name in the result file).
 
     Writes ``<results_dir>/scorecard/<model>__<recipe>__<track>[-quick]__seed<N>.json`` with the raw predictions
-    of every block beside it (written first); a card killed part-way resumes at its first unfinished block
+    of every block beside it (written first); a scorecard killed part-way resumes at its first unfinished block
     (:mod:`~idiomkit.scorecard.partial`). A directory made by ``idiomkit train`` is named by its recipe;
     ``reader`` (a mode) puts the idiom reader in front of the model (recipe ``<recipe>+reader-<mode>``).
 
     Example::
 
-        cards = evaluate_all("minilm", track="both", quick=True)
-        cards[0].record.metrics["meaning-triples"]["heldout"]["accuracy"]
+        scorecards = evaluate_all("minilm", track="both", quick=True)
+        scorecards[0].record.metrics["meaning-triples"]["heldout"]["accuracy"]
     """
     run, values = split_run_options(run, values, "evaluate all")
     opts = scorecard_options(options, values)
@@ -123,11 +131,11 @@ def evaluate_all(
     extra |= reader_record(model_reader(st))  # its code now; a trained model's lexicon is from its training run
     ctx = EvalContext(data, auto_prompt_name(st, run.prompt_name), run.batch_size, False, run.seed, opts.quick)
     identity = {"model": model, "name": name, "recipe": recipe, "context": ctx, "params": extra}
-    store = BlockStore.for_card(results / TASK if run.write else None, identity)
+    store = BlockStore.for_scorecard(results / TASK if run.write else None, identity)
     cards, shared = [], {}
     for track in tracks_of(opts.track):
-        spec = CardSpec(name, recipe, track, blocks, results if run.write else None, bool(training), extra)
-        cards.append(write_card(st, ctx, spec, shared, store))
+        spec = ScorecardSpec(name, recipe, track, blocks, results if run.write else None, bool(training), extra)
+        cards.append(write_scorecard(st, ctx, spec, shared, store))
     store.clear()
     if training and run.write:
         update_model_card(Path(model), cards)

@@ -1,5 +1,5 @@
-"""The scorecard's tables, model-free: the model card's section, the comparison rows (the card beside the
-untrained encoder and the published cards), the markdown table and the figure beside a card's JSON."""
+"""The scorecard's tables, model-free: the model card's section, the comparison rows (the scorecard beside the
+untrained encoder and the published scorecards), the markdown table and the figure beside a scorecard's JSON."""
 
 from __future__ import annotations
 
@@ -8,17 +8,17 @@ from pathlib import Path
 from typing import Any
 
 from idiomkit.report import HEADLINE, headline, markdown_table
-from idiomkit.report.core_test import card_controls_lines
+from idiomkit.report.core_test import scorecard_controls_lines
 from idiomkit.results import atomic_write_text, load_results
-from idiomkit.scorecard.card import TASK, Scorecard
+from idiomkit.scorecard.result import TASK, Scorecard
 from idiomkit.settings import default_results_dir
-from idiomkit.training.card import SCORECARD_HEADING, write_card_section
+from idiomkit.training.model_card import SCORECARD_HEADING, write_card_section
 
 BASELINE = ("zero-shot",)  # recipes drawn as the untrained encoder beside a model
 
 
 def update_model_card(model_dir: Path, cards: list[Scorecard]) -> Path:
-    """Replace the scorecard section of ``model_dir/README.md`` (the model card) with these cards' numbers."""
+    """Replace the scorecard section of ``model_dir/README.md`` (the model card) with these scorecards' numbers."""
     rows = [
         (f"{c.record.params['track']} track{' (quick)' if c.record.params['quick'] else ''}", c.record.metrics)
         for c in cards
@@ -27,9 +27,9 @@ def update_model_card(model_dir: Path, cards: list[Scorecard]) -> Path:
     return write_card_section(model_dir, section)
 
 
-def published_cards(results_dir: str | Path | None = None) -> list[dict[str, Any]]:
+def published_scorecards(results_dir: str | Path | None = None) -> list[dict[str, Any]]:
     """Every scorecard result record under ``results_dir`` and under the project's results (the published rows),
-    each result key once: a card in both (a run from another checkout of the same results) counts from
+    each result key once: a scorecard in both (a run from another checkout of the same results) counts from
     ``results_dir``."""
     roots = dict.fromkeys(Path(p).resolve() for p in (results_dir or default_results_dir(), default_results_dir()))
     cards: dict[str, dict[str, Any]] = {}
@@ -41,7 +41,8 @@ def published_cards(results_dir: str | Path | None = None) -> list[dict[str, Any
 
 
 def comparison_rows(card: Scorecard, published: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """The card, the untrained encoder of the same model (same track and quick mode) and the other published rows."""
+    """The scorecard, the untrained encoder of the same model (same track and quick mode) and the other published
+    rows."""
     rec = card.record
     same = [
         r
@@ -59,19 +60,19 @@ def comparison_rows(card: Scorecard, published: list[dict[str, Any]]) -> list[tu
 
 
 def write_table(card: Scorecard, rows: list[tuple[str, dict[str, Any]]]) -> Path | None:
-    """The markdown table beside the card's JSON (``.md``)."""
+    """The markdown table beside the scorecard's JSON (``.md``)."""
     if card.path is None:
         return None
     title = f"Scorecard: {card.record.model} {card.record.recipe}, {card.record.params['track']} track"
     text = f"# {title}\n\n" + markdown_table(rows)
-    controls = card_controls_lines(card.record.metrics, card.record.params)
+    controls = scorecard_controls_lines(card.record.metrics, card.record.params)
     text += "\n" + "\n".join(controls) + "\n" if controls else ""
     return atomic_write_text(card.path.with_suffix(".md"), text)
 
 
 def write_figure(card: Scorecard, rows: list[tuple[str, dict[str, Any]]]) -> Path | None:
-    """A PNG beside the card: one panel per headline number (five a row), a horizontal bar per model, the card's
-    own bar first and in colour, each bar labelled with its value."""
+    """A PNG beside the scorecard: one panel per headline number (five a row), a horizontal bar per model, the
+    scorecard's own bar first and in colour, each bar labelled with its value."""
     if card.path is None:
         return None
     import matplotlib

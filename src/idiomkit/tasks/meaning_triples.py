@@ -79,7 +79,7 @@ __all__ = [
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0
 QUICK_STRIDE = 5  # quick mode keeps every 5th triple
-# the groups a card's table and the report show, in order (with the lookup-equal ones apart)
+# the groups a scorecard's table and the report show, in order (with the lookup-equal ones apart)
 COLUMNS = ("heldout_EN", "heldout_PT", "heldout", "heldout_pie", "seen", "lookup_equal")
 OPPOSITE = {"shorter": "longer", "longer": "shorter", "less overlap": "more overlap", "more overlap": "less overlap"}
 

@@ -3,7 +3,7 @@
 The reference is ordinary text the recipes train on, never a held-out split: distinct sentences of the STS *train*
 pairs in the base model's languages (STS-B for English, ASSIN 2 for Portuguese, the sample split evenly between
 them), a fixed sample (``seed``). The centred model is saved with the run's modules (its idiom reader first) and a
-``training.json`` whose label gains ``-center``, so its cards sit in their own row beside the run's.
+``training.json`` whose label gains ``-center``, so its scorecards sit in their own row beside the run's.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from idiomkit.errors import OptionError
 from idiomkit.models import load_model
 from idiomkit.models.registry import get_spec
 from idiomkit.results import atomic_write_text
-from idiomkit.training.card import check_card_record, write_model_card
 from idiomkit.training.interpolate import run_info
+from idiomkit.training.model_card import check_card_record, write_model_card
 from idiomkit.training.recipes import METHOD_SUFFIXES, run_label
 from idiomkit.training.run_dir import MADE_BY, check_derived_output, derived_output, made_by
 
@@ -78,7 +78,7 @@ def centered_label(run_dir: Path, info: dict[str, Any]) -> str:
     path, cfg = run_dir / "training.json", info["config"]
     if not isinstance(cfg.get("model"), str):
         raise DataError(path, None, "config.model", "missing or not a string: the base model names the reference")
-    check_card_record(path, info)  # the recipe is known and the card can be written
+    check_card_record(path, info)  # the recipe is known and the model card can be written
     label = info.get("label")
     return (label if isinstance(label, str) else run_label(info["recipe"], cfg)) + CENTER_SUFFIX
 

@@ -22,6 +22,7 @@ import torch
 
 from idiomkit.errors import InputError, is_safetensors_error, load_failure
 from idiomkit.idioms.reader import encoder_module, ship_full_lexicon
+from idiomkit.models.shipped import save_adapter
 from idiomkit.results import atomic_write_text
 from idiomkit.training.config import TrainConfig, TrainState
 
@@ -205,8 +206,6 @@ def save_model_dir(model, path: Path) -> None:
 def save_lora_adapter(model, path: Path, base: str, run: str = "") -> Path | None:
     """For a LoRA run, the adapters alone (unmerged, fp16: :func:`~idiomkit.models.shipped.save_adapter`) in
     ``path``, written whole beside the model directory or not at all; None for a run without LoRA."""
-    from idiomkit.models.shipped import save_adapter
-
     encoder = encoder_module(model).model
     if not hasattr(encoder, "peft_config"):
         return None

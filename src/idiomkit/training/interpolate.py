@@ -26,9 +26,9 @@ from idiomkit.errors import InputError, OptionError
 from idiomkit.models import load_model, load_sentence_transformer
 from idiomkit.results import atomic_write_text
 from idiomkit.tasks.sts import StsEvaluator
-from idiomkit.training.card import check_card_record, write_model_card
 from idiomkit.training.checkpoints import at_base_length, base_length, set_training_length
 from idiomkit.training.config import TrainConfig
+from idiomkit.training.model_card import check_card_record, write_model_card
 from idiomkit.training.recipe_options import recipe_fields
 from idiomkit.training.recipes import RECIPES, config_from_record, run_label
 from idiomkit.training.recipes.base import sts_validation_pairs
@@ -259,7 +259,8 @@ def interpolate_run(
 
 
 def record_interpolation(tuned_dir, output_dir, info, alphas, sweep, points, best, max_sts_drop) -> dict[str, Any]:
-    """Write the interpolated model's ``training.json`` (the run's, with the sweep and the chosen ratio) and card."""
+    """Write the interpolated model's ``training.json`` (the run's, with the sweep and the chosen ratio) and model
+    card."""
     info[MADE_BY] = made_by("interpolate", tuned_dir)
     info["interpolation"] = {
         "from": str(tuned_dir),

@@ -7,7 +7,7 @@ by length and the checkpoint complete: model, optimizer, scheduler, phase/epoch/
 
 The pieces around the loop have a module each: :mod:`.config` (what defines a run), :mod:`.setup` (model, phases,
 evaluators), :mod:`.checkpoints` (the checkpoint and saved model directories), :mod:`.run_dir` (a run directory
-tied to its config, one writer at a time) and :mod:`.card` (the model card).
+tied to its config, one writer at a time) and :mod:`.model_card` (the model card).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from idiomkit.idioms.version import reader_record
 from idiomkit.models import load_model
 from idiomkit.results import atomic_write_text, read_json_object, sha256_files
 from idiomkit.settings import seed_everything
-from idiomkit.training.card import write_model_card
 from idiomkit.training.checkpoints import (
     RunDirError,
     base_length,
@@ -53,6 +52,7 @@ from idiomkit.training.distributed import (
 )
 from idiomkit.training.examples import collate
 from idiomkit.training.memory import describe_resident, trim_heap
+from idiomkit.training.model_card import write_model_card
 from idiomkit.training.precision import mixed_precision, warn_if_slow
 from idiomkit.training.recipes import run_label
 from idiomkit.training.recipes.base import PRIMARY, Phase, Setup

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from idiomkit.report.paired import PAIRED, Card, items_of, paired_interval
 from idiomkit.report.compare import COMPARED
+from idiomkit.report.paired import PAIRED, ScorecardHeadline, items_of, paired_interval
 from idiomkit.report.scorecard import headline
 
 CARDS = Path(__file__).resolve().parents[3] / "benchmarks" / "results" / "scorecard"
@@ -17,9 +17,9 @@ TRAINED = "mpnet__flagship-v2-keep10-keep-cosine-pool-mean__plain__seed0"
 BASE = "mpnet__zero-shot-reader-replace__plain__seed0"
 
 
-def card(name: str) -> Card:
+def card(name: str) -> ScorecardHeadline:
     metrics = json.loads((CARDS / f"{name}.json").read_text(encoding="utf-8"))["metrics"]
-    return Card(CARDS / name, headline(metrics, COMPARED))
+    return ScorecardHeadline(CARDS / name, headline(metrics, COMPARED))
 
 
 def test_every_column_of_a_committed_pair_of_cards_gets_an_interval_around_its_difference(data_dir):

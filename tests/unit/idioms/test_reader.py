@@ -295,7 +295,7 @@ def test_one_default_read_and_reader_options_judge_sense_add_reader_does_not(mon
     readers = []
     stub = lambda *a, **kw: SentenceTransformer(modules=[Tokenizing()], device="cpu")  # noqa: E731
     monkeypatch.setattr(run, "load_model", stub)
-    monkeypatch.setattr(run, "write_card", lambda st, *a, **kw: readers.append(st[0]))
+    monkeypatch.setattr(run, "write_scorecard", lambda st, *a, **kw: readers.append(st[0]))
     run.evaluate_all("minilm", reader="gloss", write=False, only=["xiao"])
     monkeypatch.setattr(idiomkit.models, "load_model", stub)  # nearest imports it when it runs
     monkeypatch.setattr(

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from idiomkit.data.meaning_triples import VERSION as CORE_VERSION
 from idiomkit.report.core_test import (
-    card_controls_lines,
     controls_rows,
     core_test_rows,
     core_test_section,
     interval_cell,
+    scorecard_controls_lines,
 )
 
 
@@ -73,7 +73,7 @@ def test_each_plain_card_on_the_current_core_test_is_a_row_with_its_intervals(mo
     assert rows[3].startswith("| mpnet | flagship-v2 | 1 | 0.750 [0.650, 0.850] |")
     assert len(rows) == 5  # the marked card, the earlier core test and the model trained before are left out
     section = core_test_section(results)
-    assert section[0].startswith("### The core test card by card")
+    assert section[0].startswith("### The core test scorecard by scorecard")
     assert "### The core test's shortcut controls" in section
     assert core_test_rows([old]) == [] and core_test_rows([before]) == []
 
@@ -87,9 +87,9 @@ def test_the_controls_table_marks_each_columns_headline_status():
     assert by_column["held-out, human-written"][-2] == "no headline"  # the bag of words scores .60
     assert by_column["held-out PIE (diagnostic: same construction as training)"][3] == "0.880 [0.830, 0.930]"
     assert by_column["seen (unseen sentences)"][3:] == ["", "", "", "", ""]  # a card without controls: none shown
-    lines = card_controls_lines(rec["metrics"], rec["params"])
+    lines = scorecard_controls_lines(rec["metrics"], rec["params"])
     assert lines[0] == "## The core test, with its shortcut controls" and "(less overlap)" in lines[2]
-    assert card_controls_lines({}, None) == []
+    assert scorecard_controls_lines({}, None) == []
 
 
 def test_an_interval_cell_rounds_to_three_places():

@@ -12,7 +12,7 @@ import pytest
 from idiomkit.data.meaning_triples import VERSION as CORE_VERSION
 from idiomkit.report import scorecard
 from idiomkit.report.compare import COMPARED
-from idiomkit.report.paired import Card, admire_items, interval_mark, items_of, paired_interval
+from idiomkit.report.paired import ScorecardHeadline, admire_items, interval_mark, items_of, paired_interval
 from idiomkit.report.versus_base import BASE_WITH_READER, versus_base_rows
 
 HEADER = "\t".join(
@@ -22,7 +22,7 @@ HEADER = "\t".join(
 COLUMN = "core acc (held-out)"
 
 
-def write_card(folder: Path, recipe: str, correct: list[bool], reported: float | None = None) -> Path:
+def write_scorecard(folder: Path, recipe: str, correct: list[bool], reported: float | None = None) -> Path:
     """A plain-track card whose held-out core triples are right where ``correct`` says (two per idiom)."""
     stem = folder / f"me5__{recipe}__plain__seed0"
     lines = [HEADER]
@@ -49,9 +49,9 @@ def write_card(folder: Path, recipe: str, correct: list[bool], reported: float |
     return path
 
 
-def card_of(path: Path) -> Card:
+def card_of(path: Path) -> ScorecardHeadline:
     rec = json.loads(path.read_text(encoding="utf-8"))
-    return Card(path.with_suffix(""), scorecard.headline(rec["metrics"], COMPARED))
+    return ScorecardHeadline(path.with_suffix(""), scorecard.headline(rec["metrics"], COMPARED))
 
 
 @pytest.fixture(autouse=True)
@@ -61,8 +61,8 @@ def _fresh_cache():
 
 def test_a_clear_gain_is_marked_and_an_equal_card_is_not(tmp_path, monkeypatch):
     monkeypatch.setattr(scorecard, "READER_VERSION", 1)
-    base = write_card(tmp_path, BASE_WITH_READER, [True, False] * 20)  # .5
-    trained = write_card(tmp_path, "flagship-v2", [True] * 40)  # 1.0
+    base = write_scorecard(tmp_path, BASE_WITH_READER, [True, False] * 20)  # .5
+    trained = write_scorecard(tmp_path, "flagship-v2", [True] * 40)  # 1.0
     low, high = paired_interval(COLUMN, [card_of(trained)], card_of(base))
     assert 0.3 < low <= 0.5 <= high < 0.7  # the difference is .5; resampling idioms keeps it near
     assert interval_mark((low, high)) == "▲"
@@ -75,23 +75,23 @@ def test_a_clear_gain_is_marked_and_an_equal_card_is_not(tmp_path, monkeypatch):
 
 
 def test_a_small_difference_on_few_items_straddles_zero(tmp_path):
-    base = write_card(tmp_path, BASE_WITH_READER, [True, False] * 5)
-    trained = write_card(tmp_path, "flagship-v2", [True, False] * 4 + [True, True])
+    base = write_scorecard(tmp_path, BASE_WITH_READER, [True, False] * 5)
+    trained = write_scorecard(tmp_path, "flagship-v2", [True, False] * 4 + [True, True])
     low, high = paired_interval(COLUMN, [card_of(trained)], card_of(base))
     assert low <= 0 < 0.1 <= high and interval_mark((low, high)) == ""
 
 
 def test_files_that_do_not_reproduce_the_card_give_no_interval(tmp_path, caplog):
-    base = write_card(tmp_path, BASE_WITH_READER, [True, False] * 20)
-    trained = write_card(tmp_path, "flagship-v2", [True] * 40, reported=0.9)
+    base = write_scorecard(tmp_path, BASE_WITH_READER, [True, False] * 20)
+    trained = write_scorecard(tmp_path, "flagship-v2", [True] * 40, reported=0.9)
     with caplog.at_level(logging.WARNING):
         assert paired_interval(COLUMN, [card_of(trained)], card_of(base)) is None
-    assert "files give 1.000000, its card 0.9" in caplog.text
+    assert "files give 1.000000, its scorecard 0.9" in caplog.text
 
 
 def test_cards_scored_on_other_items_give_no_interval_and_missing_files_none(tmp_path):
-    base = write_card(tmp_path, BASE_WITH_READER, [True, False] * 20)
-    trained = write_card(tmp_path, "flagship-v2", [True] * 38)
+    base = write_scorecard(tmp_path, BASE_WITH_READER, [True, False] * 20)
+    trained = write_scorecard(tmp_path, "flagship-v2", [True] * 38)
     assert paired_interval(COLUMN, [card_of(trained)], card_of(base)) is None
     assert paired_interval("Xiao MRR", [card_of(trained)], card_of(base)) is None  # no xiao.ranks.csv
 
@@ -124,8 +124,8 @@ def test_compare_prints_each_column_with_its_interval_and_refuses_a_file_that_is
 
     from idiomkit.cli import app
 
-    base = write_card(tmp_path, BASE_WITH_READER, [True, False] * 20)
-    trained = write_card(tmp_path, "flagship-v2", [True] * 40)
+    base = write_scorecard(tmp_path, BASE_WITH_READER, [True, False] * 20)
+    trained = write_scorecard(tmp_path, "flagship-v2", [True] * 40)
     result = CliRunner().invoke(app, ["compare", str(trained), str(base), "--data-dir", str(tmp_path / "none")])
     assert result.exit_code == 0, result.output
     row = next(line for line in result.output.splitlines() if "core acc (held-out)" in line)
@@ -134,7 +134,7 @@ def test_compare_prints_each_column_with_its_interval_and_refuses_a_file_that_is
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"task": "semeval2b-dev", "metrics": {}}), encoding="utf-8")
     result = CliRunner().invoke(app, ["compare", str(other), str(base)])
-    assert result.exit_code == 2 and "not a scorecard card (task 'semeval2b-dev')" in result.output
+    assert result.exit_code == 2 and "not a scorecard (task 'semeval2b-dev')" in result.output
     assert "Traceback" not in result.output
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-import idiomkit.scorecard.card as card
+import idiomkit.scorecard.result as card
 import idiomkit.scorecard.run as run
 from idiomkit.scorecard.blocks import BlockOutput
 from idiomkit.scorecard.partial import PARTIAL_DIR, BlockStore
@@ -74,10 +74,10 @@ def test_another_seed_or_model_finds_nothing_to_reuse(monkeypatch, tmp_path):
 
 
 def test_a_store_without_a_folder_keeps_nothing(tmp_path):
-    store = BlockStore.for_card(None, {"model": "minilm"})
+    store = BlockStore.for_scorecard(None, {"model": "minilm"})
     store.put("xiao", "all", BlockOutput({"score": 1.0}))
     assert store.get("xiao", "all") is None
-    kept = BlockStore.for_card(tmp_path, {"model": "minilm"})
+    kept = BlockStore.for_scorecard(tmp_path, {"model": "minilm"})
     kept.put("xiao", "all", BlockOutput({"score": 1.0}, {".x.tsv": "a\n"}, [tmp_path / "f.tsv"], {"n": 1}))
     assert kept.get("xiao", "all") == BlockOutput({"score": 1.0}, {".x.tsv": "a\n"}, [tmp_path / "f.tsv"], {"n": 1})
     kept.clear()

@@ -3,7 +3,7 @@ rewritten in place."""
 
 import pytest
 
-from idiomkit.training.card import BASE_HEADING, MARKER, SCORECARD_HEADING, write_card_section, write_model_card
+from idiomkit.training.model_card import BASE_HEADING, MARKER, SCORECARD_HEADING, write_card_section, write_model_card
 
 BASE_CARD = """---
 license: apache-2.0

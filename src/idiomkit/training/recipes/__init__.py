@@ -38,7 +38,7 @@ def build_phases(recipe: str, model, groups: Sequence[Group] | None, cfg) -> lis
 
 
 # the suffix a post-training verb adds to the label of the run it reads (``idiomkit center RUN``: that run's label
-# + ``-center``), so a method experiment's cards are named from the experiment it reads
+# + ``-center``), so a method experiment's scorecards are named from the experiment it reads
 METHOD_SUFFIXES = {"center": "-center"}
 
 
@@ -84,10 +84,10 @@ def run_label(recipe: str, config: Mapping[str, Any] | TrainConfig | None = None
     or without MWE tokens, :attr:`Recipe.labels`), then the suffix of each field its options class names
     (:attr:`~idiomkit.training.config.RecipeOptions.LABEL`) whose value is not the default, as the field's ``label``
     metadata spells it (``-lora``, ``-span``, ``-ep30``, ``-stsw0.5``, ``-keep10``, ``-pool-mean``, ``-dropout0``,
-    ``-bf16``, ``-dedup``...). ``config``: a :class:`TrainConfig` or a recorded config (``training.json``, an
-    experiment's ``[train]`` table); a missing option has its default, but for ``heldout_dedup``: a record without
-    it was made before the held-out dedup. A name not in the registry (an old ``training.json``) is labelled like
-    a 2B recipe."""
+    ``-bf16``, ``-dedup``...). ``config``: a :class:`TrainConfig` or a recorded config (``training.json``); a
+    missing option has its default, but for ``heldout_dedup``: a record without it was made before the held-out
+    dedup (an experiment's ``[train]`` table is no record: :func:`train_label`). A name not in the registry (an old
+    ``training.json``) is labelled like a 2B recipe."""
     given = config.record() if isinstance(config, TrainConfig) else dict(config or {})
     entry = recipe_entry(recipe)
     declared = {f.name: f for f in (*fields(TrainConfig), *fields(entry.options))}
@@ -95,6 +95,19 @@ def run_label(recipe: str, config: Mapping[str, Any] | TrainConfig | None = None
     with_mwe, without = entry.labels or (recipe, recipe)
     label = with_mwe if cfg["mwe_tokens"] else without
     return label + "".join(label_suffix(declared[name], cfg) for name in entry.options.LABEL)
+
+
+def train_label(options: Mapping[str, Any]) -> str:
+    """The run label ``idiomkit train`` gives a run of ``options`` (an experiment's ``[train]`` table; its
+    ``evaluate`` list names tasks, no option): an option not set has the command's default (:func:`train_config`),
+    ``heldout_dedup`` too, where :func:`run_label` reads a record without it as one made before the dedup.
+
+    Example::
+
+        train_label({"recipe": "cosent-sts", "model": "minilm", "sts_weight": 0.3})  # "cosent-sts-stsw0.3-dedup"
+    """
+    given = {name: value for name, value in options.items() if name != "evaluate"}
+    return run_label(given.get("recipe", TrainConfig.recipe), train_config(**given))
 
 
 __all__ = [
@@ -107,4 +120,5 @@ __all__ = [
     "config_from_record",
     "run_label",
     "train_config",
+    "train_label",
 ]

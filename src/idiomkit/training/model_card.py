@@ -1,8 +1,8 @@
-"""A trained model's card (``README.md``): idiomkit's own top (front matter, title, what the model is and under
-which terms), then its sections in a fixed order: the training (recipe, data hashes, validation, intended use),
-the scorecard (:mod:`idiomkit.scorecard`, added when the model is scored) and the base model's card as shipped.
+"""The model card of a trained model (``README.md``): idiomkit's own top (front matter, title, what the model is and
+under which terms), then its sections in a fixed order: the training (recipe, data hashes, validation, intended use),
+the scorecard (:mod:`idiomkit.scorecard`, added when the model is scored) and the base model's model card as shipped.
 
-Sentence-transformers saves a fine-tuned model with its base model's card, so a run folder's README began as
+Sentence-transformers saves a fine-tuned model with its base model's model card, so a run folder's README began as
 ``all-mpnet-base-v2``'s (title, usage loading the hub model, ``license: apache-2.0``) with idiomkit's part at the
 bottom. The top is now idiomkit's, and the base card is kept whole under :data:`BASE_HEADING` (its front matter
 shown as a YAML block, its headings two levels down). Each part is rewritten in place: training again rewrites the

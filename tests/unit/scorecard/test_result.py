@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from idiomkit.scorecard.card import dig, headline, markdown_table, selected_blocks, tracks_of, transposed
+from idiomkit.scorecard.result import dig, headline, markdown_table, selected_blocks, tracks_of, transposed
 from idiomkit.tasks.meaning_triples import triple_metrics
 
 METRICS = {
@@ -93,7 +93,7 @@ def test_a_trained_directory_names_its_card_by_recipe_label_and_base_model(monke
     (tmp_path / "training.json").write_text(json.dumps(training), encoding="utf-8")
     specs = []
     monkeypatch.setattr(run, "load_model", lambda *a, **k: types.SimpleNamespace(prompts={}))
-    monkeypatch.setattr(run, "write_card", lambda st, ctx, spec, *rest: specs.append(spec))
+    monkeypatch.setattr(run, "write_scorecard", lambda st, ctx, spec, *rest: specs.append(spec))
     run.evaluate_all(str(tmp_path), write=False, only=["xiao"])
     run.evaluate_all(str(tmp_path), write=False, only=["xiao"], recipe="mine", model_name="named")
     run.evaluate_all("minilm", write=False, only=["xiao"])
@@ -105,7 +105,7 @@ def test_a_trained_directory_names_its_card_by_recipe_label_and_base_model(monke
 
 
 class StandIn:
-    """A model with no prompts whose modules are ``modules`` (the blocks never run: ``run_card`` is replaced)."""
+    """A model with no prompts whose modules are ``modules`` (the blocks never run: ``run_blocks`` is replaced)."""
 
     prompts: dict[str, str] = {}
 
@@ -118,14 +118,14 @@ def test_a_card_records_the_reader_version_when_the_reader_takes_part(monkeypatc
     the digest of the reader's files; a model without one writes ``reader_version: null``."""
     import json
 
-    import idiomkit.scorecard.card as card
+    import idiomkit.scorecard.result as card
     import idiomkit.scorecard.run as run
     from idiomkit.idioms import Lexicon
     from idiomkit.idioms.reader import IdiomReader
     from idiomkit.idioms.version import READER_VERSION, reader_digest
 
     reader = IdiomReader(Lexicon.from_pairs([("kick the bucket", "to die")]))
-    monkeypatch.setattr(card, "run_card", lambda *a, **k: ({}, {}, [], {}, {}))
+    monkeypatch.setattr(card, "run_blocks", lambda *a, **k: ({}, {}, [], {}, {}))
     models = {"with": StandIn(reader, object()), "without": StandIn(object())}
     monkeypatch.setattr(run, "load_model", lambda name, **k: models[name])
 
@@ -154,5 +154,5 @@ def test_published_cards_count_each_card_once_across_two_checkouts(monkeypatch, 
         (root / "scorecard").mkdir(parents=True)
         shutil.copy(card, root / "scorecard" / card.name)
     monkeypatch.setattr(table, "default_results_dir", lambda: roots[1])
-    published = table.published_cards(roots[0])
+    published = table.published_scorecards(roots[0])
     assert [(r["model"], r["recipe"]) for r in published] == [("minilm", "zero-shot")]

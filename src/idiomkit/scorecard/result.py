@@ -29,7 +29,7 @@ TRACK_CHOICES = (*TRACKS, "both")
 
 @dataclass
 class Scorecard:
-    """One card: its result record, the file written (None when not written) and the seconds each block took."""
+    """One scorecard: its result record, the file written (None when not written) and the seconds each block took."""
 
     record: ResultRecord
     path: Path | None
@@ -43,7 +43,8 @@ def tracks_of(track: str) -> list[Track]:
 
 def selected_blocks(only: Sequence[str] | None, quick: bool) -> list[str]:
     """The blocks to run: ``only`` (each a registered block), else all (quick: those quick mode runs). A block
-    without a quick slice asked for in quick mode is an OptionError: it would run whole on a card labelled quick."""
+    without a quick slice asked for in quick mode is an OptionError: it would run whole on a scorecard labelled
+    quick."""
     unknown = [name for name in only or () if name not in BLOCKS]
     if unknown:
         raise UnknownName(f"unknown scorecard block '{unknown[0]}' (expected one of {', '.join(BLOCKS)})")
@@ -51,14 +52,14 @@ def selected_blocks(only: Sequence[str] | None, quick: bool) -> list[str]:
     if whole:
         raise OptionError(
             f"--only {whole[0]}: the {whole[0]} block has no quick slice (it runs whole, minutes, on a "
-            "card labelled quick); drop --quick for it, or leave it out of --only"
+            "scorecard labelled quick); drop --quick for it, or leave it out of --only"
         )
     if only:
         return list(only)
     return [name for name, block in BLOCKS.items() if block.quick or not quick]
 
 
-def run_card(
+def run_blocks(
     model,
     ctx: EvalContext,
     track: Track,
@@ -70,7 +71,7 @@ def run_card(
 ) -> tuple[dict, dict, list[Path], dict, dict]:
     """Run ``blocks`` in ``track``: (metrics, predictions, data files, block params, seconds per block). ``shared``
     keeps the outputs of blocks that read the same in both tracks, so a second track reuses them; ``store`` keeps
-    each finished block on disk and gives back those an interrupted run of the same card finished."""
+    each finished block on disk and gives back those an interrupted run of the same scorecard finished."""
     metrics, predictions, params, seconds = {}, {}, {}, {}
     files: list[Path] = []
     shared = {} if shared is None else shared
@@ -93,8 +94,8 @@ def run_card(
 
 
 @dataclass(frozen=True)
-class CardSpec:
-    """What names a card and where it goes: model, recipe, track, the blocks, the results directory (None: compute
+class ScorecardSpec:
+    """What names a scorecard and where it goes: model, recipe, track, the blocks, the results directory (None: compute
     only), whether the model was trained by idiomkit and the parameters recorded beside the blocks'."""
 
     model_name: str
@@ -106,17 +107,17 @@ class CardSpec:
     extra_params: dict[str, Any] = field(default_factory=dict)
 
 
-def write_card(
+def write_scorecard(
     model,
     ctx: EvalContext,
-    spec: CardSpec,
+    spec: ScorecardSpec,
     shared: dict[str, BlockOutput] | None = None,
     store: BlockStore | None = None,
 ) -> Scorecard:
-    """Run the blocks and write the card (predictions first); ``spec.results_dir`` None: compute only; ``store``:
+    """Run the blocks and write the scorecard (predictions first); ``spec.results_dir`` None: compute only; ``store``:
     the finished blocks kept on disk (:mod:`~idiomkit.scorecard.partial`)."""
     start = time.perf_counter()
-    metrics, predictions, files, block_params, seconds = run_card(
+    metrics, predictions, files, block_params, seconds = run_blocks(
         model, ctx, spec.track, spec.blocks, trained=spec.trained, shared=shared, store=store
     )
     params = {
@@ -147,7 +148,7 @@ def write_card(
 __all__ = [
     "HEADLINE",
     "TASK",
-    "CardSpec",
+    "ScorecardSpec",
     "Scorecard",
     "dig",
     "headline",
@@ -155,5 +156,5 @@ __all__ = [
     "selected_blocks",
     "tracks_of",
     "transposed",
-    "write_card",
+    "write_scorecard",
 ]
