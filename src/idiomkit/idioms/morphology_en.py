@@ -142,8 +142,14 @@ def _e_stem(lemma: str) -> str:
     return lemma[:-1] if lemma.endswith("e") and not lemma.endswith(("ee", "ye", "oe")) else lemma
 
 
+def _ck(lemma: str) -> str:
+    """A final -ic takes k before -ed and -ing (panic -> panick-ed, picnic -> picnick-ing)."""
+    return lemma + "k" if lemma.endswith("ic") and len(lemma) > 3 else lemma
+
+
 def _regular_past(lemma: str, double: bool) -> str:
     """The regular -ed form; ``double``: a final consonant doubles after a short vowel (stop -> stopped)."""
+    lemma = _ck(lemma)
     if y_stem := _y_stem(lemma):
         return y_stem + "ed"
     if lemma.endswith("e"):
@@ -155,6 +161,7 @@ def _regular_ing(lemma: str) -> str:
     """The -ing form (die -> dying, make -> making, stop -> stopping)."""
     if lemma.endswith("ie"):
         return lemma[:-2] + "ying"
+    lemma = _ck(lemma)
     return lemma + lemma[-1] + "ing" if _doubles(lemma) else _e_stem(lemma) + "ing"
 
 
@@ -288,7 +295,7 @@ def en_lemmas(word: str) -> set[str]:
     for suffix in ("ing", "ed", "est"):
         stem = word[: -len(suffix)]
         if word.endswith(suffix) and len(stem) >= 3:
-            out |= {stem, stem + "e"} | ({stem[:-1]} if stem[-1] == stem[-2] else set())
+            out |= {stem, stem + "e"} | ({stem[:-1]} if stem[-1] == stem[-2] or stem.endswith("ick") else set())
     if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) >= 4:
         out.add(word[:-3] + "y" if word.endswith("ies") else word[:-2] if word.endswith("ches") else word[:-1])
     return out

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
 READER_VERSION = 6
-READER_DIGEST = "d8160f7ad0508154ebedb84cbc75c30c13579a9de951f2c06bffc0f5707a3da7"
+READER_DIGEST = "8ec81a0d216988d25942db503eda869eafb783b2dcd91074c98429d6131c6e0d"
 
 HERE = Path(__file__).resolve().parent
 

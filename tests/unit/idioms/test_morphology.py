@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from idiomkit.idioms import Lexicon, Matcher
-from idiomkit.idioms.morphology_en import EN_VERBS, FORMS, en_forms, inflect, verb_form
+from idiomkit.idioms.morphology_en import EN_VERBS, FORMS, en_forms, en_lemmas, inflect, verb_form
 from idiomkit.idioms.rewrite import Rewriter
 
 
@@ -37,5 +37,11 @@ def test_every_form_the_rewriter_makes_the_matcher_accepts_and_reads_back(lemma)
 
 
 def test_regular_verbs_round_trip():
-    for lemma in ("kick", "stop", "try", "die", "fix", "free", "hoe", "visit"):
+    for lemma in ("kick", "stop", "try", "die", "fix", "free", "hoe", "visit", "panic", "picnic"):
         assert [verb_form(inflect(lemma, f), lemma) for f in FORMS] == list(FORMS), lemma
+
+
+def test_a_final_ic_takes_k_before_ed_and_ing_and_is_read_back():
+    assert [inflect("panic", f) for f in ("past", "ing")] == ["panicked", "panicking"]
+    assert "panic" in en_lemmas("panicked") and "panicking" in en_forms("panic")
+    assert inflect("kick", "past") == "kicked"  # a -ck verb keeps its spelling
