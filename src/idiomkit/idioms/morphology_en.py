@@ -286,6 +286,11 @@ def _en_regular(lemma: str, past: bool = True) -> set[str]:
     return out
 
 
+def _ick(stem: str) -> bool:
+    """Whether ``stem`` may be an -ic verb with the k it takes before -ed/-ing (panick, picnick; not kick, trick)."""
+    return len(stem) >= 6 and stem.endswith("ick")
+
+
 def en_lemmas(word: str) -> set[str]:
     """``word`` and the lemmas it may be an inflection of (kept -> keep; testing -> test; candles -> candle;
     shortest -> short)."""
@@ -295,7 +300,7 @@ def en_lemmas(word: str) -> set[str]:
     for suffix in ("ing", "ed", "est"):
         stem = word[: -len(suffix)]
         if word.endswith(suffix) and len(stem) >= 3:
-            out |= {stem, stem + "e"} | ({stem[:-1]} if stem[-1] == stem[-2] or stem.endswith("ick") else set())
+            out |= {stem, stem + "e"} | ({stem[:-1]} if stem[-1] == stem[-2] or _ick(stem) else set())
     if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) >= 4:
         out.add(word[:-3] + "y" if word.endswith("ies") else word[:-2] if word.endswith("ches") else word[:-1])
     return out
