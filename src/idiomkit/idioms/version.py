@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
-READER_VERSION = 7  # 7: the sense encoder trained again on the current held-out split; -ic verbs take k (panicked)
-READER_DIGEST = "7c93d696167539dd1498c74691f3b64846a6ce129775deaa2e919822449cf6b9"
+READER_VERSION = 8  # 8: lexicon curation (wrong meanings, stop list, "noun of" idioms), meanings fitted to the span
+# 7: the sense encoder trained again on the current held-out split; -ic verbs take k (panicked)
+READER_DIGEST = "ebddab08b9c6bf31258bbcafbfaaec0218f0971eefa1746c395659016031a4b1"
 
 HERE = Path(__file__).resolve().parent
 
