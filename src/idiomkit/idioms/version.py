@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
-READER_VERSION = 7  # 7: the sense encoder trained again on the current held-out split; -ic verbs take k (panicked)
-READER_DIGEST = "69b4c4f90abd000b1f0ebe0da112fe3d8a7f1e7833ef4d09dcce61f410e7958a"
+READER_VERSION = 8  # 8: lexicon curation (wrong meanings, stop list, "noun of" idioms), meanings fitted to the span
+# 7: the sense encoder trained again on the current held-out split; -ic verbs take k (panicked)
+READER_DIGEST = "0728e5bd55c64c01e8b9c24cf55d4b4f3e3bd3d2d667eef83425de71424f1af2"
 
 HERE = Path(__file__).resolve().parent
 

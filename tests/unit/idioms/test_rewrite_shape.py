@@ -248,6 +248,8 @@ def test_enough_cases():
         (", pessoa perdulária, dissipadora", "PT", "pessoa perdulária"),
         ("fazer má cara, mostrar pouca vontade (de comer, principalmente)", "PT", "fazer má cara"),
         ("(informal)", "EN", "(informal)"),  # nothing would be left: as it is
+        # a comma between two adjectives of one noun phrase is no cut
+        ("in a state of extreme, euphoric happiness", "EN", "in a state of extreme, euphoric happiness"),
     ],
 )
 def test_core_meaning(meaning, language, core):
@@ -378,3 +380,33 @@ def test_a_changed_adjective_after_the_span_is_an_edit_of_its_own():
     assert reading.rewritten[a:b] == "alterado"
     end = reading.text.index(" e o café")
     assert reading.rewritten[reading.map_span(end, len(reading.text))[0] :] == " e o café."
+
+
+def _fitted(pairs, text):
+    return Rewriter(Lexicon.from_pairs(pairs), "replace").rewrite(text)
+
+
+def test_a_meaning_takes_the_object_the_sentence_gave_the_idiom():
+    granted = [("take [pron] for granted", "to underestimate the value of something or someone")]
+    assert _fitted(granted, "I took the weather for granted.") == "I underestimated the value of the weather."
+    shoulder = [("give [pron] [pron] cold shoulder", "to appear disinterested toward one")]
+    shoulder.append(("give [pron] [pron] cold shoulder", "to ignore someone"))
+    # the first meaning loses "it": the next one that keeps it is written
+    assert _fitted(shoulder, "They have been giving it the cold shoulder.") == "They have been ignoring it."
+
+
+def test_where_no_meaning_fits_the_idiom_is_left_as_it_is():
+    damper = [("put a damper on", "to stop people from enjoying an activity")]
+    text = "The rain often puts a damper on my plans."
+    assert _fitted(damper, text) == text  # the meaning has no place for "my plans"
+    assert _fitted(damper + [("put a damper on", "to spoil")], text) == "The rain often spoils my plans."
+    crush = [("have a crush", "a brief but intense feeling of love for someone")]
+    assert _fitted(crush, "She would never have a crush on anyone.") == "She would never have a crush on anyone."
+    assert _fitted(crush, "She has a crush.") == "She has a brief but intense feeling of love for someone."
+    wanted = [("put a damper on", "to discourage someone from doing something that they want to")]
+    assert _fitted(wanted, text) == text  # an infinitive's "to" takes no object
+
+
+def test_a_negated_meaning_follows_do_support():
+    damn = [("not give a damn", "to not care")]
+    assert _fitted(damn, "The judge does not give a damn about it.") == "The judge does not care about it."
