@@ -470,7 +470,8 @@ def scorecard_section(
     return out + [
         "Each row: `idiomkit evaluate all -m MODEL --track both` (a trained model: its directory); "
         "mean ± std over seeds; core acc = the core test (figurative paraphrase nearer than the literal "
-        "misreading): *held-out*, idioms held out from every training stream with human-written readings; *seen*, "
+        "misreading): *held-out*, idioms held out from every training stream with human-written readings, "
+        "control-balanced (weighted so both shortcut controls score .5); *seen*, "
         "seen idioms in sentences no stream trains or validates on, lookup-equal triples apart (the results pages "
         "give every column with its shortcut controls). The rule is what the training "
         f"data went through: {rules}.",
