@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from idiomkit.report.scorecard import full_cards
+from idiomkit.report.scorecard import full_scorecards
 from idiomkit.results import load_results
 
 OUT = Path(__file__).with_name("training_curves.png")
@@ -38,7 +38,7 @@ def curves(
     ``recipe_parts`` and that carry a validation curve; a metric a run never logged is left out of its series, and
     cards with the same curves (one training scored twice) share one entry, their names joined by `` = ``."""
     out: dict[str, Run] = {}
-    for (card_model, recipe), recs in sorted(full_cards(results, "plain").items()):
+    for (card_model, recipe), recs in sorted(full_scorecards(results, "plain").items()):
         if card_model != model or not all(part in recipe for part in recipe_parts):
             continue
         for rec in sorted(recs, key=lambda r: r["seed"]):
