@@ -11,7 +11,7 @@ import os
 import random
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -188,32 +188,36 @@ def record_no_pooler(model, path: Path) -> None:
     atomic_write_text(config_file, json.dumps(config, indent=2) + "\n")
 
 
-def save_model_dir(model, path: Path) -> None:
-    """Save a sentence-transformers directory atomically (write beside, then swap) with :func:`save_plain`."""
+def write_folder(path: Path, write: Callable[[Path], Any]) -> None:
+    """Write a folder atomically: ``write(tmp)`` into a folder beside ``path``, then swap it in. A failed write leaves
+    no half-written copy behind (the previous ``path`` stays); safetensors' own error for a failed write (disk
+    full...) is raised as the OSError behind it (:func:`write_failure`)."""
     tmp = path.with_name(path.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     try:
-        save_plain(model, tmp)
-    except BaseException as exc:  # a half-written copy is never left behind (the previous ``path`` stays)
+        write(tmp)
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
-        if is_safetensors_error(exc):  # safetensors reports a failed write (disk full...) as its own error
+        if is_safetensors_error(exc):
             raise write_failure(exc, path) from exc
         raise
     shutil.rmtree(path, ignore_errors=True)
     os.replace(tmp, path)
 
 
+def save_model_dir(model, path: Path) -> None:
+    """Save a sentence-transformers directory atomically (:func:`write_folder`) with :func:`save_plain`."""
+    write_folder(path, lambda tmp: save_plain(model, tmp))
+
+
 def save_lora_adapter(model, path: Path, base: str, run: str = "") -> Path | None:
     """For a LoRA run, the adapters alone (unmerged, fp16: :func:`~idiomkit.models.shipped.save_adapter`) in
-    ``path``, written whole beside the model directory or not at all; None for a run without LoRA."""
+    ``path``, written whole beside the model directory or not at all (:func:`write_folder`); None for a run without
+    LoRA."""
     encoder = encoder_module(model).model
     if not hasattr(encoder, "peft_config"):
         return None
-    tmp = path.with_name(path.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    save_adapter(encoder, tmp, base, run)
-    shutil.rmtree(path, ignore_errors=True)
-    os.replace(tmp, path)
+    write_folder(path, lambda tmp: save_adapter(encoder, tmp, base, run))
     return path
 
 
