@@ -97,14 +97,12 @@ RAKING_ROUNDS = 500
 RAKING_TOLERANCE = 1e-9
 
 
-def _deviation(weights: np.ndarray, values: Sequence[np.ndarray]) -> float:
-    """The largest distance from .5 of a control's score under a row of ``weights`` (rows that went NaN left out)."""
+def _row_deviation(weights: np.ndarray, values: Sequence[np.ndarray]) -> np.ndarray:
+    """Per row of ``weights``, the largest distance from .5 of a control's score under it (NaN for a row that went
+    NaN, or holds no weight)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         total = weights.sum(1)
-        dev = [np.abs(weights @ c / total - 0.5) for c in values]
-    dev = np.concatenate(dev) if dev else np.zeros(0)
-    dev = dev[np.isfinite(dev)]
-    return float(dev.max()) if dev.size else 0.0
+        return np.max([np.abs(weights @ c / total - 0.5) for c in values], axis=0)
 
 
 def balancing_weights(correct: Sequence[np.ndarray], base: np.ndarray | None = None) -> np.ndarray:
@@ -131,6 +129,8 @@ def balancing_weights(correct: Sequence[np.ndarray], base: np.ndarray | None = N
     n = len(correct[0]) if correct else 0
     weights = np.ones((1, n)) if base is None else np.array(base, dtype=float, ndmin=2)
     values = [np.asarray(c, dtype=float) for c in correct]
+    if not values:
+        return weights[0] / n if base is None else weights / weights.sum(1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         for _ in range(RAKING_ROUNDS):
             for c in values:
@@ -138,13 +138,11 @@ def balancing_weights(correct: Sequence[np.ndarray], base: np.ndarray | None = N
                 half = (mass_r + mass_w) / 2
                 scale = np.where(c == 1, (half / mass_r)[:, None], np.where(c == 0, (half / mass_w)[:, None], 1.0))
                 weights = weights * scale
-            if _deviation(weights, values) <= RAKING_TOLERANCE:
+            deviation = _row_deviation(weights, values)
+            if not np.any(deviation > RAKING_TOLERANCE):  # NaN rows cannot be balanced: left for the check below
                 break
         weights = weights / weights.sum(1, keepdims=True)
-    bad = ~np.isfinite(weights).all(1)
-    for c in values:
-        bad |= ~(np.abs(np.nan_to_num(weights) @ c - 0.5) <= 1e-6)
-    weights[bad] = np.nan
+    weights[~(_row_deviation(weights, values) <= 1e-6)] = np.nan  # NaN rows, and rows raking could not balance
     return weights[0] if base is None else weights
 
 

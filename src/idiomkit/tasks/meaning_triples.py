@@ -84,6 +84,14 @@ COLUMNS = ("heldout_EN", "heldout_PT", "heldout", "heldout_pie", "seen", "lookup
 OPPOSITE = {"shorter": "longer", "longer": "shorter", "less overlap": "more overlap", "more overlap": "less overlap"}
 
 
+def idiom_resamples(
+    clusters: Sequence[str], *, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED
+) -> np.ndarray:
+    """``(resamples, triples)`` multiplicities of the bootstrap over whole ``clusters`` (idioms)
+    (:func:`idiomkit.metrics.bootstrap.cluster_weights` without its all-ones row): the draws of every interval."""
+    return cluster_weights(clusters, resamples=resamples, seed=seed)[1:]
+
+
 def bootstrap_ci(
     correct: np.ndarray,
     clusters: Sequence[str],
@@ -94,8 +102,8 @@ def bootstrap_ci(
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean of ``correct``, resampling whole ``clusters`` (idioms)
     (:mod:`idiomkit.metrics.bootstrap`, the draws the paired intervals make)."""
-    weights = cluster_weights(clusters, resamples=resamples, seed=seed)[1:]
-    return percentile_interval(weighted_mean(np.asarray(correct, dtype=float), weights), level)
+    draws = idiom_resamples(clusters, resamples=resamples, seed=seed)
+    return percentile_interval(weighted_mean(np.asarray(correct, dtype=float), draws), level)
 
 
 def triple_metrics(pos: np.ndarray, neg: np.ndarray, clusters: Sequence[str] | None = None) -> dict[str, Any]:
@@ -156,38 +164,32 @@ def control_metrics(
     idioms = [t.idiom for t in triples]
     out = {}
     for group, idx in members.items():
-        clusters = [idioms[i] for i in idx]
+        resamples = idiom_resamples([idioms[i] for i in idx])  # one draw for every interval of the group
         block: dict[str, Any] = {}
         for name, values in (*correct.items(), ("reversed", reversed_rule)):
             block[name] = float(np.mean(values[idx]))
-            block[f"{name}_ci95"] = list(bootstrap_ci(values[idx], clusters))
+            block[f"{name}_ci95"] = list(percentile_interval(weighted_mean(values[idx], resamples)))
         block["headline"] = all(within_ceiling(block[name]) for name in CONTROLS)
         if model_correct is not None:
-            block["balanced"] = balanced_metrics(model_correct[idx], [correct[c][idx] for c in CONTROLS], clusters)
+            block["balanced"] = balanced_metrics(model_correct[idx], [correct[c][idx] for c in CONTROLS], resamples)
         out[group] = block
     return out
 
 
 def balanced_metrics(
-    model_correct: np.ndarray,
-    control_correct: Sequence[np.ndarray],
-    clusters: Sequence[str],
-    *,
-    resamples: int = BOOTSTRAP_RESAMPLES,
-    seed: int = BOOTSTRAP_SEED,
+    model_correct: np.ndarray, control_correct: Sequence[np.ndarray], resamples: np.ndarray
 ) -> dict[str, Any]:
     """The model's accuracy with the triples weighted so every control scores .5
-    (:func:`~idiomkit.tasks.core_controls.balancing_weights`), its interval (the same idiom resamples as
-    :func:`bootstrap_ci`, each resample balanced again) and ``n_eff``; ``{}`` when the column cannot be balanced (a
-    control right on every triple, or wrong on every one)."""
+    (:func:`~idiomkit.tasks.core_controls.balancing_weights`), its interval (``resamples``: the idiom resamples of
+    :func:`idiom_resamples`, each balanced again) and ``n_eff``; ``{}`` when the column cannot be balanced (a control
+    right on every triple, or wrong on every one)."""
     weights = balancing_weights(control_correct)
     if not np.isfinite(weights).all():
         return {}
-    draws = balancing_weights(control_correct, cluster_weights(clusters, resamples=resamples, seed=seed)[1:])
     model_correct = np.asarray(model_correct, dtype=float)
     return {
         "accuracy": float(weights @ model_correct),
-        "accuracy_ci95": list(percentile_interval(draws @ model_correct)),
+        "accuracy_ci95": list(percentile_interval(balancing_weights(control_correct, resamples) @ model_correct)),
         "n_eff": float(1 / np.sum(weights**2)),
     }
 
