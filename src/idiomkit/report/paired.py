@@ -133,6 +133,14 @@ def _core_rows(stem: Path, column: str) -> list[dict[str, str]] | None:
     return [r for r in rows if r["column"] == column]
 
 
+def _core_items(rows: list[dict[str, str]]) -> Items:
+    """Core-test rows as items: correct when the paraphrase is nearer; clusters are idioms."""
+    keys = _unique(["\t".join((r["idiom"], r["sentence"], r["paraphrase"], r["misreading"])) for r in rows])
+    pos, neg = (np.array([float(r[f"cos_{side}"]) for r in rows]) for side in ("paraphrase", "misreading"))
+    undecided = float(np.mean(pos == neg)) if rows else 0.0
+    return Items(keys, [r["idiom"] for r in rows], {"score": (pos > neg).astype(float)}, undecided)
+
+
 def core_items(column: str) -> Callable[[Path, Path | None], Items | None]:
     """The core test's triples of one column (``heldout``: held-out, human-written; ``seen``; the TSV's ``column``):
     correct when the paraphrase is nearer; clusters are idioms. A scorecard on an earlier core test (no ``column``)
@@ -140,12 +148,7 @@ def core_items(column: str) -> Callable[[Path, Path | None], Items | None]:
 
     def read(stem: Path, data_dir: Path | None) -> Items | None:
         rows = _core_rows(stem, column)
-        if rows is None:
-            return None
-        keys = _unique(["\t".join((r["idiom"], r["sentence"], r["paraphrase"], r["misreading"])) for r in rows])
-        pos, neg = (np.array([float(r[f"cos_{side}"]) for r in rows]) for side in ("paraphrase", "misreading"))
-        undecided = float(np.mean(pos == neg)) if rows else 0.0
-        return Items(keys, [r["idiom"] for r in rows], {"score": (pos > neg).astype(float)}, undecided)
+        return None if rows is None else _core_items(rows)
 
     return read
 
@@ -155,17 +158,17 @@ def core_balanced_items(column: str) -> Callable[[Path, Path | None], Items | No
     triples): the mean of the scores is the control-balanced accuracy
     (:func:`~idiomkit.tasks.core_controls.balancing_weights`, the controls fitted on ``data_dir``). The weights are
     the same for both scorecards (the controls know no model) and held fixed across resamples."""
-    plain = core_items(column)
 
     def read(stem: Path, data_dir: Path | None) -> Items | None:
-        items, rows = plain(stem, data_dir), _core_rows(stem, column)
-        if items is None or rows is None or data_dir is None or not rows:
+        rows = _core_rows(stem, column)
+        if not rows or data_dir is None:
             return None
         triples = [Triple(r["idiom"], r["language"], r["sentence"], r["paraphrase"], r["misreading"], "") for r in rows]
         correct = fitted_controls(data_dir).correct(triples)
         weights = balancing_weights([correct[c] for c in CONTROLS])
         if not np.isfinite(weights).all():
             return None
+        items = _core_items(rows)
         score = items.values["score"] * weights * len(weights)
         return Items(items.keys, items.clusters, {"score": score}, items.undecided)
 
