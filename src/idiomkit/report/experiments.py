@@ -26,13 +26,15 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
 
 @dataclass(frozen=True)
 class ExperimentLabel:
-    """What one experiment makes: its name (file stem), the model it trains, the run label of its run, and the
-    ``[train]`` options that run is given (a derived run: those of the run it reads)."""
+    """What one experiment makes: its name (file stem), the model it trains, the run label of its run, the
+    ``[train]`` options that run is given (a derived run: those of the run it reads) and the validation metric its
+    ``[select]`` table names (None: no rule)."""
 
     name: str
     model: str
     label: str
     options: Mapping[str, Any]
+    select: str | None = None
 
 
 def experiments_beside(result: Path) -> Path:
@@ -62,7 +64,7 @@ def _made(folder: str, _files: tuple) -> tuple[ExperimentLabel, ...]:  # _files:
         train = spec.get("train")
         if isinstance(train, dict) and isinstance(train.get("model"), str) and "recipe" in train:
             options = {k: v for k, v in train.items() if k != "evaluate"}
-            trained[name] = ExperimentLabel(name, train["model"], train_label(options), options)
+            trained[name] = ExperimentLabel(name, train["model"], train_label(options), options, _select(spec))
     derived = []
     for name, spec in specs.items():
         method = spec.get("method") or {}
@@ -70,8 +72,14 @@ def _made(folder: str, _files: tuple) -> tuple[ExperimentLabel, ...]:  # _files:
         suffix = METHOD_SUFFIXES.get(method.get("subcommand", ""))
         if suffix and read in trained:
             base = trained[read]
-            derived.append(ExperimentLabel(name, base.model, base.label + suffix, base.options))
+            derived.append(ExperimentLabel(name, base.model, base.label + suffix, base.options, _select(spec)))
     return tuple(sorted([*trained.values(), *derived], key=lambda made: made.name))
+
+
+def _select(spec: Mapping[str, Any]) -> str | None:
+    """The metric an experiment's ``[select]`` table names (None when it names none)."""
+    metric = (spec.get("select") or {}).get("metric")
+    return metric if isinstance(metric, str) and metric else None
 
 
 def experiments_for(

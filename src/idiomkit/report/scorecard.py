@@ -13,7 +13,6 @@ from idiomkit.models.registry import REGISTRY
 from idiomkit.report.experiments import (
     EXPERIMENT_NOTE,
     experiment_cell,
-    experiment_specs,
     experiments_beside,
     experiments_for,
     made_by_experiments,
@@ -364,11 +363,8 @@ def selection_metric(model: str, recipe: str, card: Path) -> str | None:
     """The validation metric the experiment that makes (``model``, ``recipe``) names in its ``[select]`` table
     (None: no such experiment, or one without a rule)."""
     name = experiment_of(model, recipe, card)
-    if name is None:
-        return None
-    spec = experiment_specs(experiments_beside(card))[name]
-    metric = (spec.get("select") or {}).get("metric")
-    return metric if isinstance(metric, str) and metric else None
+    made = {m.name: m for m in made_by_experiments(experiments_beside(card))}
+    return made[name].select if name is not None else None
 
 
 def candidates_on_validation(
