@@ -129,3 +129,15 @@ def test_a_large_delta_is_split_into_files_that_each_stay_small(minilm, tuned, t
     (split / files[-1]).unlink()
     with pytest.raises(DataError, match="missing"):
         read_adapter(split)
+
+
+def test_a_record_naming_files_outside_its_folder_is_refused_in_one_line(tuned, tmp_path):
+    import json
+
+    _, folder = tuned
+    record = json.loads((folder / "adapter.json").read_text())
+    for files in ({"../adapter-1.safetensors": "0" * 64}, [], {}):
+        (tmp_path / "adapter.json").write_text(json.dumps({**record, "files": files}))
+        with pytest.raises(DataError, match="expected file names in this folder") as err:
+            read_adapter(tmp_path)
+        assert "\n" not in str(err.value)
