@@ -165,7 +165,7 @@ def sense_filter() -> Callable | None:
     except Exception as exc:  # missing module or resource: report without the +sense rows
         log.warning("no sense check (%s): +sense rows skipped", exc)
         return None
-    return lambda sentence, match: check.figurative_probability(sentence, match) >= check.threshold
+    return check.is_figurative
 
 
 def evaluation_rows(lex: Lexicon, data_dir: Path) -> list[dict]:

@@ -69,7 +69,7 @@ from idiomkit.data.keys import normalise_idiom  # noqa: E402
 from idiomkit.data.semeval2a import find_mwe, load_dev_split, load_setting  # noqa: E402
 from idiomkit.data.sts import load_sts  # noqa: E402
 from idiomkit.idioms import Lexicon, Matcher  # noqa: E402
-from idiomkit.idioms.rewrite import Rewriter  # noqa: E402
+from idiomkit.idioms.rewrite import Rewriter, threshold_of  # noqa: E402
 from idiomkit.idioms.sense import default_sense_check  # noqa: E402
 from idiomkit.idioms.sources import SEMEVAL_TAG, default_lexicon  # noqa: E402
 from idiomkit.settings import default_data_dir  # noqa: E402
@@ -266,8 +266,8 @@ def threshold_curve(literal: list[float], idiomatic: list[float], thresholds=THR
 
 def false_rewrites(matcher: Matcher, usages: list[Usage], check) -> dict:
     """Of the literal usages whose idiom span the lexicon matches, the share the sense check calls figurative."""
-    matched = span_probabilities(matcher, usages, check)
-    rewritten = sum(p >= check.threshold for p in matched)
+    matched = [(p, u.language) for u in usages for p in span_probabilities(matcher, [u], check)]
+    rewritten = sum(p >= threshold_of(check, language) for p, language in matched)
     return {
         "literal": len(usages),
         "matched": len(matched),
@@ -334,8 +334,7 @@ def main() -> None:
 
     check = default_sense_check()
 
-    def accept(sentence, match):
-        return check.figurative_probability(sentence, match) >= check.threshold
+    accept = check.is_figurative
 
     shipped = default_lexicon()
     sizes = {lang: len(shipped.entries(lang)) for lang in ("EN", "PT")}
@@ -397,7 +396,7 @@ def main() -> None:
     curve = threshold_curve(
         span_probabilities(matcher, cap(semeval_usages(dev_2a, ("EN",), idiomatic=False)), check),
         span_probabilities(matcher, cap(semeval_usages(dev_2a, ("EN",), idiomatic=True)), check),
-        sorted({*THRESHOLDS, check.threshold}),
+        sorted({*THRESHOLDS, threshold_of(check, "EN")}),
     )
 
     rewriter = Rewriter(shipped, "replace", check)
@@ -431,7 +430,7 @@ def main() -> None:
     )
     keys = ["threshold", "literal_matched", "false_rewrite_rate", "idiomatic_matched", "idiomatic_rewrite_rate"]
     print(
-        f"\nsense-check threshold on 2A dev EN, unseen idioms (shipped: {check.threshold})\n"
+        f"\nsense-check threshold on 2A dev EN, unseen idioms (shipped: {threshold_of(check, 'EN')})\n"
         + table(keys, [[r[k] for k in keys] for r in curve])
     )
     keys = ["set", "language", "sentences", "rewritten", "rate"]

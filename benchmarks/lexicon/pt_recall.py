@@ -87,14 +87,11 @@ def main() -> None:
     parser.add_argument("--lexicon", type=Path, default=None, help="a lexicon TSV (default: the shipped one)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    from idiomkit.idioms.sense import default_sense_check
+    from idiomkit.idioms.senses import default_sense
     from idiomkit.idioms.sources import default_lexicon
 
     lexicon = Lexicon.from_tsv(args.lexicon) if args.lexicon else default_lexicon()
-    check = default_sense_check()
-
-    def accept(sentence, match):
-        return check.figurative_probability(sentence, match) >= check.threshold
+    accept = default_sense().is_figurative  # the reader's sense check
 
     matcher = Matcher(lexicon)
     results = [score(row, lexicon, matcher, accept) for row in read_list(args.list)]

@@ -158,8 +158,7 @@ def main() -> None:
 
     check = default_sense_check()
 
-    def accept(sentence, match):
-        return check.figurative_probability(sentence, match) >= check.threshold
+    accept = check.is_figurative
 
     shipped = default_lexicon()
     astitch = cap(loso_sets(data_dir)["astitch"][1])

@@ -1,8 +1,8 @@
 """The sense checks side by side on SemEval-2022 2A dev (zero-shot: its idioms are in no training source), with the
 threshold curve, and how often the whole reader rewrites ordinary text (STS-B and ASSIN 2 test sentences).
 
-For each sense check (the cross-encoder and the feature model, each at its shipped threshold, chosen on the
-validation idioms carved from training):
+For each sense check (the cross-encoder and the feature model, each at its shipped threshold -- the encoder's one
+per language -- chosen on the validation idioms carved from training):
 
 - 2A dev macro-F1 (the organisers' metric) for EN, PT and both, on the gold MWE spans;
 - the reader's rates on 2A dev, per language: the share of literal uses it would rewrite (P(figurative) >= the
@@ -33,7 +33,7 @@ import numpy as np
 
 from idiomkit.data.sts import load_sts
 from idiomkit.idioms.rewrite import Rewriter
-from idiomkit.idioms.sense_training import evaluation_samples
+from idiomkit.idioms.sense_training import cut_points, evaluation_samples
 from idiomkit.idioms.senses import named_sense
 from idiomkit.idioms.sources import default_lexicon
 from idiomkit.metrics.classification import macro_f1
@@ -45,7 +45,7 @@ CURVE = [round(t, 1) for t in np.arange(0.1, 0.91, 0.1)]
 TASK_BASELINE = 0.65  # the organisers' mBERT zero-shot baseline on 2A dev, as the task reports it
 
 
-def rates(gold: np.ndarray, prob: np.ndarray, threshold: float) -> dict[str, float]:
+def rates(gold: np.ndarray, prob: np.ndarray, threshold: float | np.ndarray) -> dict[str, float]:
     pred = prob >= threshold
     return {
         "macro_f1": round(macro_f1(gold.tolist(), pred.tolist()), 4),
@@ -55,12 +55,21 @@ def rates(gold: np.ndarray, prob: np.ndarray, threshold: float) -> dict[str, flo
 
 
 def by_language(samples, probs, threshold) -> dict[str, dict[str, float]]:
+    """:func:`rates` per language and for all, at ``threshold`` (a number, or a function of the language)."""
     gold = np.array([s.figurative for s in samples])
     lang = np.array([s.language for s in samples])
-    probs = np.asarray(probs)
-    out = {code: rates(gold[lang == code], probs[lang == code], threshold) for code in ("EN", "PT")}
-    out["ALL"] = rates(gold, probs, threshold)
+    probs, cut = np.asarray(probs), np.broadcast_to(cut_points(samples, threshold), len(samples))
+    out = {code: rates(gold[lang == code], probs[lang == code], cut[lang == code]) for code in ("EN", "PT")}
+    out["ALL"] = rates(gold, probs, cut)
     return out
+
+
+def threshold_label(check) -> str:
+    """The shipped threshold(s): one number, or one per language."""
+    per_language = getattr(check, "thresholds", None)
+    if not per_language:
+        return f"{check.threshold:.2f}"
+    return " / ".join(f"{code} {value:.2f}" for code, value in sorted(per_language.items()))
 
 
 def sts_rewrite_rate(data_dir: Path, sense) -> dict[str, dict[str, float | int]]:
@@ -102,7 +111,7 @@ def markdown(report: dict) -> str:
     for name, row in report["checks"].items():
         d, s = row["2A dev"], row["sts"]
         lines.append(
-            f"| {name} | {row['threshold']:.2f} | {d['EN']['macro_f1']:.3f} | {d['PT']['macro_f1']:.3f} | "
+            f"| {name} | {row['threshold_label']} | {d['EN']['macro_f1']:.3f} | {d['PT']['macro_f1']:.3f} | "
             f"{d['ALL']['macro_f1']:.3f} | {d['EN']['literal_rewritten']:.2f} / {d['PT']['literal_rewritten']:.2f} | "
             f"{d['EN']['idiomatic_read']:.2f} / {d['PT']['idiomatic_read']:.2f} | "
             f"{100 * s['stsb-en']['share']:.1f} % | {100 * s['assin2']['share']:.1f} % | {row['ms_per_span']:.1f} |"
@@ -153,9 +162,11 @@ def main() -> None:
         per_span_ms = 1000 * (time.perf_counter() - started) / len(dev)
         report["checks"][name] = {
             "threshold": check.threshold,
+            "thresholds": dict(getattr(check, "thresholds", {})),
+            "threshold_label": threshold_label(check),
             "ms_per_span": round(per_span_ms, 2),
             "torch_threads": torch_threads(),
-            "2A dev": by_language(dev, probs, check.threshold),
+            "2A dev": by_language(dev, probs, check.threshold_for),
             "curve": {str(t): by_language(dev, probs, t) for t in CURVE},
             "sts": sts_rewrite_rate(data_dir, check),
         }

@@ -66,7 +66,8 @@ def read(
         mode: ``mark`` («span»), ``gloss`` (span (meaning)) or ``replace`` (the meaning instead of the span).
         lexicon: a Lexicon or a lexicon TSV file; None: the shipped lexicon.
         sense: ``"default"`` (the shipped sense check), None / ``"none"`` (every match figurative), a sense-check
-            JSON file or an object with ``figurative_probability`` and ``threshold``.
+            JSON file or an object with ``figurative_probability`` and ``threshold`` (optionally
+            ``threshold_for(language)``).
         language: only idioms of EN or PT; None: both.
 
     Example::

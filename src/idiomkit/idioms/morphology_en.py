@@ -306,6 +306,34 @@ def en_lemmas(word: str) -> set[str]:
     return out
 
 
+def verb_lemma(word: str) -> str | None:
+    """The verb an -ed or -ing word is a form of ("saved" -> save, "fled" -> flee, "lying" -> lie, "panicking" ->
+    panic, "tried" -> try, "being" -> be), None when it is no such form of a known verb (:func:`en_verbs`); other
+    irregular forms ("broke", "born") are left to the caller.
+
+    Example::
+
+        verb_lemma("fled"), verb_lemma("making"), verb_lemma("broke")  # "flee", "make", None
+    """
+    low = word.casefold()
+    suffix = "ed" if low.endswith("ed") else "ing" if low.endswith("ing") else None
+    if suffix is None:
+        return None
+    if low in _EN_LEMMA_OF:
+        return _EN_LEMMA_OF[low]
+    if len(low) < len(suffix) + 2:
+        return None
+    stem = low[: -len(suffix)]
+    candidates = [
+        stem,
+        stem + "e",
+        stem[:-1] if stem[-1] == stem[-2] or _ick(stem) else "",
+        stem[:-1] + "y" if stem.endswith("i") else "",
+        stem[:-1] + "ie" if stem.endswith("y") and suffix == "ing" else "",
+    ]
+    return next((c for c in candidates if c and c in en_verbs() and low in en_forms(c)), None)
+
+
 def _en_degrees(lemma: str) -> set[str]:
     """Comparative and superlative (hard -> harder, hardest; big -> bigger; easy -> easier)."""
     stem = lemma[:-1] + "i" if lemma.endswith("y") else lemma[:-1] if lemma.endswith("e") else lemma

@@ -41,11 +41,18 @@ MODES = ("mark", "gloss", "replace")
 
 
 class SenseLike(Protocol):
-    """What the rewriter needs of a sense check (:class:`~idiomkit.idioms.sense.SenseCheck` has it)."""
+    """What the rewriter needs of a sense check (:class:`~idiomkit.idioms.sense.SenseCheck` has it): a probability
+    and a threshold; a check with a ``threshold_for(language)`` method has one threshold per language."""
 
     threshold: float
 
     def figurative_probability(self, sentence: str, match: Match) -> float: ...
+
+
+def threshold_of(sense: SenseLike, language: str) -> float:
+    """``sense``'s threshold for a match in ``language`` (``threshold_for`` where it has one, else ``threshold``)."""
+    per_language = getattr(sense, "threshold_for", None)
+    return float(per_language(language)) if per_language is not None else float(sense.threshold)
 
 
 @dataclass(frozen=True)
@@ -213,7 +220,8 @@ class Rewriter:
     Args:
         lexicon: the idioms and their meanings.
         mode: ``mark``, ``gloss`` or ``replace``.
-        sense: a sense check (``figurative_probability`` and ``threshold``); None: every match is figurative.
+        sense: a sense check (``figurative_probability`` and ``threshold``, optionally ``threshold_for``); None:
+            every match is figurative.
         language: only idioms of this language (EN or PT); None: each sentence's language as its function words
             tell (:func:`in_their_language`), both when they do not.
         max_gap: the matcher's most inserted words.
@@ -292,7 +300,7 @@ class Rewriter:
 
     def _judge(self, text: str, match: Match) -> Found:
         probability = None if self.sense is None else float(self.sense.figurative_probability(text, match))
-        figurative = probability is None or probability >= self.sense.threshold
+        figurative = probability is None or probability >= threshold_of(self.sense, match.language)
         replacement = self._replacement(match, text[: match.start], text[match.end :]) if figurative else None
         return Found(match, probability, figurative, replacement)
 
@@ -319,6 +327,6 @@ class Rewriter:
             if entry is not None and i < len(entry.meanings) and entry.meaning_language(i) != match.language:
                 continue
             shaped = shape_meaning(other, match, before, after[:40])
-            if fits(shaped, match, after):
+            if fits(shaped, match, after, before, other):
                 return shaped
         return None

@@ -433,6 +433,10 @@ class SenseCheck:
         """The probability that ``match`` (a span of ``sentence``) is meant figuratively."""
         return self.score(sentence, match.start, match.end, match.idiom, match.language)
 
+    def threshold_for(self, language: str) -> float:
+        """The threshold of ``language``: the feature model has one for every language."""
+        return self.threshold
+
     def is_figurative(self, sentence: str, match: Span) -> bool:
         """Whether the figurative probability reaches :attr:`threshold`."""
         return self.figurative_probability(sentence, match) >= self.threshold

@@ -15,7 +15,9 @@ guard); the epoch and the threshold are chosen on the 15% validation idioms carv
 
 Args of :class:`EncoderSenseCheck`:
     state: the adapter and head tensors (names as :func:`state_dict` writes them).
-    config: ``rank``, ``alpha``, ``threshold``, ``base``, ``max_length`` and the training ``summary``.
+    config: ``rank``, ``alpha``, ``threshold``, ``base``, ``max_length``, the training ``summary`` and, optionally,
+        ``thresholds``: a threshold per language (``{"EN": 0.11, "PT": 0.52}``); a language not listed uses
+        ``threshold``.
 
 Example::
 
@@ -163,6 +165,7 @@ class EncoderSenseCheck:
         self.state = state
         self.config = config
         self.threshold = float(config["threshold"])
+        self.thresholds = {str(k): float(v) for k, v in config.get("thresholds", {}).items()}
         self.summary = config.get("summary", {})
         self._base_path = base_path
         self._model: Any = None
@@ -228,8 +231,13 @@ class EncoderSenseCheck:
     def figurative_probability(self, sentence: str, match: Any) -> float:
         return self.score(sentence, match.start, match.end, match.idiom, getattr(match, "language", "EN"))
 
+    def threshold_for(self, language: str) -> float:
+        """The threshold of ``language`` (its own where the model has one, else :attr:`threshold`)."""
+        return self.thresholds.get(language, self.threshold)
+
     def is_figurative(self, sentence: str, match: Any) -> bool:
-        return self.figurative_probability(sentence, match) >= self.threshold
+        language = getattr(match, "language", "EN")
+        return self.figurative_probability(sentence, match) >= self.threshold_for(language)
 
     # -- files -----------------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -265,6 +273,12 @@ class EncoderSenseCheck:
             data[name] = kind(value)
         if not 0.0 <= data["threshold"] <= 1.0:
             raise DataError(path, None, "threshold", f"{data['threshold']} is not within [0, 1]")
+        thresholds = data.get("thresholds", {})
+        if not isinstance(thresholds, dict):
+            raise DataError(path, None, "thresholds", f"expected a language -> threshold mapping, got {thresholds!r}")
+        for language, value in thresholds.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise DataError(path, None, "thresholds", f"{language}: {value!r} is not a number within [0, 1]")
         name = data.get("weights")
         weights = path.parent / str(name)
         if not isinstance(name, str) or Path(name).name != name or weights.is_symlink() or not weights.is_file():

@@ -6,9 +6,10 @@ ITU, mt-ambiguity, EPIE formal, each through the held-out guard), split by idiom
 and label so that it does not outweigh the sources with many idioms. The loss is binary cross-entropy with
 source-balanced weights. The model is validated every ``eval_every`` steps; the kept checkpoint and its threshold
 are those with the highest mean per-source macro-F1 on the validation idioms (the rule of
-``benchmarks/sense/sense_check_encoder.py``, written before the run). 2A dev is scored once, at the end,
-with the chosen model: it is reported, never chosen on. Checkpoints are written at every validation; a re-run with
-the same output folder resumes.
+``benchmarks/sense/sense_check_encoder.py``, written before the run); then each language gets its own threshold,
+the same rule on that language's validation samples alone (:func:`language_thresholds`). 2A dev is scored once, at
+the end, with the chosen model: it is reported, never chosen on. Checkpoints are written at every validation; a
+re-run with the same output folder resumes.
 
 Example::
 
@@ -36,6 +37,7 @@ from idiomkit.idioms.sense_training import (
     by_group,
     evaluation_samples,
     idiom_fold,
+    language_thresholds,
     source_balanced_threshold,
     source_weights,
     training_samples,
@@ -249,6 +251,8 @@ def train_encoder_sense_check(
         "threshold": run.best["threshold"],
     }
     check = EncoderSenseCheck(without_pooler(torch.load(folder / "best.pt", weights_only=True)), config)
+    check.thresholds = config["thresholds"] = language_thresholds(validation, check.probabilities(_items(validation)))
+    log.info("sense encoder: thresholds per language on the validation idioms: %s", check.thresholds)
     return check, _report(check, folder, options, run, train, validation, evaluation_samples(data_dir))
 
 
@@ -275,8 +279,8 @@ def _report(
         "selected": run.best,
         "history": run.history,
         "samples": {"train": len(train), "validation": len(validation), "2A dev": len(dev)},
-        "validation": by_group(validation, val_probs, check.threshold, lambda s: s.source),
-        "evaluation": {"2A dev": by_group(dev, dev_probs, check.threshold, lambda s: s.language)},
+        "validation": by_group(validation, val_probs, check.threshold_for, lambda s: s.source),
+        "evaluation": {"2A dev": by_group(dev, dev_probs, check.threshold_for, lambda s: s.language)},
     }
     check.config["summary"] = {k: report[k] for k in ("options", "selected", "samples", "validation", "evaluation")}
     rows = [

@@ -185,10 +185,18 @@ def _macro_f1(gold: np.ndarray, predicted: np.ndarray) -> float:
     return macro_f1(gold.tolist(), predicted.tolist())
 
 
-def scores(samples: Sequence[Sample], probs: Sequence[float], threshold: float) -> dict[str, Any]:
-    """Accuracy and macro-F1 at ``threshold``, with the always-figurative baseline's."""
+Threshold = float | Callable[[str], float]  # one for every sample, or one per language (a check's threshold_for)
+
+
+def cut_points(samples: Sequence[Sample], threshold: Threshold) -> np.ndarray | float:
+    """``threshold`` itself, or each sample's language's threshold when it is a function of the language."""
+    return np.array([threshold(s.language) for s in samples]) if callable(threshold) else threshold
+
+
+def scores(samples: Sequence[Sample], probs: Sequence[float], threshold: Threshold) -> dict[str, Any]:
+    """Accuracy and macro-F1 at ``threshold`` (see :data:`Threshold`), with the always-figurative baseline's."""
     gold = np.array([s.figurative for s in samples], dtype=bool)
-    pred = np.asarray(probs) >= threshold
+    pred = np.asarray(probs) >= cut_points(samples, threshold)
     always = np.ones(len(gold), dtype=bool)
     return {
         "n": len(gold),
@@ -201,7 +209,7 @@ def scores(samples: Sequence[Sample], probs: Sequence[float], threshold: float) 
 
 
 def by_group(
-    samples: Sequence[Sample], probs: Sequence[float], threshold: float, key: Callable[[Sample], str]
+    samples: Sequence[Sample], probs: Sequence[float], threshold: Threshold, key: Callable[[Sample], str]
 ) -> dict[str, Any]:
     """:func:`scores` of every group of samples (by ``key``), then of all of them."""
     probs = np.asarray(probs)
@@ -225,6 +233,18 @@ def source_balanced_threshold(samples: Sequence[Sample], probs: Sequence[float])
 
     grid = [round(float(t), 2) for t in np.arange(0.05, 0.951, 0.01)]
     return max(((t, mean_f1(t)) for t in grid), key=lambda x: (x[1], -abs(x[0] - 0.5)))
+
+
+def language_thresholds(samples: Sequence[Sample], probs: Sequence[float]) -> dict[str, float]:
+    """A threshold per language: :func:`source_balanced_threshold` on that language's samples alone (a language's
+    sources only; a single threshold over all of them is pulled to where the sources of the language with most
+    sources do best)."""
+    probs, languages = np.asarray(probs), [s.language for s in samples]
+    out = {}
+    for language in sorted(set(languages)):
+        keep = [i for i, code in enumerate(languages) if code == language]
+        out[language] = source_balanced_threshold([samples[i] for i in keep], probs[keep])[0]
+    return out
 
 
 def fit(train: Sequence[Sample], groups: Sequence[str], c: float, seed: int = 0) -> SenseCheck:

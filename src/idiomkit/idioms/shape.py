@@ -45,7 +45,16 @@ from typing import NamedTuple
 from idiomkit.idioms.fills import OBJECT_PRONOUNS, PLACEHOLDER, Fills, fill_slots, span_fills
 from idiomkit.idioms.matcher import Match, tokenize
 from idiomkit.idioms.morphology import EN_FUNCTION, PT_DETS, PT_FUNCTION, word_set
-from idiomkit.idioms.morphology_en import EN_VERBS, be_form, en_forms, en_plural, en_verbs, inflect, verb_form
+from idiomkit.idioms.morphology_en import (
+    EN_VERBS,
+    be_form,
+    en_forms,
+    en_plural,
+    en_verbs,
+    inflect,
+    verb_form,
+    verb_lemma,
+)
 from idiomkit.idioms.shape_pt import pt_plural, pt_pluralise, pt_predicate, pt_shape_verb
 
 # --- the core paraphrase ------------------------------------------------------------------------------------------
@@ -262,12 +271,7 @@ def _en_head(words: list[str]) -> int | None:
 
 def _lemma(word: str) -> str:
     """The verb an idiom's first word is a past or -ing form of ("saved" -> save, "baying" -> bay), else the word."""
-    low = word.casefold()
-    if low in en_verbs() or not low.endswith(("ed", "ing")):
-        return word
-    stem = low[:-2] if low.endswith("ed") else low[:-3]
-    candidates = [stem, stem + "e", stem[:-1], stem[:-1] + "y" if stem.endswith("i") else ""]
-    return next((c for c in candidates if c and c in en_verbs() and low in en_forms(c)), word)
+    return word if word.casefold() in en_verbs() else verb_lemma(word) or word
 
 
 _POSSESSOR = {
@@ -296,19 +300,7 @@ _PRONOUNS = word_set("i me my you your he him his she her it its we us our they 
 
 def _gerund_lemma(word: str) -> str | None:
     """The verb an -ing word is a form of ("being" -> be, "making" -> make), None for another word."""
-    word = word.casefold()
-    if not word.endswith("ing") or len(word) < 5:
-        return None
-    stem = word[:-3]
-    candidates = [
-        stem,
-        stem + "e",
-        stem[:-1] if stem[-1:] == stem[-2:-1] else "",
-        stem[:-1] + "ie" if stem.endswith("y") else "",
-    ]
-    if word == "being":
-        return "be"
-    return next((c for c in candidates if c and c in en_verbs() and word in en_forms(c)), None)
+    return verb_lemma(word) if word.casefold().endswith("ing") and len(word) >= 5 else None
 
 
 def _verb_in(verb: str, form: str, person: str | None, keep: str | None) -> str:
@@ -538,7 +530,42 @@ def shape_meaning(meaning: str, match: Match, before: str = "", after: str = "")
     return _case_like(" ".join(shaped), match.text, language)
 
 
-def fits(shaped: str, match: Match, after: str = "") -> bool:
+def _noun_use(before: str) -> bool:
+    """Whether the span stands where a noun phrase does: right after a determiner ("any more rabbit holes", "the
+    nest egg"; not "that", a relative pronoun as often: "lyrics that turn the tables")."""
+    words = re.findall(r"[\w']+", before[-40:].casefold())
+    return bool(words) and words[-1] != "that" and (words[-1] in _EN_DETERMINERS or words[-1] == "more")
+
+
+_RELATIVE = re.compile(r"\s+(?:i|you|he|she|we|they)\s+[\w']+", re.I)  # "the nest egg he had built"
+_OF_A = re.compile(r"\s+of\s+an?\s+([\w'-]+)", re.I)  # "a page-turner of a book"
+_POSTMODIFIER = word_set("that which who whose where when of for to with in on at from by as")
+
+
+_CLAUSE_STARTS = word_set("because since as but and or so when whenever if while although though unless until")
+
+
+def _clause_use(before: str, idiom: str) -> bool:
+    """Whether the span is a clause of its own: an idiom that does not start with a verb ("familiarity breeds
+    contempt") at the start of the text or of a clause ("... because familiarity breeds contempt")."""
+    first = re.findall(r"[\w'-]+", idiom.casefold())[:1]
+    if not first or first[0] in en_verbs() or verb_lemma(first[0]):
+        return False
+    tail = before[-40:].rstrip()
+    words = re.findall(r"[\w']+", tail.casefold())
+    return not tail or tail[-1] in '.!?:;"“' or (bool(words) and words[-1] in _CLAUSE_STARTS)
+
+
+def _verb_phrase(meaning: str) -> bool:
+    """Whether an English meaning is a verb phrase the rewriter would put in a noun's place: an infinitive other
+    than "to be ..." ("to go somewhere strange"), or an -ly adverb and a verb ("mentally go somewhere")."""
+    words = re.findall(r"[\w']+", meaning.casefold())
+    if len(words) > 1 and words[0] == "to":
+        return words[1] != "be" and words[1] in en_verbs()
+    return len(words) > 1 and words[0].endswith("ly") and words[1] in en_verbs()
+
+
+def fits(shaped: str, match: Match, after: str = "", before: str = "", meaning: str = "") -> bool:
     """Whether an English meaning shaped to the span (:func:`shape_meaning`) can stand in the sentence: it keeps
     the filler the sentence gave the idiom's slot ("giving it the cold shoulder" + "to appear disinterested toward
     one" loses "it"), and where the idiom ends with a preposition whose object follows the span ("puts a damper
@@ -547,9 +574,27 @@ def fits(shaped: str, match: Match, after: str = "") -> bool:
     to"); nor does a meaning that ends with "for someone" where the sentence gives the idiom a preposition's object
     of its own ("have a crush on anyone"). Portuguese meanings always fit. Where no meaning of an entry fits, the
     reader leaves the idiom as it is (:class:`~idiomkit.idioms.rewrite.Rewriter`): a broken sentence is worse than
-    an idiom left unread."""
+    an idiom left unread.
+
+    Where the span stands as a noun phrase (after a determiner, ``before``), the meaning must be one too: no
+    verb-phrase ``meaning`` ("any more rabbit holes" + "mentally go somewhere surreal"); a noun idiom a clause
+    modifies ("the nest egg he had built") takes only a bare noun of at most three words ("savings", not "an
+    amount of money that has been saved he had built"); and "a page-turner of a book" is left as it is ("a thrilling
+    book of a book": no meaning takes the "of a book" that follows). An idiom that is a clause of its own
+    ("because familiarity breeds contempt") takes no infinitive ("to start disliking ...")."""
     if match.language != "EN":
         return True
+    if meaning.casefold().startswith("to ") and _clause_use(before, match.idiom):
+        return False  # "because familiarity breeds contempt" + "to start disliking ...": no subject left
+    if _noun_use(before):
+        words = [w.casefold() for w in re.findall(r"[\w'’]+", shaped)]
+        head = words[1:2] if words[:1] and words[0].endswith("ly") else words[:1]
+        if _verb_phrase(meaning) and head and _verb_word(head[0]):
+            return False  # kept where the shaping took the verb out: "make a quick buck" -> "make money quickly"
+        if _RELATIVE.match(after) and (len(words) > 3 or _POSTMODIFIER & set(words)):
+            return False
+        if _OF_A.match(after):
+            return False
     filler = span_fills(match).filler
     text = f" {shaped.casefold()} "
     if filler and not any(f" {form.casefold()} " in text for form in (filler, _SUBJECT_OF.get(filler, filler))):

@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
-READER_VERSION = 8  # 8: lexicon curation (wrong meanings, stop list, "noun of" idioms), meanings fitted to the span
+READER_VERSION = 9  # 9: a sense-check threshold per language (PT 0.52), one verb lemmatiser, noun-phrase and
+# clause uses take only meanings that fit them
+# 8: lexicon curation (wrong meanings, stop list, "noun of" idioms), meanings fitted to the span
 # 7: the sense encoder trained again on the current held-out split; -ic verbs take k (panicked)
-READER_DIGEST = "0728e5bd55c64c01e8b9c24cf55d4b4f3e3bd3d2d667eef83425de71424f1af2"
+READER_DIGEST = "992869879cb025faec9d5e00ff5252a9a45371a522269cbb67f86bdd5d2e166d"
 
 HERE = Path(__file__).resolve().parent
 

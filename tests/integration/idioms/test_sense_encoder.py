@@ -7,12 +7,14 @@ from __future__ import annotations
 import copy
 import json
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from idiomkit.data.errors import DataError
 from idiomkit.idioms import Lexicon
+from idiomkit.idioms.rewrite import threshold_of
 from idiomkit.idioms.sense import SenseCheck
 from idiomkit.idioms.sense_encoder import EncoderSenseCheck, build_model, encode_batch, marked_text, state_dict
 from idiomkit.idioms.senses import load_sense
@@ -94,6 +96,8 @@ def test_a_changed_weights_file_is_refused(saved, tmp_path):
     [
         ("threshold", math.nan, "finite"),
         ("threshold", 1.5, "within"),
+        ("thresholds", {"PT": 1.5}, "PT: 1.5 is not a number within"),
+        ("thresholds", [0.3], "language -> threshold mapping"),
         ("rank", "eight", "finite"),
         ("weights", "../sense.safetensors", "plain file beside"),
         ("format", "other", "not a sense encoder"),
@@ -107,6 +111,23 @@ def test_bad_fields_are_refused_in_one_line(saved, tmp_path, field, value, messa
     with pytest.raises(DataError, match=message) as err:
         load_sense(path) if field != "format" else EncoderSenseCheck.load(path)
     assert "\n" not in str(err.value)
+
+
+def test_a_threshold_per_language_decides_each_match_by_its_language(saved, tmp_path):
+    """The saved thresholds come back; a match is judged against its own language's threshold, a language without
+    one against ``threshold``; the rewriter asks for the same threshold."""
+    path = _copy(saved, tmp_path)
+    data = json.loads(path.read_text())
+    data["thresholds"] = {"EN": 0.0, "PT": 1.0}
+    path.write_text(json.dumps(data))
+    loaded = load_sense(path)
+    sentence = "He kicked the bucket."
+    start = sentence.index("kicked")
+    match = SimpleNamespace(start=start, end=start + len("kicked the bucket"), idiom="kick the bucket")
+    assert [loaded.threshold_for(code) for code in ("EN", "PT", "XX")] == [0.0, 1.0, 0.5]
+    assert [threshold_of(loaded, code) for code in ("EN", "PT")] == [0.0, 1.0]
+    assert loaded.is_figurative(sentence, SimpleNamespace(**vars(match), language="EN"))
+    assert not loaded.is_figurative(sentence, SimpleNamespace(**vars(match), language="PT"))
 
 
 def test_a_linked_weights_file_is_refused(saved, tmp_path):

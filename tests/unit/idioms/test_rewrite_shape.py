@@ -410,3 +410,27 @@ def test_where_no_meaning_fits_the_idiom_is_left_as_it_is():
 def test_a_negated_meaning_follows_do_support():
     damn = [("not give a damn", "to not care")]
     assert _fitted(damn, "The judge does not give a damn about it.") == "The judge does not care about it."
+
+
+def test_a_noun_phrase_use_takes_only_a_noun_phrase_meaning():
+    holes = [("rabbit hole", "mentally go somewhere surreal or strange"), ("rabbit hole", "a bizarre world")]
+    assert _fitted(holes, "Do not drop down the rabbit hole again.") == "Do not drop down the bizarre world again."
+    assert _fitted(holes[:1], "Do not drop down the rabbit hole again.") == "Do not drop down the rabbit hole again."
+    egg = [("nest egg", "an amount of money that has been saved"), ("nest egg", "savings")]
+    assert _fitted(egg, "He lost the nest egg he had built.") == "He lost the savings he had built."
+    assert _fitted(egg[:1], "He lost the nest egg.") == "He lost the amount of money that has been saved."
+    turner = [("page-turner", "a thrilling book")]
+    assert _fitted(turner, "It is a page-turner of a book.") == "It is a page-turner of a book."
+    assert _fitted(turner, "It is a page-turner.") == "It is a thrilling book."
+    # an adjective idiom's "to be ..." meaning still reads after a determiner
+    assert _fitted([("warm-hearted", "to be kind")], "She is a warm-hearted lady.") == "She is a kind lady."
+
+
+def test_a_clause_idiom_takes_no_infinitive():
+    contempt = [("familiarity breeds contempt", "to start disliking something one knows too well")]
+    text = "They parted because familiarity breeds contempt."
+    assert _fitted(contempt, text) == text
+    contempt.append(("familiarity breeds contempt", "knowing something well makes one dislike it"))
+    assert _fitted(contempt, text) == "They parted because knowing something well makes one dislike it."
+    # a verb idiom at the start of a clause is still shaped: "to" goes
+    assert _fitted([("spill the beans", "to reveal a secret")], "Spill the beans and go.") == "Reveal a secret and go."

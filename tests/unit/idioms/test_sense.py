@@ -13,6 +13,7 @@ from idiomkit.idioms.sense_training import (
     Sample,
     fit,
     idiom_fold,
+    language_thresholds,
     locate,
     scores,
     source_balanced_threshold,
@@ -158,6 +159,18 @@ def test_source_balanced_threshold_weighs_every_source_the_same():
     probs = [0.9] * 4 + [0.2] * 4 + [0.15, 0.05] + [0.12, 0.03]
     threshold, score = source_balanced_threshold(big + small_b + small_c, probs)
     assert threshold == 0.12 and score == pytest.approx(7 / 9)
+
+
+def test_each_language_gets_the_threshold_its_own_sources_choose():
+    """English separates at 0.5..0.8, Portuguese only above 0.2: one threshold for both would cost one of them;
+    by language each is perfect, and scoring with the per-language function agrees."""
+    en = [_sample("zorp", fig, n) for n, fig in enumerate([True, True, False, False])]
+    pt = [_sample("zorp", fig, n)._replace(language="PT") for n, fig in enumerate([True, False])]
+    probs = [0.9, 0.8, 0.4, 0.3, 0.25, 0.1]
+    chosen = language_thresholds(en + pt, probs)
+    assert set(chosen) == {"EN", "PT"} and 0.4 < chosen["EN"] <= 0.8 and 0.1 < chosen["PT"] <= 0.25
+    assert scores(en + pt, probs, chosen.get)["accuracy"] == 1.0
+    assert scores(en + pt, probs, 0.5)["accuracy"] < 1.0
 
 
 def test_scores_against_the_always_figurative_baseline_and_an_empty_set_raises():
