@@ -129,6 +129,7 @@ EN_CASES = [
     ("He spills the beans every time.", "He reveals the secret every time."),
     ("The kids spilled the beans.", "The kids revealed the secret."),
     ("Who spilt the beans?", "Who revealed the secret?"),
+    ("Who hit the nail on the head?", "Who was right?"),  # "hit" is base or past: a question's "who" is 3s
     ("We had a blast at the party.", "We had a good time at the party."),
     ("He always has a blast.", "He always has a good time."),
     ("She is burning the midnight oil.", "She is working late."),
