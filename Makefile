@@ -28,14 +28,16 @@ mpnet: install
 # The demo: `idiomkit reproduce --quick` (zero-shot 2B dev, a 60-step adaptive-triplet training of the default model,
 # BM25 on IdioLink; results under runs/reproduce-quick), then what a person reads at a glance: the quick plain
 # scorecard of the default model with the idiom reader beside the untrained encoder (table, JSON and PNG under
-# runs/demo/scorecard) and, for eight idiomatic sentences, whether each model (untrained, the demo's 60-step model,
-# each with and without the reader) puts the figurative paraphrase nearest.
+# runs/demo/scorecard); for eight idiomatic sentences, whether each model (untrained, the demo's 60-step model,
+# each with and without the reader; me5-small-enpt beside the shipped me5-idioms) puts the figurative paraphrase
+# nearest; and the shipped me5-idioms' quick plain scorecard, ending the demo.
 DEMO_MODEL := runs/reproduce-quick/2b-adaptive-triplet-mwe-minilm-seed0
 demo: install
 	$(BIN)/idiomkit models
 	$(BIN)/idiomkit reproduce --quick
 	$(BIN)/idiomkit evaluate all -m minilm --reader replace --quick --track plain --results-dir runs/demo
-	$(BIN)/idiomkit nearest -m minilm -m $(DEMO_MODEL) --reader replace
+	$(BIN)/idiomkit nearest -m minilm -m $(DEMO_MODEL) -m me5-small-enpt -m me5-idioms --reader replace
+	$(BIN)/idiomkit evaluate all -m me5-idioms --quick --track plain --results-dir runs/demo
 
 # `make test` runs everything (tests/unit and tests/integration: real data, model weights, wheel build, torchrun);
 # two pytest-xdist workers, each test file on one (its module fixtures built once); `make test-unit` only the fast

@@ -12,8 +12,9 @@ per language -- chosen on the validation idioms carved from training):
 - its cost: milliseconds per span on 2A dev (the encoder in batches, on the machine's torch threads).
 
 Beside them the task's reference numbers (its zero-shot leaderboard on the unreleased test split, from
-``semeval2022_task2/results``) and the task baseline. Writes ``benchmarks/sense/sense_check_table.json`` (+ ``.md``) and
-the raw probabilities beside them (``sense_check_table_predictions.jsonl.gz``).
+``semeval2022_task2/results``), the task baseline and the project's own 2A classifier rows (their result files).
+Writes ``benchmarks/sense/sense_check_table.json`` (+ ``.md``) and the raw probabilities beside them
+(``sense_check_table_predictions.jsonl.gz``).
 
     .venv/bin/python benchmarks/sense/sense_check_table.py [--data-dir ../shared/data]
 """
@@ -41,6 +42,7 @@ from idiomkit.results import atomic_write_text, git_commit
 from idiomkit.settings import run_data_dir
 
 OUT = Path(__file__).with_name("sense_check_table.json")
+RESULTS_2A = Path(__file__).resolve().parents[1] / "results" / "semeval2a-dev"
 CURVE = [round(t, 1) for t in np.arange(0.1, 0.91, 0.1)]
 TASK_BASELINE = 0.65  # the organisers' mBERT zero-shot baseline on 2A dev, as the task reports it
 
@@ -102,6 +104,25 @@ def leaderboard(data_dir: Path) -> dict[str, float]:
     return {"best": max(scores), "median": round(median(scores), 4), "teams": len(scores)}
 
 
+def classifier_rows(results: Path = RESULTS_2A) -> dict[str, dict[str, list[float]]]:
+    """The project's own 2A classifiers (fine-tuned on 2A train, zero-shot setting, scored on 2A dev by
+    ``idiomkit evaluate semeval2a``): per configuration, each seed's macro-F1 EN, PT and ALL."""
+    rows: dict[str, dict[str, list[float]]] = {}
+    for path in sorted(results.glob("*__classifier-*__zero_shot-*__seed*.json")):
+        model, recipe, setting, _ = path.stem.split("__")
+        metrics = json.loads(path.read_text(encoding="utf-8"))["metrics"]
+        row = rows.setdefault(f"{model} {recipe} {setting}", {"EN": [], "PT": [], "ALL": []})
+        for code in row:
+            row[code].append(round(float(metrics[code]["macro_f1"]), 4))
+    return rows
+
+
+def _mean_std(values: list[float]) -> str:
+    if len(values) == 1:
+        return f"{values[0]:.3f}"
+    return f"{np.mean(values):.3f} ± {np.std(values, ddof=1):.3f}"
+
+
 def markdown(report: dict) -> str:
     lines = [
         "| sense check | threshold | 2A dev F1 EN | PT | ALL | literal rewritten EN / PT | idiomatic read EN / PT |"
@@ -121,6 +142,18 @@ def markdown(report: dict) -> str:
         "",
         f"Reference (2A zero-shot, macro-F1 ALL): task baseline {TASK_BASELINE:.2f} (dev); leaderboard on the "
         f"unreleased test split: best {board['best']:.3f}, median {board['median']:.3f} of {board['teams']} teams.",
+        "",
+        "The project's 2A classifiers (a cross-encoder fine-tuned on 2A train per configuration, zero-shot, "
+        "`benchmarks/results/semeval2a-dev`; mean ± std over seeds; not sense checks: they read the gold span and "
+        "its sentence, at their own threshold):",
+        "",
+        "| classifier | seeds | F1 EN | F1 PT | F1 ALL |",
+        "|---|---|---|---|---|",
+        *(
+            f"| {name} | {len(row['ALL'])} | {_mean_std(row['EN'])} | {_mean_std(row['PT'])} | "
+            f"{_mean_std(row['ALL'])} |"
+            for name, row in report.get("classifiers", {}).items()
+        ),
         "",
         "Threshold curve (2A dev, reported only; the shipped thresholds were chosen on the validation idioms):",
         "",
@@ -147,7 +180,11 @@ def main() -> None:
     data_dir = run_data_dir(args.data_dir)
     dev = evaluation_samples(data_dir)
     dev_items = [(s.sentence, s.start, s.end) for s in dev]
-    report = {"checks": {}, "reference": leaderboard(data_dir) | {"task_baseline": TASK_BASELINE}}
+    report = {
+        "checks": {},
+        "reference": leaderboard(data_dir) | {"task_baseline": TASK_BASELINE},
+        "classifiers": classifier_rows(),
+    }
     predictions = []
     for name in args.checks:
         check = named_sense(name)

@@ -189,10 +189,16 @@ class Made:
 
 
 def made_by(model, recipe: str, model_name: str | None) -> Made:
-    """A directory made by ``idiomkit train`` is named by its recipe and its base model's name."""
+    """A directory made by ``idiomkit train`` is named by its recipe and its base model's name; a shipped idiom-aware
+    model (:data:`~idiomkit.models.shipped.SHIPPED`) by ``shipped`` (its trained delta, if any, and reader are its
+    own: it is no zero-shot model)."""
+    from idiomkit.models.shipped import SHIPPED
+
     training = training_summary(model)
     if training and recipe == "zero-shot":
         recipe = training["label"]
+    elif isinstance(model, str) and model in SHIPPED and recipe == "zero-shot":
+        recipe = "shipped"
     if training and model_name is None:
         model_name = Path(training["config"]["model"]).name
     return Made(training, recipe, model_name)

@@ -195,3 +195,13 @@ def test_every_committed_result_file_has_a_key_that_reproduces_its_path():
         assert key.path(results) == path, path
         assert (key.task, key.model, key.recipe, key.seed) == (rec["task"], rec["model"], rec["recipe"], rec["seed"])
         assert key.track == result_track(rec["params"]), path
+
+
+def test_a_shipped_model_is_recorded_as_shipped_not_zero_shot():
+    """``evaluate -m me5-idioms`` names its result ``shipped``: the model carries a trained delta and a reader; a
+    recipe given on the command line and a plain registry model keep theirs."""
+    from idiomkit.api import made_by
+
+    assert made_by("me5-idioms", "zero-shot", None).recipe == "shipped"
+    assert made_by("mpnet-idioms", "my-label", None).recipe == "my-label"
+    assert made_by("minilm", "zero-shot", None).recipe == "zero-shot"

@@ -106,11 +106,13 @@ def nearest(
     ] = None,  # type: ignore[assignment]
     pooling: Annotated[str, typer.Option(help="mean | last2 (a trained model keeps its own)")] = "mean",
     reader: Annotated[
-        str | None, typer.Option(help="Also show each model with the idiom reader in front (mark | gloss | replace).")
+        str | None,
+        typer.Option(help="Also show each model without a reader with one in front (mark | gloss | replace)."),
     ] = None,
 ) -> None:
     """For five English and three Portuguese idiomatic sentences, which of {figurative paraphrase, literal
     misreading, unrelated} each model puts nearest (✓: the figurative paraphrase)."""
+    from idiomkit.idioms.reader import model_reader
     from idiomkit.models import load_model
     from idiomkit.reader_api import add_reader
     from idiomkit.scorecard.nearest import nearest_table
@@ -118,6 +120,6 @@ def nearest(
     loaded = {}
     for name in models or ["minilm"]:
         loaded[name] = load_model(name, pooling=pooling)
-        if reader:
+        if reader and model_reader(loaded[name]) is None:  # a model with its own reader (me5-idioms) is shown as is
             loaded[f"{name} + reader"] = add_reader(load_model(name, pooling=pooling), mode=reader, sense="default")
     print_table(nearest_table(loaded), "nearest meaning by cosine")

@@ -31,10 +31,11 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from idiomkit.errors import OptionError
+from idiomkit.idioms.fit import fits
 from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Match, Matcher
 from idiomkit.idioms.morphology import word_set
-from idiomkit.idioms.shape import fits, shape_meaning
+from idiomkit.idioms.shape import shape_meaning
 from idiomkit.idioms.shape_pt import pt_agree_after, pt_article
 
 MODES = ("mark", "gloss", "replace")
@@ -316,14 +317,14 @@ class Rewriter:
     def _replacement(self, match: Match, before: str = "", after: str = "") -> str | None:
         """What the span becomes; ``before`` / ``after``: the text around it (the replacement agrees with it). In
         ``replace`` mode, the first of the entry's meanings (in the idiom's language) that fits the sentence
-        (:func:`~idiomkit.idioms.shape.fits`); None when none does: the idiom is left as it is."""
+        (:func:`~idiomkit.idioms.fit.fits`); None when none does: the idiom is left as it is."""
         meaning = match.meanings[0]
         if self.mode == "mark":
             return f"«{match.text}»"
         if self.mode == "gloss" or self._english_gloss(match):
             return f"{match.text} ({meaning})"
         entry = self.lexicon.get(match.idiom, match.language)
-        for i, other in enumerate(match.meanings):  # the first meaning that fits the sentence (shape.fits)
+        for i, other in enumerate(match.meanings):  # the first meaning that fits the sentence (fit.fits)
             if entry is not None and i < len(entry.meanings) and entry.meaning_language(i) != match.language:
                 continue
             shaped = shape_meaning(other, match, before, after[:40])

@@ -20,7 +20,7 @@ READER_VERSION = 9  # 9: a sense-check threshold per language (PT 0.52), one ver
 # clause uses take only meanings that fit them
 # 8: lexicon curation (wrong meanings, stop list, "noun of" idioms), meanings fitted to the span
 # 7: the sense encoder trained again on the current held-out split; -ic verbs take k (panicked)
-READER_DIGEST = "992869879cb025faec9d5e00ff5252a9a45371a522269cbb67f86bdd5d2e166d"
+READER_DIGEST = "339c767c952bcfc617fb933a67bd9b43283a78683600c51b3c94a63d89730522"
 
 HERE = Path(__file__).resolve().parent
 
@@ -42,6 +42,7 @@ READER_FILES = (
     "patterns.py",
     "rewrite.py",
     "shape.py",
+    "fit.py",
     "fills.py",
     "shape_pt.py",
     "resources/en_verbs.txt",

@@ -5,6 +5,7 @@ each the base with the reader in front."""
 from __future__ import annotations
 
 import copy
+import json
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from idiomkit.data.errors import DataError
 from idiomkit.idioms.reader import IdiomReader, model_reader
 from idiomkit.models import load_model
-from idiomkit.models.shipped import SHIPPED, apply_adapter, read_adapter, save_adapter, shipped_entries
+from idiomkit.models.shipped import ADAPTERS, SHIPPED, apply_adapter, read_adapter, save_adapter, shipped_entries
 
 TEXTS = ["He finally kicked the bucket.", "The weather is nice today.", "She spilled the beans."]
 
@@ -69,6 +70,31 @@ def test_the_shipped_entries_and_their_cards():
     assert names == ["mpnet-idioms", "me5-idioms"]
     for spec in SHIPPED.values():
         assert spec.card and (spec.adapter is None) == ("No trained delta is shipped" in spec.card)
+
+
+def test_the_shipped_me5_adapter_reproduces_its_recorded_embeddings_and_refuses_a_changed_file(tmp_path):
+    """The adapter in the package, applied to its base offline as ``load_model`` does, gives the embeddings recorded
+    when it was shipped (encoder alone, to 1e-4; the base gives others); a flipped byte in a shard is refused in
+    one line; every file stays under 2 MB."""
+    from sentence_transformers import SentenceTransformer
+
+    folder = ADAPTERS / SHIPPED["me5-idioms"].adapter
+    recorded = json.loads((folder / "embeddings.json").read_text(encoding="utf-8"))
+    model = load_model("me5-idioms")
+    encoder = SentenceTransformer(modules=[m for m in model if not isinstance(m, IdiomReader)], device="cpu")
+    want = np.array(recorded["embeddings"])
+    np.testing.assert_allclose(encoder.encode(recorded["sentences"]), want, atol=1e-4)
+    base = load_model("me5-small-enpt").encode(recorded["sentences"])
+    assert np.abs(base - want).max() > 1e-2
+    assert all(p.stat().st_size < 2_000_000 for p in folder.iterdir())
+    for part in folder.iterdir():
+        (tmp_path / part.name).write_bytes(part.read_bytes())
+    data = bytearray((tmp_path / "adapter-2.safetensors").read_bytes())
+    data[-5] ^= 0x10
+    (tmp_path / "adapter-2.safetensors").write_bytes(bytes(data))
+    with pytest.raises(DataError, match="sha256 differs") as err:
+        apply_adapter(load_model("me5-small-enpt"), tmp_path)
+    assert "\n" not in str(err.value)
 
 
 def test_me5_idioms_loads_in_one_line_with_the_reader_in_front():

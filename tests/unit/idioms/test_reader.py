@@ -310,6 +310,25 @@ def test_one_default_read_and_reader_options_judge_sense_add_reader_does_not(mon
     ]
 
 
+def test_nearest_shows_a_model_that_carries_a_reader_once(monkeypatch):
+    """``nearest --reader`` adds a reader to each model without one; a model with its own (a shipped idiom-aware
+    model) is shown as it is, not again with the reader replaced."""
+    from sentence_transformers import SentenceTransformer
+
+    import idiomkit.models
+    import idiomkit.scorecard.nearest
+
+    def stub(name, **kwargs):
+        model = SentenceTransformer(modules=[Tokenizing()], device="cpu")
+        return add_reader(model, mode="gloss", lexicon=LEX) if name == "own" else model
+
+    shown: list[str] = []
+    monkeypatch.setattr(idiomkit.models, "load_model", stub)
+    monkeypatch.setattr(idiomkit.scorecard.nearest, "nearest_table", lambda models: shown.extend(models) or [["x"]])
+    assert runner.invoke(app, ["nearest", "-m", "plain", "-m", "own", "--reader", "mark"]).exit_code == 0
+    assert shown == ["plain", "plain + reader", "own"]
+
+
 def test_read_api_reports_probability_and_decision():
     reading = read("She kicked the bucket.", mode="gloss", lexicon=LEX, sense=Stub(0.1))
     assert reading.rewritten == "She kicked the bucket." and reading.to_dict()["found"][0]["probability"] == 0.1
