@@ -65,7 +65,8 @@ def fits(shaped: str, match: Match, after: str = "", before: str = "", meaning: 
     reader leaves the idiom as it is (:class:`~idiomkit.idioms.rewrite.Rewriter`): a broken sentence is worse than
     an idiom left unread.
 
-    Where the span stands as a noun phrase (after a determiner, ``before``), the meaning must be one too: no
+    Where the span stands as a noun phrase (after a determiner, ``before``, and not a gerund: "his breaking the
+    ice" -> "his making people feel comfortable"), the meaning must be one too: no
     verb-phrase ``meaning`` ("any more rabbit holes" + "mentally go somewhere surreal"); a noun idiom a clause
     modifies ("the nest egg he had built") takes only a bare noun of at most three words ("savings", not "an
     amount of money that has been saved he had built"); and "a page-turner of a book" is left as it is ("a thrilling
@@ -75,7 +76,9 @@ def fits(shaped: str, match: Match, after: str = "", before: str = "", meaning: 
         return True
     if meaning.casefold().startswith("to ") and _clause_use(before, match.idiom):
         return False  # "because familiarity breeds contempt" + "to start disliking ...": no subject left
-    if _noun_use(before):
+    first = re.findall(r"[\w'’]+", match.text.casefold())[:1]
+    gerund = bool(first) and first[0].endswith("ing") and verb_lemma(first[0]) is not None
+    if _noun_use(before) and not gerund:  # "no more beating around the bush": a gerund takes a verb's meaning
         words = [w.casefold() for w in re.findall(r"[\w'’]+", shaped)]
         head = words[1:2] if words[:1] and words[0].endswith("ly") else words[:1]
         if _verb_phrase(meaning) and head and _verb_word(head[0]):

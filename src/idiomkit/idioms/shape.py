@@ -224,6 +224,8 @@ def en_verb_context(before: str) -> VerbContext:
         return VerbContext("causative", None)  # "let the introduction steal", "made me spill": a bare verb
     if word in ("who", "which", "that") and i > 0:  # a relative pronoun agrees with the noun before it
         word = words[i - 1]
+    elif word in ("who", "what") and i == 0:  # a question's subject: "Who let the cat out of the bag?"
+        return VerbContext(None, "3s")
     if word in _NO_SUBJECT and word not in _SUBJECTS:
         return VerbContext(None, None)
     return VerbContext(None, _person(word))

@@ -129,6 +129,7 @@ EN_CASES = [
     ("He spills the beans every time.", "He reveals the secret every time."),
     ("The kids spilled the beans.", "The kids revealed the secret."),
     ("Who spilt the beans?", "Who revealed the secret?"),
+    ("Who hit the nail on the head?", "Who was right?"),  # "hit" is base or past: a question's "who" is 3s
     ("We had a blast at the party.", "We had a good time at the party."),
     ("He always has a blast.", "He always has a good time."),
     ("She is burning the midnight oil.", "She is working late."),
@@ -422,6 +423,11 @@ def test_a_noun_phrase_use_takes_only_a_noun_phrase_meaning():
     turner = [("page-turner", "a thrilling book")]
     assert _fitted(turner, "It is a page-turner of a book.") == "It is a page-turner of a book."
     assert _fitted(turner, "It is a page-turner.") == "It is a thrilling book."
+    # a gerund after a determiner is a verb's use: it takes a verb phrase's meaning
+    bush = [("beat around the bush", "to avoid the main topic")]
+    assert _fitted(bush, "No more beating around the bush.") == "No more avoiding the main topic."
+    ice = [("break the ice", "to make people feel comfortable")]
+    assert _fitted(ice, "His breaking the ice helped.") == "His making people feel comfortable helped."
     # an adjective idiom's "to be ..." meaning still reads after a determiner
     assert _fitted([("warm-hearted", "to be kind")], "She is a warm-hearted lady.") == "She is a kind lady."
 
