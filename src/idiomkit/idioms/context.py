@@ -1,6 +1,6 @@
 """Whether a matched idiom stands with nothing around it to judge its sense by (:func:`bare_use`): every other word
-of the text is a function word (a pronoun, an article, an auxiliary, a negation, a conjunction), a time or degree
-adverb ("yesterday", "again", "finally") or a name.
+of the text is a function word (a pronoun, an article, an auxiliary, a negation, a preposition, a conjunction), a
+time or degree adverb ("yesterday", "again", "finally") or a name.
 
 A literal use of an idiom's words needs something in the text that makes them literal (a floor for the spilled
 beans, a barn for the kicked bucket); with nothing of the kind, a reader takes a known idiom in its conventional,
@@ -32,7 +32,8 @@ _EN = word_set(
     "might must not no never don't doesn't didn't isn't aren't wasn't weren't won't wouldn't can't cannot couldn't "
     "shouldn't haven't hasn't hadn't i'm you're he's she's it's we're they're that's what's who's i've you've "
     "we've they've i'd you'd he'd she'd we'd they'd i'll you'll he'll she'll we'll they'll let's "
-    # conjunctions, interjections, time and degree adverbs
+    # prepositions, conjunctions, interjections, time and degree adverbs
+    "of to in on at for with by from about over into onto out up down off "
     "and but or so then oh well yes just finally again already really always often sometimes soon later now once "
     "still also too very yesterday today tonight tomorrow last next week month year night morning ago"
 )
@@ -41,7 +42,7 @@ _PT = word_set(
     "meus minhas seu sua seus suas dele dela deles delas nosso nossa quem que isso isto aquilo alguém ninguém "
     "é são foi foram era eram está estão estava estavam esteve vai vão vou ia iam ter tem têm tinha teve há "
     "não nunca e mas ou então já sempre também ontem hoje amanhã agora depois de novo novamente finalmente "
-    "ainda logo muito"
+    "ainda logo muito do da dos das em no na nos nas com por para pelo pela ao à"
 )
 FUNCTION_WORDS = {"EN": _EN, "PT": _PT}
 MAX_OUTSIDE = 120  # characters outside the span: a longer text is never bare (and a long text costs no scan)
