@@ -50,10 +50,13 @@ MAX_OUTSIDE = 120  # characters outside the span: a longer text is never bare (a
 
 def bare_use(text: str, match: Match) -> bool:
     """Whether every word of ``text`` outside the span of ``match`` is a function word, a time or degree adverb
-    of the match's language, or a name (a capitalised word that does not start the text): module docstring."""
+    of the match's language, or a name (a capitalised word that does not start the text): module docstring. A match
+    with words inserted in the idiom is never bare (a gap makes the match itself uncertain)."""
     known = FUNCTION_WORDS.get(match.language)
     if known is None or len(text) - (match.end - match.start) > MAX_OUTSIDE:
         return False
+    if len(re.findall(r"[\w']+", match.text)) > len(re.findall(r"[\w']+", match.idiom)):
+        return False  # words inserted in the idiom ("A man is dancing in the street" for "man in the street")
     outside = f"{text[: match.start]} \x00 {text[match.end :]}".replace("’", "'")
     words = re.findall(r"[\w']+|\x00", outside)
     first = True

@@ -11,7 +11,9 @@ import pytest
 from idiomkit.idioms import Lexicon, Matcher
 from idiomkit.idioms.context import bare_use
 
-MATCHER = Matcher(Lexicon.from_pairs([("spill the beans", "to reveal a secret")]))
+MATCHER = Matcher(
+    Lexicon.from_pairs([("spill the beans", "to reveal a secret"), ("man in the street", "an average person")])
+)
 PT = Matcher(Lexicon.from_pairs([("pisar na bola", "errar")], language="PT"))
 
 
@@ -27,6 +29,8 @@ PT = Matcher(Lexicon.from_pairs([("pisar na bola", "errar")], language="PT"))
         ("The cook spilled the beans.", False),
         ("Spilled the beans.", True),
         ("Beans spilled the beans.", False),  # a capitalised first word is no name
+        ("She spilled all the beans.", False),  # a word inserted in the idiom: the match itself is uncertain
+        ("A man is dancing in the street.", False),  # not "man in the street" with three words inserted
     ],
 )
 def test_a_bare_use_has_only_function_words_around_it(text, bare):
