@@ -114,7 +114,7 @@ def reading_rows(reading: Reading) -> list[list[str]]:
     rows = [["span", "idiom", "lang", "P(figurative)", "decision", "meaning", "source"]]
     for f in reading.found:
         p = "-" if f.probability is None else f"{f.probability:.2f}"
-        decision = "figurative" if f.figurative else "literal: kept"
+        decision = "figurative (bare)" if f.bare else "figurative" if f.figurative else "literal: kept"
         rows.append(
             [f.match.text, f.match.idiom, f.match.language, p, decision, meaning_cell(f.match), source_cell(f.match)]
         )

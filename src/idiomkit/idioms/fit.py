@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from idiomkit.idioms.context import FUNCTION_WORDS
 from idiomkit.idioms.fills import span_fills
 from idiomkit.idioms.matcher import Match
 from idiomkit.idioms.morphology import word_set
@@ -71,9 +72,14 @@ def fits(shaped: str, match: Match, after: str = "", before: str = "", meaning: 
     modifies ("the nest egg he had built") takes only a bare noun of at most three words ("savings", not "an
     amount of money that has been saved he had built"); and "a page-turner of a book" is left as it is ("a thrilling
     book of a book": no meaning takes the "of a book" that follows). An idiom that is a clause of its own
-    ("because familiarity breeds contempt") takes no infinitive ("to start disliking ...")."""
+    ("because familiarity breeds contempt") takes no infinitive ("to start disliking ..."). No meaning fits that
+    repeats two neighbouring content words of its idiom ("get cold feet" + "to develop cold feet": no paraphrase),
+    nor a meaning without a verb where the span is a predicate, right after a subject pronoun or an auxiliary ("It
+    costs an arm and a leg" + "very expensive" would leave the subject without its verb)."""
     if match.language != "EN":
         return True
+    if _circular(meaning, match.idiom) or (_predicate_use(before) and not _has_verb(meaning)):
+        return False  # "get cold feet" + "to develop cold feet"; "costs an arm and a leg" + "very expensive"
     if meaning.casefold().startswith("to ") and _clause_use(before, match.idiom):
         return False  # "because familiarity breeds contempt" + "to start disliking ...": no subject left
     first = re.findall(r"[\w'’]+", match.text.casefold())[:1]
@@ -106,6 +112,30 @@ def fits(shaped: str, match: Match, after: str = "", before: str = "", meaning: 
     return words[-1] in FINAL_PREPOSITIONS | _OTHER_PREPOSITIONS or _verb_word(words[-1])
 
 
+def _content_pairs(text: str) -> set[tuple[str, str]]:
+    """Neighbouring pairs of words of ``text`` that are both content words (not function words, not slots)."""
+    words = re.findall(r"[\w'’]+", text.casefold())
+    content = [w if w not in FUNCTION_WORDS["EN"] and w not in _SLOTS else "" for w in words]
+    return {(a, b) for a, b in zip(content, content[1:], strict=False) if a and b}
+
+
+def _circular(meaning: str, idiom: str) -> bool:
+    """Whether ``meaning`` repeats two neighbouring content words of ``idiom`` ("to develop cold feet")."""
+    return bool(_content_pairs(idiom) & _content_pairs(meaning))
+
+
+def _predicate_use(before: str) -> bool:
+    """Whether the span stands where a verb phrase does: right after a subject pronoun or an auxiliary ("It
+    costs an arm and a leg", "it will cost ...", "She got cold feet")."""
+    words = re.findall(r"[\w'’]+", before[-30:].casefold().replace("’", "'"))
+    return bool(words) and words[-1] in _SUBJECTS_AND_AUXILIARIES
+
+
+def _has_verb(meaning: str) -> bool:
+    """Whether an English meaning holds a verb in any form ("costing a lot", "to die"; not "very expensive")."""
+    return any(_verb_word(w) for w in re.findall(r"[\w'’]+", meaning.casefold()))
+
+
 def _verb_word(word: str) -> bool:
     """Whether ``word`` is an English verb in any of its forms (watch, watches, watched, watching)."""
     if word in en_verbs():
@@ -114,5 +144,10 @@ def _verb_word(word: str) -> bool:
     return any(stem and stem in en_verbs() and word in en_forms(stem) for stem in stems)
 
 
+_SUBJECTS_AND_AUXILIARIES = word_set(
+    "i you he she it we they who will would can could shall should may might must do does did don't doesn't "
+    "didn't won't wouldn't can't couldn't shouldn't 'll i'll you'll he'll she'll it'll we'll they'll"
+)
+_SLOTS = word_set("someone somebody something one one's someone's oneself")
 _OTHER_PREPOSITIONS = word_set("in by toward towards through under with without between among around across")
 _SUBJECT_OF = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they"}

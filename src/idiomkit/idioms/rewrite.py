@@ -1,8 +1,9 @@
 """Rewrite the figurative idioms of a text so an encoder reads their meaning: mark, gloss or replace each span.
 
 :class:`Rewriter` finds the lexicon's idioms (:class:`~idiomkit.idioms.matcher.Matcher`), asks an optional sense
-check whether each is meant figuratively (no sense check: every match counts as figurative), and rewrites the
-figurative ones; a text with nothing figurative comes back unchanged (the same string). Modes:
+check whether each is meant figuratively (no sense check: every match counts as figurative; a bare use, with
+nothing around it to judge by, counts as figurative whatever the check says: :mod:`~idiomkit.idioms.context`),
+and rewrites the figurative ones; a text with nothing figurative comes back unchanged (the same string). Modes:
 
 - ``mark``: « » around the span: "she finally «kicked the bucket»".
 - ``gloss``: the meaning in brackets right after the span, where a reader expects it (not at the end of the text,
@@ -31,6 +32,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from idiomkit.errors import OptionError
+from idiomkit.idioms.context import bare_use
 from idiomkit.idioms.fit import fits
 from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.matcher import Match, Matcher
@@ -64,6 +66,7 @@ class Found:
     probability: float | None
     figurative: bool
     replacement: str | None  # None: left as it is (a literal use, or no meaning fits the sentence)
+    bare: bool = False  # nothing around the idiom to judge by: figurative whatever the sense check says
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,7 @@ class Reading:
                 "meanings": list(f.match.meanings),
                 "probability": f.probability,
                 "figurative": f.figurative,
+                "bare": f.bare,
                 "replacement": f.replacement,
             }
             for f in self.found
@@ -301,9 +305,11 @@ class Rewriter:
 
     def _judge(self, text: str, match: Match) -> Found:
         probability = None if self.sense is None else float(self.sense.figurative_probability(text, match))
-        figurative = probability is None or probability >= threshold_of(self.sense, match.language)
+        bare = probability is not None and probability < threshold_of(self.sense, match.language)
+        bare = bare and bare_use(text, match)  # "She spilled the beans.": nothing makes it literal
+        figurative = probability is None or probability >= threshold_of(self.sense, match.language) or bare
         replacement = self._replacement(match, text[: match.start], text[match.end :]) if figurative else None
-        return Found(match, probability, figurative, replacement)
+        return Found(match, probability, figurative, replacement, bare)
 
     def _replaces(self, match: Match) -> bool:
         return self.mode == "replace" and not self._english_gloss(match)

@@ -16,13 +16,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from idiomkit.idioms.reader import IdiomReader
 
-READER_VERSION = 10  # 10: a gerund after a determiner takes a verb's meaning again ("no more beating around the
+READER_VERSION = 11  # 11: a bare use (nothing around the idiom but function words) is figurative whatever the
+# sense check says; a meaning that repeats the idiom's words, or a verbless one where the span is a predicate, does
+# not fit
+# 10: a gerund after a determiner takes a verb's meaning again ("no more beating around the
 # bush"), a question's "who" is a third-person subject
 # 9: a sense-check threshold per language (PT 0.52), one verb lemmatiser, noun-phrase and
 # clause uses take only meanings that fit them
 # 8: lexicon curation (wrong meanings, stop list, "noun of" idioms), meanings fitted to the span
 # 7: the sense encoder trained again on the current held-out split; -ic verbs take k (panicked)
-READER_DIGEST = "d910b879305cab0de3f9ad89d42bb79b7b1f71e6acafebedfd6c249590aed36f"
+READER_DIGEST = "1fcfc15979224f9b06dbeb916fa55dd6d8b6f3cd3961c64431ef0c2edb33945f"
 
 HERE = Path(__file__).resolve().parent
 
@@ -45,6 +48,7 @@ READER_FILES = (
     "rewrite.py",
     "shape.py",
     "fit.py",
+    "context.py",
     "fills.py",
     "shape_pt.py",
     "resources/en_verbs.txt",

@@ -126,8 +126,7 @@ def load_onnx_model(path: str | Path, backend: str = "onnx", *, threads: int | N
     options.intra_op_num_threads = threads or torch.get_num_threads()
     session = ort.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
     st = load_sentence_transformer(str(path), device="cpu")
-    first = st[0]
-    first.forward = _onnx_forward(session, meta["inputs"])
+    encoder_module(st).forward = _onnx_forward(session, meta["inputs"])  # the transformer, behind a reader if any
     modules = [m for m in st if not isinstance(m, WeightedLayerPooling)]
     model = SentenceTransformer(
         modules=modules, device="cpu", prompts=dict(st.prompts), default_prompt_name=st.default_prompt_name

@@ -44,3 +44,20 @@ def test_onnx_export_matches_torch_last2_and_spans(tmp_path):
     assert emb.shape == ref.shape and 0.95 < cosines(emb, ref).min() < 0.99999  # close, but really quantised
     mean = load_model("minilm")  # the mean-pooled model differs from last2: the export kept the layer average
     assert cosines(mean.encode(TEXTS), ref).min() < 0.99
+
+
+def test_a_model_with_the_reader_in_front_runs_its_transformer_in_onnxruntime(tmp_path):
+    """The reader stays first and still rewrites; the graph replaces the transformer behind it (the int8 graph gives
+    other numbers than torch), not the reader."""
+    from idiomkit.idioms import Lexicon
+    from idiomkit.idioms.reader import IdiomReader
+    from idiomkit.reader_api import add_reader
+
+    lexicon = Lexicon.from_pairs([("kick the bucket", "to die")])
+    model = add_reader(load_model("minilm"), mode="replace", lexicon=lexicon, sense="none")
+    export_onnx(model, tmp_path / "m")
+    ref = model.encode(TEXTS, batch_size=3)
+    fp32 = load_onnx_model(tmp_path / "m", "onnx")
+    assert isinstance(fp32[0], IdiomReader) and fp32[0].rewrite_inputs(["he kicked the bucket"]) == ["he died"]
+    assert np.abs(fp32.encode(TEXTS, batch_size=3) - ref).max() < 1e-4
+    assert cosines(load_onnx_model(tmp_path / "m", "onnx-int8").encode(TEXTS, batch_size=3), ref).min() < 0.99999

@@ -17,7 +17,7 @@ from idiomkit.idioms import Lexicon
 from idiomkit.idioms.morphology_en import inflect, verb_form
 from idiomkit.idioms.reader import IdiomReader, encoder_module
 from idiomkit.idioms.rewrite import Rewriter
-from idiomkit.reader_api import add_reader, read
+from idiomkit.reader_api import add_reader, read, reading_rows
 
 LEX = Lexicon.from_pairs(
     [
@@ -330,8 +330,13 @@ def test_nearest_shows_a_model_that_carries_a_reader_once(monkeypatch):
 
 
 def test_read_api_reports_probability_and_decision():
-    reading = read("She kicked the bucket.", mode="gloss", lexicon=LEX, sense=Stub(0.1))
-    assert reading.rewritten == "She kicked the bucket." and reading.to_dict()["found"][0]["probability"] == 0.1
+    reading = read("She kicked the bucket over the fence.", mode="gloss", lexicon=LEX, sense=Stub(0.1))
+    found = reading.to_dict()["found"][0]
+    assert reading.rewritten == "She kicked the bucket over the fence."
+    assert found["probability"] == 0.1 and not found["figurative"] and not found["bare"]
+    bare = read("She kicked the bucket.", mode="gloss", lexicon=LEX, sense=Stub(0.1))  # nothing makes it literal
+    assert bare.rewritten == "She kicked the bucket (to die)." and bare.to_dict()["found"][0]["bare"]
+    assert reading_rows(bare)[1][4] == "figurative (bare)"
     assert read("She kicked the bucket.", lexicon=LEX, sense=None).rewritten == "She died."
 
 
@@ -418,7 +423,12 @@ def test_read_all_asks_a_batching_sense_check_once_and_reads_as_read_does():
             return 0.9 if "finally" in text else 0.1
 
     lexicon = Lexicon.from_pairs([("kick the bucket", "to die"), ("spill the beans", "reveal a secret")])
-    texts = ["He finally kicked the bucket.", "She spilled the beans.", "Nothing here.", "He kicked the bucket."]
+    texts = [
+        "He finally kicked the bucket.",
+        "She spilled the beans.",
+        "Nothing here.",
+        "He kicked the bucket down the stairs.",
+    ]
     sense = Batching()
     rewriter = Rewriter(lexicon, "replace", sense)
     readings = rewriter.read_all(texts)

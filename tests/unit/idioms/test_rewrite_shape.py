@@ -440,3 +440,20 @@ def test_a_clause_idiom_takes_no_infinitive():
     assert _fitted(contempt, text) == "They parted because knowing something well makes one dislike it."
     # a verb idiom at the start of a clause is still shaped: "to" goes
     assert _fitted([("spill the beans", "to reveal a secret")], "Spill the beans and go.") == "Reveal a secret and go."
+
+
+def test_a_meaning_that_repeats_its_idiom_does_not_fit():
+    feet = [("get cold feet", "to develop cold feet, in the sense of nervousness")]
+    assert _fitted(feet, "She got cold feet before the wedding.") == "She got cold feet before the wedding."
+    feet.append(("get cold feet", "to become nervous"))
+    assert _fitted(feet, "She got cold feet before the wedding.") == "She became nervous before the wedding."
+
+
+def test_a_predicate_takes_no_meaning_without_a_verb():
+    arm = [("cost an arm and a leg", "very expensive")]
+    assert _fitted(arm, "It will cost an arm and a leg.") == "It will cost an arm and a leg."  # not "It will very"
+    assert _fitted(arm, "It costs an arm and a leg.") == "It costs an arm and a leg."
+    arm.append(("cost an arm and a leg", "to cost a lot of money"))
+    assert _fitted(arm, "It costs an arm and a leg.") == "It costs a lot of money."
+    # a noun idiom after a determiner still takes a verbless meaning
+    assert _fitted([("piece of cake", "a very easy task")], "It was a piece of cake.") == "It was a very easy task."
