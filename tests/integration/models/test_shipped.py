@@ -70,6 +70,8 @@ def test_the_shipped_entries_and_their_cards():
     assert names == ["mpnet-idioms", "me5-idioms"]
     for spec in SHIPPED.values():
         assert spec.card and (spec.adapter is None) == ("No trained delta is shipped" in spec.card)
+        if spec.adapter is not None:  # the card points to the run's full model card, shipped beside the adapter
+            assert "README.md" in spec.card and (ADAPTERS / spec.adapter / "README.md").is_file()
 
 
 def test_the_shipped_me5_adapter_reproduces_its_recorded_embeddings_and_refuses_a_changed_file(tmp_path):
