@@ -26,11 +26,11 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from idiomkit.data.semeval2022 import load_subtask_b  # noqa: E402
-from idiomkit.idioms.reader import attach_reader, model_reader  # noqa: E402
-from idiomkit.idioms.sources import evaluation_lexicon  # noqa: E402
+from idiomkit.idioms.reader import model_reader  # noqa: E402
 from idiomkit.models import load_model, resolve_name  # noqa: E402
 from idiomkit.models.onnx_backend import export_onnx, load_onnx_model  # noqa: E402
 from idiomkit.results import atomic_write_text, git_commit  # noqa: E402
+from idiomkit.scorecard.run import scoring_lexicon  # noqa: E402
 from idiomkit.settings import default_data_dir  # noqa: E402
 from idiomkit.tasks import get_task  # noqa: E402
 
@@ -39,11 +39,10 @@ DEFAULT_MODEL = "runs/adaptive-triplet-minilm-2ep-seed1"
 
 
 def for_scoring(model, data_dir: Path):
-    """``model`` with its idiom reader, if it has one, reading with the evaluation lexicon."""
+    """``model`` with its idiom reader, if it has one, reading with the evaluation lexicon, as the scorecard swaps
+    it in (:func:`~idiomkit.scorecard.run.scoring_lexicon`)."""
     reader = model_reader(model)
-    if reader is None:
-        return model
-    return attach_reader(model, reader.with_lexicon(evaluation_lexicon(data_dir)))
+    return model if reader is None else scoring_lexicon(model, reader, data_dir, {})
 
 
 def quality(model, data_dir: Path, mwe_tokens: bool) -> dict[str, float]:
