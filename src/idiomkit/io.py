@@ -1,8 +1,11 @@
-"""Reading user text files for ``idiomkit embed`` and writing its embeddings."""
+"""Reading user text files for ``idiomkit embed`` and ``read``, and writing what they make (embeddings, readings)."""
 
 from __future__ import annotations
 
 import io
+import json
+import logging
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +13,9 @@ import numpy as np
 from idiomkit.data.csvio import read_jsonl_records, read_text_lines
 from idiomkit.data.errors import DataError
 from idiomkit.errors import FileSystemError, OptionError
-from idiomkit.results import atomic_write_bytes, check_writable_dir
+from idiomkit.results import atomic_write_bytes, atomic_write_text, check_writable_dir
+
+log = logging.getLogger(__name__)
 
 
 def read_texts(path: Path, *, spans_required: bool = False) -> tuple[list[str], list[tuple[int, int]] | None]:
@@ -24,7 +29,11 @@ def read_texts(path: Path, *, spans_required: bool = False) -> tuple[list[str], 
                 f"--pooling span needs a .jsonl --input with a 'span' for every text; {path} is plain "
                 "text (one text a line, no spans)"
             )
-        return [line for line in read_text_lines(path) if line.strip()], None
+        lines = read_text_lines(path)
+        texts = [line for line in lines if line.strip()]
+        if len(texts) < len(lines):
+            log.warning("%s: %d blank line(s) skipped, %d text(s) read", path, len(lines) - len(texts), len(texts))
+        return texts, None
     texts, spans = [], []
     for row, rec in read_jsonl_records(path):
         text = rec.get("text")
@@ -46,10 +55,10 @@ def read_texts(path: Path, *, spans_required: bool = False) -> tuple[list[str], 
     return texts, (spans if len(spans) == len(texts) else None)
 
 
-def check_output_file(path: Path) -> Path:
+def check_output_file(path: Path, example: str = "embeddings.npy") -> Path:
     """Refuse, before any compute, an output path that is a directory or whose directory cannot be written."""
     if path.is_dir():
-        raise FileSystemError(f"{path}: is a directory; give a file name (e.g. {path / 'embeddings.npy'})")
+        raise FileSystemError(f"{path}: is a directory; give a file name (e.g. {path / example})")
     check_writable_dir(path.parent, "output directory")
     return path
 
@@ -59,3 +68,8 @@ def save_embeddings(path: Path, embeddings: np.ndarray) -> Path:
     buffer = io.BytesIO()
     np.save(buffer, embeddings, allow_pickle=False)
     return atomic_write_bytes(path, buffer.getvalue())
+
+
+def write_jsonl(path: Path, records: Iterable[dict]) -> Path:
+    """``records`` to ``path`` as JSON lines (UTF-8, not ASCII-escaped), atomically."""
+    return atomic_write_text(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))

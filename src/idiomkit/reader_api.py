@@ -13,6 +13,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,17 +53,18 @@ def resolve_sense(sense: SenseArg) -> SenseLike | None:
 
 @api_errors
 def read(
-    text: str,
+    text: str | Sequence[str],
     mode: str = "replace",
     lexicon: LexiconArg = None,
     sense: SenseArg = "default",
     language: str | None = None,
-) -> Reading:
+) -> Reading | list[Reading]:
     """What the idiom reader finds in ``text`` (span, idiom, meanings, sense probability and decision) and the
     rewritten text. Needs no model.
 
     Args:
-        text: the text to read.
+        text: the text to read, or a list of texts (a list of readings back, in order; the sense check scores
+            every match of the list in batches, much faster than one call a text).
         mode: ``mark`` («span»), ``gloss`` (span (meaning)) or ``replace`` (the meaning instead of the span).
         lexicon: a Lexicon or a lexicon TSV file; None: the shipped lexicon.
         sense: ``"default"`` (the shipped sense check), None / ``"none"`` (every match figurative), a sense-check
@@ -74,9 +76,20 @@ def read(
 
         reading = read("He is a dark horse.", mode="gloss")
         [(f.match.text, f.probability, f.figurative) for f in reading.found]
+        [r.rewritten for r in read(["She spilled the beans.", "Ele pisou na bola."])]
     """
+    reader = rewriter(mode, lexicon, sense, language)
+    return reader.read(text) if isinstance(text, str) else reader.read_all(list(text))
+
+
+@api_errors
+def rewriter(
+    mode: str = "replace", lexicon: LexiconArg = None, sense: SenseArg = "default", language: str | None = None
+) -> Rewriter:
+    """The :class:`~idiomkit.idioms.rewrite.Rewriter` that :func:`read` uses (arguments as there): keep one to read
+    many batches of texts with ``read_all`` (its lexicon and sense check are loaded once)."""
     check_choice("mode", mode, MODES)
-    return Rewriter(resolve_lexicon(lexicon), mode, resolve_sense(sense), language).read(text)
+    return Rewriter(resolve_lexicon(lexicon), mode, resolve_sense(sense), language)
 
 
 @api_errors

@@ -11,6 +11,8 @@ from rich.markup import escape
 
 from idiomkit.cli.common import app, console, print_table, user_errors
 
+READ_BATCH = 256  # texts a batch: the sense check scores a batch's matches together, the bar moves once a batch
+
 
 @app.command()
 @user_errors
@@ -63,7 +65,19 @@ def embed(
 @app.command("read")
 @user_errors
 def read_texts_verb(
-    texts: Annotated[list[str], typer.Argument(help="Texts to read.")],
+    texts: Annotated[list[str] | None, typer.Argument(help="Texts to read (or use --input).")] = None,
+    input: Annotated[
+        Path | None,
+        typer.Option("--input", "-i", help="A .txt file (one text a line) or .jsonl with a 'text' on every line."),
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Write one JSON line per text (text, rewritten, what was found) to this file instead of printing.",
+        ),
+    ] = None,
     mode: Annotated[str, typer.Option(help="mark | gloss | replace")] = "replace",
     lexicon: Annotated[
         Path | None, typer.Option("--lexicon", help="An idiom lexicon TSV (idiom, language, meaning, source).")
@@ -78,17 +92,43 @@ def read_texts_verb(
     language: Annotated[str | None, typer.Option(help="Only idioms of EN or PT (default: both).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
-    """Find the idioms in texts, judge each literal or figurative, and show the rewritten text (no model needed)."""
-    from idiomkit.errors import check_choice
+    """Find the idioms in texts, judge each literal or figurative, and show the rewritten text (no model needed).
+
+    A file of texts (--input) is read in batches with a progress bar; --output keeps every reading as a JSON line."""
+    from idiomkit.errors import OptionError, check_choice
+    from idiomkit.io import check_output_file, read_texts, write_jsonl
 
     check_choice("mode", mode, ("mark", "gloss", "replace"))
     check_choice("language", language, (None, "EN", "PT"))
-    from idiomkit.reader_api import read, reading_json, reading_rows
+    if output:
+        check_output_file(output, "readings.jsonl")
+    if input and texts:
+        raise OptionError("give texts or --input, not both")
+    items = read_texts(input)[0] if input else list(texts or [])
+    if not items:
+        raise OptionError("nothing to read: give texts or --input")
+    from idiomkit.progress import track
+    from idiomkit.reader_api import reading_json, rewriter
 
-    readings = [read(t, mode=mode, lexicon=lexicon, sense=sense, language=language) for t in texts]
-    if as_json:
+    reader = rewriter(mode, lexicon, sense, language)
+    batches = [items[i : i + READ_BATCH] for i in range(0, len(items), READ_BATCH)]
+    bar = track(batches, f"reading {len(items)} texts", enabled=len(batches) > 1)
+    readings = [r for batch in bar for r in reader.read_all(batch)]
+    if output:
+        write_jsonl(output, reading_json(readings))
+        found, changed = sum(bool(r.found) for r in readings), sum(r.changed for r in readings)
+        summary = f"{len(readings)} texts read: {found} with an idiom, {changed} rewritten ({mode}) -> {output}"
+        console.print(summary, highlight=False, soft_wrap=True)
+    elif as_json:
         console.print_json(json.dumps(reading_json(readings), ensure_ascii=False))
-        return
+    else:
+        print_readings(readings, mode)
+
+
+def print_readings(readings, mode: str) -> None:
+    """Each reading's table of what was found (or a line saying nothing was) and its rewritten text."""
+    from idiomkit.reader_api import reading_rows
+
     for reading in readings:
         rows = reading_rows(reading)
         if len(rows) > 1:
