@@ -55,10 +55,13 @@ def read_texts(path: Path, *, spans_required: bool = False) -> tuple[list[str], 
     return texts, (spans if len(spans) == len(texts) else None)
 
 
-def check_output_file(path: Path, example: str = "embeddings.npy") -> Path:
-    """Refuse, before any compute, an output path that is a directory or whose directory cannot be written."""
+def check_output_file(path: Path, example: str = "embeddings.npy", source: Path | None = None) -> Path:
+    """Refuse, before any compute, an output path that is a directory, whose directory cannot be written, or that is
+    the ``source`` file the texts come from (writing there would destroy it)."""
     if path.is_dir():
         raise FileSystemError(f"{path}: is a directory; give a file name (e.g. {path / example})")
+    if source is not None and path.resolve() == source.resolve():
+        raise OptionError(f"{path}: is the --input file; give another --output file (e.g. {path.with_name(example)})")
     check_writable_dir(path.parent, "output directory")
     return path
 

@@ -109,3 +109,7 @@ def test_read_files_errors_are_one_line(tmp_path):
     bad.write_text('{"text": "fine"}\n{"txt": "oops"}\n', encoding="utf-8")
     assert_one_line_error(runner.invoke(app, ["read", "-i", str(bad)]), "bad.jsonl", "row 2", "text")
     assert not (tmp_path / "readings.jsonl").exists()
+    for verb in ("read", "embed"):  # the output file may not be the input: it would be destroyed
+        same = runner.invoke(app, [verb, "-i", str(source), "-o", str(tmp_path / "." / "texts.txt")])
+        assert_one_line_error(same, "is the --input file")
+        assert source.read_text(encoding="utf-8") == "She kicked the bucket.\n"

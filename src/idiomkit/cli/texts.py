@@ -39,7 +39,7 @@ def embed(
     check_at_least("--batch-size", batch_size, 1)
     check_choice("pooling", pooling, ("mean", "last2", "span"))
     if output:
-        check_output_file(output)
+        check_output_file(output, source=input)
     from idiomkit.api import embed as embed_texts
 
     items, spans = read_texts(input, spans_required=pooling == "span") if input else (list(texts or []), None)
@@ -101,7 +101,7 @@ def read_texts_verb(
     check_choice("mode", mode, ("mark", "gloss", "replace"))
     check_choice("language", language, (None, "EN", "PT"))
     if output:
-        check_output_file(output, "readings.jsonl")
+        check_output_file(output, "readings.jsonl", input)
     if input and texts:
         raise OptionError("give texts or --input, not both")
     items = read_texts(input)[0] if input else list(texts or [])
