@@ -97,7 +97,7 @@ def add_reader(
     model: SentenceTransformer,
     mode: str = "replace",
     lexicon: LexiconArg = None,
-    sense: SenseArg = None,
+    sense: SenseArg = "default",
     language: str | None = None,
 ) -> SentenceTransformer:
     """Put an :class:`~idiomkit.idioms.reader.IdiomReader` first in ``model`` (replacing one it has) and return
@@ -108,12 +108,13 @@ def add_reader(
         model: any SentenceTransformer (trained or not) whose first module tokenizes.
         mode: ``mark``, ``gloss`` or ``replace``.
         lexicon: a Lexicon or a lexicon TSV file; None: the shipped lexicon.
-        sense: as in :func:`read`, but None by default: every match counts as figurative.
+        sense: as in :func:`read`: the shipped sense check by default; ``"none"`` / None: every match counts as
+            figurative.
         language: only idioms of EN or PT; None: both.
 
     Example::
 
-        model = add_reader(load_model("minilm"), mode="mark", sense="default")
+        model = add_reader(load_model("minilm"), mode="mark")
     """
     from idiomkit.idioms.reader import IdiomReader, attach_reader
 

@@ -76,7 +76,7 @@ def tiny_tree(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def with_reader(minilm):
-    return add_reader(copy.deepcopy(minilm), mode="replace", lexicon=LEX)
+    return add_reader(copy.deepcopy(minilm), mode="replace", lexicon=LEX, sense="none")
 
 
 def test_the_2a_block_predicts_from_the_rewritten_sentence(tiny_tree, minilm, with_reader):

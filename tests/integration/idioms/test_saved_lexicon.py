@@ -18,7 +18,7 @@ TINY = Lexicon.from_pairs([("kick the bucket", "to die")])
 
 
 def test_a_saved_model_reads_with_the_full_shipped_lexicon(minilm, tmp_path):
-    model = add_reader(copy.deepcopy(minilm), mode="replace", lexicon=TINY)
+    model = add_reader(copy.deepcopy(minilm), mode="replace", lexicon=TINY, sense="none")
     save_plain(model, tmp_path / "m")
     assert len(model_reader(model).lexicon) == 1  # the model in memory is left as it was
     loaded = model_reader(load_model(str(tmp_path / "m")))
@@ -27,7 +27,7 @@ def test_a_saved_model_reads_with_the_full_shipped_lexicon(minilm, tmp_path):
 
 
 def test_scoring_swaps_in_the_evaluation_lexicon_and_records_it(minilm, data_dir):
-    model = add_reader(copy.deepcopy(minilm), mode="gloss", lexicon=default_lexicon())
+    model = add_reader(copy.deepcopy(minilm), mode="gloss", lexicon=default_lexicon(), sense="none")
     extra = {}
     scored = scoring_lexicon(model, model_reader(model), data_dir, extra)
     reader = model_reader(scored)

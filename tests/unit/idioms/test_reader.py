@@ -184,8 +184,8 @@ def test_add_reader_goes_first_and_replaces_an_earlier_reader():
     from sentence_transformers import SentenceTransformer
 
     model = SentenceTransformer(modules=[Tokenizing()], device="cpu")
-    add_reader(model, mode="mark", lexicon=LEX)
-    add_reader(model, mode="gloss", lexicon=LEX)
+    add_reader(model, mode="mark", lexicon=LEX, sense="none")
+    add_reader(model, mode="gloss", lexicon=LEX, sense="none")
     assert [type(m).__name__ for m in model] == ["IdiomReader", "Tokenizing"] and model[0].mode == "gloss"
     model.preprocess(["kick the bucket"])
     assert model[1].seen[-1][0] == ["kick the bucket (to die)"]
@@ -280,8 +280,9 @@ def test_a_bad_sense_check_is_one_line_from_sense_and_from_a_model_folder(tmp_pa
     assert_one_line_error(result, f"{folder / '0_IdiomReader' / 'sense.json'}: {expected}")
 
 
-def test_one_default_read_and_reader_options_judge_sense_add_reader_does_not(monkeypatch):
-    """``read`` and every ``--reader`` option apply the shipped sense check; ``add_reader`` applies none."""
+def test_one_default_read_add_reader_and_reader_options_all_judge_sense(monkeypatch):
+    """``read``, ``add_reader`` and every ``--reader`` option apply the shipped sense check by default; ``"none"``
+    turns it off."""
     from sentence_transformers import SentenceTransformer
 
     import idiomkit.models
@@ -291,7 +292,9 @@ def test_one_default_read_and_reader_options_judge_sense_add_reader_does_not(mon
 
     shipped = default_sense()
     assert read("She kicked the bucket.").found[0].probability is not None
-    assert add_reader(SentenceTransformer(modules=[Tokenizing()], device="cpu"))[0].sense is None
+    added = add_reader(SentenceTransformer(modules=[Tokenizing()], device="cpu"))[0].sense
+    assert (type(added), added.threshold) == (type(shipped), shipped.threshold)
+    assert add_reader(SentenceTransformer(modules=[Tokenizing()], device="cpu"), sense="none")[0].sense is None
     readers = []
     stub = lambda *a, **kw: SentenceTransformer(modules=[Tokenizing()], device="cpu")  # noqa: E731
     monkeypatch.setattr(run, "load_model", stub)
@@ -320,7 +323,7 @@ def test_nearest_shows_a_model_that_carries_a_reader_once(monkeypatch):
 
     def stub(name, **kwargs):
         model = SentenceTransformer(modules=[Tokenizing()], device="cpu")
-        return add_reader(model, mode="gloss", lexicon=LEX) if name == "own" else model
+        return add_reader(model, mode="gloss", lexicon=LEX, sense="none") if name == "own" else model
 
     shown: list[str] = []
     monkeypatch.setattr(idiomkit.models, "load_model", stub)
