@@ -93,3 +93,16 @@ def test_console_entry_point_gives_usage_errors_in_one_line(argv, message):
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], out.stderr
     assert "Traceback" not in out.stderr and out.stdout == ""
+
+
+def test_help_shows_bracketed_text_and_plain_code():
+    """Help texts are markdown, not rich markup: "[start, end]" stays (rich took it for a style tag and printed
+    nothing), ``--help-options`` loses its backticks, and a docstring's line breaks reflow."""
+    runner = CliRunner()
+
+    def shown(args: list[str]) -> str:  # the help's words, the panels' borders taken out
+        return " ".join(runner.invoke(app, args).output.replace("│", " ").split())
+
+    assert "optional 'span' [start, end]" in shown(["embed", "--help"])
+    top = shown(["--help"])
+    assert "The task's own options follow (--help-options lists them)" in top and "``" not in top

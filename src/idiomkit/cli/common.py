@@ -17,7 +17,12 @@ from rich.table import Table
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1") if os.environ.get("IDIOMKIT_ONLINE") != "1" else None
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Train and measure idiom-aware sentence embeddings.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode="markdown",  # help texts reflow, and "[start, end]" is text, not a rich style tag
+    help="Train and measure idiom-aware sentence embeddings.",
+)
 console = Console()
 err_console = Console(stderr=True)
 
