@@ -94,7 +94,8 @@ def short_read_mark(recs: Sequence[dict[str, Any]]) -> str:
 OLD_READER_MARK = "§"
 OLD_READER_NOTE = (
     f"{OLD_READER_MARK}N: measured, or trained, with version N of the idiom reader (against the base: the row or "
-    f"its base), older than the current one ({READER_VERSION}): its lexicon, matcher or sense check has changed "
+    "its base; a row without a reader: its seen column, split from the lookup-equal triples by that version's "
+    f"lexicon), older than the current one ({READER_VERSION}): its lexicon, matcher or sense check has changed "
     "since, so the row does not compare with the rows measured with the current reader until the scorecard is run "
     "again (a model trained with the older reader: trained again)."
 )
@@ -115,12 +116,16 @@ def used_reader(params: dict[str, Any]) -> bool:
 def reader_version(rec: dict[str, Any]) -> int | None:
     """The oldest version of the idiom reader a scorecard was measured with, None when no reader took part: the version
     at evaluation (``params.reader_version``) and, for a trained model, the version it trained with and keeps
-    (``params.training.reader_version``: its lexicon was built then), when recorded. A scorecard written before
-    ``params.reader_version`` is version 1 when it used the reader (:func:`used_reader`)."""
+    (``params.training.reader_version``: its lexicon was built then), when recorded, and the version whose evaluation
+    lexicon split the core test's seen triples from the lookup-equal ones (``lookup_lexicon_version`` of the core-test
+    block, recorded for a model without a reader). A scorecard written before ``params.reader_version`` is version 1
+    when it used the reader (:func:`used_reader`)."""
     params = rec.get("params", {})
     evaluated = params["reader_version"] if "reader_version" in params else 1 if used_reader(params) else None
     trained = (params.get("training") or {}).get("reader_version")
-    versions = [version for version in (evaluated, trained) if version is not None]
+    core = (params.get("blocks") or {}).get(CORE_BLOCK)
+    lookup = core.get("lookup_lexicon_version") if isinstance(core, dict) else None
+    versions = [version for version in (evaluated, trained, lookup) if version is not None]
     return min(versions) if versions else None
 
 

@@ -48,6 +48,7 @@ from idiomkit.data.heldout import IdiomForms, core_test
 from idiomkit.data.keys import normalise_sentence
 from idiomkit.data.meaning_triples import VERSION, CoreTest, Triple
 from idiomkit.embedding.encode import encode_texts
+from idiomkit.idioms.version import READER_VERSION
 from idiomkit.metrics.bootstrap import cluster_weights, percentile_interval, weighted_mean
 from idiomkit.tasks.base import EvalContext, Task, TaskMetadata, TaskOutput
 from idiomkit.tasks.core_controls import (
@@ -333,6 +334,9 @@ class MeaningTriplesTask(Task):
             "core_test_version": VERSION,
             "triples": len(triples),
             "lookup_lexicon": f"{which} ({len(lexicon)} entries)",
+            # the reader version whose evaluation lexicon set the lookup-equal triples apart from the seen ones (a
+            # model without a reader too: its seen column changes with the lexicon)
+            **({"lookup_lexicon_version": READER_VERSION} if which == "evaluation" else {}),
             "heldout_idioms_in_lexicon": warn_leaks(triples, lexicon, which),
             "controls": {**controls.fit, "ceiling": CONTROL_CEILING},
             "discarded": core.discarded,

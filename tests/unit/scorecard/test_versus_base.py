@@ -248,6 +248,27 @@ def test_a_model_trained_with_an_older_idiom_reader_is_marked_though_scored_with
     assert [row.split("|")[2].strip() for row in rows[2:]] == ["flagship-v2§2", "flagship-v2-student"]
 
 
+def test_a_row_without_a_reader_is_marked_when_an_older_lexicon_split_its_seen_triples(monkeypatch):
+    """A model without a reader still has a seen column split from the lookup-equal triples by the evaluation
+    lexicon: a card whose core test recorded an older lexicon version is marked §N (N that version); one recorded at
+    the current version, or before the field, is not."""
+    import idiomkit.report.scorecard as report
+    from idiomkit.report.scorecard import CORE_BLOCK, reader_version, scorecard_rows
+
+    monkeypatch.setattr(report, "READER_VERSION", 12)
+
+    def plain(recipe, **block):
+        path, rec = card("minilm", recipe, 0, 0.3, 0.8, trained=False)
+        rec["params"]["reader_version"] = None
+        rec["params"]["blocks"] = {CORE_BLOCK: {"lookup_lexicon": "evaluation (5339 entries)", **block}}
+        return path, rec
+
+    results = [plain("a", lookup_lexicon_version=11), plain("b", lookup_lexicon_version=12), plain("c")]
+    assert [reader_version(rec) for _, rec in results] == [11, 12, None]
+    recipes = sorted(line.split("|")[2].strip() for line in scorecard_rows(results, "plain")[2:])
+    assert recipes == ["a§11", "b", "c"]
+
+
 def test_a_trained_recommendation_names_the_experiment_that_makes_it(tmp_path):
     from idiomkit.report.scorecard import experiment_of, how_to_get
 

@@ -144,3 +144,26 @@ def test_a_model_without_reader_is_split_by_the_evaluation_lexicon(monkeypatch):
     monkeypatch.setattr(sources, "default_lexicon", lambda: (_ for _ in ()).throw(AssertionError("shipped used")))
     lexicon, which = mt.reader_lexicon(object(), "/data")
     assert lexicon is evaluation and which == "evaluation" and asked == ["/data"]
+
+
+def test_the_card_records_which_lexicon_split_off_the_lookup_equal_triples(monkeypatch, tmp_path):
+    """A model without a reader is split by the evaluation lexicon, whose reader version the block records (its seen
+    column changes with it); a model whose own reader splits it records none (its card's ``reader_version`` does)."""
+    from idiomkit.data.meaning_triples import CoreTest
+    from idiomkit.idioms.version import READER_VERSION
+    from idiomkit.tasks.base import EvalContext
+
+    monkeypatch.setattr(mt, "encode_texts", lambda model, texts, **kw: np.array([VECTORS[t] for t in texts], float))
+    training = [Triple("x", "EN", f"a b c {i}", f"a b c {i} calm", f"a b c {i} pail", "pie") for i in range(20)]
+    monkeypatch.setattr(mt, "fitted_controls", lambda data_dir: fit_controls(training))
+    triples = [Triple("pão duro", "PT", "s2", "fig2", "lit2", "astitch"), Triple("k", "EN", "s", "fig", "lit", "pie")]
+    monkeypatch.setattr(mt, "core_test", lambda data_dir: CoreTest(triples, []))
+    lexicon = Lexicon.from_pairs([("pão duro", "fig2")], language="PT")
+    params = {}
+    for which in ("evaluation", "the reader's"):
+        monkeypatch.setattr(mt, "reader_lexicon", lambda model, data_dir, which=which: (lexicon, which))
+        out = mt.MeaningTriplesTask().run(None, mt.MeaningTriplesOptions(), EvalContext(tmp_path))
+        params[which] = out.params
+        assert out.metrics["lookup_equal"]["n"] == 1 and out.metrics["seen"]["n"] == 1
+    assert params["evaluation"]["lookup_lexicon_version"] == READER_VERSION
+    assert "lookup_lexicon_version" not in params["the reader's"]
