@@ -17,7 +17,7 @@ _LAZY = {
     "embed": "idiomkit.api",
     "evaluate": "idiomkit.api",
     "evaluate_all": "idiomkit.scorecard",
-    "models": "idiomkit.api",
+    "list_models": "idiomkit.api",
     "load_model": "idiomkit.models",
     "run_method": "idiomkit.api",
     "add_reader": "idiomkit.reader_api",
@@ -29,14 +29,14 @@ __all__ = [
     "embed",
     "evaluate",
     "evaluate_all",
+    "list_models",
     "load_model",
-    "models",
     "read",
     "run_method",
 ]  # = sorted(_LAZY)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from idiomkit.api import embed, evaluate, models, run_method
+    from idiomkit.api import embed, evaluate, list_models, run_method
     from idiomkit.data.errors import DataError
     from idiomkit.models import load_model
     from idiomkit.reader_api import add_reader, read

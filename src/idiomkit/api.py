@@ -41,8 +41,8 @@ class Evaluation:
 
 
 @api_errors
-def models() -> list[dict[str, Any]]:
-    """Registry entries with their install state."""
+def list_models() -> list[dict[str, Any]]:
+    """The registry's models, one dict each with its install state (what ``idiomkit models`` lists)."""
     return registry_entries()
 
 

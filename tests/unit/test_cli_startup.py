@@ -106,3 +106,23 @@ def test_help_shows_bracketed_text_and_plain_code():
     assert "optional 'span' [start, end]" in shown(["embed", "--help"])
     top = shown(["--help"])
     assert "The task's own options follow (--help-options lists them)" in top and "``" not in top
+
+
+def test_no_public_name_is_also_a_subpackage():
+    """A lazy export named like a subpackage is shadowed once the subpackage is imported: ``idiomkit.models`` was the
+    registry function until anything imported ``idiomkit.models`` (``load_model`` does), then the package."""
+    import importlib.util
+
+    import idiomkit
+
+    clashes = [name for name in idiomkit.__all__ if importlib.util.find_spec(f"idiomkit.{name}") is not None]
+    assert clashes == []
+    assert idiomkit.load_model and callable(idiomkit.list_models)  # load_model imports the models package first
+    assert {"name", "installed"} <= set(idiomkit.list_models()[0])
+
+
+def test_evaluate_names_every_registered_task():
+    from idiomkit.cli.evaluation import TASK_NAMES
+    from idiomkit.tasks import TASKS
+
+    assert tuple(TASKS) == TASK_NAMES

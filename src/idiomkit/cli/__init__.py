@@ -2,8 +2,8 @@
 keeps its traceback (:func:`idiomkit.cli.common.user_errors`). One module per group of commands:
 
 - :mod:`~idiomkit.cli.texts`: ``embed``, ``read``, ``nearest``;
-- :mod:`~idiomkit.cli.evaluation`: ``evaluate``, ``run``, ``score``, ``mteb``, ``report``;
-- :mod:`~idiomkit.cli.training`: ``train``, ``interpolate``;
+- :mod:`~idiomkit.cli.evaluation`: ``evaluate``, ``run``, ``score``, ``compare``, ``mteb``, ``report``;
+- :mod:`~idiomkit.cli.training`: ``train``, ``interpolate``, ``center``;
 - :mod:`~idiomkit.cli.reproduction`: ``reproduce``;
 - :mod:`~idiomkit.cli.models`: ``models``, ``settings``, ``export-onnx``."""
 

@@ -1,5 +1,5 @@
 """``idiomkit evaluate`` (one task, or ``all``: the scorecard), ``run`` (a method end to end), ``score``,
-``mteb`` and ``report``: measuring models and turning the result files into pages."""
+``compare``, ``mteb`` and ``report``: measuring models and turning the result files into pages."""
 
 from __future__ import annotations
 
@@ -25,11 +25,14 @@ from idiomkit.cli.common import (
 from idiomkit.options import typer_parameters
 from idiomkit.run_options import RunOptions, check_run_options
 
+# the task registry's names (idiomkit.tasks.TASKS, which imports the benchmarks: not at --help; a test keeps them equal)
+TASK_NAMES = ("semeval2b", "idiolink", "semeval2a", "admire", "xiao-pairs", "meaning-triples", "sts-guard")
+
 EVALUATE_OWN_OPTIONS = {  # the parameters of ``idiomkit evaluate`` that are not RunOptions fields
     "task": (
         Annotated[
             str,
-            typer.Argument(help="Benchmark: semeval2b | idiolink | semeval2a | admire | xiao-pairs, or all"),
+            typer.Argument(help=f"Benchmark: {' | '.join(TASK_NAMES)}, or all (the scorecard: every one at once)"),
         ],
         inspect.Parameter.empty,
     ),

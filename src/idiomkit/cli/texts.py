@@ -92,7 +92,8 @@ def read_texts_verb(
     language: Annotated[str | None, typer.Option(help="Only idioms of EN or PT (default: both).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
-    """Find the idioms in texts, judge each literal or figurative, and show the rewritten text (no model needed).
+    """Find the idioms in texts, judge each literal or figurative, and show the rewritten text (no encoder to choose;
+    the default sense check is a small cross-encoder in the package, --sense features needs no torch).
 
     A file of texts (--input) is read in batches with a progress bar; --output keeps every reading as a JSON line."""
     from idiomkit.errors import OptionError, check_choice
