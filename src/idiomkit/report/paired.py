@@ -23,9 +23,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from idiomkit.data.errors import DataError
 from idiomkit.data.idiolink import Query, load_idiolink
 from idiomkit.data.meaning_triples import Triple
 from idiomkit.data.semeval2022 import GoldRow, SubtaskAExample, load_subtask_a, load_subtask_b
@@ -90,10 +92,55 @@ def _macro_f1(values: dict[str, np.ndarray], weights: np.ndarray) -> np.ndarray:
     return weighted_macro_f1(values["gold"], values["predicted"], weights)
 
 
-def _rows(path: Path, delimiter: str) -> list[dict[str, str]] | None:
+FILE, LINE = "\0file", "\0line"  # where a prediction row came from, for its one-line error
+
+
+def _rows(
+    path: Path, delimiter: str, columns: Sequence[str] = (), since: str | None = None
+) -> list[dict[str, Any]] | None:
+    """The rows of a prediction file, each knowing its file and line; None when there is no file, or when its header
+    lacks ``since`` (a file written before that column: another protocol). A header without one of ``columns`` is a
+    :class:`DataError` naming it."""
     if not path.is_file():
         return None
-    return list(csv.DictReader(io.StringIO(read_prediction(path)), delimiter=delimiter))
+    reader = csv.DictReader(io.StringIO(read_prediction(path)), delimiter=delimiter)
+    header = reader.fieldnames or []
+    if since is not None and since not in header:
+        return None
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise DataError(path, 1, missing[0], "missing from the header of this prediction file")
+    return [{**row, FILE: path, LINE: reader.line_num} for row in reader]
+
+
+def _value(row: dict[str, Any], field: str, cast: Callable[[Any], Any] = float) -> Any:
+    """``row[field]`` read by ``cast``; a value it cannot read is a :class:`DataError` naming file, row and field."""
+    try:
+        return cast(row[field])
+    except (TypeError, ValueError, SyntaxError, MemoryError, RecursionError):
+        raise DataError(row[FILE], row[LINE], field, f"{row[field]!r} is not {WHAT.get(cast, 'valid')}") from None
+
+
+def _rank(value: str) -> int:
+    rank = int(value)
+    if rank < 1:
+        raise ValueError(value)
+    return rank
+
+
+def _order(value: str) -> list:
+    order = ast.literal_eval(value)
+    if not isinstance(order, list):
+        raise ValueError(value)
+    return order
+
+
+WHAT: dict[Callable[[Any], Any], str] = {
+    float: "a number",
+    int: "an integer",
+    _rank: "a rank (1 or more)",
+    _order: "a list (an order of captions)",
+}
 
 
 def _unique(keys: list[str]) -> list[str]:
@@ -127,16 +174,17 @@ def _idiolink_test(data_dir: Path) -> tuple[list[Query], dict[str, set[str]]]:
 
 def _core_rows(stem: Path, column: str) -> list[dict[str, str]] | None:
     """The rows of one core-test column in a scorecard's TSV (None: no TSV, or one of an earlier core test)."""
-    rows = _rows(Path(f"{stem}.meaning-triples.tsv"), "\t")
-    if rows is None or (rows and "column" not in rows[0]):
-        return None
-    return [r for r in rows if r["column"] == column]
+    rows = _rows(Path(f"{stem}.meaning-triples.tsv"), "\t", CORE_COLUMNS, since="column")
+    return None if rows is None else [r for r in rows if r["column"] == column]
 
 
-def _core_items(rows: list[dict[str, str]]) -> Items:
+CORE_COLUMNS = ("idiom", "language", "sentence", "paraphrase", "misreading", "cos_paraphrase", "cos_misreading")
+
+
+def _core_items(rows: list[dict[str, Any]]) -> Items:
     """Core-test rows as items: correct when the paraphrase is nearer; clusters are idioms."""
     keys = _unique(["\t".join((r["idiom"], r["sentence"], r["paraphrase"], r["misreading"])) for r in rows])
-    pos, neg = (np.array([float(r[f"cos_{side}"]) for r in rows]) for side in ("paraphrase", "misreading"))
+    pos, neg = (np.array([_value(r, f"cos_{side}") for r in rows]) for side in ("paraphrase", "misreading"))
     undecided = float(np.mean(pos == neg)) if rows else 0.0
     return Items(keys, [r["idiom"] for r in rows], {"score": (pos > neg).astype(float)}, undecided)
 
@@ -181,13 +229,13 @@ def admire_items(metric: str, sentence_type: str | None = None) -> Callable[[Pat
     compounds."""
 
     def read(stem: Path, data_dir: Path | None) -> Items | None:
-        rows = _rows(Path(f"{stem}.admire-pool.predictions.tsv"), "\t")
+        columns = ("compound", "sentence_type", "predicted_order", "gold_order")
+        rows = _rows(Path(f"{stem}.admire-pool.predictions.tsv"), "\t", columns)
         if rows is None:
             return None
         rows = [r for r in rows if sentence_type in (None, r["sentence_type"])]
         scores = [
-            item_metrics(ast.literal_eval(r["predicted_order"]), ast.literal_eval(r["gold_order"]))[metric]
-            for r in rows
+            item_metrics(_value(r, "predicted_order", _order), _value(r, "gold_order", _order))[metric] for r in rows
         ]
         keys = _unique(["\t".join((r["compound"], r["sentence_type"], r["gold_order"])) for r in rows])
         return Items(keys, [r["compound"] for r in rows], {"score": np.array(scores, dtype=float)})
@@ -197,35 +245,35 @@ def admire_items(metric: str, sentence_type: str | None = None) -> Callable[[Pat
 
 def xiao_margin_items(stem: Path, data_dir: Path | None) -> Items | None:
     """Xiao's idiom/definition pairs: each pair's cosine with its definition minus with a wrong one."""
-    rows = _rows(Path(f"{stem}.xiao.pairs.csv"), ",")
+    rows = _rows(Path(f"{stem}.xiao.pairs.csv"), ",", ("key", "kind", "cos_positive", "cos_negative"))
     if rows is None:
         return None
     rows = [r for r in rows if r["kind"] == "id"]
-    margin = np.array([float(r["cos_positive"]) - float(r["cos_negative"]) for r in rows])
+    margin = np.array([_value(r, "cos_positive") - _value(r, "cos_negative") for r in rows])
     keys = _unique([r["key"] for r in rows])
     return Items(keys, [r["key"] for r in rows], {"score": margin})
 
 
 def xiao_mrr_items(stem: Path, data_dir: Path | None) -> Items | None:
     """Xiao's held-out idioms: the reciprocal rank of each one's definition."""
-    rows = _rows(Path(f"{stem}.xiao.ranks.csv"), ",")
+    rows = _rows(Path(f"{stem}.xiao.ranks.csv"), ",", ("key", "rank"))
     if rows is None:
         return None
     keys = _unique([r["key"] for r in rows])
-    return Items(keys, keys, {"score": np.array([1.0 / float(r["rank"]) for r in rows])})
+    return Items(keys, keys, {"score": np.array([1.0 / _value(r, "rank", _rank) for r in rows])})
 
 
 def sts_items(source: str) -> Callable[[Path, Path | None], Items | None]:
     """One STS guard's pairs (in file order): gold score and cosine."""
 
     def read(stem: Path, data_dir: Path | None) -> Items | None:
-        rows = _rows(Path(f"{stem}.sts-guard.tsv"), "\t")
+        rows = _rows(Path(f"{stem}.sts-guard.tsv"), "\t", ("source", "score", "cosine"))
         if rows is None:
             return None
         rows = [r for r in rows if r["source"] == source]
         keys = [str(i) for i in range(len(rows))]
-        gold = np.array([float(r["score"]) for r in rows])
-        return Items(keys, keys, {"gold": gold, "predicted": np.array([float(r["cosine"]) for r in rows])})
+        gold = np.array([_value(r, "score") for r in rows])
+        return Items(keys, keys, {"gold": gold, "predicted": np.array([_value(r, "cosine") for r in rows])})
 
     return read
 
@@ -235,10 +283,10 @@ def semeval2b_items(subset: str) -> Callable[[Path, Path | None], Items | None]:
     takes the scorecard's similarity of its ``otherID`` (the organisers' rule)."""
 
     def read(stem: Path, data_dir: Path | None) -> Items | None:
-        rows = _rows(Path(f"{stem}.semeval2b.submission.csv"), ",")
+        rows = _rows(Path(f"{stem}.semeval2b.submission.csv"), ",", ("ID", "Sim"))
         if rows is None or data_dir is None:
             return None
-        sims = {r["ID"]: float(r["Sim"]) for r in rows if r["Sim"]}
+        sims = {r["ID"]: _value(r, "Sim") for r in rows if r["Sim"]}
         gold_rows = _gold_2b(data_dir)
         chosen = [g for g in gold_rows if subset == "all" or g.is_sts == (subset == "sts")]
         if any(g.id not in sims or (g.sim is None and g.other_id not in sims) for g in chosen):
@@ -252,10 +300,10 @@ def semeval2b_items(subset: str) -> Callable[[Path, Path | None], Items | None]:
 
 def semeval2a_items(stem: Path, data_dir: Path | None) -> Items | None:
     """2A dev examples with the scorecard's labels; clusters are MWEs."""
-    rows = _rows(Path(f"{stem}.semeval2a.submission.csv"), ",")
+    rows = _rows(Path(f"{stem}.semeval2a.submission.csv"), ",", ("ID", "Label"))
     if rows is None or data_dir is None:
         return None
-    labels = {r["ID"]: int(r["Label"]) for r in rows if r["Label"] != ""}
+    labels = {r["ID"]: _value(r, "Label", int) for r in rows if r["Label"] != ""}
     examples = [ex for ex in _dev_2a(data_dir) if ex.id in labels and ex.label is not None]
     gold = np.array([ex.label for ex in examples])
     predicted = np.array([labels[ex.id] for ex in examples])

@@ -161,3 +161,54 @@ def test_compare_sets_admire_by_sentence_type_beside_the_headline_columns(tmp_pa
     assert rows["AdMIRe ρ (literal)"][1:4] == ["0.900", "1.000", "-0.100"]
     assert rows["AdMIRe ρ (idiomatic)"][3] == "+0.000" and rows["AdMIRe top-1 (literal)"][3] == "-1.000"
     assert rows["AdMIRe top-1 (literal)"][4] != "none"  # every card's number reproduced from its predictions
+
+
+@pytest.mark.parametrize(
+    ("column", "suffix", "text", "expected"),
+    [
+        (
+            COLUMN,
+            "meaning-triples.tsv",
+            HEADER + "\nk\tEN\tncs\t1\t0\theldout\ts\tp\tm\tabc\t0.1\n",
+            ("row 2", "cos_paraphrase"),
+        ),
+        (
+            COLUMN,
+            "meaning-triples.tsv",
+            HEADER.replace("cos_misreading", "cos_wrong") + "\n",
+            ("row 1", "cos_misreading"),
+        ),
+        ("Xiao MRR", "xiao.ranks.csv", "key,rank\nkick the bucket,0\n", ("row 2", "'rank'", "a rank (1 or more)")),
+        ("2B all ρ", "semeval2b.submission.csv", "ID,Language,Setting,Sim\n1,EN,pre_train,high\n", ("row 2", "'Sim'")),
+        (
+            "2B all ρ",
+            "semeval2b.submission.csv",
+            "ID,Language,Setting,Similarity\n1,EN,pre_train,.5\n",
+            ("row 1", "'Sim'"),
+        ),
+        (
+            "2A F1 (probe)",
+            "semeval2a.submission.csv",
+            "ID,Language,Setting,Label\n1,EN,zero_shot,x\n",
+            ("row 2", "'Label'"),
+        ),
+        ("STS-B test ρ", "sts-guard.tsv", "source\tscore\tcosine\nstsb-en\t4.0\tzz\n", ("row 2", "'cosine'")),
+        (
+            "AdMIRe ρ (pool)",
+            "admire-pool.predictions.tsv",
+            "compound\tsentence_type\tgold_order\tpredicted_order\nc\tidiomatic\t[\t[]\n",
+            ("row 2", "'gold_order'", "a list"),
+        ),
+    ],
+)
+def test_a_malformed_prediction_file_is_one_line_naming_file_row_and_field(tmp_path, column, suffix, text, expected):
+    """``compare`` reads the files beside each card: a value it cannot read is a DataError (one line, exit 2), not a
+    traceback from deep inside the bootstrap."""
+    from idiomkit.data.errors import DataError
+
+    path = tmp_path / f"card.{suffix}"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        items_of(column, tmp_path / "card", tmp_path)
+    message = str(err.value)
+    assert str(path) in message and all(part in message for part in expected), message
