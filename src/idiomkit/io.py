@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
@@ -37,15 +37,19 @@ def read_texts(path: Path, *, spans_required: bool = False) -> tuple[list[str], 
     texts, spans = [], []
     for row, rec in read_jsonl_records(path):
         text = rec.get("text")
-        if not isinstance(text, str) or not text.strip():
-            raise DataError(path, row, "text", "missing or empty")
+        if "text" not in rec:
+            raise DataError(path, row, "text", "missing")
+        if not isinstance(text, str):
+            raise DataError(path, row, "text", f"expected a string, got {type(text).__name__}")
+        if not text.strip():
+            raise DataError(path, row, "text", "empty")
         texts.append(text)
         span = rec.get("span")
         if span is not None:
             if not (
                 isinstance(span, list)
                 and len(span) == 2
-                and all(isinstance(x, int) for x in span)
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in span)
                 and 0 <= span[0] < span[1] <= len(text)
             ):
                 raise DataError(path, row, "span", f"{span!r} is not [start, end] inside the text")
@@ -55,15 +59,50 @@ def read_texts(path: Path, *, spans_required: bool = False) -> tuple[list[str], 
     return texts, (spans if len(spans) == len(texts) else None)
 
 
-def check_output_file(path: Path, example: str = "embeddings.npy", source: Path | None = None) -> Path:
-    """Refuse, before any compute, an output path that is a directory, whose directory cannot be written, or that is
-    the ``source`` file the texts come from (writing there would destroy it)."""
+def check_output_file(
+    path: Path,
+    example: str = "embeddings.npy",
+    source: Path | None = None,
+    made_by: tuple[str, Callable[[Path], bool]] | None = None,
+) -> Path:
+    """Refuse, before any compute, an output path that is a directory, a link, a pipe or a device, whose directory
+    cannot be written, that is the ``source`` file the texts come from (writing there would destroy it), or that
+    holds a file this verb did not make (``made_by``: what it makes, and the check that a file is one; an empty file
+    holds nothing to lose)."""
+    if path.is_symlink() or (path.exists() and not path.is_file() and not path.is_dir()):
+        raise FileSystemError(f"{path}: not a regular file (a link, a pipe or a device); give a file name")
     if path.is_dir():
         raise FileSystemError(f"{path}: is a directory; give a file name (e.g. {path / example})")
     if source is not None and path.resolve() == source.resolve():
         raise OptionError(f"{path}: is the --input file; give another --output file (e.g. {path.with_name(example)})")
+    if made_by is not None and path.is_file() and path.stat().st_size and not made_by[1](path):
+        raise OptionError(
+            f"{path}: exists and is not {made_by[0]}; idiomkit writes only over files of its own: give another "
+            "--output, or remove it first"
+        )
     check_writable_dir(path.parent, "output directory")
     return path
+
+
+def is_embeddings_file(path: Path) -> bool:
+    """Whether ``path`` is a .npy array file (what ``embed --output`` writes)."""
+    with path.open("rb") as fh:
+        return fh.read(6) == b"\x93NUMPY"
+
+
+def is_readings_file(path: Path) -> bool:
+    """Whether ``path``'s first line is a reading (what ``read --output`` writes: text, rewritten, found)."""
+    with path.open("rb") as fh:
+        first = fh.readline(1 << 20)
+    try:
+        record = json.loads(first)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(record, dict) and {"text", "rewritten", "found"} <= set(record)
+
+
+EMBEDDINGS = ("an embeddings file (.npy)", is_embeddings_file)
+READINGS = ("a readings file (JSON lines of idiomkit read)", is_readings_file)
 
 
 def save_embeddings(path: Path, embeddings: np.ndarray) -> Path:

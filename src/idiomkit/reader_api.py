@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from idiomkit.errors import api_errors, check_choice
+from idiomkit.errors import OptionError, api_errors, check_choice
 from idiomkit.idioms.lexicon import Lexicon
 from idiomkit.idioms.rewrite import MODES, Reading, Rewriter, SenseLike
 
@@ -48,7 +48,13 @@ def resolve_sense(sense: SenseArg) -> SenseLike | None:
         return sense
     from idiomkit.idioms.senses import NAMES, load_sense, named_sense
 
-    return named_sense(sense) if sense in NAMES else load_sense(sense)
+    if sense in NAMES:
+        return named_sense(sense)
+    if not Path(sense).is_file():
+        raise OptionError(
+            f"unknown sense check {str(sense)!r}: expected one of {', '.join(NAMES)}, none, or a sense-check JSON file"
+        )
+    return load_sense(sense)
 
 
 @api_errors

@@ -86,14 +86,25 @@ class ResultRecord:
         )
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+FILE_MODE = 0o666 & ~_umask()  # what open() would give a new file (mkstemp's own is 0600)
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` atomically (a unique temp file + rename): a kill or a full disk mid-write leaves the
-    previous file intact, and concurrent writers never interleave bytes. An OSError names ``path``."""
+    previous file intact, and concurrent writers never interleave bytes. The file gets the mode a plain write would
+    (the umask's). An OSError names ``path``."""
     path = Path(path)
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        os.chmod(tmp, FILE_MODE)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

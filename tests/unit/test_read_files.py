@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 
+import numpy as np
 import pytest
 from helpers import runner
 from helpers.bad_inputs import assert_one_line_error
@@ -113,3 +114,61 @@ def test_read_files_errors_are_one_line(tmp_path):
         same = runner.invoke(app, [verb, "-i", str(source), "-o", str(tmp_path / "." / "texts.txt")])
         assert_one_line_error(same, "is the --input file")
         assert source.read_text(encoding="utf-8") == "She kicked the bucket.\n"
+
+
+def test_output_writes_only_over_a_file_of_its_own(tmp_path, lexicon_file):
+    """``read -o`` and ``embed -o`` write over a readings / embeddings file (a re-run) or an empty one, never over
+    another file, a link, a pipe; a new file gets the umask's mode, not the temp file's 0600."""
+    import os
+    import stat
+
+    from idiomkit.io import EMBEDDINGS, check_output_file
+    from idiomkit.results import FILE_MODE
+
+    out = tmp_path / "readings.jsonl"
+    args = ["read", "She kicked the bucket.", "--lexicon", str(lexicon_file), "--sense", "none", "-o", str(out)]
+    assert runner.invoke(app, args).exit_code == 0
+    assert stat.S_IMODE(out.stat().st_mode) == FILE_MODE
+    again = runner.invoke(app, [*args[:-1], str(out)])  # its own file: written again
+    assert again.exit_code == 0, again.output
+    precious = tmp_path / "notes.txt"
+    precious.write_text("precious\n", encoding="utf-8")
+    refused = runner.invoke(app, [*args[:-1], str(precious)])
+    assert_one_line_error(refused, "notes.txt: exists and is not a readings file")
+    assert precious.read_text(encoding="utf-8") == "precious\n"
+    empty = tmp_path / "empty.jsonl"
+    empty.touch()
+    assert runner.invoke(app, [*args[:-1], str(empty)]).exit_code == 0 and empty.stat().st_size
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(out)
+    assert_one_line_error(runner.invoke(app, [*args[:-1], str(link)]), "link.jsonl: not a regular file")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    assert_one_line_error(runner.invoke(app, [*args[:-1], str(fifo)]), "pipe: not a regular file")
+    embedded = runner.invoke(app, ["embed", "some text", "-o", str(precious)])  # refused before any model loads
+    assert_one_line_error(embedded, "notes.txt: exists and is not an embeddings file")
+    npy = tmp_path / "emb.npy"
+    np.save(npy, np.zeros((1, 2)))
+    assert check_output_file(npy, made_by=EMBEDDINGS) == npy  # an embeddings file: embed may write over it
+
+
+def test_read_takes_a_language_in_either_case_and_names_the_sense_checks_it_knows(lexicon_file):
+    common = ["read", "She kicked the bucket.", "--lexicon", str(lexicon_file)]
+    lower = runner.invoke(app, [*common, "--sense", "none", "--language", "en", "--json"])
+    assert lower.exit_code == 0 and json.loads(lower.output)[0]["rewritten"] == "She died."
+    assert_one_line_error(
+        runner.invoke(app, [*common, "--language", "fr"]), "unknown language 'FR' (expected one of EN, PT)"
+    )
+    typo = runner.invoke(app, [*common, "--sense", "featurs"])
+    assert_one_line_error(typo, "unknown sense check 'featurs': expected one of default, encoder, features, none")
+
+
+def test_an_error_under_a_missing_data_directory_says_how_to_give_one(tmp_path, monkeypatch):
+    submission = tmp_path / "sub.csv"
+    submission.write_text("ID,Language,Setting,Sim\n", encoding="utf-8")
+    monkeypatch.setenv("IDIOMKIT_DATA_DIR", str(tmp_path / "nowhere"))
+    result = runner.invoke(app, ["score", str(submission)])
+    line = assert_one_line_error(result, str(tmp_path / "nowhere"))
+    assert (
+        line.endswith("does not exist: give --data-dir or set IDIOMKIT_DATA_DIR)") and "env IDIOMKIT_DATA_DIR" in line
+    )

@@ -48,11 +48,27 @@ def user_errors(func):
             message = user_error_message(exc)
             if message is None:
                 raise
-            text = escape(message)  # messages hold brackets ("[start, end]"): not markup
+            text = escape(
+                message + missing_data_dir_hint(message)
+            )  # messages hold brackets ("[start, end]"): not markup
             err_console.print(f"[bold red]error:[/] {text}", highlight=False, soft_wrap=True)
             raise typer.Exit(2) from None
 
     return wrapper
+
+
+def missing_data_dir_hint(message: str) -> str:
+    """A hint for an error about a file under the data directory in force (environment or default) when that
+    directory does not exist: where it was looked for, and how to give another."""
+    from idiomkit.settings import settings
+
+    try:
+        data = settings()[0]
+    except Exception:  # noqa: BLE001 - a hint never hides the error it adds to (the settings may be what failed)
+        return ""
+    if data.path.exists() or str(data.path) not in message:
+        return ""
+    return f" (the data directory {data.path}, {data.source}, does not exist: give --data-dir or set IDIOMKIT_DATA_DIR)"
 
 
 def print_options(owner: str, options: type) -> None:

@@ -34,12 +34,12 @@ def embed(
 ) -> None:
     """Embed texts and print their shape (and save them with --output)."""
     from idiomkit.errors import OptionError, check_at_least, check_choice
-    from idiomkit.io import check_output_file, read_texts, save_embeddings
+    from idiomkit.io import EMBEDDINGS, check_output_file, read_texts, save_embeddings
 
     check_at_least("--batch-size", batch_size, 1)
     check_choice("pooling", pooling, ("mean", "last2", "span"))
     if output:
-        check_output_file(output, source=input)
+        check_output_file(output, source=input, made_by=EMBEDDINGS)
     from idiomkit.api import embed as embed_texts
 
     items, spans = read_texts(input, spans_required=pooling == "span") if input else (list(texts or []), None)
@@ -97,12 +97,12 @@ def read_texts_verb(
 
     A file of texts (--input) is read in batches with a progress bar; --output keeps every reading as a JSON line."""
     from idiomkit.errors import OptionError, check_choice
-    from idiomkit.io import check_output_file, read_texts, write_jsonl
+    from idiomkit.io import READINGS, check_output_file, read_texts, write_jsonl
 
     check_choice("mode", mode, ("mark", "gloss", "replace"))
-    check_choice("language", language, (None, "EN", "PT"))
+    language = language_code(language)
     if output:
-        check_output_file(output, "readings.jsonl", input)
+        check_output_file(output, "readings.jsonl", input, READINGS)
     if input and texts:
         raise OptionError("give texts or --input, not both")
     items = read_texts(input)[0] if input else list(texts or [])
@@ -124,6 +124,15 @@ def read_texts_verb(
         console.print_json(json.dumps(reading_json(readings), ensure_ascii=False))
     else:
         print_readings(readings, mode)
+
+
+def language_code(language: str | None) -> str | None:
+    """EN or PT from ``--language`` in either case (as lexicon files spell it), None for both."""
+    from idiomkit.errors import check_choice
+
+    if language is not None:
+        check_choice("language", language.upper(), ("EN", "PT"))
+    return language.upper() if language else None
 
 
 def print_readings(readings, mode: str) -> None:
