@@ -363,6 +363,7 @@ class ScorecardHeadline:
 
     stem: Path
     headline: dict[str, float | None]
+    quick: bool = False  # scored on the fixed small slices (``--quick``): its items differ from a full card's
 
 
 @lru_cache(maxsize=512)

@@ -212,3 +212,23 @@ def test_a_malformed_prediction_file_is_one_line_naming_file_row_and_field(tmp_p
         items_of(column, tmp_path / "card", tmp_path)
     message = str(err.value)
     assert str(path) in message and all(part in message for part in expected), message
+
+
+def test_compare_refuses_a_quick_card_against_a_full_one_and_counts_one_sided_columns(tmp_path, caplog):
+    from typer.testing import CliRunner
+
+    from idiomkit.cli import app
+
+    base = write_scorecard(tmp_path, BASE_WITH_READER, [True, False] * 20)
+    trained = write_scorecard(tmp_path, "flagship-v2", [True] * 40)
+    quick = tmp_path / "quick.json"
+    rec = json.loads(trained.read_text(encoding="utf-8"))
+    quick.write_text(json.dumps({**rec, "params": {**rec["params"], "quick": True}}), encoding="utf-8")
+    result = CliRunner().invoke(app, ["compare", str(quick), str(base)])
+    assert result.exit_code == 2 and "is a --quick scorecard" in result.output and "Traceback" not in result.output
+    rec["metrics"]["semeval2b"] = {"ALL": {"idiom": 0.3}}  # a column the base lacks
+    trained.write_text(json.dumps(rec), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="idiomkit.report.compare"):
+        result = CliRunner().invoke(app, ["compare", str(trained), str(base), "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "1 column(s) left out, in one scorecard only: 2B idiom ρ" in caplog.text
