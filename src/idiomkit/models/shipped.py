@@ -75,8 +75,9 @@ ME5_CARD = (
     "two seeds' mean above it on the columns the full fine-tune clears (2B idiom rho .152 against .065, IdioLink "
     "nDCG@10 62.4 against 34.0, Xiao I/D margin .143 against .049). What it costs against the base + reader (mean "
     "of 2 seeds): 2B all rho .617 against .713, AdMIRe rho .328 against .372, 2A probe .615 against .627, ASSIN 2 "
-    "test rho .728 against .742, STS-B test rho .835 against .839. No centring. Several training sources are research-only or non-commercial, "
-    "so is this model; the run's full model card (sources, licences, scorecard) is the adapter folder's README.md."
+    "test rho .728 against .742, STS-B test rho .835 against .839. No centring. Several training sources are "
+    "research-only or non-commercial, so is this model; the run's full model card (sources, licences, scorecard) is "
+    "the adapter folder's README.md."
 )
 
 SHIPPED: dict[str, ShippedModel] = {
