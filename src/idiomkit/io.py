@@ -6,6 +6,7 @@ import io
 import json
 import logging
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -59,25 +60,44 @@ def read_texts(path: Path, *, spans_required: bool = False) -> tuple[list[str], 
     return texts, (spans if len(spans) == len(texts) else None)
 
 
-def check_output_file(
-    path: Path,
-    example: str = "embeddings.npy",
-    source: Path | None = None,
-    made_by: tuple[str, Callable[[Path], bool]] | None = None,
-) -> Path:
+def input_texts(
+    verb: str, texts: list[str] | None, path: Path | None, *, spans_required: bool = False
+) -> tuple[list[str], list[tuple[int, int]] | None]:
+    """The texts ``verb`` (embed, read) was given, as arguments or in an ``--input`` file (:func:`read_texts`), with
+    the file's spans; both (the arguments would be dropped unsaid), or neither, is an option error."""
+    if path is not None and texts:
+        raise OptionError("give texts or --input, not both")
+    items, spans = read_texts(path, spans_required=spans_required) if path is not None else (list(texts or []), None)
+    if not items:
+        raise OptionError(f"nothing to {verb}: give texts or --input")
+    return items, spans
+
+
+@dataclass(frozen=True)
+class OutputKind:
+    """What a verb writes with ``--output``: its name in messages, an example file name, and how to tell a file of
+    this kind (the only kind of existing file the verb may write over)."""
+
+    name: str
+    example: str
+    is_one: Callable[[Path], bool]
+
+
+def check_output_file(path: Path, kind: OutputKind, source: Path | None = None) -> Path:
     """Refuse, before any compute, an output path that is a directory, a link, a pipe or a device, whose directory
     cannot be written, that is the ``source`` file the texts come from (writing there would destroy it), or that
-    holds a file this verb did not make (``made_by``: what it makes, and the check that a file is one; an empty file
-    holds nothing to lose)."""
+    holds a file which is not of ``kind`` (an empty file holds nothing to lose)."""
     if path.is_symlink() or (path.exists() and not path.is_file() and not path.is_dir()):
         raise FileSystemError(f"{path}: not a regular file (a link, a pipe or a device); give a file name")
     if path.is_dir():
-        raise FileSystemError(f"{path}: is a directory; give a file name (e.g. {path / example})")
+        raise FileSystemError(f"{path}: is a directory; give a file name (e.g. {path / kind.example})")
     if source is not None and path.resolve() == source.resolve():
-        raise OptionError(f"{path}: is the --input file; give another --output file (e.g. {path.with_name(example)})")
-    if made_by is not None and path.is_file() and path.stat().st_size and not made_by[1](path):
         raise OptionError(
-            f"{path}: exists and is not {made_by[0]}; idiomkit writes only over files of its own: give another "
+            f"{path}: is the --input file; give another --output file (e.g. {path.with_name(kind.example)})"
+        )
+    if path.is_file() and path.stat().st_size and not kind.is_one(path):
+        raise OptionError(
+            f"{path}: exists and is not {kind.name}; idiomkit writes only over files of its own: give another "
             "--output, or remove it first"
         )
     check_writable_dir(path.parent, "output directory")
@@ -101,8 +121,8 @@ def is_readings_file(path: Path) -> bool:
     return isinstance(record, dict) and {"text", "rewritten", "found"} <= set(record)
 
 
-EMBEDDINGS = ("an embeddings file (.npy)", is_embeddings_file)
-READINGS = ("a readings file (JSON lines of idiomkit read)", is_readings_file)
+EMBEDDINGS = OutputKind("an embeddings file (.npy)", "embeddings.npy", is_embeddings_file)
+READINGS = OutputKind("a readings file (JSON lines of idiomkit read)", "readings.jsonl", is_readings_file)
 
 
 def save_embeddings(path: Path, embeddings: np.ndarray) -> Path:

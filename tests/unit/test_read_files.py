@@ -101,8 +101,9 @@ def test_read_a_jsonl_file_prints_what_the_texts_would(tmp_path, lexicon_file):
 def test_read_files_errors_are_one_line(tmp_path):
     source = tmp_path / "texts.txt"
     source.write_text("She kicked the bucket.\n", encoding="utf-8")
-    both = runner.invoke(app, ["read", "-i", str(source), "another text"])
-    assert_one_line_error(both, "give texts or --input, not both")
+    for verb in ("read", "embed"):  # the texts would be dropped unsaid
+        both = runner.invoke(app, [verb, "-i", str(source), "another text"])
+        assert_one_line_error(both, "give texts or --input, not both")
     assert_one_line_error(runner.invoke(app, ["read"]), "nothing to read")
     folder = runner.invoke(app, ["read", "x", "-o", str(tmp_path)])
     assert_one_line_error(folder, f"{tmp_path}: is a directory", "readings.jsonl")
@@ -149,7 +150,7 @@ def test_output_writes_only_over_a_file_of_its_own(tmp_path, lexicon_file):
     assert_one_line_error(embedded, "notes.txt: exists and is not an embeddings file")
     npy = tmp_path / "emb.npy"
     np.save(npy, np.zeros((1, 2)))
-    assert check_output_file(npy, made_by=EMBEDDINGS) == npy  # an embeddings file: embed may write over it
+    assert check_output_file(npy, EMBEDDINGS) == npy  # an embeddings file: embed may write over it
 
 
 def test_read_takes_a_language_in_either_case_and_names_the_sense_checks_it_knows(lexicon_file):

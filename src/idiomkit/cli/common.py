@@ -48,9 +48,7 @@ def user_errors(func):
             message = user_error_message(exc)
             if message is None:
                 raise
-            text = escape(
-                message + missing_data_dir_hint(message)
-            )  # messages hold brackets ("[start, end]"): not markup
+            text = escape(message + missing_data_dir_hint(message))  # "[start, end]" in a message is not markup
             err_console.print(f"[bold red]error:[/] {text}", highlight=False, soft_wrap=True)
             raise typer.Exit(2) from None
 

@@ -34,17 +34,15 @@ def embed(
 ) -> None:
     """Embed texts and print their shape (and save them with --output)."""
     from idiomkit.errors import OptionError, check_at_least, check_choice
-    from idiomkit.io import EMBEDDINGS, check_output_file, read_texts, save_embeddings
+    from idiomkit.io import EMBEDDINGS, check_output_file, input_texts, save_embeddings
 
     check_at_least("--batch-size", batch_size, 1)
     check_choice("pooling", pooling, ("mean", "last2", "span"))
     if output:
-        check_output_file(output, source=input, made_by=EMBEDDINGS)
+        check_output_file(output, EMBEDDINGS, input)
     from idiomkit.api import embed as embed_texts
 
-    items, spans = read_texts(input, spans_required=pooling == "span") if input else (list(texts or []), None)
-    if not items:
-        raise OptionError("nothing to embed: give texts or --input")
+    items, spans = input_texts("embed", texts, input, spans_required=pooling == "span")
     if pooling == "span" and spans is None:
         raise OptionError("--pooling span needs a .jsonl --input with a 'span' for every text")
     emb = embed_texts(
@@ -96,18 +94,14 @@ def read_texts_verb(
     the default sense check is a small cross-encoder in the package, --sense features needs no torch).
 
     A file of texts (--input) is read in batches with a progress bar; --output keeps every reading as a JSON line."""
-    from idiomkit.errors import OptionError, check_choice
-    from idiomkit.io import READINGS, check_output_file, read_texts, write_jsonl
+    from idiomkit.errors import check_choice
+    from idiomkit.io import READINGS, check_output_file, input_texts, write_jsonl
 
     check_choice("mode", mode, ("mark", "gloss", "replace"))
     language = language_code(language)
     if output:
-        check_output_file(output, "readings.jsonl", input, READINGS)
-    if input and texts:
-        raise OptionError("give texts or --input, not both")
-    items = read_texts(input)[0] if input else list(texts or [])
-    if not items:
-        raise OptionError("nothing to read: give texts or --input")
+        check_output_file(output, READINGS, input)
+    items = input_texts("read", texts, input)[0]
     from idiomkit.progress import track
     from idiomkit.reader_api import reading_json, rewriter
 
@@ -130,9 +124,10 @@ def language_code(language: str | None) -> str | None:
     """EN or PT from ``--language`` in either case (as lexicon files spell it), None for both."""
     from idiomkit.errors import check_choice
 
-    if language is not None:
-        check_choice("language", language.upper(), ("EN", "PT"))
-    return language.upper() if language else None
+    if language is None:
+        return None
+    check_choice("language", language.upper(), ("EN", "PT"))
+    return language.upper()
 
 
 def print_readings(readings, mode: str) -> None:

@@ -45,9 +45,9 @@ def compare_rows(first: Path, second: Path, data_dir: Path | None = None) -> lis
     rows = [["column", "A", "B", "A - B", "95 % interval", ""]]
     one_sided = []
     for column, _, _ in COMPARED:
-        if a.headline.get(column) is None or b.headline.get(column) is None:
-            if (a.headline.get(column) is None) != (b.headline.get(column) is None):
-                one_sided.append(column)
+        present = [card.headline.get(column) is not None for card in (a, b)]
+        if not all(present):
+            one_sided += [column] if any(present) else []
             continue
         digits = column_digits(column)
         interval = paired_interval(column, [a], b, data_dir)

@@ -172,13 +172,13 @@ def _idiolink_test(data_dir: Path) -> tuple[list[Query], dict[str, set[str]]]:
     return [q for q in data.queries if q.id in qrels], relevant
 
 
-def _core_rows(stem: Path, column: str) -> list[dict[str, str]] | None:
+CORE_COLUMNS = ("idiom", "language", "sentence", "paraphrase", "misreading", "cos_paraphrase", "cos_misreading")
+
+
+def _core_rows(stem: Path, column: str) -> list[dict[str, Any]] | None:
     """The rows of one core-test column in a scorecard's TSV (None: no TSV, or one of an earlier core test)."""
     rows = _rows(Path(f"{stem}.meaning-triples.tsv"), "\t", CORE_COLUMNS, since="column")
     return None if rows is None else [r for r in rows if r["column"] == column]
-
-
-CORE_COLUMNS = ("idiom", "language", "sentence", "paraphrase", "misreading", "cos_paraphrase", "cos_misreading")
 
 
 def _core_items(rows: list[dict[str, Any]]) -> Items:
